@@ -1,0 +1,81 @@
+"""The ``corsbot`` command line: a thin layer that parses arguments and calls plain functions.
+
+Subcommands are registered by glue modules, one per concern, each exposing
+``register(subparsers) -> None``:
+
+- ``bot/cli_kb.py``: ``kb build | stats | show``
+- ``bot/cli_nlu.py``: ``nlu train | evaluate | evaluate-entities``
+- ``bot/cli_rec.py``: ``rec evaluate | bench``
+- ``bot/cli_logs.py``: ``export``, ``logs tocheck``
+- ``bot/cli_chat.py``: ``chat``, ``replay``, ``telegram``
+
+Every handler returns a process exit code. Errors that corsbot raises on purpose
+(``CorsbotError`` subclasses, missing files) are printed as one clear line on stderr, exit code 2;
+never a traceback (use ``-v`` to see one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+_GLUE_MODULES = ("bot.cli_kb", "bot.cli_nlu", "bot.cli_rec", "bot.cli_logs", "bot.cli_chat")
+
+logger = logging.getLogger(__name__)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="corsbot",
+        description="Conversational recommender (movies, books, music) over a Wikidata knowledge graph.",
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _GLUE_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # a glue module not written yet
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def configure_logging(verbosity: int) -> None:
+    """Configure the root logger for scripts (the only place that does)."""
+    level = logging.WARNING if verbosity <= 0 else logging.INFO if verbosity == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``corsbot``; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    configure_logging(args.verbose)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the CLI's last line of defence
+        from bot.errors import describe_error
+
+        message = describe_error(exc)
+        if message is None or args.verbose >= 2:
+            logger.exception("unexpected error")
+        print(f"corsbot: error: {message or exc.__class__.__name__ + ': ' + str(exc)}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+"""``corsbot nlu ...``: registers the ``nlu`` command; its subcommands come from
+``bot/cli_intents.py`` (train, evaluate) and ``bot/cli_entities.py`` (evaluate-entities)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``nlu`` and its subcommands to the top-level parser."""
+    parser = sub.add_parser("nlu", help="train and evaluate the language understanding")
+    nlu_sub = parser.add_subparsers(dest="nlu_command", metavar="NLU_COMMAND")
+    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+    for name in ("bot.cli_intents", "bot.cli_entities"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(nlu_sub)

@@ -1,0 +1,1 @@
+"""nlu package."""
