@@ -7,7 +7,8 @@ Subcommands are registered by glue modules, one per concern, each exposing
 - ``bot/cli_nlu.py``: ``nlu train | evaluate | evaluate-entities``
 - ``bot/cli_rec.py``: ``rec evaluate | bench``
 - ``bot/cli_logs.py``: ``export``, ``logs tocheck``
-- ``bot/cli_chat.py``: ``chat``, ``replay``, ``telegram``
+- ``bot/cli_chat.py``: ``chat``, ``replay``
+- ``bot/cli_telegram.py``: ``telegram``, ``bench telegram``
 
 Every handler returns a process exit code. Errors that corsbot raises on purpose
 (``CorsbotError`` subclasses, missing files) are printed as one clear line on stderr, exit code 2;
@@ -22,7 +23,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-_GLUE_MODULES = ("bot.cli_kb", "bot.cli_nlu", "bot.cli_rec", "bot.cli_logs", "bot.cli_chat")
+_GLUE_MODULES = ("bot.cli_kb", "bot.cli_nlu", "bot.cli_rec", "bot.cli_logs", "bot.cli_chat", "bot.cli_telegram")
 
 logger = logging.getLogger(__name__)
 
