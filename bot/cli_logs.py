@@ -1,0 +1,96 @@
+"""``corsbot export`` and ``corsbot logs ...``: CLI glue of the :mod:`logs` package.
+
+- ``corsbot export [--session S] [--out FILE] [--db DB]``: write the session log as a
+  dataset-format JSON file (default ``<home>/exports/<session or all>.json``).
+- ``corsbot logs sessions [--db DB]``: list the logged sessions with their record counts.
+- ``corsbot logs tocheck FILE...``: recompute the toCheck heuristic from the logged intents,
+  events and objects of dataset-format files and print the agreement with the logged flags; last
+  line exactly ``tocheck: messages=N agreement=A``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from bot import paths
+from logs.errors import ConfigError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``export`` and ``logs`` (``sessions``, ``tocheck``) to the top-level parser."""
+    export_parser = sub.add_parser("export", help="export the session log as a dataset-format JSON file")
+    export_parser.add_argument("--session", help="session to export (default: all sessions)")
+    export_parser.add_argument("--out", type=Path, help="output file (default: <home>/exports/<session or all>.json)")
+    export_parser.add_argument("--db", type=Path, help="log database (default: <home>/corsbot.sqlite3)")
+    export_parser.set_defaults(handler=run_export)
+
+    logs_parser = sub.add_parser("logs", help="inspect dataset-format logs")
+    logs_sub = logs_parser.add_subparsers(dest="logs_command", metavar="LOGS_COMMAND")
+    logs_parser.set_defaults(handler=lambda args: (logs_parser.print_help(), 2)[1])
+
+    sessions_parser = logs_sub.add_parser("sessions", help="list the logged sessions")
+    sessions_parser.add_argument("--db", type=Path, help="log database (default: <home>/corsbot.sqlite3)")
+    sessions_parser.set_defaults(handler=run_sessions)
+
+    tocheck_parser = logs_sub.add_parser(
+        "tocheck", help="recompute toCheck from logged intents/events/objects and compare with the logged flags"
+    )
+    tocheck_parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="dataset-format JSON files")
+    tocheck_parser.set_defaults(handler=run_tocheck)
+
+
+def _safe_name(session: str | None) -> str:
+    if session is None:
+        return "all"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", session).strip("._") or "session"
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Handler of ``corsbot export``."""
+    from logs.export import export
+    from logs.store import LogStore
+
+    db = args.db or paths.database()
+    out = args.out or paths.exports_dir() / f"{_safe_name(args.session)}.json"
+    with LogStore(db, create=False) as store:
+        if args.session is not None and args.session not in store.sessions():
+            known = ", ".join(store.sessions()) or "none"
+            raise ConfigError(f"no session {args.session!r} in {db} (sessions: {known})")
+        count = export(store, out, session=args.session)
+    print(f"exported {count} records to {out}")
+    return 0
+
+
+def run_sessions(args: argparse.Namespace) -> int:
+    """Handler of ``corsbot logs sessions``."""
+    from logs.store import LogStore
+
+    db = args.db or paths.database()
+    with LogStore(db, create=False) as store:
+        names = store.sessions()
+        for name in names:
+            print(f"{name}\t{store.count(name)}")
+    print(f"sessions: {len(names)}")
+    return 0
+
+
+def run_tocheck(args: argparse.Namespace) -> int:
+    """Handler of ``corsbot logs tocheck``."""
+    from logs.record import read_records
+    from logs.tocheck import agreement, compute_to_check
+
+    total = agreed = 0
+    for path in args.files:
+        result = read_records(path)
+        for problem in result.problems:
+            print(f"skipped: {problem}")
+        records = result.records
+        flags = compute_to_check(records)
+        same = sum(flag == record.to_check for flag, record in zip(flags, records, strict=True))
+        total += len(records)
+        agreed += same
+        print(f"{path}: messages={len(records)} agreement={agreement(same, len(records)):.3f}")
+    print(f"tocheck: messages={total} agreement={agreement(agreed, total):.3f}")
+    return 0

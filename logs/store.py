@@ -1,0 +1,276 @@
+"""The session log: every turn's :class:`~logs.record.LogRecord` appended to SQLite as it happens.
+
+A **session** is a free-form name for one source of turns, chosen by the caller, e.g.:
+
+- ``"live"`` (or ``"telegram"``, ``"chat"``): the running bot, all users together;
+- ``"replay-<utc timestamp>"``: one ``corsbot replay`` run, so that runs do not mix.
+
+User ids are only unique inside a session (a replay reuses the dataset's per-file ids).
+
+Storage: table ``log_records`` in the SQLite file given (normally ``var/corsbot.sqlite3``, shared
+with the dialog state of :mod:`bot`, which keeps its own tables), journal mode WAL, one row per
+record in insertion order (``id`` autoincrement). Each row keeps the record's dataset JSON
+(:meth:`LogRecord.to_json`, so extra fields and exact types survive) plus a few indexed columns.
+Every append is its own committed transaction: a killed process loses at most the turn it was
+writing.
+
+Threads: one connection guarded by a lock (``check_same_thread=False``), so worker threads of a
+channel may share one :class:`LogStore`; several processes may open the same file (WAL; a busy
+timeout of 30 s).
+
+Example:
+    >>> import tempfile, pathlib
+    >>> store = LogStore(pathlib.Path(tempfile.mkdtemp()) / "log.sqlite3")
+    >>> store.sessions()
+    []
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+
+from logs.errors import CorsbotError
+from logs.record import LogRecord, RecordError
+
+__all__ = ["LogStore", "StoreError"]
+
+logger = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_S = 30.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS log_records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session TEXT NOT NULL,
+    user_id INTEGER NOT NULL,
+    message_id TEXT NOT NULL,
+    timestamp_start INTEGER NOT NULL,
+    intent TEXT NOT NULL,
+    to_check INTEGER NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS log_records_session_user ON log_records (session, user_id, id);
+"""
+
+
+class StoreError(CorsbotError):
+    """The log database cannot be opened, read or written (message names the file)."""
+
+
+class LogStore:
+    """Append-only SQLite log of dataset records, grouped in sessions.
+
+    Args:
+        path: the SQLite file; created (with its parent folder) if missing.
+        create: if False, a missing file raises :class:`StoreError` instead of being created
+            (used by ``corsbot export``).
+
+    Raises:
+        StoreError: the file cannot be opened or is not an SQLite database.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise StoreError(f"{self.path}: no log database (nothing was logged yet?)")
+        self._lock = threading.RLock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
+            )
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{self.path}: cannot open the log database ({exc})") from exc
+
+    # --- writing ---------------------------------------------------------------------------------
+
+    def append(self, session: str, record: LogRecord) -> int:
+        """Append one record to ``session`` and commit.
+
+        Returns:
+            The row id (increasing with insertion order).
+
+        Raises:
+            StoreError: the database cannot be written.
+        """
+        return self.append_many(session, (record,))[0]
+
+    def append_many(self, session: str, records: Iterable[LogRecord]) -> list[int]:
+        """Append several records to ``session`` in one transaction (e.g. a replay batch).
+
+        Returns:
+            Their row ids, in order.
+        """
+        rows = [
+            (
+                session,
+                r.user_id,
+                r.message_id,
+                r.timestamp_start,
+                r.intent,
+                int(r.to_check),
+                json.dumps(r.to_json(), ensure_ascii=False),
+            )
+            for r in records
+        ]
+        ids: list[int] = []
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for row in rows:
+                        cursor = self._conn.execute(
+                            "INSERT INTO log_records (session, user_id, message_id, timestamp_start,"
+                            " intent, to_check, record) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            row,
+                        )
+                        ids.append(int(cursor.lastrowid or 0))
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot append to the log ({exc})") from exc
+        return ids
+
+    def set_to_check(self, flags: Mapping[int, bool]) -> int:
+        """Overwrite ``toCheck`` of stored rows (``{row id: flag}``), in one transaction.
+
+        Returns:
+            The number of rows whose flag changed.
+        """
+        changed = 0
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for row_id, flag in flags.items():
+                        found = self._conn.execute(
+                            "SELECT record, to_check FROM log_records WHERE id = ?", (row_id,)
+                        ).fetchone()
+                        if found is None or bool(found[1]) == bool(flag):
+                            continue
+                        obj = json.loads(found[0])
+                        obj["toCheck"] = bool(flag)
+                        self._conn.execute(
+                            "UPDATE log_records SET to_check = ?, record = ? WHERE id = ?",
+                            (int(bool(flag)), json.dumps(obj, ensure_ascii=False), row_id),
+                        )
+                        changed += 1
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot update the log ({exc})") from exc
+        return changed
+
+    def recheck_user(
+        self,
+        session: str,
+        user_id: int,
+        compute: Callable[[Sequence[LogRecord]], list[bool]] | None = None,
+    ) -> int:
+        """Recompute ``toCheck`` of one user's records of a session (after each logged turn).
+
+        Args:
+            session: the session.
+            user_id: the user.
+            compute: the heuristic, default :func:`logs.tocheck.compute_to_check`.
+
+        Returns:
+            The number of rows whose flag changed.
+        """
+        if compute is None:
+            from logs.tocheck import compute_to_check as compute
+        rows = self.rows(session, user_id=user_id)
+        flags = compute([record for _, record in rows])
+        return self.set_to_check(
+            {row_id: flag for (row_id, record), flag in zip(rows, flags, strict=True) if record.to_check != flag}
+        )
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def rows(self, session: str | None = None, *, user_id: int | None = None) -> list[tuple[int, LogRecord]]:
+        """``(row id, record)`` pairs in insertion order, optionally of one session and/or user.
+
+        Raises:
+            StoreError: the database cannot be read or holds a corrupt record.
+        """
+        query = "SELECT id, record FROM log_records"
+        clauses, params = [], []
+        if session is not None:
+            clauses.append("session = ?")
+            params.append(session)
+        if user_id is not None:
+            clauses.append("user_id = ?")
+            params.append(user_id)
+        if clauses:
+            query += " WHERE " + " AND ".join(clauses)
+        query += " ORDER BY id"
+        with self._lock:
+            try:
+                found = self._conn.execute(query, params).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot read the log ({exc})") from exc
+        out = []
+        for row_id, text in found:
+            try:
+                out.append((int(row_id), LogRecord.from_json(json.loads(text))))
+            except (ValueError, RecordError) as exc:
+                raise StoreError(f"{self.path}: log row {row_id} is corrupt ({exc})") from exc
+        return out
+
+    def records(self, session: str | None = None) -> list[LogRecord]:
+        """The records of ``session`` (all sessions if None), in insertion order."""
+        return [record for _, record in self.rows(session)]
+
+    def sessions(self) -> list[str]:
+        """Session names, in order of their first record."""
+        with self._lock:
+            try:
+                found = self._conn.execute(
+                    "SELECT session FROM log_records GROUP BY session ORDER BY MIN(id)"
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot read the log ({exc})") from exc
+        return [name for (name,) in found]
+
+    def count(self, session: str | None = None) -> int:
+        """Number of records of ``session`` (all if None)."""
+        query, params = "SELECT COUNT(*) FROM log_records", ()
+        if session is not None:
+            query, params = query + " WHERE session = ?", (session,)
+        with self._lock:
+            try:
+                return int(self._conn.execute(query, params).fetchone()[0])
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot read the log ({exc})") from exc
+
+    # --- lifetime --------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> LogStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
