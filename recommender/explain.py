@@ -1,0 +1,280 @@
+"""Why was an item recommended? Reasons read off the PageRank mass that reaches it.
+
+With scores ``x``, damping ``a`` and transition probabilities ``P`` (weighted edge / out-weight of
+the source), the stationary equation ``x_i = a * sum_j x_j P_ji + (1 - a) p_i`` splits an item's
+score into the mass each neighbour sends it. Candidate reasons and their weights (all shares of
+``x_i``):
+
+- ``LIKED_VALUE``: a liked node ``v`` adjacent to the item (a liked director, genre, or a liked
+  item linked directly): ``a * x_v * P_vi``;
+- ``SHARED_VALUE``: a liked item ``u`` sharing a value ``v`` with the item
+  (``u -> v -> i``): ``a^2 * x_u * P_uv * P_vi``;
+- ``RELATED_VALUE``: a value ``v`` of the item that is neither liked nor explained by a liked
+  item: ``a * x_v * P_vi`` minus the ``SHARED_VALUE`` mass already attributed through ``v``.
+
+The top 3 by weight are kept and rendered as short sentences, e.g.
+``"You like Christopher Nolan, who directed it, and science fiction films."``
+
+Example:
+    >>> render_reasons((Reason(ReasonKind.LIKED_VALUE, "Q25191", "P57", None, 0.3),),
+    ...                label=lambda q: {"Q25191": "Christopher Nolan"}[q])
+    'You like Christopher Nolan, who directed it.'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from recommender.recommend import Recommender
+
+logger = logging.getLogger(__name__)
+
+MAX_REASONS = 3
+MAX_LABEL_CHARS = 60
+
+
+class ReasonKind(StrEnum):
+    """What links the item to the user's taste."""
+
+    LIKED_VALUE = "liked_value"
+    SHARED_VALUE = "shared_value"
+    RELATED_VALUE = "related_value"
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One reason for a recommendation.
+
+    Attributes:
+        kind: see :class:`ReasonKind`.
+        entity: the liked node (LIKED_VALUE, SHARED_VALUE: the liked item) or the related value.
+        pid: property linking ``via`` (or ``entity`` for LIKED_VALUE/RELATED_VALUE) to the item,
+            e.g. "P57" (director); None if unknown.
+        via: the shared value for SHARED_VALUE, else None.
+        weight: share of the item's PageRank score carried by this path, in [0, 1].
+    """
+
+    kind: ReasonKind
+    entity: str
+    pid: str | None
+    via: str | None
+    weight: float
+
+
+def top_reasons(recommender: Recommender, scores: NDArray[np.float64], mask: NDArray[np.bool_],
+                liked: Iterable[str], item: str, *, limit: int = MAX_REASONS) -> tuple[Reason, ...]:
+    """The strongest reasons for ``item`` given the solved PageRank ``scores``.
+
+    Args:
+        recommender: gives the sparse graph, the networkx graph (edge ``pids``) and damping.
+        scores: (n,) PageRank scores of this profile.
+        mask: (n,) True for nodes removed for this profile (disliked).
+        liked: liked QIDs present in the graph.
+        item: the item QID.
+        limit: number of reasons kept.
+
+    Returns:
+        Up to ``limit`` reasons, strongest first (ties by entity id).
+    """
+    g = recommender.graph
+    if item not in g.index:
+        return ()
+    a = recommender.damping
+    wt = g.weights_t
+    keep = ~mask
+    i = g.index[item]
+    x_i = float(scores[i])
+    if x_i <= 0:
+        return ()
+    liked_set = set(liked)
+
+    def out_weight(j: int) -> float:
+        start, end = wt.indptr[j], wt.indptr[j + 1]  # symmetric graph: row j = arcs out of j
+        cols = wt.indices[start:end]
+        return float(np.sum(wt.data[start:end][keep[cols]]))
+
+    def neighbours(j: int) -> list[tuple[int, float]]:
+        start, end = wt.indptr[j], wt.indptr[j + 1]
+        return [(int(c), float(w)) for c, w in zip(wt.indices[start:end], wt.data[start:end]) if keep[c]]
+
+    out_cache: dict[int, float] = {}
+
+    def transition(src: int, w: float) -> float:
+        d = out_cache.get(src)
+        if d is None:
+            d = out_cache[src] = out_weight(src)
+        return w / d if d > 0 else 0.0
+
+    reasons: list[Reason] = []
+    nodes = g.nodes
+    for v, w_vi in neighbours(i):
+        v_qid = str(nodes[v])
+        pid = _edge_pid(recommender, v_qid, item)
+        direct = a * float(scores[v]) * transition(v, w_vi) / x_i
+        if v_qid in liked_set:
+            reasons.append(Reason(ReasonKind.LIKED_VALUE, v_qid, pid, None, direct))
+            continue
+        attributed = 0.0
+        p_vi = transition(v, w_vi)
+        for u, w_uv in neighbours(v):
+            u_qid = str(nodes[u])
+            if u == i or u_qid not in liked_set:
+                continue
+            share = a * a * float(scores[u]) * transition(u, w_uv) * p_vi / x_i
+            attributed += share
+            reasons.append(Reason(ReasonKind.SHARED_VALUE, u_qid, pid, v_qid, share))
+        rest = direct - attributed
+        if rest > 0:
+            reasons.append(Reason(ReasonKind.RELATED_VALUE, v_qid, pid, None, rest))
+    reasons.sort(key=lambda r: (-r.weight, r.kind != ReasonKind.LIKED_VALUE, r.entity, r.via or ""))
+    # a RELATED_VALUE is only worth saying when no liked entity explains as much
+    return tuple(reasons[:limit])
+
+
+def _edge_pid(recommender: Recommender, a: str, b: str) -> str | None:
+    data = recommender.nx_graph.get_edge_data(a, b) or {}
+    pids = data.get("pids") or ()
+    if not pids:
+        return None
+    weighting = recommender.weighting
+    return max(pids, key=lambda p: (weighting.pid_weight(p), -_pid_number(p)))
+
+
+def _pid_number(pid: str) -> int:
+    return int(pid[1:]) if pid[1:].isdigit() else 10**9
+
+
+# --------------------------------------------------------------------------------------------
+# rendering
+
+_LIKED_PHRASE: dict[str, str] = {
+    "P57": "{x}, who directed it",
+    "P161": "{x}, who stars in it",
+    "P58": "{x}, who wrote it",
+    "P50": "{x}, who wrote it",
+    "P86": "{x}, who composed its music",
+    "P162": "{x}, who produced it",
+    "P175": "{x}, who performs it",
+    "P170": "{x}, who created it",
+    "P272": "{x}, who produced it",
+    "P264": "the label {x}",
+    "P1040": "{x}, who edited it",
+    "P344": "{x}, who shot it",
+}
+"""How a liked value is named in "You like ..." (``{x}`` = its label)."""
+
+_IT_PHRASE: dict[str, str] = {
+    "P57": "it is directed by {x}",
+    "P161": "it stars {x}",
+    "P58": "it is written by {x}",
+    "P50": "it is written by {x}",
+    "P86": "it has music by {x}",
+    "P162": "it is produced by {x}",
+    "P272": "it is produced by {x}",
+    "P175": "it is by {x}",
+    "P170": "it is created by {x}",
+    "P136": "it is {x}",
+    "P495": "it comes from {x}",
+    "P840": "it is set in {x}",
+    "P921": "it is about {x}",
+    "P179": "it belongs to {x}",
+    "P264": "it is on the label {x}",
+    "P364": "it is in {x}",
+    "P407": "it is in {x}",
+    "P166": "it won the {x}",
+    "P1411": "it was nominated for the {x}",
+    "P155": "it follows {x}",
+    "P156": "it is followed by {x}",
+}
+"""How an item's value is stated ("like Inception, it stars Tom Hardy")."""
+
+_DOMAIN_NOUN = {"movie": "films", "book": "books", "music": "music"}
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_LABEL_CHARS else text[: MAX_LABEL_CHARS - 1].rstrip() + "…"
+
+
+def _role(pid: str | None, role_name: Callable[[str], str] | None) -> str | None:
+    if pid is None or role_name is None:
+        return None
+    try:
+        return role_name(pid)
+    except Exception:  # noqa: BLE001 - an unnamed property is just not named
+        return None
+
+
+def render_reasons(reasons: Iterable[Reason], *, label: Callable[[str], str], domain: str = "movie",
+                   role_name: Callable[[str], str] | None = None) -> str:
+    """Short English sentences for up to :data:`MAX_REASONS` reasons.
+
+    Args:
+        reasons: strongest first.
+        label: QID -> display name.
+        domain: "movie", "book" or "music" (to say "science fiction films").
+        role_name: PID -> role word for properties without a phrase ("award received").
+
+    Returns:
+        E.g. "You like Christopher Nolan, who directed it, and science fiction films. Like
+        Inception, it stars Tom Hardy." Empty string if there is no reason.
+    """
+    reasons = list(reasons)[:MAX_REASONS]
+    noun = _DOMAIN_NOUN.get(domain, "ones")
+    liked_parts: list[str] = []
+    sentences: list[str] = []
+    for r in reasons:
+        if r.kind == ReasonKind.LIKED_VALUE:
+            x = _short(label(r.entity))
+            if r.pid == "P136":
+                liked_parts.append(f"{x} {noun}" if domain != "music" else f"{x} music")
+            elif r.pid in _LIKED_PHRASE:
+                liked_parts.append(_LIKED_PHRASE[r.pid].format(x=x))
+            else:
+                role = _role(r.pid, role_name)
+                liked_parts.append(f"{x} ({role})" if role else x)
+        elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None:
+            sentences.append(f"Like {_short(label(r.entity))}, which you like, {_it(r.pid, label(r.via), role_name)}.")
+        elif r.kind == ReasonKind.RELATED_VALUE:
+            sentences.append(f"{_capital(_it(r.pid, label(r.entity), role_name))}, close to your taste.")
+    if liked_parts:
+        if len(liked_parts) == 1:
+            joined = liked_parts[0]
+        else:
+            joined = ", ".join(liked_parts[:-1]) + ", and " + liked_parts[-1]
+        sentences.insert(0, f"You like {joined}.")
+    return " ".join(sentences)
+
+
+def _it(pid: str | None, value_label: str, role_name: Callable[[str], str] | None) -> str:
+    x = _short(value_label)
+    if pid in _IT_PHRASE:
+        return _IT_PHRASE[pid].format(x=x)
+    role = _role(pid, role_name)
+    return f"it has {x} as {role}" if role else f"it is linked to {x}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def explain_text(recommender: Recommender, reasons: Iterable[Reason]) -> str:
+    """:func:`render_reasons` with the recommender's KB labels, domain and role names."""
+    kb = recommender.kb
+    try:
+        from recommender.schema import role_name as schema_role_name
+    except ImportError:
+        schema_role_name = None
+    return render_reasons(reasons, label=kb.label, domain=getattr(kb, "domain", "movie"),
+                          role_name=schema_role_name)
+
+
+__all__ = ["MAX_REASONS", "Reason", "ReasonKind", "explain_text", "render_reasons", "top_reasons"]

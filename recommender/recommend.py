@@ -1,0 +1,789 @@
+"""Recommendations from a user profile: PageRank with priors over a domain's item-value graph.
+
+The knowledge base of one domain (:class:`recommender.kb.KnowledgeBase`) gives an undirected graph
+whose nodes are items (films, books, songs...) and property values (people, genres, ...), with the
+properties (PIDs) of each edge in the ``pids`` attribute. :class:`Recommender` turns it into a
+weighted sparse matrix once (:class:`GraphWeighting` decides the edge weights), and each
+:meth:`Recommender.recommend` runs one personalized PageRank (:mod:`recommender.pagerank`):
+
+- prior: ``prior_mass`` (0.85 in the original ConveRSE system) spread evenly over the liked items
+  and property values found in the graph, the rest (0.15) evenly over every other node;
+- disliked items and values are removed from the graph for that request (mask, no rebuild);
+- rated items (liked or disliked) and ``exclude`` are never recommended;
+- cold start (field cases F32, F33): with no like in the graph (no likes at all, only dislikes,
+  liked QIDs unknown to the graph, or liked nodes without any edge), the ranking falls back to the
+  knowledge base's popularity, minus disliked items and items carrying a disliked value, and
+  ``Recommendations.fallback_reason`` tells the dialog why (``FALLBACK_*`` constants).
+
+Also here: critiquing (:func:`apply_critique`), item cards with preview links (:func:`item_card`)
+and elicitation suggestions (:func:`elicitation_suggestions`).
+
+Example (``kb`` a loaded movie knowledge base):
+    >>> rec = Recommender(kb)                                         # doctest: +SKIP
+    >>> rec.recommend(Profile(liked=frozenset({"Q25188"})), k=2)      # doctest: +SKIP
+    Recommendations(items=(ScoredItem(qid='Q13417189', score=0.0031), ...), fallback_reason=None)
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import urllib.parse
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import networkx as nx
+import numpy as np
+from numpy.typing import NDArray
+
+from logs.errors import ConfigError
+from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, SparseGraph, personalized_pagerank
+
+if TYPE_CHECKING:
+    from recommender.explain import Reason
+
+logger = logging.getLogger(__name__)
+
+QID = str
+PID = str
+
+DEFAULT_PRIOR_MASS = 0.85
+"""Share of the prior on the liked nodes in the original system (the rest goes to all others)."""
+
+FALLBACK_NO_LIKES = "no_likes"
+"""The profile has no liked item or value (empty, or only dislikes): popularity ranking (F32)."""
+FALLBACK_UNKNOWN_LIKES = "unknown_likes"
+"""Every liked QID is absent from the graph: popularity ranking (F33); see ``unknown``."""
+FALLBACK_ISOLATED_LIKES = "isolated_likes"
+"""The liked nodes have no edge left (isolated, or all neighbours disliked): popularity ranking."""
+
+_SCORE_CACHE_SIZE = 64
+
+
+class KnowledgeBaseLike(Protocol):
+    """The part of ``recommender.kb.KnowledgeBase`` (DESIGN.md) the recommender uses."""
+
+    domain: str
+    items: frozenset[QID]
+
+    def has(self, qid: str) -> bool: ...
+    def is_item(self, qid: str) -> bool: ...
+    def label(self, qid: str) -> str: ...
+    def description(self, qid: str) -> str | None: ...
+    def item_values(self, item: str) -> tuple[tuple[PID, QID], ...]: ...
+    def value_items(self, value: str) -> tuple[tuple[PID, QID], ...]: ...
+    def popularity(self, qid: str) -> float: ...
+    def details(self, qid: str) -> Any: ...
+    def graph(self) -> nx.Graph: ...
+
+
+# --------------------------------------------------------------------------------------------
+# values
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What a user said they like and dislike: items and property values (QIDs).
+
+    A QID is never in both sets when built through :meth:`like` / :meth:`dislike` (the later
+    opinion wins).
+    """
+
+    liked: frozenset[QID] = frozenset()
+    disliked: frozenset[QID] = frozenset()
+
+    def like(self, *qids: QID) -> Profile:
+        """A copy with ``qids`` liked (and no longer disliked)."""
+        new = frozenset(qids)
+        return Profile(liked=self.liked | new, disliked=self.disliked - new)
+
+    def dislike(self, *qids: QID) -> Profile:
+        """A copy with ``qids`` disliked (and no longer liked)."""
+        new = frozenset(qids)
+        return Profile(liked=self.liked - new, disliked=self.disliked | new)
+
+    def forget(self, *qids: QID) -> Profile:
+        """A copy without any opinion on ``qids``."""
+        gone = frozenset(qids)
+        return Profile(liked=self.liked - gone, disliked=self.disliked - gone)
+
+    @property
+    def rated(self) -> frozenset[QID]:
+        """Every QID with an opinion."""
+        return self.liked | self.disliked
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredItem:
+    """One recommended item; ``score`` is PageRank probability mass (or popularity on fallback)."""
+
+    qid: QID
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Recommendations:
+    """Ranked suggestions, best first.
+
+    Attributes:
+        items: at most k items.
+        fallback_reason: None for a personalized ranking, else one of the ``FALLBACK_*`` codes
+            (the ranking is then by popularity and the dialog should ask for a liked item).
+        unknown: liked QIDs absent from the graph (the dialog can say "I don't know X well
+            enough yet", F33).
+    """
+
+    items: tuple[ScoredItem, ...]
+    fallback_reason: str | None = None
+    unknown: tuple[QID, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GraphWeighting:
+    """How edges of the item-value graph are weighted (chosen once per domain).
+
+    The weight of an edge item--value is ``sum(pid_weight(p) for p in pids) * deg(value)**-hub_exponent``
+    where ``deg(value)`` is the number of neighbours of the value (a genre shared by 5,000 films
+    weighs less than a director of 5: IDF-like down-weighting of hubs). An edge between two items
+    uses the geometric mean of both degrees' factors. Weights are symmetric, so the walk stays an
+    undirected-graph walk.
+
+    Attributes:
+        pid_weights: (pid, weight) pairs; weight 0 drops that property's edges.
+        default_pid_weight: weight of properties not listed.
+        hub_exponent: >= 0; 0 = plain (unweighted) graph.
+    """
+
+    pid_weights: tuple[tuple[PID, float], ...] = ()
+    default_pid_weight: float = 1.0
+    hub_exponent: float = 0.0
+
+    def pid_weight(self, pid: PID) -> float:
+        """Weight of one property."""
+        for p, w in self.pid_weights:
+            if p == pid:
+                return w
+        return self.default_pid_weight
+
+
+PLAIN_WEIGHTING = GraphWeighting()
+"""Unit weights: the plain PageRank with priors of the original system."""
+
+TUNED_WEIGHTING = GraphWeighting(
+    pid_weights=(),
+    default_pid_weight=1.0,
+    hub_exponent=0.0,
+)
+"""Default weighting chosen on the released study (see docs and ``corsbot rec evaluate``)."""
+
+
+# --------------------------------------------------------------------------------------------
+# the recommender
+
+
+class Recommender:
+    """PageRank-with-priors recommender over one domain's knowledge base.
+
+    Builds the sparse transition matrix once (O(edges)); each request is a power iteration
+    (about 100 sparse mat-vec products, a few ms on the movie graph).
+
+    Args:
+        kb: the domain's knowledge base.
+        damping: probability of following an edge (0.85 as in the original system).
+        prior_mass: share of the prior on the liked nodes, in (0, 1]; the rest is spread evenly
+            over all other (non-masked) nodes (0.85 in the original system).
+        weighting: edge weights (default :data:`TUNED_WEIGHTING`).
+        tol: L1 convergence threshold of the power iteration.
+
+    Raises:
+        ConfigError: if damping or prior_mass is out of range.
+    """
+
+    def __init__(self, kb: KnowledgeBaseLike, *, damping: float = DEFAULT_DAMPING,
+                 prior_mass: float = DEFAULT_PRIOR_MASS, weighting: GraphWeighting | None = None,
+                 tol: float = DEFAULT_TOL) -> None:
+        if not 0.0 <= damping < 1.0:
+            raise ConfigError(f"damping must be in [0, 1), got {damping}")
+        if not 0.0 < prior_mass <= 1.0:
+            raise ConfigError(f"prior_mass must be in (0, 1], got {prior_mass}")
+        self.kb = kb
+        self.damping = damping
+        self.prior_mass = prior_mass
+        self.weighting = weighting or TUNED_WEIGHTING
+        self.tol = tol
+        self.nx_graph = kb.graph()
+        self.graph = build_sparse_graph(self.nx_graph, kb, self.weighting)
+        index = self.graph.index
+        items = sorted(kb.items)
+        self.item_qids: tuple[QID, ...] = tuple(q for q in items if q in index)
+        """Recommendable items present in the graph, in ``item_index`` order."""
+        self.item_index = np.fromiter((index[q] for q in self.item_qids), dtype=np.int64,
+                                      count=len(self.item_qids))
+        self.missing_items: tuple[QID, ...] = tuple(q for q in items if q not in index)
+        self.item_popularity = np.fromiter((kb.popularity(q) for q in self.item_qids), dtype=np.float64,
+                                           count=len(self.item_qids))
+        self._pos_of_item = {q: i for i, q in enumerate(self.item_qids)}
+        self._cache: OrderedDict[tuple[frozenset[str], frozenset[str]], _Solved] = OrderedDict()
+        logger.info("recommender for %s: %d nodes, %d edges, %d items (%d outside the graph)",
+                    getattr(kb, "domain", "?"), self.graph.n_nodes, self.graph.n_edges,
+                    len(self.item_qids), len(self.missing_items))
+
+    # -- scoring -------------------------------------------------------------------------------
+
+    def solve(self, profile: Profile) -> _Solved:
+        """PageRank scores of every graph node for ``profile`` (cached, bounded LRU).
+
+        Returns:
+            A :class:`_Solved` with ``scores`` (n,) (None on fallback), the ``mask`` of removed
+            nodes, the ``fallback_reason`` and the ``unknown`` liked QIDs.
+        """
+        key = (profile.liked, profile.disliked)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        solved = self._solve(profile)
+        self._cache[key] = solved
+        if len(self._cache) > _SCORE_CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return solved
+
+    def _solve(self, profile: Profile) -> _Solved:
+        index = self.graph.index
+        n = self.graph.n_nodes
+        mask = np.zeros(n, dtype=bool)
+        for q in profile.disliked:
+            i = index.get(q)
+            if i is not None:
+                mask[i] = True
+        liked = [index[q] for q in profile.liked if q in index and q not in profile.disliked]
+        unknown = tuple(sorted(q for q in profile.liked if q not in index))
+        if not liked:
+            reason = FALLBACK_UNKNOWN_LIKES if unknown else FALLBACK_NO_LIKES
+            return _Solved(None, mask, reason, unknown)
+        liked_arr = np.asarray(sorted(set(liked)), dtype=np.int64)
+        # a liked node keeps an edge if one of its neighbours is not masked
+        wt = self.graph.weights_t
+        if mask.any():
+            out_kept = (wt[liked_arr] @ (~mask).astype(np.float64))
+        else:
+            out_kept = self.graph.out_weight[liked_arr]
+        if not np.any(out_kept > 0):
+            return _Solved(None, mask, FALLBACK_ISOLATED_LIKES, unknown)
+        prior = prior_vector(n, liked_arr, mask, self.prior_mass)
+        scores = personalized_pagerank(self.graph, prior, damping=self.damping,
+                                       mask=mask if mask.any() else None, tol=self.tol)
+        return _Solved(scores, mask, None, unknown)
+
+    def item_scores(self, profile: Profile) -> tuple[NDArray[np.float64] | None, str | None]:
+        """Scores of every item of ``item_qids`` (in that order) and the fallback reason.
+
+        On fallback the scores are None (use :attr:`item_popularity`).
+        """
+        solved = self.solve(profile)
+        if solved.scores is None:
+            return None, solved.fallback_reason
+        return solved.scores[self.item_index], None
+
+    # -- public API ----------------------------------------------------------------------------
+
+    def recommend(self, profile: Profile, *, k: int = 5, exclude: Iterable[QID] = ()) -> Recommendations:
+        """The top-k unrated items for ``profile``.
+
+        Args:
+            profile: liked and disliked QIDs (items or property values; unknown QIDs are ignored
+                and reported in ``unknown``).
+            k: number of items (>= 0).
+            exclude: more QIDs never to return (e.g. items already shown).
+
+        Returns:
+            :class:`Recommendations`, best first; ties are broken by popularity then QID.
+        """
+        if k <= 0:
+            return Recommendations((), None, ())
+        solved = self.solve(profile)
+        banned = profile.rated | frozenset(exclude)
+        allowed = np.ones(len(self.item_qids), dtype=bool)
+        for q in banned:
+            pos = self._pos_of_item.get(q)
+            if pos is not None:
+                allowed[pos] = False
+        allowed &= ~solved.mask[self.item_index]
+        if solved.scores is None:
+            allowed &= ~self._carries_disliked_value(profile)
+            primary = self.item_popularity
+        else:
+            primary = solved.scores[self.item_index]
+        top = _top_k(primary, self.item_popularity, allowed, k)
+        items = tuple(ScoredItem(self.item_qids[i], float(primary[i])) for i in top)
+        if solved.fallback_reason:
+            logger.info("recommend: fallback %s (unknown likes: %s)", solved.fallback_reason, solved.unknown)
+        return Recommendations(items, solved.fallback_reason, solved.unknown)
+
+    def explain(self, profile: Profile, item: QID) -> tuple[Reason, ...]:
+        """Up to 3 reasons, taken from the PageRank mass that reaches ``item`` (see explain.py).
+
+        Returns:
+            Reasons, strongest first; empty if the item is unknown or the ranking fell back.
+        """
+        from recommender.explain import top_reasons
+
+        solved = self.solve(profile)
+        if solved.scores is None or item not in self.graph.index:
+            return ()
+        liked = {q for q in profile.liked if q in self.graph.index and q not in profile.disliked}
+        return top_reasons(self, solved.scores, solved.mask, liked, item)
+
+    def _carries_disliked_value(self, profile: Profile) -> NDArray[np.bool_]:
+        """(n_items,) True for items that have a disliked property value."""
+        bad = np.zeros(len(self.item_qids), dtype=bool)
+        for q in profile.disliked:
+            if q in self._pos_of_item:
+                continue
+            for _pid, item in self.kb.value_items(q):
+                pos = self._pos_of_item.get(item)
+                if pos is not None:
+                    bad[pos] = True
+        return bad
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Solved:
+    scores: NDArray[np.float64] | None
+    mask: NDArray[np.bool_]
+    fallback_reason: str | None
+    unknown: tuple[QID, ...]
+
+
+def prior_vector(n: int, liked: NDArray[np.int64], mask: NDArray[np.bool_], prior_mass: float) -> NDArray[np.float64]:
+    """The teleport prior: ``prior_mass`` evenly on ``liked``, the rest evenly on other kept nodes.
+
+    Args:
+        n: number of nodes.
+        liked: indices of liked nodes (unique, not masked).
+        mask: (n,) True = removed node (gets 0).
+        prior_mass: share on the liked nodes in (0, 1]; if every kept node is liked, all of it.
+
+    Returns:
+        (n,) float64 summing to 1.
+    """
+    prior = np.zeros(n, dtype=np.float64)
+    n_other = n - int(mask.sum()) - len(liked)
+    if n_other > 0 and prior_mass < 1.0:
+        prior[:] = (1.0 - prior_mass) / n_other
+        prior[mask] = 0.0
+        prior[liked] = prior_mass / len(liked)
+    else:
+        prior[liked] = 1.0 / len(liked)
+    return prior
+
+
+def _top_k(primary: NDArray[np.float64], secondary: NDArray[np.float64], allowed: NDArray[np.bool_],
+           k: int) -> list[int]:
+    """Indices of the k best allowed entries by ``primary`` desc, then ``secondary`` desc, then index."""
+    idx = np.flatnonzero(allowed)
+    if idx.size == 0:
+        return []
+    vals = primary[idx]
+    if idx.size > k:
+        kth = np.partition(vals, idx.size - k)[idx.size - k]
+        keep = vals >= kth
+        idx, vals = idx[keep], vals[keep]
+    order = np.lexsort((idx, -secondary[idx], -vals))
+    return [int(i) for i in idx[order[:k]]]
+
+
+def build_sparse_graph(graph: nx.Graph, kb: KnowledgeBaseLike, weighting: GraphWeighting) -> SparseGraph:
+    """Weight the item-value graph per :class:`GraphWeighting` and build its sparse matrix.
+
+    Args:
+        graph: the KB's undirected graph (edge attribute ``pids``: tuple of PIDs).
+        kb: tells items from values (``is_item``).
+        weighting: property weights and hub exponent.
+
+    Returns:
+        The :class:`SparseGraph` (unit weights if ``weighting`` is plain).
+    """
+    beta = weighting.hub_exponent
+    degree = dict(graph.degree())
+    is_item = kb.is_item
+
+    def factor(node: Hashable) -> float:
+        d = degree.get(node, 1) or 1
+        return d ** -beta if beta else 1.0
+
+    def weight(u: Hashable, v: Hashable, data: Mapping[str, object]) -> float:
+        pids = data.get("pids") or ()
+        w = sum(weighting.pid_weight(p) for p in pids) if pids else weighting.default_pid_weight  # type: ignore[union-attr]
+        if not beta or w == 0:
+            return w
+        u_item, v_item = is_item(str(u)), is_item(str(v))
+        if u_item and not v_item:
+            return w * factor(v)
+        if v_item and not u_item:
+            return w * factor(u)
+        return w * math.sqrt(factor(u) * factor(v))
+
+    return SparseGraph.from_networkx(graph, weight=weight)
+
+
+# --------------------------------------------------------------------------------------------
+# critiquing
+
+ROLE_SYNONYMS: Mapping[str, tuple[PID, ...]] = {
+    "director": ("P57",), "directors": ("P57",), "directed": ("P57",), "regista": ("P57",),
+    "actor": ("P161",), "actors": ("P161",), "actress": ("P161",), "cast": ("P161",),
+    "cast member": ("P161",), "star": ("P161",), "stars": ("P161",),
+    "genre": ("P136",), "genres": ("P136",), "kind": ("P136",), "style": ("P136",),
+    "author": ("P50",), "authors": ("P50",), "writer": ("P50", "P58"), "writers": ("P50", "P58"),
+    "screenwriter": ("P58",), "script": ("P58",),
+    "composer": ("P86",), "music": ("P86",), "soundtrack": ("P86",),
+    "producer": ("P162",), "production company": ("P272",), "studio": ("P272",),
+    "performer": ("P175",), "singer": ("P175",), "artist": ("P175",), "band": ("P175",),
+    "group": ("P175",), "record label": ("P264",), "label": ("P264",),
+    "country": ("P495",), "language": ("P364", "P407"), "series": ("P179",),
+    "subject": ("P921",), "topic": ("P921",), "setting": ("P840",), "location": ("P840",),
+}
+"""Words a user may say for a role ("no, but I like the director"), mapped to Wikidata PIDs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Critique:
+    """A user's critique of an item on screen.
+
+    Attributes:
+        item_polarity: "+" (I like it), "-" (I don't) or None (no opinion on the item itself).
+        values: (QID or role name, "+"/"-") pairs: "but not Mel Gibson" -> ("Q42229", "-"),
+            "but I like the director" -> ("director", "+"). Role names resolve to the item's
+            values for that role.
+    """
+
+    item_polarity: str | None = None
+    values: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CritiqueResult:
+    """Outcome of :func:`apply_critique`.
+
+    Attributes:
+        profile: the updated profile.
+        recommendations: the re-ranked remaining suggestions.
+        applied: (QID, polarity) actually added to the profile, in order.
+        unresolved: critique targets that matched nothing on the item (role it lacks, bad QID).
+    """
+
+    profile: Profile
+    recommendations: Recommendations
+    applied: tuple[tuple[QID, str], ...]
+    unresolved: tuple[str, ...]
+
+
+def role_values(kb: KnowledgeBaseLike, item: QID, role: str) -> tuple[QID, ...]:
+    """The item's values for a role named in words ("director", "the actors", "genre").
+
+    Args:
+        kb: knowledge base.
+        item: the item QID.
+        role: a role word (case-insensitive, leading "the"/"its" ignored) or a PID ("P57").
+
+    Returns:
+        QIDs in the KB's order (empty if the item has no value for that role).
+    """
+    word = " ".join(role.lower().split())
+    for article in ("the ", "its ", "his ", "her ", "their "):
+        if word.startswith(article):
+            word = word[len(article):]
+    pids: set[str] = set()
+    if word.upper().startswith("P") and word[1:].isdigit():
+        pids.add(word.upper())
+    pids.update(ROLE_SYNONYMS.get(word, ()))
+    if not pids:
+        pids.update(ROLE_SYNONYMS.get(word.rstrip("s"), ()))
+    values = kb.item_values(item)
+    if not pids:
+        names = _role_names({p for p, _ in values})
+        pids = {p for p, name in names.items() if name.lower() in (word, word.rstrip("s"))}
+    out: list[QID] = []
+    for pid, value in values:
+        if pid in pids and value not in out:
+            out.append(value)
+    return tuple(out)
+
+
+def _role_names(pids: Iterable[str]) -> dict[str, str]:
+    """PID -> role name, via ``recommender.schema.role_name`` when available."""
+    try:
+        from recommender.schema import role_name
+    except ImportError:  # the schema module is optional for the recommender
+        return {}
+    out = {}
+    for p in pids:
+        try:
+            out[p] = role_name(p)  # type: ignore[arg-type]
+        except Exception:  # noqa: BLE001 - an unknown PID simply has no name
+            continue
+    return out
+
+
+def apply_critique(recommender: Recommender, profile: Profile, item: QID, critique: Critique, *,
+                   k: int = 5, exclude: Iterable[QID] = ()) -> CritiqueResult:
+    """Update the profile from a critique of ``item`` and re-rank the remaining suggestions.
+
+    Examples: "I like it, but not Mel Gibson" = ``Critique("+", (("Q42229", "-"),))``;
+    "no, but I like the director" = ``Critique("-", (("director", "+"),))``.
+
+    Args:
+        recommender: the domain's recommender.
+        profile: the current profile.
+        item: the item on screen.
+        critique: what the user said.
+        k: number of suggestions to return.
+        exclude: items not to suggest again (e.g. already shown); ``item`` is always excluded.
+
+    Returns:
+        :class:`CritiqueResult`.
+
+    Raises:
+        ConfigError: on a polarity other than "+"/"-".
+    """
+    applied: list[tuple[QID, str]] = []
+    unresolved: list[str] = []
+    new = profile
+    if critique.item_polarity is not None:
+        new = _apply(new, item, critique.item_polarity)
+        applied.append((item, critique.item_polarity))
+    item_values = {v for _p, v in recommender.kb.item_values(item)}
+    for target, polarity in critique.values:
+        if target in item_values or (target.startswith("Q") and target[1:].isdigit()):
+            qids: tuple[QID, ...] = (target,)
+        else:
+            qids = role_values(recommender.kb, item, target)
+        if not qids:
+            unresolved.append(target)
+            continue
+        for q in qids:
+            new = _apply(new, q, polarity)
+            applied.append((q, polarity))
+    recs = recommender.recommend(new, k=k, exclude=(*exclude, item))
+    return CritiqueResult(new, recs, tuple(applied), tuple(unresolved))
+
+
+def _apply(profile: Profile, qid: QID, polarity: str) -> Profile:
+    if polarity == "+":
+        return profile.like(qid)
+    if polarity == "-":
+        return profile.dislike(qid)
+    raise ConfigError(f"polarity must be '+' or '-', got {polarity!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# details and preview
+
+GENRE_PIDS = frozenset({"P136"})
+PEOPLE_ROLE_ORDER: tuple[tuple[PID, str], ...] = (
+    ("P57", "director"), ("P50", "author"), ("P175", "performer"), ("P161", "cast"),
+    ("P58", "screenwriter"), ("P86", "composer"), ("P162", "producer"), ("P170", "creator"),
+    ("P264", "record label"), ("P272", "production company"),
+)
+"""Roles shown on an item card, in display order."""
+
+
+@dataclass(frozen=True, slots=True)
+class ItemCard:
+    """What the dialog shows for "details" / "trailer".
+
+    Attributes:
+        qid, label: the item.
+        year: release/publication year or None.
+        description: short description or None.
+        people: (role, (name, ...)) in :data:`PEOPLE_ROLE_ORDER`, at most ``max_people`` names each.
+        genres: genre names.
+        image: image URL or None.
+        links: (site, URL) from KB identifiers (IMDb, Spotify, Last.fm, ...), may be empty.
+        trailer: a trailer/preview URL, or None.
+        preview_note: an honest sentence when no trailer/preview is known, with the search link.
+        search_url: a web search for a trailer/preview (always set).
+    """
+
+    qid: QID
+    label: str
+    year: int | None
+    description: str | None
+    people: tuple[tuple[str, tuple[str, ...]], ...]
+    genres: tuple[str, ...]
+    image: str | None
+    links: tuple[tuple[str, str], ...]
+    trailer: str | None
+    preview_note: str | None
+    search_url: str
+
+
+_LINK_TEMPLATES: tuple[tuple[str, str, str], ...] = (
+    # (details attribute, site name, URL template)
+    ("imdb", "IMDb", "https://www.imdb.com/title/{}/"),
+    ("spotify_album", "Spotify", "https://open.spotify.com/album/{}"),
+    ("spotify_artist", "Spotify", "https://open.spotify.com/artist/{}"),
+    ("spotify_track", "Spotify", "https://open.spotify.com/track/{}"),
+    ("lastfm", "Last.fm", "https://www.last.fm/music/{}"),
+    ("tmdb", "TMDB", "https://www.themoviedb.org/movie/{}"),
+    ("discogs_master", "Discogs", "https://www.discogs.com/master/{}"),
+)
+
+
+def preview_links(details: Any) -> tuple[tuple[str, str], ...]:
+    """(site, URL) links built from the identifiers of an ``ItemDetails`` (missing ones skipped).
+
+    Attribute names tried: ``imdb``/``imdb_id``, ``spotify_album``/``spotify_album_id``, ...
+    An IMDb id starting with ``nm`` links to a person page.
+    """
+    links: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for attr, site, template in _LINK_TEMPLATES:
+        raw = _first_attr(details, attr, f"{attr}_id")
+        if not raw:
+            continue
+        ident = str(raw).strip()
+        url = template.format(urllib.parse.quote(ident, safe=""))
+        if attr == "imdb" and ident.startswith("nm"):
+            url = f"https://www.imdb.com/name/{ident}/"
+        if url not in seen:
+            seen.add(url)
+            links.append((site, url))
+    return tuple(links)
+
+
+def _first_attr(obj: Any, *names: str) -> Any:
+    for name in names:
+        value = obj.get(name) if isinstance(obj, Mapping) else getattr(obj, name, None)
+        if value:
+            return value
+    return None
+
+
+def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = 3) -> ItemCard:
+    """Details and preview of one item, from the KB only (no network).
+
+    Args:
+        kb: knowledge base.
+        qid: the item.
+        max_people: names shown per role.
+
+    Returns:
+        :class:`ItemCard`. When the KB has no trailer/preview URL, ``trailer`` is None and
+        ``preview_note`` says so and offers a search link (never an invented URL).
+    """
+    label = kb.label(qid)
+    try:
+        details = kb.details(qid)
+    except Exception as exc:  # noqa: BLE001 - a card without details is still a card
+        logger.info("no details for %s: %s", qid, exc)
+        details = None
+    by_role: dict[str, list[str]] = {}
+    genres: list[str] = []
+    role_of = dict(PEOPLE_ROLE_ORDER)
+    for pid, value in kb.item_values(qid):
+        name = kb.label(value)
+        if pid in GENRE_PIDS:
+            if name not in genres:
+                genres.append(name)
+        elif pid in role_of:
+            names = by_role.setdefault(role_of[pid], [])
+            if name not in names and len(names) < max_people:
+                names.append(name)
+    people = tuple((role, tuple(by_role[role])) for _p, role in PEOPLE_ROLE_ORDER if role in by_role)
+    year = _first_attr(details, "year") if details is not None else None
+    description = (_first_attr(details, "description") if details is not None else None) or kb.description(qid)
+    image = _first_attr(details, "image") if details is not None else None
+    trailer = _first_attr(details, "trailer", "trailer_url", "preview_url") if details is not None else None
+    links = preview_links(details) if details is not None else ()
+    kind = {"movie": "trailer", "book": "book preview", "music": "listen"}.get(getattr(kb, "domain", ""), "trailer")
+    query = f"{label} {year} {kind}" if year else f"{label} {kind}"
+    host = "https://www.youtube.com/results?search_query=" if kind != "book preview" \
+        else "https://www.google.com/search?tbm=bks&q="
+    search_url = host + urllib.parse.quote_plus(query)
+    note = None
+    if not trailer:
+        where = f" Its page: {links[0][1]}." if links else ""
+        note = (f"I don't have a trailer or preview for {label} in my knowledge base.{where} "
+                f"You can search for one: {search_url}")
+    return ItemCard(qid=qid, label=label, year=int(year) if isinstance(year, (int, float, str)) and str(year).isdigit() else None,
+                    description=description, people=people, genres=tuple(genres), image=image or None,
+                    links=links, trailer=trailer or None, preview_note=note, search_url=search_url)
+
+
+# --------------------------------------------------------------------------------------------
+# elicitation
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """An item proposed for rating during preference acquisition.
+
+    Attributes:
+        qid: the item.
+        source: "similar" (close to liked items in the graph) or "popular".
+        score: similarity mass or popularity.
+    """
+
+    qid: QID
+    source: str
+    score: float
+
+
+def elicitation_suggestions(recommender: Recommender, profile: Profile, *, k: int = 5,
+                            similar_share: float = 0.6, exclude: Iterable[QID] = ()) -> tuple[Suggestion, ...]:
+    """Items to propose for rating: similar to the liked items, then popular ones (the user may skip).
+
+    Item-to-item similarity is a two-step walk on the weighted graph from the liked nodes
+    (liked item -> shared values -> other items), i.e. shared property values weighted like the
+    recommender weights them; popularity is the KB's.
+
+    Args:
+        recommender: the domain's recommender.
+        profile: current profile; rated items and ``exclude`` are never proposed.
+        k: number of suggestions.
+        similar_share: at most ``round(k * similar_share)`` come from similarity (0 when nothing
+            is liked), the rest from popularity.
+        exclude: more items not to propose (e.g. skipped ones).
+
+    Returns:
+        Suggestions, similar first then popular, no duplicates.
+    """
+    if k <= 0:
+        return ()
+    g = recommender.graph
+    banned = profile.rated | frozenset(exclude)
+    allowed = np.ones(len(recommender.item_qids), dtype=bool)
+    for q in banned:
+        pos = recommender._pos_of_item.get(q)  # noqa: SLF001 - same module family
+        if pos is not None:
+            allowed[pos] = False
+    out: list[Suggestion] = []
+    liked = [g.index[q] for q in profile.liked if q in g.index and q not in profile.disliked]
+    n_similar = round(k * similar_share) if liked else 0
+    if n_similar:
+        v = np.zeros(g.n_nodes)
+        v[liked] = 1.0 / len(liked)
+        inv = np.divide(1.0, g.out_weight, out=np.zeros(g.n_nodes), where=g.out_weight > 0)
+        for _ in range(2):
+            v = g.weights_t @ (v * inv)
+        sim = v[recommender.item_index]
+        ok = allowed & (sim > 0)
+        for i in _top_k(sim, recommender.item_popularity, ok, n_similar):
+            out.append(Suggestion(recommender.item_qids[i], "similar", float(sim[i])))
+            allowed[i] = False
+    for i in _top_k(recommender.item_popularity, np.zeros_like(recommender.item_popularity), allowed, k - len(out)):
+        out.append(Suggestion(recommender.item_qids[i], "popular", float(recommender.item_popularity[i])))
+    return tuple(out)
+
+
+__all__ = [
+    "DEFAULT_PRIOR_MASS", "FALLBACK_ISOLATED_LIKES", "FALLBACK_NO_LIKES", "FALLBACK_UNKNOWN_LIKES",
+    "PLAIN_WEIGHTING", "TUNED_WEIGHTING", "Critique", "CritiqueResult", "GraphWeighting", "ItemCard",
+    "Profile", "Recommendations", "Recommender", "ScoredItem", "Suggestion", "apply_critique",
+    "build_sparse_graph", "elicitation_suggestions", "item_card", "preview_links", "prior_vector",
+    "role_values",
+]

@@ -1,0 +1,75 @@
+"""Explanations read off the PageRank mass, and their rendering."""
+
+from __future__ import annotations
+
+import pytest
+
+from recommender.explain import MAX_REASONS, Reason, ReasonKind, explain_text, render_reasons
+from recommender.recommend import Profile, Recommender
+
+from _rec_fakes import LABELS, FakeKB  # noqa: E402
+
+INCEPTION, INTERSTELLAR, DUNKIRK, MAD_MAX = "Q25188", "Q13417189", "Q24053263", "Q1536155"
+NOLAN, HARDY, SCIFI, CAINE = "Q25191", "Q208026", "Q471839", "Q299482"
+
+
+@pytest.fixture(scope="module")
+def rec() -> Recommender:
+    return Recommender(FakeKB())
+
+
+def test_liked_director_and_genre_are_the_reasons(rec):
+    profile = Profile(liked=frozenset({NOLAN, SCIFI}))
+    reasons = rec.explain(profile, INTERSTELLAR)
+    assert len(reasons) <= MAX_REASONS
+    # science fiction has 3 films, Nolan 4: the genre sends more mass to Interstellar
+    assert [(r.kind, r.entity, r.pid) for r in reasons[:2]] == [
+        (ReasonKind.LIKED_VALUE, SCIFI, "P136"), (ReasonKind.LIKED_VALUE, NOLAN, "P57")]
+    assert reasons[0].weight > reasons[1].weight > 0
+    assert sum(r.weight for r in reasons) <= 1.0 + 1e-9
+    text = explain_text(rec, reasons[1::-1])
+    assert text == "You like Christopher Nolan, who directed it, and science fiction films."
+
+
+def test_shared_value_with_liked_item(rec):
+    reasons = rec.explain(Profile(liked=frozenset({INCEPTION})), MAD_MAX)
+    top = reasons[0]
+    assert top.kind == ReasonKind.SHARED_VALUE and top.entity == INCEPTION
+    assert top.via in {HARDY, SCIFI, "Q188473"}
+    text = explain_text(rec, reasons[:1])
+    assert text.startswith("Like Inception, which you like, it ")
+
+
+def test_weights_are_the_actual_transition_mass(rec):
+    """LIKED_VALUE weight = damping * x_v * P(v -> item) / x_item, checked by hand."""
+    profile = Profile(liked=frozenset({NOLAN}))
+    solved = rec.solve(profile)
+    x = solved.scores
+    idx = rec.graph.index
+    (reason, *_rest) = rec.explain(profile, DUNKIRK)
+    assert reason.entity == NOLAN
+    expected = 0.85 * x[idx[NOLAN]] * (1 / 4) / x[idx[DUNKIRK]]  # Nolan directed 4 films
+    assert reason.weight == pytest.approx(expected, rel=1e-9)
+
+
+def test_no_reasons_on_fallback_or_unknown_item(rec):
+    assert rec.explain(Profile(), INCEPTION) == ()
+    assert rec.explain(Profile(liked=frozenset({NOLAN})), "Q404") == ()
+
+
+def test_render_related_and_unknown_roles():
+    reasons = (
+        Reason(ReasonKind.RELATED_VALUE, CAINE, "P161", None, 0.2),
+        Reason(ReasonKind.LIKED_VALUE, "Q1", "P9999", None, 0.1),
+    )
+    labels = {**LABELS, "Q1": "Something"}
+    text = render_reasons(reasons, label=labels.__getitem__, role_name=lambda p: "odd role")
+    assert text == "You like Something (odd role). It stars Michael Caine, close to your taste."
+
+
+def test_render_is_bounded():
+    reasons = [Reason(ReasonKind.LIKED_VALUE, NOLAN, "P57", None, 0.1)] * 10
+    text = render_reasons(reasons, label=lambda q: "X" * 500)
+    assert text.count("who directed it") == MAX_REASONS
+    assert len(text) < 400
+    assert render_reasons((), label=str) == ""
