@@ -1,0 +1,181 @@
+"""``corsbot chat`` (terminal chat) and ``corsbot replay`` (a logged study fed to the dialog manager).
+
+Both build the same :class:`bot.dialog.DialogManager` as the Telegram channel, so the three share
+one code path.
+
+``corsbot chat --domain movie`` reads one message per line from stdin (works from a pipe) and prints
+the bot's replies; buttons are listed as ``[1] Like  [2] Dislike ...`` and typing the number presses
+the button (interaction type ``mixed`` then, else ``NL``).
+
+``corsbot replay FILE... [--domain D] [--report DIR]`` feeds each user's logged messages, in
+timestamp order, through a fresh dialog (user key ``replay:<file>:<userID>``), logs our records in a
+separate database (``$CORSBOT_HOME/replay.sqlite3``, recreated per run), writes them as dataset-format
+JSON next to the report, and prints the agreement with the logged records. The domain of a file
+comes from a ``movie``/``book``/``music`` folder in its path, else ``--domain`` (default movie).
+Its last line is ``replay: messages=N exceptions=E intent_agreement=X intent_agreement_validated=Y``,
+extended with ``events_agreement=V objects_f1=O tocheck_agreement=T`` when ``--report`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from bot import paths
+from bot.turns import Reply, Turn
+
+logger = logging.getLogger(__name__)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``chat`` and ``replay``."""
+    chat = sub.add_parser("chat", help="chat with the bot in the terminal (stdin/stdout, pipe-friendly)")
+    chat.add_argument("--domain", choices=paths.DOMAINS, default="movie", help="domain to start in (default movie)")
+    chat.add_argument("--user", default="cli:local", help="user key (profiles persist per user key)")
+    chat.set_defaults(handler=_chat_cli)
+
+    replay = sub.add_parser("replay", help="replay logged user-study messages through the dialog manager")
+    replay.add_argument("files", nargs="+", type=Path, help="dataset-format JSON files")
+    replay.add_argument("--domain", choices=paths.DOMAINS, default="movie",
+                        help="domain for files not under a movie/book/music folder (default movie)")
+    replay.add_argument("--report", type=Path, default=None,
+                        help="write report.json, report.md and a chart to this folder (extends the last line)")
+    replay.add_argument("--limit-users", type=int, default=None, help="replay only the first N users of each file")
+    replay.set_defaults(handler=_replay_cli)
+
+
+def build_dialog_manager(*, db: Path, session: str, services=None, log_db: Path | None = None):
+    """Build the dialog manager on the runtime folder's models and snapshots.
+
+    Args:
+        db: SQLite file for dialog states (and the log, unless ``log_db`` is given).
+        session: log session name.
+        services: prebuilt :class:`bot.services.Services` (default: loaded from ``$CORSBOT_HOME``).
+        log_db: separate SQLite file for the session log.
+
+    Raises:
+        ConfigError: the model or knowledge base is missing (the message says which command to run).
+    """
+    from bot.dialog import DialogManager
+    from bot.services import Services
+    from bot.store import StateStore
+    from logs.store import LogStore
+    from logs.tocheck import compute_to_check
+
+    services = services or Services.from_home()
+    return DialogManager(services, StateStore(db), LogStore(log_db or db), session=session, to_check=compute_to_check)
+
+
+def render_plain(reply: Reply) -> str:
+    """A reply as terminal text, buttons numbered ``[1] label``."""
+    text = reply.text
+    if reply.image:
+        text += f"\n(image: {reply.image})"
+    if reply.choices:
+        text += "\n" + "  ".join(f"[{i}] {c.label}" for i, c in enumerate(reply.choices, 1))
+    return text
+
+
+def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
+    """Run a terminal chat until end of input; returns 0."""
+    reply = dm.handle(Turn(user, f"/{domain}"))
+    print(f"bot> {render_plain(reply)}", file=stdout, flush=True)
+    for line in stdin:
+        text = line.rstrip("\n")
+        payload, interaction = None, "NL"
+        stripped = text.strip()
+        if stripped.isdigit() and reply.choices and 1 <= int(stripped) <= len(reply.choices):
+            choice = reply.choices[int(stripped) - 1]
+            text, payload, interaction = choice.label, choice.payload, "mixed"
+        reply = dm.handle(Turn(user, text, payload=payload, interaction_type=interaction))
+        print(f"bot> {render_plain(reply)}", file=stdout, flush=True)
+    return 0
+
+
+def _chat_cli(args: argparse.Namespace) -> int:
+    dm = build_dialog_manager(db=paths.database(), session="chat")
+    return chat(dm, user=args.user, domain=args.domain, stdin=sys.stdin, stdout=sys.stdout)
+
+
+def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
+    """Replay one dataset file; returns ``(logged, ours, exceptions, seconds)``.
+
+    ``logged`` and ``ours`` are aligned lists of ``LogRecord`` (ours[i] answers logged[i]).
+    """
+    from logs.record import conversations, read_records
+
+    result = read_records(path)
+    for problem in result.problems:
+        logger.warning("%s: %s", path, problem)
+    logged, ours, exceptions = [], [], 0
+    started = time.perf_counter()
+    users = conversations(result.records)
+    for n, (user_id, records) in enumerate(users.items()):
+        if limit_users is not None and n >= limit_users:
+            break
+        key = f"replay:{run_id}:{path.parent.name}/{path.stem}:{user_id}"
+        handled = 0
+        for record in records:
+            turn = Turn(key, record.message, interaction_type=record.interaction_type or "NL",
+                        timestamp_ms=record.timestamp_start)
+            try:
+                dm.handle(turn)
+            except Exception:  # noqa: BLE001 - counted and reported, the replay goes on
+                exceptions += 1
+                logger.exception("replay %s user %s message %s failed", path, user_id, record.message_id)
+                continue
+            logged.append(record)
+            handled += 1
+        ours.extend(dm.last_records(key, handled))
+    return logged, ours, exceptions, time.perf_counter() - started
+
+
+def _replay_cli(args: argparse.Namespace) -> int:
+    from bot.services import Services
+    from logs.compare import compare
+    from logs.record import write_records
+
+    services = Services.from_home()
+    db = paths.home() / "replay.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    run_id = time.strftime("%Y%m%dT%H%M%S")
+    out_dir = args.report or paths.reports_dir() / "replay"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    all_logged, all_ours, all_exceptions, all_seconds = [], [], 0, 0.0
+    for path in args.files:
+        if not path.is_file():
+            print(f"corsbot: error: no such file: {path}", file=sys.stderr)
+            return 2
+        domain = paths.domain_from_path(path, args.domain)
+        dm = build_dialog_manager(db=db, session=f"replay:{path.parent.name}/{path.stem}", services=services)
+        dm.default_domain = domain
+        logged, ours, exceptions, seconds = replay_file(dm, path, run_id=run_id, limit_users=args.limit_users)
+        write_records(out_dir / f"ours_{path.parent.name}_{path.stem}.json", ours)
+        comparison = compare(logged, ours)
+        print(f"{path}: domain={domain} messages={len(logged)} exceptions={exceptions} "
+              f"intent_agreement={comparison.intent_agreement:.3f} "
+              f"intent_agreement_validated={comparison.intent_agreement_validated:.3f} "
+              f"events_agreement={comparison.events_agreement:.3f} objects_f1={comparison.objects_f1:.3f} "
+              f"tocheck_agreement={comparison.tocheck_agreement:.3f} msgs_per_s={len(logged) / max(seconds, 1e-9):.1f}")
+        all_logged += logged
+        all_ours += ours
+        all_exceptions += exceptions
+        all_seconds += seconds
+    total = compare(all_logged, all_ours)
+    line = (f"replay: messages={len(all_logged)} exceptions={all_exceptions} "
+            f"intent_agreement={total.intent_agreement:.3f} intent_agreement_validated={total.intent_agreement_validated:.3f}")
+    if args.report is not None:
+        from logs.report import write_report
+
+        write_report(total, args.report, extra={"messages_per_second": len(all_logged) / max(all_seconds, 1e-9),
+                                                "exceptions": all_exceptions,
+                                                "files": [str(p) for p in args.files]})
+        line += (f" events_agreement={total.events_agreement:.3f} objects_f1={total.objects_f1:.3f}"
+                 f" tocheck_agreement={total.tocheck_agreement:.3f}")
+    print(line)
+    return 0 if all_exceptions == 0 else 1

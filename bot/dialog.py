@@ -1,0 +1,993 @@
+"""The dialog manager: the original agent's intents and contexts as a state machine over our NLU.
+
+One call, :meth:`DialogManager.handle`, per user message or button press, whatever the channel:
+
+1. load the user's :class:`~bot.state.DialogState` from the :class:`~bot.store.StateStore`;
+2. recognise the intent (with the contexts logged by the previous turn, as the original agent
+   matched intents against its active contexts) or map the pressed button's payload to an intent;
+   an intent whose input contexts are not active (``bot.agent_spec``) is replaced by the best
+   admissible alternative;
+3. run the intent's handler: entity linking + per-entity sentiment for preferences, item and role
+   disambiguation questions, PageRank with priors for recommendations, ratings, critiques, details,
+   explanations, profile display/deletion/reset, smalltalk, fallback;
+4. advance the contexts with DialogFlow's lifespan semantics and append exactly one dataset-format
+   :class:`~logs.record.LogRecord` (intent, contexts, recognizedObjects, events, pagerankCycle,
+   numberRecommendationList) to the :class:`~logs.store.LogStore`;
+5. save the state and return a channel-independent :class:`~bot.turns.Reply`.
+
+Turns of one user are serialised by a per-user lock; different users run concurrently.
+
+Example (with services built on a knowledge base that knows Stephen King)::
+
+    dm = DialogManager(services, StateStore(":memory:"), LogStore(tmp / "log.db"))
+    dm.handle(Turn("cli:me", "I love Stephen King")).text   # 'Got it: Stephen King (+). ...'
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import messages as msg
+from bot.agent_spec import advance_contexts, satisfied
+from bot.services import Services
+from bot.state import DialogState
+from bot.store import StateStore
+from bot.turns import Choice, Reply, Turn
+from logs.errors import CorsbotError
+from logs.record import LogRecord
+from logs.schema import Event, Intent, format_objects, is_smalltalk, join_list
+from logs.store import LogStore
+from nlu.textnorm import fold, has_letters, normalize
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MIN_PREFERENCES = 3
+"""Preferences needed before recommending (the original system's rule)."""
+DEFAULT_LIST_SIZE = 5
+"""Items per recommendation list, presented one at a time (as in the paper)."""
+MAX_MENTIONS_PER_TURN = 25
+"""Mentions processed from one message; the rest is ignored (a 10,000-character message stays cheap)."""
+MAX_CHOICES = 6
+"""Candidates offered in one disambiguation question (plus "none of these")."""
+
+_YES = re.compile(r"^(yes|yeah|yep|yup|sure|ok|okay|correct|right|of course|y|si|sì|👍)\b", re.I)
+_NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither)\b", re.I)
+_NONE = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
+_DOMAIN_WORDS = {
+    "movie": ("movie", "movies", "film", "films", "cinema"),
+    "book": ("book", "books", "novel", "novels", "literature", "reading"),
+    "music": ("music", "song", "songs", "album", "albums", "band", "bands", "artist", "artists"),
+}
+_SWITCH = re.compile(r"\b(switch|change|talk about|let'?s (talk|do|try)|go to|move to)\b", re.I)
+_ROLE_WORDS = {
+    "director": "P57", "directed": "P57", "directors": "P57",
+    "actor": "P161", "actors": "P161", "actress": "P161", "cast": "P161", "acting": "P161", "star": "P161",
+    "screenwriter": "P58", "writer": "P58", "script": "P58", "screenplay": "P58",
+    "producer": "P162", "producers": "P162", "composer": "P86", "soundtrack": "P86", "music": "P86",
+    "genre": "P136", "genres": "P136", "theme": "P921", "subject": "P921", "author": "P50", "writers": "P50",
+    "performer": "P175", "singer": "P175", "band": "P175", "label": "P264", "series": "P179", "saga": "P179",
+}
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """What one handler produced (internal)."""
+
+    text: str
+    choices: tuple[Choice, ...] = ()
+    image: str | None = None
+    card: bool = False
+    events: list[str] = field(default_factory=list)
+    objects: list[tuple[str, str]] = field(default_factory=list)
+    webhook_contexts: dict[str, int] = field(default_factory=dict)
+
+
+class DialogManager:
+    """Channel-agnostic dialog manager (see the module docstring).
+
+    Args:
+        services: NLU and recommender components (:class:`bot.services.Services`).
+        states: per-user dialog state storage.
+        log: the session log (dataset format); None disables logging.
+        session: the log session name (e.g. ``"live"``, ``"replay:movie_nl"``).
+        min_preferences: preferences needed before recommending.
+        list_size: items per recommendation list.
+        clock: returns the time in seconds (tests pass a fake).
+        to_check: ``records -> list[bool]``, the toCheck heuristic applied to the user's log after each
+            turn; None logs toCheck=True until recomputed.
+        default_domain: the domain of a new user.
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        states: StateStore,
+        log: LogStore | None,
+        *,
+        session: str = "live",
+        min_preferences: int = DEFAULT_MIN_PREFERENCES,
+        list_size: int = DEFAULT_LIST_SIZE,
+        clock: Callable[[], float] = time.time,
+        to_check: Callable[[Sequence[LogRecord]], list[bool]] | None = None,
+        default_domain: str = "movie",
+    ) -> None:
+        self.default_domain = default_domain
+        self._services = services
+        self._states = states
+        self._log = log
+        self._session = session
+        self._min_preferences = min_preferences
+        self._list_size = list_size
+        self._clock = clock
+        self._to_check = to_check
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        self._handlers: dict[str, Callable[[DialogState, str, Turn], _Outcome]] = {
+            Intent.START: self._on_start,
+            Intent.WELCOME: self._on_start,
+            Intent.HELP: self._on_help,
+            Intent.PREFERENCE_HELP: self._on_help,
+            Intent.REC_HELP: self._on_help,
+            Intent.PROFILE_HELP: self._on_help,
+            Intent.DELETE_PREFERENCE_HELP: self._on_help,
+            Intent.REC_CRITIQUING_HELP: self._on_help,
+            Intent.FALLBACK: self._on_fallback,
+            Intent.PREFERENCE: self._on_preference,
+            Intent.PREFERENCE_DISAMBIGUATION: self._on_answer,
+            Intent.PREFERENCE_YES: self._on_answer,
+            Intent.PREFERENCE_NO: self._on_answer,
+            Intent.SKIP: self._on_skip,
+            Intent.RECOMMENDATION: self._on_recommend,
+            Intent.REC_PREFERENCE: self._on_rate,
+            Intent.REC_SKIP: self._on_rec_skip,
+            Intent.REC_DETAILS: self._on_details,
+            Intent.REC_TRAILER: self._on_trailer,
+            Intent.REC_WHY: self._on_why,
+            Intent.REC_YES_BUT: lambda state, text, turn: self._on_critique(state, text, item_polarity="+"),
+            Intent.REC_NO_BUT: lambda state, text, turn: self._on_critique(state, text, item_polarity="-"),
+            Intent.REC_CRITIQUING_DISAMBIGUATION: self._on_answer,
+            Intent.REC_CRITIQUING_YES: self._on_answer,
+            Intent.REC_CRITIQUING_NO: self._on_answer,
+            Intent.REC_CRITIQUING_FALLBACK: self._on_rec_fallback,
+            Intent.REC_STOP: self._on_stop,
+            Intent.REC_FALLBACK: self._on_rec_fallback,
+            Intent.SHOW_PROFILE: self._on_show_profile,
+            Intent.DELETE_PREFERENCE: self._on_delete,
+            Intent.DELETE_PREFERENCE_DISAMBIGUATION: self._on_answer,
+            Intent.RESET_PROFILE: self._on_reset_profile,
+        }
+        for scope, intent in _RESET_INTENTS.items():
+            self._handlers[intent] = lambda state, text, turn, scope=scope: self._on_reset_choice(state, scope)
+            self._handlers[f"{intent} - yes"] = lambda state, text, turn: self._on_reset_answer(state, yes=True)
+            self._handlers[f"{intent} - no"] = lambda state, text, turn: self._on_reset_answer(state, yes=False)
+        self._handlers[Intent.RESET_PROFILE_CANCEL] = lambda state, text, turn: self._on_reset_answer(state, yes=False)
+
+    # ------------------------------------------------------------------ entry point
+
+    def handle(self, turn: Turn) -> Reply:
+        """Process one user turn and return the reply; never raises for bad input.
+
+        Args:
+            turn: the user's message or button press.
+
+        Returns:
+            The reply to show. Errors of the knowledge base or models become a polite reply (and a
+            logged warning); the turn is still logged.
+        """
+        with self._user_lock(turn.user_id):
+            started = self._now_ms()
+            state = self._states.load(turn.user_id)
+            if not self._states.exists(turn.user_id):
+                state.domain = self.default_domain
+            try:
+                intent, outcome = self._dispatch(state, turn)
+            except CorsbotError as exc:
+                logger.warning("turn of %s failed: %s", turn.user_id, exc)
+                intent, outcome = Intent.FALLBACK.value, _Outcome(msg.UNAVAILABLE.format(what="service", reason=exc))
+            state.contexts = advance_contexts(state.contexts, intent)
+            logged_contexts = tuple(state.contexts)
+            for name, life in outcome.webhook_contexts.items():
+                state.contexts[name] = max(life, state.contexts.get(name, 0))
+            state.logged_contexts = logged_contexts
+            self._append_log(turn, state, intent, outcome, logged_contexts, started)
+            self._states.save(turn.user_id, state)
+        return Reply(text=outcome.text, choices=outcome.choices, image=outcome.image, card=outcome.card)
+
+    def mark_inactive(self, user_id: str) -> None:
+        """Mark a user inactive (e.g. the user blocked the bot); their data is kept."""
+        with self._user_lock(user_id):
+            self._states.set_active(user_id, False)
+
+    def last_records(self, user_id: str, n: int) -> list[LogRecord]:
+        """The last ``n`` log records of ``user_id`` in this session, oldest first."""
+        if self._log is None or n <= 0:
+            return []
+        rows = self._log.rows(self._session, user_id=self._states.numeric_id(user_id))
+        return [record for _, record in rows[-n:]]
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _user_lock(self, user_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(user_id, threading.Lock())
+
+    def _now_ms(self) -> int:
+        return int(self._clock() * 1000)
+
+    def _append_log(
+        self, turn: Turn, state: DialogState, intent: str, outcome: _Outcome, contexts: tuple[str, ...], started: int
+    ) -> None:
+        if self._log is None:
+            return
+        numeric_id = self._states.numeric_id(turn.user_id)
+        start = turn.timestamp_ms if turn.timestamp_ms is not None else started
+        end = max(start, start + (self._now_ms() - started)) if turn.timestamp_ms is not None else self._now_ms()
+        record = LogRecord(
+            message_id=f"{numeric_id}-{start}-{self._log.count()}",
+            user_id=numeric_id,
+            message=turn.text,
+            timestamp_start=start,
+            timestamp_end=end,
+            intent=intent,
+            contexts=join_list(contexts),
+            to_check=True,
+            recognized_objects=format_objects(outcome.objects),
+            events=join_list(_dedupe(outcome.events)),
+            pagerank_cycle=state.pagerank_cycle,
+            number_recommendation_list=state.number_recommendation_list,
+            interaction_type=turn.interaction_type,
+        )
+        self._log.append(self._session, record)
+        if self._to_check is not None:
+            self._recheck(numeric_id)
+
+    def _recheck(self, numeric_id: int) -> None:
+        rows = self._log.rows(self._session, user_id=numeric_id)
+        flags = self._to_check([record for _, record in rows])
+        changed = {row_id: flag for (row_id, record), flag in zip(rows, flags, strict=True) if record.to_check != flag}
+        if changed:
+            self._log.set_to_check(changed)
+
+    def _domain(self, state: DialogState) -> Any:
+        return self._services.domain(state.domain)
+
+    # ------------------------------------------------------------------ intent selection
+
+    def _dispatch(self, state: DialogState, turn: Turn) -> tuple[str, _Outcome]:
+        text = normalize(turn.text)
+        if turn.payload:
+            return self._on_payload(state, turn.payload, turn)
+        command = _command(text)
+        if command is not None:
+            return self._on_command(state, command, turn)
+        if not has_letters(text):
+            return Intent.FALLBACK.value, _Outcome(msg.EMPTY_INPUT)
+        switched = _domain_switch(text)
+        if switched is not None:
+            return self._switch_domain(state, switched)
+        prediction = self._services.intents.predict(text, state.logged_contexts)
+        intent = self._admissible(state, prediction)
+        return intent, self._run(intent, state, text, turn)
+
+    def _admissible(self, state: DialogState, prediction: Any) -> str:
+        """The predicted intent, or the best alternative whose input contexts are active."""
+        ranked = [prediction.intent] + [name for name, _ in getattr(prediction, "alternatives", ())]
+        for name in ranked:
+            if satisfied(name, state.contexts) and self._state_allows(state, name):
+                return name
+        for name in ranked:  # a follow-up intent out of its context: use its top-level twin
+            twin = _TOP_LEVEL_TWIN.get(name)
+            if twin is not None:
+                return twin
+        return Intent.FALLBACK.value
+
+    @staticmethod
+    def _state_allows(state: DialogState, intent: str) -> bool:
+        pending = (state.pending or {}).get("kind")
+        if intent in (Intent.PREFERENCE_DISAMBIGUATION, Intent.PREFERENCE_HELP):
+            return pending in ("item", "role")
+        if intent in (Intent.PREFERENCE_YES, Intent.PREFERENCE_NO):
+            return pending == "confirm"
+        if intent.startswith("request_recommendation - critiquing"):
+            return pending == "critique"
+        if intent == Intent.DELETE_PREFERENCE_DISAMBIGUATION:
+            return pending == "delete"
+        if intent.startswith("request_recommendation - ") and intent != Intent.REC_STOP:
+            return state.focus is not None
+        return True
+
+    def _run(self, intent: str, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        if is_smalltalk(intent):
+            return self._on_smalltalk(state, intent, turn)
+        handler = self._handlers.get(intent, self._on_fallback)
+        return handler(state, text, turn)
+
+    def _on_command(self, state: DialogState, command: str, turn: Turn) -> tuple[str, _Outcome]:
+        if command in _DOMAIN_COMMANDS:
+            return self._switch_domain(state, _DOMAIN_COMMANDS[command])
+        intent = {
+            "start": Intent.START, "help": Intent.HELP, "profile": Intent.SHOW_PROFILE,
+            "recommend": Intent.RECOMMENDATION, "reset": Intent.RESET_PROFILE, "skip": Intent.SKIP,
+        }.get(command, Intent.FALLBACK).value
+        return intent, self._run(intent, state, "", turn)
+
+    def _on_payload(self, state: DialogState, payload: str, turn: Turn) -> tuple[str, _Outcome]:
+        kind, _, value = payload.partition(":")
+        pending = (state.pending or {}).get("kind")
+        if kind == "dom" and value in _DOMAIN_WORDS:
+            return self._switch_domain(state, value)
+        if kind in ("pick", "role", "none", "yes", "no") and pending:
+            intent = _ANSWER_INTENT[pending].get(kind, _ANSWER_INTENT[pending]["pick"])
+            return intent, self._answer(state, intent, normalize(turn.text), payload)
+        if kind in _REC_PAYLOADS and state.focus is not None:
+            intent = _REC_PAYLOADS[kind]
+            return intent, self._run(intent, state, _REC_PAYLOAD_TEXT.get(kind, normalize(turn.text)), turn)
+        if kind == "more":
+            return Intent.RECOMMENDATION.value, self._on_recommend(state, "", turn)
+        if kind == "reset" and value in _RESET_INTENTS:
+            return _RESET_INTENTS[value], self._on_reset_choice(state, value)
+        return Intent.FALLBACK.value, _Outcome(msg.UNAVAILABLE.format(what="button", reason="that list is out of date"),
+                                               choices=(Choice("Recommend again", "more"),))
+
+    # ------------------------------------------------------------------ start, help, fallback, smalltalk
+
+    def _switch_domain(self, state: DialogState, domain: str) -> tuple[str, _Outcome]:
+        state.domain = domain
+        _reset_dialog(state)
+        return Intent.START.value, _Outcome(msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain]))
+
+    def _on_start(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        _reset_dialog(state)
+        state.contexts.clear()
+        choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in _DOMAIN_WORDS)
+        return _Outcome(
+            msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences), choices=choices
+        )
+
+    def _on_help(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        outcome = _Outcome(msg.HELP.format(domain=state.domain))
+        if state.pending:
+            outcome.text += "\n" + state.pending.get("question", "")
+            outcome.choices = tuple(Choice(**c) for c in state.pending.get("choices", ()))
+        return outcome
+
+    def _on_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        if state.pending and state.pending.get("question"):
+            return _Outcome(msg.FALLBACK_IN_QUESTION.format(question=state.pending["question"]),
+                            choices=tuple(Choice(**c) for c in state.pending.get("choices", ())))
+        return _Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
+
+    def _on_smalltalk(self, state: DialogState, intent: str, turn: Turn) -> _Outcome:
+        pending = (state.pending or {}).get("kind")
+        if intent in ("smalltalk.confirmation.yes", "smalltalk.confirmation.no", "smalltalk.confirmation.cancel"):
+            kind = "yes" if intent.endswith("yes") else "no"
+            if pending in ("confirm", "critique", "reset"):
+                return self._answer(state, intent, normalize(turn.text), kind)
+        template = msg.SMALLTALK.get(intent, msg.SMALLTALK_DEFAULT)
+        return _Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
+
+    # ------------------------------------------------------------------ preferences
+
+    def _on_preference(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        outcome = _Outcome("", events=[Event.PREFERENCE])
+        state.pending = None
+        entries = self._entries(state, text)
+        if not entries:
+            outcome.text = msg.NOTHING_FOUND
+            return outcome
+        self._process(state, entries, outcome, question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
+        return outcome
+
+    def _entries(self, state: DialogState, text: str, *, focus: str | None = None) -> list[dict[str, Any]]:
+        """Link the mentions of ``text`` and give each its polarity: the queue of preference tasks."""
+        services = self._domain(state)
+        mentions = services.linker.link(text, focus=focus)[:MAX_MENTIONS_PER_TURN]
+        mentions = [m for m in mentions if m.candidates]
+        if not mentions:
+            return []
+        polarities = self._services.sentiment.polarities(text, [(m.start, m.end) for m in mentions])
+        entries = []
+        for mention, polarity in zip(mentions, polarities, strict=True):
+            entries.append(
+                {
+                    "mention": mention.text,
+                    "candidates": [c.qid for c in mention.candidates[:MAX_CHOICES]],
+                    "ambiguous": bool(mention.ambiguous) and len(mention.candidates) > 1,
+                    "polarity": polarity.value,
+                    "role": None,
+                }
+            )
+        return entries
+
+    def _process(self, state: DialogState, queue: list[dict[str, Any]], outcome: _Outcome, *,
+                 question_events: Sequence[str]) -> None:
+        """Store what can be stored, in order; stop at the first entry that needs a question."""
+        kb = self._domain(state).kb
+        stored: list[str] = []
+        while queue:
+            entry = queue[0]
+            if entry["ambiguous"]:
+                self._ask_item(state, entry, queue[1:], outcome, question_events)
+                break
+            qid = entry["candidates"][0]
+            if entry["role"] is None and not kb.is_item(qid):
+                roles = list(kb.roles(qid))
+                if len(roles) > 1:
+                    self._ask_role(state, entry, roles, queue[1:], outcome, question_events)
+                    break
+                entry["role"] = roles[0] if roles else None
+            if entry["polarity"] not in ("+", "-"):
+                self._ask_confirm(state, entry, queue[1:], outcome, question_events)
+                break
+            state.profile()[qid] = {"polarity": entry["polarity"], "role": entry["role"]}
+            outcome.objects.append((qid, entry["polarity"]))
+            stored.append(f"{self._display(state, qid)} ({entry['polarity']})")
+            queue = queue[1:]
+        if not queue:
+            state.pending = None
+        if stored:
+            left = self._min_preferences - len(state.profile())
+            template = msg.STORED_NEED_MORE if left > 0 else msg.STORED_READY
+            prefix = template.format(items=", ".join(stored), left=left)
+            outcome.text = prefix + ("\n" + outcome.text if outcome.text else "")
+
+    def _ask_item(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
+                  question_events: Sequence[str]) -> None:
+        choices = [Choice(self._display(state, qid, describe=True)[:60], f"pick:{i}")
+                   for i, qid in enumerate(entry["candidates"])]
+        choices.append(Choice(msg.NONE_OF_THESE, "none"))
+        lines = "\n".join(f"{i + 1}. {c.label}" for i, c in enumerate(choices[:-1]))
+        question = msg.ITEM_QUESTION.format(mention=entry["mention"]) + "\n" + lines
+        self._set_question(state, "item", question, choices, entry, rest, outcome, question_events)
+
+    def _ask_role(self, state: DialogState, entry: dict[str, Any], roles: list[str], rest: list[dict[str, Any]],
+                  outcome: _Outcome, question_events: Sequence[str]) -> None:
+        from recommender.schema import role_name
+
+        entry["roles"] = roles
+        names = [role_name(pid) for pid in roles]
+        choices = [Choice(name.capitalize(), f"role:{pid}") for name, pid in zip(names, roles, strict=True)]
+        choices.append(Choice(msg.NONE_OF_THESE, "none"))
+        label = self._display(state, entry["candidates"][0])
+        question = msg.ROLE_QUESTION.format(label=label, roles=" or ".join(f"{n}" for n in names))
+        self._set_question(state, "role", question, choices, entry, rest, outcome, question_events)
+
+    def _ask_confirm(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
+                     question_events: Sequence[str]) -> None:
+        question = msg.CONFIRM_QUESTION.format(label=self._display(state, entry["candidates"][0]))
+        choices = [Choice("Yes", "yes"), Choice("No", "no")]
+        self._set_question(state, "confirm", question, choices, entry, rest, outcome, (Event.QUESTION,),
+                           context="confirmation")
+
+    def _set_question(self, state: DialogState, kind: str, question: str, choices: list[Choice],
+                      entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
+                      question_events: Sequence[str], *, context: str = "property_type_disambiguation") -> None:
+        state.pending = {
+            "kind": kind, "question": question, "entry": entry, "queue": rest,
+            "choices": [{"label": c.label, "payload": c.payload} for c in choices],
+            "origin": state.pending.get("origin", "preference") if state.pending else "preference",
+        }
+        outcome.text = question
+        outcome.choices = tuple(choices)
+        outcome.card = True
+        outcome.events.extend(question_events)
+        outcome.webhook_contexts[context] = 2
+
+    def _on_answer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        pending = (state.pending or {}).get("kind")
+        intent = _ANSWER_INTENT.get(pending, {}).get("pick", Intent.PREFERENCE_DISAMBIGUATION.value)
+        return self._answer(state, intent, text, None)
+
+    def _answer(self, state: DialogState, intent: str, text: str, payload: str | None) -> _Outcome:
+        """Answer the pending question from a button payload or typed text."""
+        pending = state.pending or {}
+        kind = pending.get("kind")
+        if kind == "reset":
+            yes = payload == "yes" or (payload is None and bool(_YES.match(text)))
+            return self._on_reset_answer(state, yes=yes)
+        if kind == "critique":
+            return self._answer_critique(state, text, payload)
+        if kind == "delete":
+            return self._answer_delete(state, text, payload)
+        events = [Event.PREFERENCE]
+        outcome = _Outcome("", events=events)
+        if not pending:
+            return self._on_preference(state, text, Turn("", text))
+        entry = dict(pending["entry"])
+        queue = list(pending.get("queue", ()))
+        choice = _parse_answer(kind, text, payload, self._option_labels(state, kind, entry))
+        if choice is None:
+            new_entries = self._entries(state, text) if kind != "confirm" else []
+            if new_entries:  # the user moved on to another preference: drop the question
+                self._process(state, new_entries, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
+                return outcome
+            outcome.text = msg.FALLBACK_IN_QUESTION.format(question=pending.get("question", ""))
+            outcome.choices = tuple(Choice(**c) for c in pending.get("choices", ()))
+            outcome.card = True
+            outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
+            outcome.webhook_contexts["property_type_disambiguation"] = 2
+            if kind == "confirm":
+                outcome.webhook_contexts = {"confirmation": 2}
+            return outcome
+        if choice == "none":
+            outcome.text = msg.NOT_STORED.format(label=entry["mention"])
+        elif kind == "item":
+            entry["candidates"] = [entry["candidates"][choice]]
+            entry["ambiguous"] = False
+            queue.insert(0, entry)
+        elif kind == "role":
+            entry["role"] = entry["roles"][choice]
+            queue.insert(0, entry)
+        elif kind == "confirm":
+            entry["polarity"] = "+" if choice == 0 else "-"
+            queue.insert(0, entry)
+        state.pending = None
+        self._process(state, queue, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
+        if not outcome.text:
+            outcome.text = msg.SKIPPED
+        return outcome
+
+    def _option_labels(self, state: DialogState, kind: str | None, entry: dict[str, Any]) -> list[list[str]]:
+        """Words that name each option of a question (for typed answers)."""
+        if kind == "item":
+            kb = self._domain(state).kb
+            out = []
+            for qid in entry["candidates"]:
+                details = _details(kb, qid)
+                year = str(details.get("year") or "")
+                out.append([kb.label(qid), self._display(state, qid, describe=True), year])
+            return out
+        if kind == "role":
+            from recommender.schema import role_name
+
+            return [[role_name(pid)] + [w for w, p in _ROLE_WORDS.items() if p == pid] for pid in entry["roles"]]
+        if kind == "confirm":
+            return [["yes"], ["no"]]
+        return []
+
+    def _on_skip(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        if state.pending:
+            events = [Event.PREFERENCE] if state.pending.get("origin", "preference") == "preference" else []
+            queue = list(state.pending.get("queue", ()))
+            state.pending = None
+            outcome = _Outcome(msg.SKIPPED, events=events)
+            if queue:
+                self._process(state, queue, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
+            return outcome
+        return _Outcome(msg.SKIPPED)
+
+    # ------------------------------------------------------------------ recommendations
+
+    def _profile_sets(self, state: DialogState) -> tuple[frozenset[str], frozenset[str]]:
+        profile = state.profile()
+        liked = frozenset(q for q, p in profile.items() if p["polarity"] == "+")
+        disliked = frozenset(q for q, p in profile.items() if p["polarity"] == "-")
+        return liked, disliked
+
+    def _on_recommend(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        state.pending = None
+        have = len(state.profile())
+        if have < self._min_preferences:
+            return _Outcome(msg.NEED_MORE.format(min_prefs=self._min_preferences, have=have),
+                            events=[Event.RECOMMENDATION])
+        from recommender.recommend import Profile
+
+        liked, disliked = self._profile_sets(state)
+        result = self._domain(state).recommender.recommend(Profile(liked=liked, disliked=disliked), k=self._list_size)
+        state.pagerank_cycle += 1
+        items = [scored.qid for scored in result.items]
+        if not items:
+            state.rec_list, state.rec_pos = [], 0
+            return _Outcome(msg.NO_RECOMMENDATION, events=[Event.RECOMMENDATION])
+        state.number_recommendation_list += 1
+        state.rec_list, state.rec_pos = items, 0
+        outcome = self._card(state, [Event.QUESTION, Event.RECOMMENDATION])
+        if result.fallback_reason:
+            outcome.text = msg.FALLBACK_POPULAR.format(reason=result.fallback_reason,
+                                                       nouns=msg.DOMAIN_NOUNS[state.domain]) + "\n" + outcome.text
+        return outcome
+
+    def _card(self, state: DialogState, events: list[str]) -> _Outcome:
+        qid = state.focus
+        kb = self._domain(state).kb
+        details = _details(kb, qid)
+        description = details.get("description")
+        extra = f" - {description}" if description else ""
+        text = msg.REC_CARD.format(position=state.rec_pos + 1, total=len(state.rec_list),
+                                   title=self._display(state, qid), extra=extra)
+        return _Outcome(text, choices=_card_choices(), image=details.get("image"), card=True, events=events)
+
+    def _advance(self, state: DialogState, outcome: _Outcome, events_next: list[str], events_done: list[str]) -> None:
+        state.rec_pos += 1
+        if state.focus is None:
+            state.rec_list, state.rec_pos = [], 0
+            outcome.events.extend(events_done)
+            outcome.text = (outcome.text + "\n" if outcome.text else "") + msg.REC_FINISHED
+            outcome.choices = (Choice("Recommend more", "more"),)
+            return
+        card = self._card(state, [])
+        outcome.events.extend(events_next)
+        outcome.text = (outcome.text + "\n" if outcome.text else "") + card.text
+        outcome.choices, outcome.image, outcome.card = card.choices, card.image, True
+
+    def _on_rate(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        focus = state.focus
+        outcome = _Outcome("")
+        entries = self._entries(state, text, focus=focus)
+        others = [e for e in entries if e["candidates"][0] != focus]
+        own = [e for e in entries if e["candidates"][0] == focus]
+        if own or not others:
+            polarity = own[0]["polarity"] if own else self._text_polarity(text)
+            polarity = polarity if polarity in ("+", "-") else "+"
+            state.profile()[focus] = {"polarity": polarity, "role": None}
+            outcome.objects.append((focus, polarity))
+        if others:
+            self._process(state, [e for e in others if not e["ambiguous"]], outcome, question_events=())
+        self._advance(state, outcome, [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE],
+                      [Event.FINISHED_RECOMMENDATION, Event.PREFERENCE, Event.RECOMMENDATION])
+        return outcome
+
+    def _text_polarity(self, text: str) -> str:
+        """Polarity of a whole message about the item on screen ("I don't like it")."""
+        polarities = self._services.sentiment.polarities(text + " it", [(len(text) + 1, len(text) + 3)])
+        return polarities[0].value if polarities else "0"
+
+    def _on_rec_skip(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        outcome = _Outcome("")
+        self._advance(state, outcome, [Event.RECOMMENDATION, Event.QUESTION],
+                      [Event.RECOMMENDATION, Event.FINISHED_RECOMMENDATION])
+        return outcome
+
+    def _item_card(self, state: DialogState) -> Any:
+        from recommender.recommend import item_card
+
+        return item_card(self._domain(state).kb, state.focus)
+
+    def _on_details(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        card = self._item_card(state)
+        lines = [self._display(state, card.qid)]
+        if card.description:
+            lines.append(card.description)
+        lines.extend(f"{role.capitalize()}: {', '.join(names)}" for role, names in card.people)
+        if card.genres:
+            lines.append(f"Genres: {', '.join(card.genres)}")
+        lines.extend(f"{site}: {url}" for site, url in card.links)
+        reply = "\n".join(lines) if len(lines) > 1 else msg.DETAILS_NONE.format(title=lines[0])
+        return _Outcome(reply, choices=_card_choices(), image=card.image,
+                        events=[Event.RECOMMENDATION, Event.QUESTION])
+
+    def _on_trailer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        card = self._item_card(state)
+        title = self._display(state, card.qid)
+        if card.trailer:
+            reply = msg.TRAILER.format(title=title, url=card.trailer)
+        else:
+            reply = card.preview_note or msg.TRAILER_NONE.format(title=title, url=card.search_url)
+        return _Outcome(reply, choices=_card_choices(), events=[Event.QUESTION, Event.RECOMMENDATION])
+
+    def _on_why(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        from recommender.explain import explain_text
+        from recommender.recommend import Profile
+
+        qid = state.focus
+        recommender = self._domain(state).recommender
+        liked, disliked = self._profile_sets(state)
+        reasons = recommender.explain(Profile(liked=liked, disliked=disliked), qid)
+        title = self._display(state, qid)
+        sentence = explain_text(recommender, reasons) if reasons else ""
+        reply = msg.WHY.format(title=title, reasons=sentence) if sentence else msg.WHY_NONE.format(title=title)
+        return _Outcome(reply, choices=_card_choices(), events=[Event.RECOMMENDATION, Event.QUESTION])
+
+    def _on_stop(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        state.rec_list, state.rec_pos, state.pending = [], 0, None
+        return _Outcome(msg.REC_STOPPED, events=[Event.RECOMMENDATION])
+
+    def _on_rec_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        if state.focus is None:
+            return self._on_fallback(state, text, turn)
+        return _Outcome(msg.FALLBACK_IN_RECOMMENDATION.format(title=self._display(state, state.focus)),
+                        choices=_card_choices(), events=[Event.RECOMMENDATION, Event.QUESTION])
+
+    # ------------------------------------------------------------------ critiquing
+
+    def _on_critique(self, state: DialogState, text: str, *, item_polarity: str) -> _Outcome:
+        """"I like it, but not Mel Gibson" (yes_but, item +) / "no, but I like the director" (no_but, item -).
+
+        The critiqued property values of the item on screen (named, or by role word: "the director")
+        get the opposite polarity of the item; several values for a role give a question.
+        """
+        focus = state.focus
+        kb = self._domain(state).kb
+        value_polarity = "-" if item_polarity == "+" else "+"
+        state.profile()[focus] = {"polarity": item_polarity, "role": None}
+        outcome = _Outcome("", events=[Event.PREFERENCE, Event.RECOMMENDATION], objects=[(focus, item_polarity)])
+        values = dict((v, p) for p, v in kb.item_values(focus))
+        targets = [e["candidates"][0] for e in self._entries(state, text, focus=focus)
+                   if e["candidates"] and e["candidates"][0] in values]
+        if not targets:
+            roles = {pid for word, pid in _ROLE_WORDS.items() if re.search(rf"\b{word}\b", text, re.I)}
+            targets = [v for v, p in values.items() if p in roles]
+        if len(targets) > 1:
+            choices = [Choice(kb.label(q)[:60], f"pick:{i}") for i, q in enumerate(targets[:MAX_CHOICES])]
+            choices.append(Choice(msg.NONE_OF_THESE, "none"))
+            question = msg.CRITIQUE_ROLE.format(options=", ".join(c.label for c in choices[:-1]))
+            state.pending = {"kind": "critique", "question": question, "options": targets[:MAX_CHOICES],
+                             "polarity": value_polarity, "origin": "recommendation",
+                             "choices": [{"label": c.label, "payload": c.payload} for c in choices]}
+            outcome.text, outcome.choices, outcome.card = question, tuple(choices), True
+            outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
+            outcome.webhook_contexts["property_type_disambiguation"] = 2
+            return outcome
+        for qid in targets:
+            state.profile()[qid] = {"polarity": value_polarity, "role": values[qid]}
+            outcome.objects.append((qid, value_polarity))
+        self._rerank(state, outcome)
+        return outcome
+
+    def _answer_critique(self, state: DialogState, text: str, payload: str | None) -> _Outcome:
+        pending = state.pending or {}
+        kb = self._domain(state).kb
+        options = pending.get("options", [])
+        choice = _parse_answer("item", text, payload, [[kb.label(q)] for q in options])
+        outcome = _Outcome("", events=[Event.PREFERENCE, Event.RECOMMENDATION])
+        state.pending = None
+        if choice is not None and choice != "none":
+            qid = options[choice]
+            state.profile()[qid] = {"polarity": pending.get("polarity", "-"), "role": None}
+            outcome.objects.append((qid, pending.get("polarity", "-")))
+        self._rerank(state, outcome)
+        return outcome
+
+    def _rerank(self, state: DialogState, outcome: _Outcome) -> None:
+        """Re-rank the rest of the list with the updated profile (a new PageRank run), show the next one."""
+        from recommender.recommend import Profile
+
+        remaining = state.rec_list[state.rec_pos + 1:]
+        labels = ", ".join(f"{self._display(state, q)} ({p})" for q, p in outcome.objects)
+        if remaining:
+            liked, disliked = self._profile_sets(state)
+            result = self._domain(state).recommender.recommend(
+                Profile(liked=liked, disliked=disliked), k=len(state.profile()) + len(state.rec_list) + 50)
+            order = {s.qid: i for i, s in enumerate(result.items)}
+            remaining.sort(key=lambda q: order.get(q, len(order)))
+            state.pagerank_cycle += 1
+            state.rec_list = state.rec_list[: state.rec_pos + 1] + remaining
+        outcome.text = msg.CRITIQUE_DONE.format(items=labels or "-")
+        self._advance(state, outcome, [Event.QUESTION], [Event.FINISHED_RECOMMENDATION])
+
+    # ------------------------------------------------------------------ profile
+
+    def _on_show_profile(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        from recommender.schema import role_name
+
+        state.pending = None
+        profile = state.profile()
+        nouns = msg.DOMAIN_NOUNS[state.domain]
+        if not profile:
+            return _Outcome(msg.PROFILE_EMPTY.format(nouns=nouns))
+        lines = []
+        for qid, pref in profile.items():
+            role = f" ({role_name(pref['role'])})" if pref.get("role") else ""
+            sign = "👍" if pref["polarity"] == "+" else "👎"
+            lines.append(msg.PROFILE_LINE.format(sign=sign, label=self._display(state, qid), role=role))
+        return _Outcome(msg.PROFILE.format(nouns=nouns, lines="\n".join(lines)))
+
+    def _on_delete(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        matches = self._profile_matches(state, text)
+        outcome = _Outcome("", events=[Event.PREFERENCE])
+        if not matches:
+            outcome.text = msg.DELETE_NOT_FOUND
+            return outcome
+        if len(matches) == 1:
+            state.profile().pop(matches[0], None)
+            outcome.text = msg.DELETED.format(label=self._display(state, matches[0]))
+            return outcome
+        choices = [Choice(self._display(state, q)[:60], f"pick:{i}") for i, q in enumerate(matches[:MAX_CHOICES])]
+        choices.append(Choice(msg.NONE_OF_THESE, "none"))
+        question = msg.ITEM_QUESTION.format(mention=text)
+        state.pending = {"kind": "delete", "question": question, "options": matches[:MAX_CHOICES], "origin": "profile",
+                         "choices": [{"label": c.label, "payload": c.payload} for c in choices]}
+        outcome.text, outcome.choices, outcome.card = question, tuple(choices), True
+        outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
+        outcome.webhook_contexts["property_type_disambiguation"] = 2
+        return outcome
+
+    def _profile_matches(self, state: DialogState, text: str) -> list[str]:
+        from rapidfuzz import fuzz
+
+        kb = self._domain(state).kb
+        folded = fold(re.sub(r"\b(delete|remove|forget|drop|cancel|please|from my profile|my)\b", " ", text, flags=re.I))
+        scored = []
+        for qid in state.profile():
+            label = fold(kb.label(qid))
+            score = 100.0 if label and label in folded else fuzz.token_set_ratio(label, folded)
+            if score >= 85:
+                scored.append((score, qid))
+        scored.sort(reverse=True)
+        if scored and scored[0][0] == 100.0:
+            return [q for s, q in scored if s == 100.0]
+        return [q for _, q in scored]
+
+    def _answer_delete(self, state: DialogState, text: str, payload: str | None) -> _Outcome:
+        pending = state.pending or {}
+        options = pending.get("options", [])
+        kb = self._domain(state).kb
+        choice = _parse_answer("item", text, payload, [[kb.label(q)] for q in options])
+        state.pending = None
+        if choice is None or choice == "none":
+            return _Outcome(msg.SKIPPED, events=[Event.PREFERENCE])
+        state.profile().pop(options[choice], None)
+        return _Outcome(msg.DELETED.format(label=self._display(state, options[choice])), events=[Event.PREFERENCE])
+
+    def _on_reset_profile(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        items = msg.DOMAIN_NOUNS[state.domain]
+        choices = (Choice("Everything", "reset:everything"), Choice(f"Only {items}", "reset:items"),
+                   Choice("Only properties", "reset:properties"))
+        state.pending = None
+        return _Outcome(msg.RESET_WHAT.format(items=items), choices=choices, events=[Event.QUESTION])
+
+    def _on_reset_choice(self, state: DialogState, what: str) -> _Outcome:
+        state.pending = {"kind": "reset", "what": what, "origin": "profile",
+                         "question": msg.RESET_CONFIRM.format(what=_RESET_LABELS[what])}
+        return _Outcome(state.pending["question"], choices=(Choice("Yes", "yes"), Choice("No", "no")))
+
+    def _on_reset_answer(self, state: DialogState, *, yes: bool) -> _Outcome:
+        pending = state.pending or {}
+        state.pending = None
+        if pending.get("kind") != "reset" or not yes:
+            return _Outcome(msg.RESET_CANCELLED)
+        what = pending.get("what", "everything")
+        profile, kb = state.profile(), self._domain(state).kb
+        for qid in list(profile):
+            is_item = kb.is_item(qid) if kb.has(qid) else profile[qid].get("role") is None
+            if what == "everything" or (what == "items") == is_item:
+                del profile[qid]
+        state.rec_list, state.rec_pos = [], 0
+        return _Outcome(msg.RESET_DONE.format(what=_RESET_LABELS[what]))
+
+    # ------------------------------------------------------------------ rendering helpers
+
+    def _display(self, state: DialogState, qid: str | None, *, describe: bool = False) -> str:
+        """A user-facing name: label, year, and (for questions) a short description."""
+        if qid is None:
+            return ""
+        kb = self._domain(state).kb
+        label = kb.label(qid) if kb.has(qid) else qid
+        details = _details(kb, qid)
+        parts = [str(details["year"])] if details.get("year") else []
+        if describe and details.get("description"):
+            parts.append(str(details["description"])[:40])
+        return f"{label} ({', '.join(parts)})" if parts else label
+
+
+def _details(kb: Any, qid: str | None) -> dict[str, Any]:
+    """The item's details as a dict (empty when unknown)."""
+    if qid is None or not kb.has(qid):
+        return {}
+    details = kb.details(qid)
+    return {name: getattr(details, name, None) for name in ("year", "description", "image")}
+
+
+def _card_choices() -> tuple[Choice, ...]:
+    return tuple(Choice(label, payload) for label, payload in _CARD_BUTTONS)
+
+
+def _dedupe(values: Sequence[str]) -> list[str]:
+    seen: list[str] = []
+    for value in values:
+        if value not in seen:
+            seen.append(str(value))
+    return seen
+
+
+def _reset_dialog(state: DialogState) -> None:
+    state.pending = None
+    state.rec_list, state.rec_pos = [], 0
+
+
+def _command(text: str) -> str | None:
+    match = re.match(r"^/([a-z_]+)(@\w+)?\b", text.strip().lower())
+    return match.group(1) if match else None
+
+
+def _domain_switch(text: str) -> str | None:
+    """The domain a message asks to switch to ("let's talk about books"), or None."""
+    if not _SWITCH.search(text) or len(text) > 80:
+        return None
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    found = [d for d, names in _DOMAIN_WORDS.items() if words & set(names)]
+    return found[0] if len(found) == 1 else None
+
+
+def _parse_answer(kind: str | None, text: str, payload: str | None, options: list[list[str]]) -> int | str | None:
+    """The option chosen by a payload or typed text: an index, ``"none"``, or None if unclear."""
+    if payload:
+        name, _, value = payload.partition(":")
+        if name == "none":
+            return "none"
+        if name == "yes":
+            return 0
+        if name == "no":
+            return 1 if kind == "confirm" else "none"
+        if name == "pick" and value.isdigit() and int(value) < max(len(options), 1):
+            return int(value)
+        if name == "role":
+            from recommender.schema import role_name
+
+            for i, words in enumerate(options):
+                if words and words[0] == role_name(value):
+                    return i
+        return None
+    from rapidfuzz import fuzz
+
+    folded = fold(text)
+    if kind == "confirm":
+        return 0 if _YES.match(folded) else 1 if _NO.match(folded) else None
+    if _NONE.search(folded) or _NO.fullmatch(folded.strip(" .!")):
+        return "none"
+    number = re.fullmatch(r"\s*(?:number\s*|n\.?\s*|#)?(\d{1,2})\s*[.)]?\s*", folded)
+    if number and 1 <= int(number.group(1)) <= len(options):
+        return int(number.group(1)) - 1
+    year = re.search(r"\b(1[89]\d\d|20\d\d)\b", folded)
+    if year:
+        hits = [i for i, words in enumerate(options) if year.group(1) in words]
+        if len(hits) == 1:
+            return hits[0]
+    best, best_score = None, 0.0
+    for i, words in enumerate(options):
+        for word in words:
+            if not word:
+                continue
+            score = fuzz.ratio(fold(word), folded)
+            if fold(word) and re.search(rf"\b{re.escape(fold(word))}\b", folded):
+                score = max(score, 95.0)
+            if score > best_score:
+                best, best_score = i, score
+    return best if best_score >= 80 else None
+
+
+_TOP_LEVEL_TWIN = {
+    Intent.REC_PREFERENCE.value: Intent.PREFERENCE.value,
+    Intent.REC_SKIP.value: Intent.SKIP.value,
+    Intent.PREFERENCE_DISAMBIGUATION.value: Intent.PREFERENCE.value,
+    Intent.REC_YES_BUT.value: Intent.PREFERENCE.value,
+    Intent.REC_NO_BUT.value: Intent.PREFERENCE.value,
+    Intent.REC_HELP.value: Intent.HELP.value,
+    Intent.PREFERENCE_HELP.value: Intent.HELP.value,
+    Intent.PROFILE_HELP.value: Intent.HELP.value,
+    Intent.DELETE_PREFERENCE.value: Intent.SHOW_PROFILE.value,
+    Intent.PREFERENCE_YES.value: "smalltalk.confirmation.yes",
+    Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
+}
+_DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}
+_ANSWER_INTENT: dict[str, dict[str, str]] = {
+    "item": {"pick": Intent.PREFERENCE_DISAMBIGUATION.value},
+    "role": {"pick": Intent.PREFERENCE_DISAMBIGUATION.value},
+    "confirm": {"pick": Intent.PREFERENCE_YES.value, "yes": Intent.PREFERENCE_YES.value,
+                "no": Intent.PREFERENCE_NO.value},
+    "critique": {"pick": Intent.REC_CRITIQUING_DISAMBIGUATION.value, "yes": Intent.REC_CRITIQUING_YES.value,
+                 "no": Intent.REC_CRITIQUING_NO.value},
+    "delete": {"pick": Intent.DELETE_PREFERENCE_DISAMBIGUATION.value},
+    "reset": {"pick": Intent.RESET_EVERYTHING_YES.value, "yes": Intent.RESET_EVERYTHING_YES.value,
+              "no": Intent.RESET_EVERYTHING_NO.value},
+}
+_REC_PAYLOADS = {
+    "like": Intent.REC_PREFERENCE.value, "dislike": Intent.REC_PREFERENCE.value, "skip": Intent.REC_SKIP.value,
+    "why": Intent.REC_WHY.value, "details": Intent.REC_DETAILS.value, "trailer": Intent.REC_TRAILER.value,
+    "stop": Intent.REC_STOP.value,
+}
+_REC_PAYLOAD_TEXT = {"like": "I like it", "dislike": "I don't like it"}
+_CARD_BUTTONS = (("👍 Like", "like"), ("👎 Dislike", "dislike"), ("Skip", "skip"), ("Why?", "why"),
+                 ("Details", "details"), ("Trailer", "trailer"))
+_RESET_INTENTS = {
+    "everything": Intent.RESET_EVERYTHING.value, "items": Intent.RESET_ITEMS.value,
+    "properties": Intent.RESET_PROPERTIES.value,
+}
+_RESET_LABELS = {"everything": "your whole profile", "items": "the items you rated",
+                 "properties": "the people, genres and other properties you rated"}

@@ -1,0 +1,74 @@
+"""Every user-facing text of the bot, in one place so that it can be reviewed (STYLE H14).
+
+Texts are plain strings with ``{name}`` placeholders; channels escape them for their markup.
+"""
+
+from __future__ import annotations
+
+DOMAIN_NOUNS = {"movie": "movies", "book": "books", "music": "music"}
+ITEM_NOUNS = {"movie": "movie", "book": "book", "music": "song or album"}
+
+WELCOME = (
+    "Hi! I recommend {nouns} from Wikidata. Tell me what you like or dislike, e.g. "
+    "\"I love Stephen King, but I don't like The Shining\". After {min_prefs} preferences, ask me "
+    "\"what should I watch?\". Switch domain with /movie, /book or /music."
+)
+HELP = (
+    "You can tell me what you like (\"I like Tom Cruise\", \"I hate horror films\"), ask for "
+    "recommendations (\"recommend me something\"), see your profile (\"show my profile\") or reset it "
+    "(\"reset my profile\"). During recommendations say \"I like it\", \"I don't like it\", \"skip\", "
+    "\"why?\", \"details\", \"trailer\", or critique (\"I like it, but not Mel Gibson\"). Domain: {domain}."
+)
+DOMAIN_SWITCHED = "Now we talk about {nouns}. Tell me something you like."
+EMPTY_INPUT = "I can only read words. Tell me a title or a name you like, or type /help."
+FALLBACK = "Sorry, I didn't get that. You can tell me a {item} or a person you like, ask for recommendations, or type /help."
+FALLBACK_IN_RECOMMENDATION = "Sorry, I didn't get that. About \"{title}\": say \"I like it\", \"I don't like it\", \"skip\", \"why?\" or \"details\"."
+FALLBACK_IN_QUESTION = "Sorry, I didn't get that. {question}"
+NOTHING_FOUND = "I couldn't find that in my knowledge base. Try the full title or name."
+STORED = "Got it: {items}."
+STORED_NEED_MORE = "Got it: {items}. Tell me {left} more thing(s) you like or dislike, then ask for recommendations."
+STORED_READY = "Got it: {items}. You can ask for recommendations now, or tell me more."
+ITEM_QUESTION = "Which \"{mention}\" do you mean?"
+ROLE_QUESTION = "{label}: do you mean as {roles}?"
+CONFIRM_QUESTION = "Did you like {label}?"
+NONE_OF_THESE = "None of these"
+SKIPPED = "OK, let's skip that."
+NOT_STORED = "OK, I won't store {label}."
+NEED_MORE = "I need at least {min_prefs} preferences to recommend (you have {have}). Tell me what you like."
+NO_RECOMMENDATION = "I have nothing left to recommend right now. Tell me more of what you like."
+FALLBACK_POPULAR = "I don't know your tastes well enough yet ({reason}), so here are popular {nouns}."
+REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask why, details, trailer, or skip."
+REC_FINISHED = "That was the last one of this list. Ask for more recommendations whenever you like."
+REC_STOPPED = "OK, I stopped the recommendations."
+NO_ITEM_ON_SCREEN = "There is no recommendation on screen. Ask me for recommendations first."
+WHY = "Why {title}? {reasons}"
+WHY_NONE = "I suggested {title} because it is popular and close to what you like."
+DETAILS_NONE = "I have no details for {title}."
+TRAILER = "Trailer / preview of {title}: {url}"
+TRAILER_NONE = "I have no trailer for {title}. You can search for one: {url}"
+CRITIQUE_ROLE = "Which one do you mean: {options}?"
+CRITIQUE_DONE = "Noted: {items}. I re-ranked the remaining suggestions."
+PROFILE_EMPTY = "Your {nouns} profile is empty. Tell me what you like!"
+PROFILE = "Your {nouns} profile:\n{lines}\nSay \"delete X\" to remove one, or \"reset my profile\"."
+PROFILE_LINE = "{sign} {label}{role}"
+DELETE_NOT_FOUND = "I couldn't find that in your profile."
+DELETED = "Removed {label} from your profile."
+RESET_WHAT = "What should I reset: everything, only the {items}, or only the properties (people, genres...)?"
+RESET_CONFIRM = "Are you sure you want to reset {what}? (yes/no)"
+RESET_DONE = "Done: I reset {what}."
+RESET_CANCELLED = "OK, nothing was reset."
+UNAVAILABLE = "Sorry, the {what} is not available right now ({reason}). Try again later."
+SMALLTALK = {
+    "smalltalk.greetings.hello": "Hello! Tell me a {item} you like, or ask for recommendations.",
+    "smalltalk.greetings.bye": "Bye! Come back for more {nouns}.",
+    "smalltalk.greetings.how_are_you": "I'm fine, thanks! Ready to find you some {nouns}.",
+    "smalltalk.appraisal.thank_you": "You're welcome!",
+    "smalltalk.appraisal.good": "Glad you like it!",
+    "smalltalk.appraisal.bad": "Sorry about that. Tell me more of what you like and I'll do better.",
+    "smalltalk.agent.bad": "I'm sorry you feel that way. I'm still learning; tell me what you like and I'll try again.",
+    "smalltalk.user.angry": "I'm sorry. Let's try again: tell me a {item} you like.",
+    "smalltalk.agent.acquaintance": "I'm a recommender bot: I suggest {nouns} from Wikidata using what you tell me.",
+    "smalltalk.user.loves_agent": "That's kind of you! Tell me which {nouns} you love.",
+    "smalltalk.user.likes_agent": "Thanks! Tell me which {nouns} you like.",
+}
+SMALLTALK_DEFAULT = "Nice chatting! Tell me a {item} you like, or ask for recommendations."

@@ -1,0 +1,87 @@
+"""Per-user dialog state: active contexts, the pending question, the recommendation list, profiles.
+
+The state is a plain JSON-serialisable dataclass. The dialog manager loads it from the
+:class:`bot.store.StateStore` at the start of a turn, works on that copy, and saves it in the same
+transaction that appends the turn's log record, so a killed process never loses a stored preference
+and a restarted bot resumes the conversation.
+
+Profiles are kept per domain: ``profiles["movie"]["Q25139"] = {"polarity": "+", "role": "P57"}``
+(``role`` is the property the user chose in a role disambiguation, or None for an item).
+
+Example:
+    >>> s = DialogState()
+    >>> s.profile("movie")["Q1"] = {"polarity": "+", "role": None}
+    >>> DialogState.from_json(s.to_json()).profile("movie")
+    {'Q1': {'polarity': '+', 'role': None}}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+STATE_VERSION = 1
+
+
+@dataclass(slots=True)
+class DialogState:
+    """Working copy of one user's dialog state (see module docstring).
+
+    Attributes:
+        domain: active domain (``movie``, ``book``, ``music``).
+        contexts: active contexts, name -> remaining lifespan in turns (DialogFlow semantics).
+        logged_contexts: the contexts logged by the previous turn (the intent recognizer's input).
+        pending: the open question, or None. ``{"kind": "item"|"role"|"confirm"|"critique"|"delete"|"reset",
+            ...}`` with the candidates / roles / polarity needed to finish the task, and ``queue``: mentions
+            still to process after it.
+        rec_list: QIDs of the current recommendation list; ``rec_pos`` the index on screen.
+        pagerank_cycle: PageRank runs so far (dataset ``pagerankCycle``).
+        number_recommendation_list: recommendation lists presented so far (``numberRecommendationList``).
+        profiles: domain -> QID -> ``{"polarity": "+"|"-", "role": PID|None}``.
+        active: False once the user blocked the bot (Telegram 403).
+    """
+
+    domain: str = "movie"
+    contexts: dict[str, int] = field(default_factory=dict)
+    logged_contexts: tuple[str, ...] = ()
+    pending: dict[str, Any] | None = None
+    rec_list: list[str] = field(default_factory=list)
+    rec_pos: int = 0
+    pagerank_cycle: int = 0
+    number_recommendation_list: int = 0
+    profiles: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    active: bool = True
+
+    def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
+        """The (mutable) profile of ``domain`` (default: the active domain)."""
+        return self.profiles.setdefault(domain or self.domain, {})
+
+    @property
+    def focus(self) -> str | None:
+        """The item on screen (current recommendation), or None."""
+        if 0 <= self.rec_pos < len(self.rec_list):
+            return self.rec_list[self.rec_pos]
+        return None
+
+    def to_json(self) -> str:
+        """Serialise to a JSON string (with a version number)."""
+        data = dataclasses.asdict(self)
+        data["logged_contexts"] = list(self.logged_contexts)
+        data["version"] = STATE_VERSION
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, raw: str | None) -> DialogState:
+        """Parse :meth:`to_json` output; None, empty or unreadable gives a fresh state."""
+        if not raw:
+            return cls()
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return cls()
+        names = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        kwargs["logged_contexts"] = tuple(kwargs.get("logged_contexts", ()))
+        return cls(**kwargs)

@@ -1,0 +1,93 @@
+"""SQLite (WAL) storage of dialog states, shared by every channel.
+
+One row per user: ``users(user_id TEXT PRIMARY KEY, state TEXT, active INTEGER, updated_ms INTEGER)``;
+the row id doubles as the user's numeric ``userID`` in the dataset-format log. Each save is one
+autocommitted statement: the dialog manager first appends the turn's log record (table of
+:class:`logs.store.LogStore`, same file), then saves the state, so a crash between the two can lose
+at most the state change of that one turn, never an earlier stored preference.
+
+Thread safety: one connection guarded by a lock; the dialog manager additionally serialises each
+user's turns, so the later message of a user always wins (field case F11).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from bot.state import DialogState
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    user_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    active INTEGER NOT NULL DEFAULT 1,
+    updated_ms INTEGER NOT NULL
+)
+"""
+
+
+class StateStore:
+    """Dialog states in SQLite (WAL mode), one row per user.
+
+    Args:
+        path: database file (created with its folder), or ``":memory:"``.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute(_SCHEMA)
+        self._lock = threading.RLock()
+
+    def load(self, user_id: str) -> DialogState:
+        """The saved state of ``user_id``, or a fresh one."""
+        with self._lock:
+            row = self._conn.execute("SELECT state FROM users WHERE user_id = ?", (user_id,)).fetchone()
+        return DialogState.from_json(row[0] if row else None)
+
+    def exists(self, user_id: str) -> bool:
+        """True when a state was saved for ``user_id``."""
+        with self._lock:
+            return self._conn.execute("SELECT 1 FROM users WHERE user_id = ?", (user_id,)).fetchone() is not None
+
+    def save(self, user_id: str, state: DialogState) -> None:
+        """Insert or replace the state of ``user_id`` (one statement, atomic)."""
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO users(user_id, state, active, updated_ms) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(user_id) DO UPDATE SET state = excluded.state, active = excluded.active, "
+                "updated_ms = excluded.updated_ms",
+                (user_id, state.to_json(), int(state.active), int(time.time() * 1000)),
+            )
+
+    def numeric_id(self, user_id: str) -> int:
+        """The user's stable integer id (the row id; created with a fresh state if needed)."""
+        with self._lock:
+            row = self._conn.execute("SELECT rowid FROM users WHERE user_id = ?", (user_id,)).fetchone()
+            if row is None:
+                self.save(user_id, DialogState())
+                row = self._conn.execute("SELECT rowid FROM users WHERE user_id = ?", (user_id,)).fetchone()
+        return int(row[0])
+
+    def set_active(self, user_id: str, active: bool) -> None:
+        """Mark a user active/inactive (e.g. after Telegram answers 403 "bot was blocked")."""
+        state = self.load(user_id)
+        state.active = active
+        self.save(user_id, state)
+
+    def users(self, *, active_only: bool = False) -> list[str]:
+        """User ids, optionally only the active ones."""
+        query = "SELECT user_id FROM users" + (" WHERE active = 1" if active_only else "")
+        with self._lock:
+            return [row[0] for row in self._conn.execute(query)]
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._conn.close()
