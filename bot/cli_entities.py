@@ -1,0 +1,125 @@
+"""``corsbot nlu evaluate-entities [--domain D]``: issue 5's task-level entity/polarity evaluation.
+
+Glue only: reads the released files with ``logs.record.read_records``, loads each domain's KB
+snapshot (``var/kb/<domain>``), builds the linker and calls :mod:`nlu.entity_eval`. The last
+printed line is exactly ``entities: recall_in_kb=R precision_in_kb=P recall_all=RA
+question_rate=Q polarity_accuracy=A negative_f1=F``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from bot import paths
+
+logger = logging.getLogger(__name__)
+
+
+def register(nlu_sub: argparse._SubParsersAction) -> None:
+    """Add ``evaluate-entities`` under the ``nlu`` command."""
+    parser = nlu_sub.add_parser(
+        "evaluate-entities",
+        help="task-level entity linking / disambiguation / polarity scores on the released study",
+    )
+    parser.add_argument("--domain", choices=paths.DOMAINS, help="one domain (default: every domain with a KB snapshot)")
+    parser.add_argument("--kb", type=Path, help="KB snapshot folder (default: var/kb/<domain>; needs --domain)")
+    parser.add_argument("--data", type=Path, help="folder of the released messages (default: shared converse)")
+    parser.add_argument("--errors", type=int, default=0, metavar="N", help="print N missed/extra tasks per domain")
+    parser.set_defaults(handler=run)
+
+
+def _eval_records(path: Path):
+    from logs.record import read_records
+    from logs.schema import parse_objects, split_list
+    from nlu.entity_eval import EvalRecord
+
+    result = read_records(path)
+    for problem in result.problems[:3]:
+        print(f"warning: {path.name}: {problem}", file=sys.stderr)
+    return [
+        EvalRecord(r.user_id, r.timestamp_start, r.message, r.intent, parse_objects(r.recognized_objects),
+                   split_list(r.events))
+        for r in result.records
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Evaluate each requested domain and print per-domain and overall scores."""
+    from nlu.entity_eval import EntityScores, evaluate_tasks, extract_tasks, latency_summary, simulate_task, summary_line
+    from nlu.linker import EntityLinker
+    from nlu.sentiment import SentimentRecognizer
+    from recommender.kb import KnowledgeBase
+
+    data_dir = args.data or paths.converse_dir()
+    if not data_dir.is_dir():
+        print(f"corsbot: error: released messages not found at {data_dir}", file=sys.stderr)
+        return 2
+    if args.kb is not None and not args.domain:
+        print("corsbot: error: --kb needs --domain", file=sys.stderr)
+        return 2
+    domains = [args.domain] if args.domain else list(paths.DOMAINS)
+    sentiment = SentimentRecognizer()
+    total = EntityScores()
+    evaluated = 0
+    for domain in domains:
+        kb_path = args.kb or paths.kb_snapshot(domain)
+        if not kb_path.exists():
+            message = f"no KB snapshot for {domain} at {kb_path} (run `corsbot kb build`)"
+            if args.domain:
+                print(f"corsbot: error: {message}", file=sys.stderr)
+                return 2
+            print(f"skipped {domain}: {message}")
+            continue
+        kb = KnowledgeBase.load(kb_path)
+        linker = EntityLinker(kb)
+        records = []
+        for kind in ("nl", "mixed"):
+            path = data_dir / domain / f"messages_{kind}.json"
+            if path.exists():
+                records.extend(_eval_records(path))
+            else:
+                print(f"warning: missing {path}", file=sys.stderr)
+        tasks = extract_tasks(records)
+        scores = evaluate_tasks(tasks, linker, sentiment, kb)
+        evaluated += 1
+        print(
+            f"{domain}: tasks={scores.tasks} (without gold: {scores.tasks_without_gold}) "
+            f"gold={scores.gold} in_kb={scores.gold_in_kb} predicted={scores.predicted} "
+            f"precision_all={scores.precision_all:.3f} question_rate={scores.question_rate:.3f} "
+            f"original_question_rate={scores.original_question_rate:.3f} "
+            f"neutral={scores.polarity_neutral}/{scores.polarity_total}"
+        )
+        print(f"{domain}: index build {linker.build_seconds:.2f} s; link latency {latency_summary(scores.link_ms)}")
+        print(f"{domain}: {summary_line(scores)}")
+        if args.errors:
+            _print_errors(tasks, linker, sentiment, kb, args.errors, simulate_task)
+        total.add(scores)
+    if not evaluated:
+        print("corsbot: error: no domain could be evaluated (build the KB first: `corsbot kb build`)", file=sys.stderr)
+        return 2
+    print(
+        f"overall: tasks={total.tasks} precision_all={total.precision_all:.3f} "
+        f"question_rate={total.question_rate:.3f} original_question_rate={total.original_question_rate:.3f} "
+        f"link latency {latency_summary(total.link_ms)}"
+    )
+    print(summary_line(total))
+    return 0
+
+
+def _print_errors(tasks, linker, sentiment, kb, limit, simulate_task) -> None:
+    shown = 0
+    for task in tasks:
+        if not task.gold or shown >= limit:
+            continue
+        outcome = simulate_task(task, linker, sentiment, kb)
+        gold = dict(task.gold)
+        predicted = {q: p.value for q, p in outcome.predicted}
+        if gold != predicted:
+            shown += 1
+            print(
+                f"  {task.text!r}: gold={[(q, kb.label(q) if kb.has(q) else '?', p) for q, p in gold.items()]} "
+                f"ours={[(q, kb.label(q), p) for q, p in predicted.items()]}"
+            )

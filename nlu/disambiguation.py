@@ -1,0 +1,345 @@
+"""Build and answer disambiguation questions: which item (F30) and which role (property type).
+
+Two kinds of question, as in the released study:
+
+- **item**: a mention whose top candidates are close ("I love the Avengers") ->
+  options "The Avengers (2012 film)", "The Avengers (1998 film)", ... plus "none of these";
+- **role** (``property_type_disambiguation``): a person who is a value of several properties
+  ("I like Tom Cruise") -> options "actor", "producer", plus "none of these".
+
+An answer is recognised by button payload, number ("2", "the second one", "#2"), year ("2012",
+"the 2012 one"), role name ("as an actor", "director"), label ("The Avengers 1998", "Walt
+Disney", with typos via ``rapidfuzz.fuzz.token_set_ratio``) or "none of these" ("none of them",
+"neither", "no", "other"). Anything else is :data:`AnswerKind.UNKNOWN`: the dialog manager then
+treats the message as a new request and stores nothing (ignoring a question never corrupts the
+profile).
+
+Payloads are short ids (``"d:1"``, ``"d:none"``; F08: at most 64 bytes), never labels.
+
+Example:
+    >>> q = item_question(mention, kb)                      # doctest: +SKIP
+    >>> [o.display for o in q.options]                       # doctest: +SKIP
+    ['The Avengers (2012 film)', 'The Avengers (1998 film)']
+    >>> parse_answer(q, "the 1998 one").value                # doctest: +SKIP
+    'Q1125729'
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from nlu.linker import Candidate, Mention
+from nlu.textnorm import fold
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "Answer",
+    "AnswerKind",
+    "MAX_OPTIONS",
+    "NONE_PAYLOAD",
+    "Option",
+    "Question",
+    "QuestionKind",
+    "item_question",
+    "needs_role_question",
+    "parse_answer",
+    "role_label",
+    "role_question",
+]
+
+MAX_OPTIONS = 5
+"""Options listed in one question (plus "none of these")."""
+PAYLOAD_PREFIX = "d:"
+NONE_PAYLOAD = "d:none"
+LABEL_MATCH_CUTOFF = 80.0
+"""Minimum ``token_set_ratio`` for an answer to pick an option by its label."""
+
+_ROLE_NAMES: dict[str, str] = {
+    "P57": "director", "P161": "actor", "P162": "producer", "P58": "screenwriter", "P86": "composer",
+    "P136": "genre", "P50": "author", "P175": "performer", "P676": "lyricist",
+    "P264": "record label", "P272": "production company", "P495": "country", "P840": "setting",
+    "P344": "cinematographer", "P1040": "film editor", "P921": "subject", "P144": "based on",
+    "P123": "publisher", "P110": "illustrator", "P655": "translator", "P179": "series",
+    "P170": "creator", "P361": "part of", "P407": "language", "P166": "award", "P1431": "executive producer",
+}
+_ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "actor": ("actor", "actress", "acting", "act", "acts", "cast", "star", "starring", "performance"),
+    "director": ("director", "directing", "directed", "direction", "regista", "filmmaker"),
+    "producer": ("producer", "produced", "producing", "production"),
+    "screenwriter": ("screenwriter", "writer", "wrote", "script", "screenplay", "writing"),
+    "composer": ("composer", "music", "soundtrack", "composed", "score"),
+    "author": ("author", "writer", "wrote", "books", "novelist", "writing"),
+    "performer": ("performer", "singer", "band", "artist", "musician", "songs", "sings", "group", "rapper"),
+    "genre": ("genre", "kind", "type"),
+}
+_ORDINALS = {
+    "first": 1, "1st": 1, "one": 1, "second": 2, "2nd": 2, "two": 2, "third": 3, "3rd": 3, "three": 3,
+    "fourth": 4, "4th": 4, "four": 4, "fifth": 5, "5th": 5, "five": 5, "last": -1,
+}
+_NONE = re.compile(
+    r"^(?:none(?:\s+of\s+(?:these|them|those|the\s+above))?|neither(?:\s+of\s+them)?|no(?:ne|pe)?"
+    r"|nothing|other|another\s+one|something\s+else|no\s+one|nobody|not\s+(?:these|them|this|those|any)"
+    r"(?:\s+\w+)?|wrong|skip|cancel)\b",
+)
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+
+
+class QuestionKind(Enum):
+    """What a disambiguation question asks for."""
+
+    ITEM = "item"
+    ROLE = "role"
+
+
+class AnswerKind(Enum):
+    """Outcome of :func:`parse_answer`."""
+
+    CHOSEN = "chosen"      # ``value`` holds the QID (item) or PID (role)
+    NONE = "none"          # "none of these"
+    UNKNOWN = "unknown"    # not an answer to the question
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice of a question.
+
+    Attributes:
+        value: the QID (item question) or PID (role question) chosen by this option.
+        display: text shown to the user ("The Avengers (2012 film)", "actor").
+        payload: button id (``"d:1"``...), at most 64 bytes.
+        year: the item's year, if known (answers like "the 2012 one").
+        label: the plain label ("The Avengers"), used to match typed answers.
+    """
+
+    value: str
+    display: str
+    payload: str
+    year: int | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A disambiguation question about one mention.
+
+    Attributes:
+        kind: item or role question.
+        mention: the text the user typed ("the Avengers", "Tom Cruise").
+        options: the choices, best first; "none of these" is implicit (:data:`NONE_PAYLOAD`).
+        subject: for a role question, the QID of the person; else None.
+    """
+
+    kind: QuestionKind
+    mention: str
+    options: tuple[Option, ...]
+    subject: str | None = None
+
+    @property
+    def none_payload(self) -> str:
+        """Payload of the "none of these" button."""
+        return NONE_PAYLOAD
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Parsed reply to a :class:`Question`: ``kind`` and, when CHOSEN, the option's ``value``."""
+
+    kind: AnswerKind
+    value: str | None = None
+
+
+def role_label(pid: str) -> str:
+    """Human name of a property ("P161" -> "actor"); ``recommender.schema.role_name`` when available."""
+    try:
+        from recommender.schema import role_name  # the KB contract (DESIGN.md)
+
+        name = role_name(pid)  # type: ignore[arg-type]
+        if name:
+            return str(name)
+    except Exception:  # noqa: BLE001 - schema module absent or PID unknown to it: local table
+        pass
+    return _ROLE_NAMES.get(pid, pid)
+
+
+def _year_of(kb: Any, qid: str) -> int | None:
+    try:
+        details = kb.details(qid)
+    except Exception:  # noqa: BLE001 - details are decoration; a missing one must not break a question
+        return None
+    year = getattr(details, "year", None)
+    if year is None and isinstance(details, dict):
+        year = details.get("year")
+    try:
+        return int(year) if year is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+_DOMAIN_TYPE = {"movie": "film", "book": "book", "music": "music"}
+
+
+def _describe(kb: Any, cand: Candidate, year: int | None) -> str:
+    """Short type text for an option: "2012 film", "actor, producer", a short description."""
+    if cand.is_item:
+        kind = _DOMAIN_TYPE.get(getattr(kb, "domain", ""), "item")
+        desc = (cand.description or "").strip()
+        if desc and len(desc) <= 40 and not year:
+            return desc
+        if desc:
+            words = desc.split()
+            # "2012 film by Joss Whedon" -> "2012 film"; "American television series" kept short
+            if words and _YEAR.fullmatch(words[0] or ""):
+                return " ".join(words[:2]) if len(words) > 1 else words[0]
+            kind = " ".join(words[:3]) if len(desc) > 25 else desc
+        return f"{year} {kind}" if year else kind
+    if cand.roles:
+        return ", ".join(dict.fromkeys(role_label(p) for p in cand.roles[:3]))
+    return (cand.description or "").strip()[:40]
+
+
+def item_question(mention: Mention, kb: Any, *, limit: int = MAX_OPTIONS) -> Question:
+    """Question listing the mention's top candidates with year and type.
+
+    Args:
+        mention: a mention (usually ``ambiguous``) with at least one candidate.
+        kb: the knowledge base (``details(qid).year`` is used when present).
+        limit: how many candidates to list (the rest are dropped).
+
+    Returns:
+        An item :class:`Question`; displays are made unique (description or QID appended).
+    """
+    options = []
+    for n, cand in enumerate(mention.candidates[:limit], start=1):
+        year = _year_of(kb, cand.qid)
+        kind = _describe(kb, cand, year)
+        display = f"{cand.label} ({kind})" if kind else cand.label
+        options.append(Option(cand.qid, display, f"{PAYLOAD_PREFIX}{n}", year, cand.label))
+    seen: dict[str, int] = {}
+    for opt in options:
+        seen[opt.display] = seen.get(opt.display, 0) + 1
+    unique = tuple(
+        opt if seen[opt.display] == 1 else Option(opt.value, f"{opt.display} [{opt.value}]", opt.payload, opt.year, opt.label)
+        for opt in options
+    )
+    return Question(QuestionKind.ITEM, mention.text, unique)
+
+
+def needs_role_question(candidate: Candidate) -> bool:
+    """True when a non-item entity is a value of several properties (ask which role)."""
+    return not candidate.is_item and len(set(candidate.roles)) > 1
+
+
+def role_question(candidate: Candidate, *, limit: int = MAX_OPTIONS) -> Question:
+    """Question listing the role names of a person ("actor", "producer").
+
+    Args:
+        candidate: the chosen entity; its ``roles`` are the options (most frequent first).
+        limit: maximum roles listed.
+
+    Returns:
+        A role :class:`Question` whose option values are PIDs.
+    """
+    options = []
+    for n, pid in enumerate(dict.fromkeys(candidate.roles).keys(), start=1):
+        if n > limit:
+            break
+        name = role_label(pid)
+        options.append(Option(pid, name, f"{PAYLOAD_PREFIX}{n}", None, name))
+    return Question(QuestionKind.ROLE, candidate.label, tuple(options), subject=candidate.qid)
+
+
+def parse_answer(question: Question, text: str | None, *, payload: str | None = None) -> Answer:
+    """Recognise the user's reply to ``question``.
+
+    Tried in order: button payload; "none of these"; a number or ordinal; a year; a role name
+    (role questions); the best option label by ``token_set_ratio`` >= :data:`LABEL_MATCH_CUTOFF`.
+
+    Args:
+        question: the question asked.
+        text: the reply as typed (may be None for a pure button press).
+        payload: the button payload, if a button was pressed.
+
+    Returns:
+        :class:`Answer`; UNKNOWN when the reply does not answer the question.
+    """
+    options = question.options
+    if payload:
+        if payload == NONE_PAYLOAD:
+            return Answer(AnswerKind.NONE)
+        for opt in options:
+            if opt.payload == payload:
+                return Answer(AnswerKind.CHOSEN, opt.value)
+    reply = fold(text or "").strip(" .!?")
+    if not reply:
+        return Answer(AnswerKind.UNKNOWN)
+    for opt in options:  # exact display or label typed (button text sent as a message)
+        if reply in (fold(opt.display), fold(opt.label)) and sum(fold(o.label) == reply for o in options) == 1:
+            return Answer(AnswerKind.CHOSEN, opt.value)
+    if _NONE.match(reply) and not any(fold(o.label) == reply for o in options):
+        return Answer(AnswerKind.NONE)
+    chosen = _by_number(options, reply) or _by_year(options, reply)
+    if chosen is None and question.kind is QuestionKind.ROLE:
+        chosen = _by_role(options, reply)
+    if chosen is None:
+        chosen = _by_label(options, reply)
+    return Answer(AnswerKind.CHOSEN, chosen.value) if chosen else Answer(AnswerKind.UNKNOWN)
+
+
+def _by_number(options: Sequence[Option], reply: str) -> Option | None:
+    match = re.fullmatch(r"(?:(?:number|option|n\.?|#)\s*)?(\d{1,2})(?:st|nd|rd|th)?", reply)
+    n: int | None = int(match.group(1)) if match else None
+    if n is None:
+        words = re.findall(r"[a-z0-9]+", reply)
+        if len(words) <= 4:
+            for w in words:
+                if w in _ORDINALS and (w not in ("one", "two", "three", "four", "five") or len(words) == 1):
+                    n = _ORDINALS[w]
+                    break
+    if n is None:
+        return None
+    if n == -1:
+        return options[-1] if options else None
+    return options[n - 1] if 1 <= n <= len(options) else None
+
+
+def _by_year(options: Sequence[Option], reply: str) -> Option | None:
+    years = _YEAR.findall(reply)
+    if not years:
+        return None
+    hits = [o for o in options if o.year == int(years[0])]
+    if len(hits) == 1:
+        return hits[0]
+    hits = [o for o in hits or options if years[0] in o.display]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _by_role(options: Sequence[Option], reply: str) -> Option | None:
+    words = set(re.findall(r"[a-z]+", reply))
+    for opt in options:
+        name = fold(opt.label)
+        synonyms = set(_ROLE_SYNONYMS.get(name, ())) | {name, name + "s"}
+        if words & synonyms or name in reply:
+            return opt
+    return None
+
+
+def _by_label(options: Sequence[Option], reply: str) -> Option | None:
+    best: tuple[float, Option] | None = None
+    ties = 0
+    for opt in options:
+        score = max(fuzz.token_set_ratio(reply, fold(opt.display)), fuzz.ratio(reply, fold(opt.label)))
+        if best is None or score > best[0]:
+            best, ties = (score, opt), 0
+        elif score == best[0]:
+            ties += 1
+    if best is None or best[0] < LABEL_MATCH_CUTOFF or ties:
+        return None
+    return best[1]

@@ -1,0 +1,327 @@
+"""Task-level evaluation of entity linking, disambiguation and per-entity polarity (issue 5).
+
+Protocol (``corsbot nlu evaluate-entities``):
+
+- **Preference tasks.** Per user, in timestamp order, a task starts at a message whose logged
+  intent is ``preference``, or ``preference - disambiguation`` when the previous record did *not*
+  ask a disambiguation question (such a message is a fresh preference typed while the context was
+  still open, e.g. "I love The Matrix"). The task's follow-ups are the next records with intent
+  ``preference - disambiguation`` while the record before each one asked a question (its
+  ``events`` contain ``disambiguation``). Gold = the union of the task's logged
+  ``recognizedObjects`` (QID -> "+"/"-"; a later record overrides an earlier polarity).
+  Only tasks with a non-empty gold are scored (tasks the user abandoned have no gold to compare
+  with); their number is reported. Liked/disliked items during recommendation
+  (``request_recommendation - preference``, "I like it") refer to the item on screen and are not
+  preference tasks here; follow-up messages are never linked themselves — their answers are
+  simulated.
+- **Simulation.** The first message is linked with no focus and its polarities are computed. For
+  an ambiguous mention the item question of :mod:`nlu.disambiguation` is built; the simulated
+  user presses the option whose QID is in the gold, else "none of these" (mention dropped). For a
+  chosen non-item with several roles the role question is built; the simulated user picks a role
+  if the entity is in the gold (gold has QIDs, not roles), else "none of these" (dropped).
+- **Scores.** ``recall_all`` = matched gold QIDs / gold QIDs; ``recall_in_kb`` = the same over
+  gold QIDs the KB knows (``kb.has``); ``precision_in_kb`` = matched / predicted over the tasks
+  whose gold QIDs are all in the KB (a false positive there is always our mistake);
+  ``precision_all`` over every scored task. ``question_rate`` = share of tasks where we asked at
+  least one question; ``original_question_rate`` = share where the original did (``events``
+  contain ``disambiguation`` in any record of the task). Polarity is scored on matched QIDs
+  against the logged sign: accuracy, and F1 of the negative class; a NEUTRAL prediction counts as
+  wrong (the dialog manager would ask a yes/no question; we do not simulate that answer).
+
+Example output line:
+    ``entities: recall_in_kb=0.912 precision_in_kb=0.905 recall_all=0.701 question_rate=0.210
+    polarity_accuracy=0.990 negative_f1=0.960`` (on one line)
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nlu.disambiguation import (
+    AnswerKind,
+    QuestionKind,
+    item_question,
+    needs_role_question,
+    parse_answer,
+    role_question,
+)
+from nlu.linker import EntityLinker
+from nlu.sentiment import Polarity, SentimentRecognizer
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "EntityScores",
+    "EvalRecord",
+    "PreferenceTask",
+    "TaskOutcome",
+    "evaluate_tasks",
+    "extract_tasks",
+    "simulate_task",
+    "summary_line",
+]
+
+PREFERENCE = "preference"
+FOLLOW_UP = "preference - disambiguation"
+DISAMBIGUATION_EVENT = "disambiguation"
+
+
+@dataclass(frozen=True, slots=True)
+class EvalRecord:
+    """The fields of a released record this evaluation reads (built by the CLI glue from ``LogRecord``)."""
+
+    user_id: int
+    timestamp_start: int
+    message: str
+    intent: str
+    recognized_objects: tuple[tuple[str, str], ...]   # ((qid, "+"|"-"), ...)
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PreferenceTask:
+    """A preference message plus its disambiguation follow-ups.
+
+    Attributes:
+        user_id: the user.
+        text: the preference message (the only text we link).
+        gold: ((qid, "+"|"-"), ...) logged for the task, in first-seen order.
+        asked_original: the original system asked a disambiguation question in this task.
+        follow_ups: the follow-up messages as typed (not used for linking; kept for reports).
+    """
+
+    user_id: int
+    text: str
+    gold: tuple[tuple[str, str], ...]
+    asked_original: bool
+    follow_ups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TaskOutcome:
+    """What the simulated dialog stored for one task: ((qid, Polarity), ...) and the questions asked."""
+
+    predicted: tuple[tuple[str, Polarity], ...]
+    item_questions: int
+    role_questions: int
+    link_ms: float
+
+    @property
+    def asked(self) -> bool:
+        """At least one question was asked."""
+        return self.item_questions + self.role_questions > 0
+
+
+@dataclass(slots=True)
+class EntityScores:
+    """Additive counts over tasks (domains can be summed with :meth:`add`)."""
+
+    tasks: int = 0
+    tasks_without_gold: int = 0
+    gold: int = 0
+    gold_in_kb: int = 0
+    matched: int = 0
+    matched_in_kb: int = 0
+    predicted: int = 0
+    predicted_in_kb_tasks: int = 0
+    matched_in_kb_tasks: int = 0
+    asked: int = 0
+    asked_original: int = 0
+    polarity_total: int = 0
+    polarity_correct: int = 0
+    polarity_neutral: int = 0
+    neg_tp: int = 0
+    neg_fp: int = 0
+    neg_fn: int = 0
+    link_ms: list[float] = field(default_factory=list)
+
+    def add(self, other: "EntityScores") -> None:
+        """Add ``other``'s counts to these (in place)."""
+        for name in self.__slots__:  # type: ignore[attr-defined]
+            value = getattr(other, name)
+            setattr(self, name, getattr(self, name) + value)
+
+    @staticmethod
+    def _ratio(num: int, den: int) -> float:
+        return num / den if den else 0.0
+
+    @property
+    def recall_in_kb(self) -> float:
+        return self._ratio(self.matched_in_kb, self.gold_in_kb)
+
+    @property
+    def precision_in_kb(self) -> float:
+        return self._ratio(self.matched_in_kb_tasks, self.predicted_in_kb_tasks)
+
+    @property
+    def recall_all(self) -> float:
+        return self._ratio(self.matched, self.gold)
+
+    @property
+    def precision_all(self) -> float:
+        return self._ratio(self.matched, self.predicted)
+
+    @property
+    def question_rate(self) -> float:
+        return self._ratio(self.asked, self.tasks)
+
+    @property
+    def original_question_rate(self) -> float:
+        return self._ratio(self.asked_original, self.tasks)
+
+    @property
+    def polarity_accuracy(self) -> float:
+        return self._ratio(self.polarity_correct, self.polarity_total)
+
+    @property
+    def negative_f1(self) -> float:
+        return self._ratio(2 * self.neg_tp, 2 * self.neg_tp + self.neg_fp + self.neg_fn)
+
+
+def extract_tasks(records: Iterable[EvalRecord]) -> list[PreferenceTask]:
+    """Cut one domain's records into preference tasks (see the module docstring).
+
+    Args:
+        records: records of any users, in any order.
+
+    Returns:
+        Tasks in (user, time) order, including those with an empty gold.
+    """
+    by_user: dict[int, list[EvalRecord]] = defaultdict(list)
+    for rec in records:
+        by_user[rec.user_id].append(rec)
+    tasks: list[PreferenceTask] = []
+    for user in sorted(by_user):
+        convo = sorted(by_user[user], key=lambda r: r.timestamp_start)
+        k = 0
+        while k < len(convo):
+            rec = convo[k]
+            asked_before = k > 0 and DISAMBIGUATION_EVENT in convo[k - 1].events
+            if rec.intent == PREFERENCE or (rec.intent == FOLLOW_UP and not asked_before):
+                gold: dict[str, str] = dict(rec.recognized_objects)
+                asked = DISAMBIGUATION_EVENT in rec.events
+                follow = []
+                j = k + 1
+                while j < len(convo) and convo[j].intent == FOLLOW_UP and DISAMBIGUATION_EVENT in convo[j - 1].events:
+                    gold.update(convo[j].recognized_objects)
+                    asked = asked or DISAMBIGUATION_EVENT in convo[j].events
+                    follow.append(convo[j].message)
+                    j += 1
+                tasks.append(PreferenceTask(user, rec.message, tuple(gold.items()), asked, tuple(follow)))
+                k = j
+            else:
+                k += 1
+    return tasks
+
+
+def simulate_task(
+    task: PreferenceTask, linker: EntityLinker, sentiment: SentimentRecognizer, kb: Any
+) -> TaskOutcome:
+    """Link the task's message and answer our questions from the gold (module docstring).
+
+    Args:
+        task: the preference task.
+        linker: entity linker of the task's domain.
+        sentiment: polarity recognizer.
+        kb: the knowledge base the linker was built on.
+
+    Returns:
+        The stored (qid, polarity) pairs and how many item/role questions were asked.
+    """
+    gold = {qid for qid, _ in task.gold}
+    started = time.perf_counter()
+    mentions = linker.link(task.text)
+    link_ms = (time.perf_counter() - started) * 1000.0
+    polarities = sentiment.polarities(task.text, [(m.start, m.end) for m in mentions])
+    stored: dict[str, Polarity] = {}
+    item_q = role_q = 0
+    for mention, polarity in zip(mentions, polarities, strict=True):
+        chosen = mention.candidates[0]
+        if mention.ambiguous:
+            item_q += 1
+            question = item_question(mention, kb)
+            pick = next((o for o in question.options if o.value in gold), None)
+            answer = parse_answer(question, pick.display if pick else "none of these",
+                                  payload=pick.payload if pick else question.none_payload)
+            if answer.kind is not AnswerKind.CHOSEN:
+                continue
+            chosen = next(c for c in mention.candidates if c.qid == answer.value)
+        if needs_role_question(chosen):
+            role_q += 1
+            question = role_question(chosen)
+            assert question.kind is QuestionKind.ROLE
+            if chosen.qid not in gold:
+                continue  # simulated "none of these"
+        stored.setdefault(chosen.qid, polarity)
+    return TaskOutcome(tuple(stored.items()), item_q, role_q, link_ms)
+
+
+def evaluate_tasks(
+    tasks: Sequence[PreferenceTask], linker: EntityLinker, sentiment: SentimentRecognizer, kb: Any
+) -> EntityScores:
+    """Simulate every task with a gold and count hits (module docstring for the definitions).
+
+    Args:
+        tasks: tasks of one domain (from :func:`extract_tasks`).
+        linker, sentiment, kb: the components of that domain.
+
+    Returns:
+        :class:`EntityScores` counts for the domain.
+    """
+    scores = EntityScores()
+    for task in tasks:
+        if not task.gold:
+            scores.tasks_without_gold += 1
+            continue
+        outcome = simulate_task(task, linker, sentiment, kb)
+        gold = dict(task.gold)
+        in_kb = {q for q in gold if kb.has(q)}
+        predicted = dict(outcome.predicted)
+        hits = set(predicted) & set(gold)
+        scores.tasks += 1
+        scores.gold += len(gold)
+        scores.gold_in_kb += len(in_kb)
+        scores.matched += len(hits)
+        scores.matched_in_kb += len(hits & in_kb)
+        scores.predicted += len(predicted)
+        if len(in_kb) == len(gold):
+            scores.predicted_in_kb_tasks += len(predicted)
+            scores.matched_in_kb_tasks += len(hits)
+        scores.asked += outcome.asked
+        scores.asked_original += task.asked_original
+        scores.link_ms.append(outcome.link_ms)
+        for qid in hits:
+            want, got = gold[qid], predicted[qid].value
+            scores.polarity_total += 1
+            scores.polarity_correct += want == got
+            scores.polarity_neutral += got == Polarity.NEUTRAL.value
+            scores.neg_tp += want == "-" and got == "-"
+            scores.neg_fp += want != "-" and got == "-"
+            scores.neg_fn += want == "-" and got != "-"
+        if hits != set(gold) or set(predicted) - hits:
+            logger.debug("task %r gold=%s predicted=%s", task.text, sorted(gold), sorted(predicted))
+    return scores
+
+
+def latency_summary(link_ms: Sequence[float]) -> str:
+    """"mean=X ms p95=Y ms max=Z ms" of per-message link times."""
+    if not link_ms:
+        return "no messages"
+    ordered = sorted(link_ms)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return f"mean={statistics.fmean(ordered):.2f} ms p95={p95:.2f} ms max={ordered[-1]:.2f} ms"
+
+
+def summary_line(scores: EntityScores) -> str:
+    """The command's machine-readable last line (issue 5), three decimals."""
+    return (
+        f"entities: recall_in_kb={scores.recall_in_kb:.3f} precision_in_kb={scores.precision_in_kb:.3f} "
+        f"recall_all={scores.recall_all:.3f} question_rate={scores.question_rate:.3f} "
+        f"polarity_accuracy={scores.polarity_accuracy:.3f} negative_f1={scores.negative_f1:.3f}"
+    )

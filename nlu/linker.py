@@ -1,0 +1,599 @@
+"""Entity recognition and linking against one domain's knowledge base (issue 5, field cases F26-F30).
+
+How a message is linked:
+
+1. **Tokens.** The message is split into alphanumeric runs (``&`` counts as ``and``); each token is
+   folded with :func:`nlu.textnorm.fold` (case, accents, NFKC). Apostrophes and punctuation are
+   token boundaries, so ``Schindler’s List`` / ``Schindler's List`` / ``schindlers list`` (no) and
+   ``WALL-E.`` / ``wall e`` give the same keys, and a trailing ``.`` or a possessive ``'s`` never
+   blocks a match (F21, F26, F27).
+2. **Exact index.** Every KB label and alias (``kb.names()``) is tokenised the same way; the tuple
+   of folded tokens maps to the QIDs that carry it. Labels starting with "the" are also indexed
+   without it; genre-like values ("horror film") are also indexed as "horror", "horror films",
+   "horror movies" (F-issue 5: genres are preferences too). For every start token, the linker
+   tries the longest n-gram first, then keeps the longest non-overlapping spans (F28).
+3. **Guards (F29).** A span whose words are all common words (spaCy stop words, VADER lexicon
+   words, chat and command words: "it", "up", "her", "us", "nope", "show me the trailer") or that
+   has fewer than 4 letters is a *weak* span. A weak span is linked only with a strong signal: it
+   is quoted, it is capitalised mid-sentence in a message that is not Title Cased throughout, or it
+   follows a type word ("the movie It", "the song Help"). Messages that are commands ("skip",
+   "show me the trailer", "not sure, up to you") link nothing.
+4. **References.** "this movie", "this one", "it", "that song" ... refer to ``focus`` (the item
+   on screen); with no focus they link nothing ("I liked it" -> no mention).
+5. **Fuzzy fallback.** Spans that look like a named object but did not match exactly (the object
+   of a like-verb, "I like daft pan"; a run of capitalised words) are matched with
+   ``rapidfuzz.fuzz.ratio`` over folded names of similar length (cut-off :data:`FUZZY_CUTOFF`,
+   at least :data:`FUZZY_MIN_CHARS` letters; no WRatio/partial matching). A lone surname or first
+   name of a person ("I love Jackson") is looked up in a person-name index and yields the persons
+   who carry it (usually an ambiguous mention).
+6. **Ranking.** Each candidate gets ``score = 0.55*similarity + 0.35*popularity + 0.10*domain +
+   context`` where similarity is 1.0 for a label, 0.97 for an alias, 0.94 for a derived variant and
+   ``0.9*ratio/100`` for a fuzzy match; popularity is ``log1p(p)/log1p(max p)`` over the KB; domain
+   is 1 for a recommendable item of the KB (and a "the movie/book/song ..." cue adds 0.1 more for
+   items); context adds 0.3 for the focus item and 0.1 for an earlier mention. A role word before
+   the name ("the actor Sylvester Stallone") adds 0.1 to persons having that role and narrows
+   their ``roles`` to it.
+7. **Ambiguity rule.** ``Mention.ambiguous`` is true when at least two candidates remain and the
+   second one scores within :data:`AMBIGUITY_MARGIN` of the first. The dialog manager then asks
+   with :mod:`nlu.disambiguation`.
+
+Assumptions: the KB is one domain (``kb.domain``); labels are English (``kb.label`` falls back to
+another language or the QID itself, which is indexed like any other name).
+
+Example:
+    >>> linker = EntityLinker(kb)                      # doctest: +SKIP
+    >>> [m.candidates[0].label for m in linker.link("I love Schindler’s List")]  # doctest: +SKIP
+    ["Schindler's List"]
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NewType
+
+from rapidfuzz import fuzz, process
+
+from nlu.textnorm import fold, normalize
+
+logger = logging.getLogger(__name__)
+
+try:  # the KB contract (DESIGN.md); typed ids come from there when available
+    from recommender.schema import PID, QID  # type: ignore[assignment]
+except ImportError:  # pragma: no cover - recommender.schema not written yet
+    QID = NewType("QID", str)  # type: ignore[misc]
+    PID = NewType("PID", str)  # type: ignore[misc]
+
+__all__ = [
+    "AMBIGUITY_MARGIN",
+    "FUZZY_CUTOFF",
+    "Candidate",
+    "EntityLinker",
+    "Mention",
+    "tokenize",
+]
+
+AMBIGUITY_MARGIN = 0.08
+"""Score gap under which the top two candidates are "close" (``Mention.ambiguous``)."""
+FUZZY_CUTOFF = 88.0
+"""Minimum ``fuzz.ratio`` (0-100) for a typo-tolerant match of a span of 4-5 letters."""
+FUZZY_CUTOFF_LONG = 80.0
+"""Minimum ``fuzz.ratio`` for spans of 6 letters or more ("daft pan" -> "daft punk": 82)."""
+FUZZY_MIN_CHARS = 4
+"""Spans with fewer letters are never fuzzy-matched."""
+MIN_STRONG_CHARS = 4
+"""Exact spans with fewer letters need a strong signal (F29)."""
+MAX_CANDIDATES = 8
+"""Candidates kept per mention (the disambiguation question shows at most 5)."""
+MAX_NGRAM = 16
+"""Names longer than this many tokens are not indexed."""
+
+_SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT = 1.0, 0.97, 0.94
+_W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
+_FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS = 0.3, 0.1, 0.1, 0.1
+_FUZZY_SIM_FACTOR = 0.9
+
+_TOKEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+|&")
+_QUOTES = "\"'"
+
+# Words that, alone or together, do not name anything (F29). Stop words and VADER lexicon words are
+# added at first use; these are chat, command and domain words.
+_CHAT_WORDS = frozenset(
+    """
+    nope yep yeah yes no ok okay sure maybe whatever thanks thank please hi hello hey bye start stop
+    skip next help show tell give trailer details detail why profile reset delete remove recommend
+    recommendation recommendations suggest suggestion something anything nothing everything movie
+    movies film films book books song songs album albums music band bands track tracks artist
+    artists actor actors actress director directors author authors writer singer genre genres
+    series show shows novel novels watch watched read listen listened like liked love loved
+    prefer hate enjoy want wanna gonna lol good great best nice cool awesome fine really very
+    much lot lots kind sort one ones other another more less also still want need know think
+    mood today tonight tomorrow now time day night new old year years first last second third
+    up us her him it me you i my mine your
+    """.split()
+)
+
+_TYPE_WORDS = frozenset(
+    """movie movies film films book books novel novels song songs track album record band group
+    series show tv saga franchise trilogy genre story""".split()
+)
+_ROLE_WORDS: dict[str, str] = {
+    "actor": "P161", "actors": "P161", "actress": "P161", "star": "P161", "starring": "P161",
+    "director": "P57", "directed": "P57", "filmmaker": "P57",
+    "author": "P50", "writer": "P50", "novelist": "P50", "wrote": "P50",
+    "screenwriter": "P58", "producer": "P162", "composer": "P86",
+    "singer": "P175", "band": "P175", "artist": "P175", "rapper": "P175", "musician": "P175",
+    "group": "P175", "performer": "P175", "dj": "P175",
+}
+_REFERENCE_NOUNS = frozenset(
+    "movie film one book novel song track album record series show title piece work".split()
+)
+_DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+_LIKE_VERBS = frozenset(
+    """like likes liked love loves loved enjoy enjoys enjoyed adore adored hate hated hates
+    dislike disliked dislikes prefer preferred fan watched saw read listened""".split()
+)
+_GENRE_SUFFIXES = ("film", "movie", "music", "novel", "fiction", "literature", "genre")
+_SPAN_STOP = frozenset(
+    """and but or however although though because since while whereas with without so then
+    also too very much really a lot is was are were as for by from of in on at to""".split()
+)
+_COMMAND_PATTERNS = re.compile(
+    r"^(?:please\s+)?(?:"
+    r"(?:show|give|send)\s+(?:me\s+)?(?:the\s+|a\s+)?(?:trailer|details|detail|profile|plot|info\w*)"
+    r"|(?:show|see)\s+(?:me\s+)?my\s+profile|skip(?:\s+it|\s+this(?:\s+one)?)?|next(?:\s+one)?|help|why"
+    r"|stop|start|restart|reset(?:\s+\w+)*|back|cancel|yes|no|nope|yep|yeah|ok|okay|sure|maybe|thanks?"
+    r"|(?:i'?m\s+)?not\s+sure(?:\s*,?\s*(?:it'?s\s+)?up\s+to\s+you)?|(?:it'?s\s+)?up\s+to\s+you|whatever"
+    r"|surprise\s+me|what'?s\s+up|i\s+don'?t\s+know|dunno|recommend(?:\s+\w+){0,4}|suggest(?:\s+\w+){0,4}"
+    r")[\s.!?]*$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One KB entity a mention may refer to.
+
+    Attributes:
+        qid: Wikidata QID.
+        label: display label (``kb.label``).
+        score: ranking score in about [0, 1.4] (see module docstring); higher is better.
+        is_item: a recommendable item of the KB's domain (else a property value: person, genre ...).
+        roles: properties for which the entity is a value, most frequent first (narrowed to the
+            role the user named, e.g. "the actor X" -> ``("P161",)``); empty for pure items.
+        description: KB description, if any.
+    """
+
+    qid: QID
+    label: str
+    score: float
+    is_item: bool
+    roles: tuple[PID, ...]
+    description: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A span of the message that names (or refers to) KB entities.
+
+    Attributes:
+        text: the span as typed (``text[start:end]`` of the message given to :meth:`EntityLinker.link`).
+        start: character offset of the span in the message.
+        end: character offset after the span.
+        candidates: ranked candidates, best first (at most :data:`MAX_CANDIDATES`).
+        ambiguous: the top two candidates are within :data:`AMBIGUITY_MARGIN` (ask the user).
+    """
+
+    text: str
+    start: int
+    end: int
+    candidates: tuple[Candidate, ...]
+    ambiguous: bool
+
+    @property
+    def best(self) -> Candidate | None:
+        """The top candidate, or None."""
+        return self.candidates[0] if self.candidates else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    key: str        # folded
+    raw: str        # as typed
+    start: int
+    end: int
+
+
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    """Stop words and chat/command/domain words: never a name on their own (F29)."""
+    words = set(_CHAT_WORDS)
+    try:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        words.update(STOP_WORDS)
+    except ImportError:  # pragma: no cover
+        logger.warning("spaCy stop words unavailable")
+    return frozenset(fold(w) for w in words)
+
+
+@lru_cache(maxsize=1)
+def _common_words() -> frozenset[str]:
+    """:func:`_stop_words` plus VADER's lexicon words ("love", "happy", "nope"): weak as one-word names."""
+    words = set(_stop_words())
+    try:
+        from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+        words.update(fold(w) for w in SentimentIntensityAnalyzer().lexicon if w.isalpha())
+    except ImportError:  # pragma: no cover
+        logger.warning("VADER lexicon unavailable")
+    return frozenset(words)
+
+
+def tokenize(text: str) -> list[_Token]:
+    """Split ``text`` into alphanumeric tokens with character offsets; ``&`` becomes ``and``.
+
+    Args:
+        text: any string (not normalised; offsets refer to it).
+
+    Returns:
+        Tokens with ``key`` (folded), ``raw``, ``start`` and ``end`` offsets into ``text``.
+    """
+    out = []
+    for match in _TOKEN.finditer(text):
+        raw = match.group(0)
+        key = "and" if raw == "&" else fold(raw).replace(" ", "")
+        if key:
+            out.append(_Token(key, raw, match.start(), match.end()))
+    return out
+
+
+def name_key(name: str) -> tuple[str, ...]:
+    """The index key of a name: its folded tokens (``"Schindler's List"`` -> ``("schindler", "s", "list")``)."""
+    return tuple(sys.intern(t.key) for t in tokenize(name))
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+class EntityLinker:
+    """Find and rank KB entities named in a message (see the module docstring for the method).
+
+    The index is built once in ``__init__`` (a few seconds for the largest domain); :meth:`link`
+    takes milliseconds (tens of ms when the fuzzy fallback runs).
+
+    Args:
+        kb: a ``recommender.kb.KnowledgeBase`` (or any object with ``names``, ``label``,
+            ``aliases``, ``roles``, ``popularity``, ``is_item``, ``description``, ``domain``).
+    """
+
+    def __init__(self, kb: Any) -> None:
+        started = time.perf_counter()
+        self.kb = kb
+        self.domain: str = getattr(kb, "domain", "")
+        index: dict[tuple[str, ...], dict[str, float]] = defaultdict(dict)
+        labels: dict[str, str] = {}
+        for name, qid in kb.names():
+            key = name_key(name)
+            if not key or len(key) > MAX_NGRAM:
+                continue
+            if qid not in labels:
+                labels[qid] = kb.label(qid)
+            sim = _SIM_LABEL if name == labels[qid] else _SIM_ALIAS
+            self._add(index, key, qid, sim)
+            if len(key) > 1 and key[0] == "the":
+                self._add(index, key[1:], qid, _SIM_VARIANT)
+        self._genre_variants(index, labels)
+        self._index = dict(index)
+        self._max_len: dict[str, int] = {}
+        for key in self._index:
+            if len(key) > self._max_len.get(key[0], 0):
+                self._max_len[key[0]] = len(key)
+        self._build_fuzzy()
+        self._pop_scale = math.log1p(max((kb.popularity(q) for q in labels), default=1.0) or 1.0) or 1.0
+        self.build_seconds = time.perf_counter() - started
+        logger.info(
+            "entity index for %s: %d keys, %d entities, %d fuzzy names in %.2f s",
+            self.domain or "?", len(self._index), len(labels), len(self._fuzzy_names), self.build_seconds,
+        )
+
+    # ------------------------------------------------------------------ index building
+    @staticmethod
+    def _add(index: dict, key: tuple[str, ...], qid: str, sim: float) -> None:
+        entry = index[key]
+        if entry.get(qid, 0.0) < sim:
+            entry[qid] = sim
+
+    def _genre_variants(self, index: dict, labels: dict[str, str]) -> None:
+        """Index "horror film" also as "horror", "horror films", "horror movies" (genre values)."""
+        for qid, label in labels.items():
+            roles = self.kb.roles(qid)
+            if not roles or "P136" not in roles:
+                continue
+            key = name_key(label)
+            if not key:
+                continue
+            base = key[:-1] if len(key) > 1 and key[-1] in _GENRE_SUFFIXES else key
+            variants = {base, base[:-1] + (_plural(base[-1]),), key[:-1] + (_plural(key[-1]),)}
+            for noun in ("film", "films", "movie", "movies", "music", "songs", "books", "novels"):
+                variants.add(base + (noun,))
+            for variant in variants:
+                if variant != key:
+                    self._add(index, tuple(sys.intern(t) for t in variant), qid, _SIM_VARIANT)
+
+    def _build_fuzzy(self) -> None:
+        """Names for the fuzzy fallback, sorted by length, plus a person first/last-name index."""
+        by_name: dict[str, set[str]] = defaultdict(set)
+        partial: dict[str, set[str]] = defaultdict(set)
+        for key, qids in self._index.items():
+            joined = " ".join(key)
+            if len(joined) >= FUZZY_MIN_CHARS:
+                by_name[joined].update(qids)
+        for qid in {q for qids in by_name.values() for q in qids}:
+            roles = self.kb.roles(qid)
+            if self.kb.is_item(qid) or not roles or "P136" in roles:
+                continue
+            key = name_key(self.kb.label(qid))
+            if len(key) >= 2:
+                for part in (key[0], key[-1]):
+                    if len(part) >= FUZZY_MIN_CHARS:
+                        partial[part].add(qid)
+        names = sorted(by_name, key=len)
+        self._fuzzy_names = names
+        self._fuzzy_qids = [tuple(by_name[n]) for n in names]
+        self._fuzzy_lengths = [len(n) for n in names]
+        self._partial = {k: tuple(v) for k, v in partial.items()}
+
+    # ------------------------------------------------------------------ linking
+    def link(
+        self,
+        text: str,
+        *,
+        focus: QID | None = None,
+        history: Sequence[QID] = (),
+    ) -> tuple[Mention, ...]:
+        """Find the entities named in ``text``.
+
+        Args:
+            text: the user message as typed (any length; cut at ``textnorm.MAX_CHARS``).
+            focus: the item being discussed (on screen); "it", "this movie" ... refer to it.
+            history: QIDs mentioned earlier in the dialog (ranking bonus).
+
+        Returns:
+            Mentions in text order, non-overlapping; each has at least one candidate. Empty for
+            commands, small talk and texts without a name.
+        """
+        if not text or not text.strip():
+            return ()
+        text = text[: 4000]
+        folded_msg = normalize(text).casefold().strip()
+        if _COMMAND_PATTERNS.match(folded_msg):
+            return ()
+        tokens = tokenize(text)
+        if not tokens:
+            return ()
+        spans = self._exact_spans(text, tokens)
+        spans += self._reference_spans(tokens, spans, focus)
+        spans += self._fuzzy_spans(text, tokens, spans)
+        spans.sort(key=lambda s: s[0])
+        history_set = frozenset(history)
+        mentions = []
+        for i, j, scored, kind in spans:
+            start, end = tokens[i].start, tokens[j - 1].end
+            cands = self._rank(scored, tokens, i, focus, history_set, reference=(kind == "ref"))
+            if not cands:
+                continue
+            ambiguous = len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN
+            mentions.append(Mention(text[start:end], start, end, cands, ambiguous))
+        return tuple(mentions)
+
+    def _exact_spans(self, text: str, tokens: list[_Token]) -> list[tuple[int, int, dict[str, float], str]]:
+        found = []
+        keys = [t.key for t in tokens]
+        for i, tok in enumerate(tokens):
+            longest = self._max_len.get(tok.key, 0)
+            for n in range(min(longest, len(tokens) - i), 0, -1):
+                hit = self._index.get(tuple(keys[i : i + n]))
+                if hit is not None and self._strong_enough(text, tokens, i, i + n, hit):
+                    found.append((i, i + n, dict(hit), "exact"))
+                    break
+        return _longest_first(found)
+
+    def _strong_enough(self, text: str, tokens: list[_Token], i: int, j: int, hit: dict[str, float]) -> bool:
+        """F29 guard: weak spans (common words / < 4 letters) need a strong signal."""
+        words = [t.key for t in tokens[i:j]]
+        content = words[1:] if words[0] == "the" and len(words) > 1 else words
+        common = _common_words() if len(content) == 1 else _stop_words()
+        letters = sum(len(w) for w in words)
+        if words == ["i"]:
+            return False
+        if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
+            return True
+        if letters >= MIN_STRONG_CHARS and not all(w in _stop_words() for w in content) and any(
+            "P136" in self.kb.roles(q) for q in hit
+        ):
+            return True  # a genre word: "I like horror"
+        # quoted
+        before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
+        if before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES)):
+            return True
+        # after a type word: "the movie It", "the song Help"
+        if i > 0 and tokens[i - 1].key in _TYPE_WORDS:
+            return True
+        # capitalised mid-sentence in a message that is not Title Cased throughout
+        first = tokens[i].raw
+        sentence_start = i == 0 or before.endswith((".", "!", "?", ":", ";", "\n"))
+        if first[:1].isupper() and not sentence_start:
+            others = [t.raw for k, t in enumerate(tokens) if k and not i <= k < j and t.raw[:1].isalpha()
+                      and t.key != "i"]
+            title_cased = bool(others) and all(w[:1].isupper() for w in others)
+            shouting = all(t.raw.isupper() for t in tokens if t.raw[:1].isalpha() and t.key != "i")
+            return not title_cased and not shouting
+        return False
+
+    def _reference_spans(
+        self, tokens: list[_Token], taken: list, focus: QID | None
+    ) -> list[tuple[int, int, dict[str, float], str]]:
+        """"this movie", "that one", "it" -> the focus item (nothing without a focus)."""
+        if focus is None:
+            return []
+        used = {k for i, j, _, _ in taken for k in range(i, j)}
+        out = []
+        for i, tok in enumerate(tokens):
+            if i in used:
+                continue
+            if tok.key in _DEMONSTRATIVES and i + 1 < len(tokens) and tokens[i + 1].key in _REFERENCE_NOUNS:
+                if i + 1 not in used:
+                    out.append((i, i + 2, {focus: _SIM_LABEL}, "ref"))
+                    used.update((i, i + 1))
+            elif tok.key in ("it", "this", "that") and not out:
+                one = i + 1 < len(tokens) and tokens[i + 1].key == "one"
+                out.append((i, i + 2 if one else i + 1, {focus: _SIM_LABEL}, "ref"))
+                used.add(i)
+        return out
+
+    def _fuzzy_spans(self, text: str, tokens: list[_Token], taken: list) -> list[tuple[int, int, dict[str, float], str]]:
+        """Typo-tolerant fallback over spans that look like names but matched nothing exactly."""
+        used = {k for i, j, _, _ in taken for k in range(i, j)}
+        out: list[tuple[int, int, dict[str, float], str]] = []
+        for i, j in self._name_like_spans(text, tokens, used):
+            scored = self._fuzzy_lookup(tokens[i:j])
+            if scored:
+                out.append((i, j, scored, "fuzzy"))
+                used.update(range(i, j))
+        return out
+
+    def _name_like_spans(self, text: str, tokens: list[_Token], used: set[int]) -> list[tuple[int, int]]:
+        common = _common_words()
+        spans: list[tuple[int, int]] = []
+        n = len(tokens)
+        # the object of a like-verb, up to a clause boundary, without leading type/role words
+        for v, tok in enumerate(tokens):
+            if tok.key not in _LIKE_VERBS:
+                continue
+            i = v + 1
+            while i < n and (tokens[i].key in ("the", "a", "an", "of", "all", "any", "movies", "films", "by")
+                             or tokens[i].key in _ROLE_WORDS or tokens[i].key in _TYPE_WORDS):
+                i += 1
+            j = i
+            while j < n and tokens[j].key not in _SPAN_STOP and not _boundary(text, tokens, j):
+                j += 1
+            if j > i and not any(k in used for k in range(i, j)):
+                spans.append((i, j))
+        # runs of capitalised words not at the start of the message
+        i = 1
+        while i < n:
+            if tokens[i].raw[:1].isupper() and i not in used and tokens[i].key not in common:
+                j = i + 1
+                while j < n and j not in used and (tokens[j].raw[:1].isupper() or tokens[j].raw.isdigit()):
+                    j += 1
+                if not any(s[0] <= i < s[1] for s in spans):
+                    spans.append((i, j))
+                i = j
+            else:
+                i += 1
+        return [(i, j) for i, j in spans if not all(t.key in common for t in tokens[i:j])]
+
+    def _fuzzy_lookup(self, span: Sequence[_Token]) -> dict[str, float]:
+        query = " ".join(t.key for t in span)
+        query = re.sub(r"(?<=[a-z])\d+$", "", query)  # "stallone4" -> "stallone"
+        letters = sum(c.isalnum() for c in query)
+        if letters < FUZZY_MIN_CHARS:
+            return {}
+        cutoff = _fuzzy_cutoff(letters)
+        lo = _bisect(self._fuzzy_lengths, math.floor(len(query) * cutoff / (200 - cutoff)))
+        hi = _bisect(self._fuzzy_lengths, math.ceil(len(query) * (200 - cutoff) / cutoff) + 1)
+        scored: dict[str, float] = {}
+        if hi > lo:
+            hits = process.extract(
+                query, self._fuzzy_names[lo:hi], scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2
+            )
+            for _name, ratio, pos in hits:
+                for qid in self._fuzzy_qids[lo + pos]:
+                    sim = _FUZZY_SIM_FACTOR * ratio / 100.0
+                    if scored.get(qid, 0.0) < sim:
+                        scored[qid] = sim
+        if not scored and len(span) == 1 and query in self._partial:
+            for qid in self._partial[query]:
+                scored[qid] = _FUZZY_SIM_FACTOR * 0.8
+        return scored
+
+    # ------------------------------------------------------------------ ranking
+    def _rank(
+        self,
+        scored: dict[str, float],
+        tokens: list[_Token],
+        i: int,
+        focus: QID | None,
+        history: frozenset[QID],
+        *,
+        reference: bool = False,
+    ) -> tuple[Candidate, ...]:
+        kb = self.kb
+        before = [t.key for t in tokens[max(0, i - 2) : i]]
+        role_hint = next((_ROLE_WORDS[w] for w in reversed(before) if w in _ROLE_WORDS), None)
+        type_hint = any(w in _TYPE_WORDS for w in before)
+        out = []
+        for qid, sim in scored.items():
+            is_item = bool(kb.is_item(qid))
+            roles = tuple(kb.roles(qid))
+            score = _W_SIM * sim + _W_POP * math.log1p(max(kb.popularity(qid), 0.0)) / self._pop_scale
+            score += _W_DOMAIN * is_item
+            if type_hint and is_item:
+                score += _TYPE_BONUS
+            if role_hint and role_hint in roles:
+                score += _ROLE_BONUS
+                roles = (PID(role_hint),)
+            if qid == focus:
+                score += _FOCUS_BONUS
+            elif qid in history:
+                score += _HISTORY_BONUS
+            label = kb.label(qid)
+            out.append(Candidate(QID(qid), label, round(score, 6), is_item, roles, kb.description(qid)))
+        out.sort(key=lambda c: (-c.score, c.qid))
+        return tuple(out[:MAX_CANDIDATES])
+
+
+def _fuzzy_cutoff(letters: int) -> float:
+    return FUZZY_CUTOFF if letters < 6 else FUZZY_CUTOFF_LONG
+
+
+def _boundary(text: str, tokens: list[_Token], j: int) -> bool:
+    """True if punctuation ending a clause stands between token j-1 and token j."""
+    if j == 0:
+        return False
+    gap = text[tokens[j - 1].end : tokens[j].start]
+    return any(c in ",;.!?()" for c in gap)
+
+
+def _bisect(values: list[int], x: int) -> int:
+    lo, hi = 0, len(values)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _longest_first(found: Iterable[tuple[int, int, dict, str]]) -> list[tuple[int, int, dict, str]]:
+    """Keep the longest non-overlapping spans (ties: leftmost), as spaCy's ``filter_spans``."""
+    chosen: list[tuple[int, int, dict, str]] = []
+    used: set[int] = set()
+    for span in sorted(found, key=lambda s: (-(s[1] - s[0]), s[0])):
+        if not any(k in used for k in range(span[0], span[1])):
+            chosen.append(span)
+            used.update(range(span[0], span[1]))
+    return chosen

@@ -1,0 +1,235 @@
+"""Polarity of each mentioned entity, not of the whole message (issue 5; field cases F21, F23, F24).
+
+Method, per message:
+
+1. **Apostrophes** ’ ‘ ʼ ′ ´ are mapped to ``'`` (length-preserving, so spans stay valid): F21.
+2. **Masking.** Each entity span is replaced by a neutral placeholder before anything is scored,
+   so the words of "Die Hard", "Bad Boys", "Happy Feet", "Good Will Hunting" carry no opinion (F24).
+3. **Clauses.** The masked text is cut at sentence punctuation, commas, semicolons and the
+   connectives "and", "or", "nor", "but", "however", "although", "though", "whereas", "while",
+   "except" (F23). "but"/"however"/... are *contrast* boundaries, the others *plain* ones.
+4. **Cues per clause.** Likes/dislikes phrases decide first: positive ("like", "love", "enjoy",
+   "adore", "fan of", "favourite", "prefer", "into" ...), negative ("hate", "dislike",
+   "can't stand", "detest", "sick of" ...); a negation ("not", "n't", "never", "no", "don't",
+   "dont", "nor", "neither", "without" ...) within three words before the cue flips it ("I don't
+   like", "not a fan of", "I don’t like"). A clause with a negation and no cue ("but not X") is
+   negative. Otherwise VADER's compound score of the masked clause decides (>= 0.05 positive,
+   <= -0.05 negative). A clause with none of these has *no cue*.
+5. **Scope.** An entity takes the polarity of its own clause; a clause with no cue inherits from
+   the nearest clause before it across plain boundaries ("I love X and Y"), else from the nearest
+   clause after it across plain boundaries ("X and Y are great"); nothing is inherited across a
+   contrast boundary. Still nothing: ``Polarity.NEUTRAL`` ("I watched Inception"), which the
+   dialog manager confirms with a yes/no question instead of guessing.
+
+VADER: Hutto & Gilbert, "VADER: A Parsimonious Rule-based Model for Sentiment Analysis of Social
+Media Text", ICWSM 2014 (package ``vaderSentiment``).
+
+Example:
+    >>> s = SentimentRecognizer()
+    >>> text = "I like Stephen King, but I don't like The Shining"
+    >>> s.polarities(text, [(7, 19), (38, 49)])
+    (<Polarity.POSITIVE: '+'>, <Polarity.NEGATIVE: '-'>)
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+from nlu.errors import NluError
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Polarity", "SentimentRecognizer", "VADER_THRESHOLD"]
+
+VADER_THRESHOLD = 0.05
+"""|compound| at or above which VADER's score of a clause counts (Hutto & Gilbert's own cut-off)."""
+NEGATION_WINDOW = 3
+"""A negation this many words (or fewer) before a cue flips it."""
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'", "`": "'"})
+_PLACEHOLDER = "ENTITY"
+
+_CONTRAST = r"but|however|although|though|whereas|while|except|yet"
+_PLAIN = r"and|or|nor|plus|also"
+_SPLIT = re.compile(
+    rf"(?P<punct>[.;!?]+(?:\s|$)|,)|\b(?P<contrast>{_CONTRAST})\b|\b(?P<plain>{_PLAIN})\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z']+|" + _PLACEHOLDER.lower() + r"\d*")
+
+_POSITIVE_PHRASES = (
+    "like", "likes", "liked", "liking", "love", "loves", "loved", "loving", "enjoy", "enjoys",
+    "enjoyed", "adore", "adored", "adores", "fan of", "fan", "fond of", "favourite", "favorite",
+    "prefer", "preferred", "into", "appreciate", "appreciated", "dig", "great", "amazing",
+    "awesome", "brilliant", "masterpiece", "the best", "good", "nice", "cool", "beautiful",
+    "wonderful", "fantastic", "excellent", "lovely", "interested in", "passionate about", "mad about",
+    "crazy about", "obsessed with", "recommend", "liek", "lik", "lyk", "luv", "loove", "looove",
+)
+_NEGATIVE_PHRASES = (
+    "hate", "hates", "hated", "hating", "dislike", "dislikes", "disliked", "can't stand",
+    "cannot stand", "cant stand", "couldn't stand", "detest", "detested", "loathe", "loathed",
+    "sick of", "tired of", "bored by", "boring", "awful", "terrible", "horrible", "sucks", "suck",
+    "sucked", "worst", "crap", "rubbish", "garbage", "overrated", "annoying", "annoys", "bad",
+    "disgusting", "stupid", "hateful", "meh", "dont like", "do not like", "not like",
+)
+_NEGATIONS = frozenset(
+    """not no never don't dont doesn't doesnt didn't didnt isn't isnt wasn't wasnt aren't arent
+    weren't werent won't wont wouldn't wouldnt can't cant cannot couldn't couldnt nor neither
+    without hardly barely n't haven't havent hasn't hasnt ain't aint nothing none""".split()
+)
+_INTENSIFIER_NEGATIONS = frozenset({"really", "that", "so", "very", "too", "much", "a", "big", "huge", "the", "at", "all", "much"})
+
+
+class Polarity(Enum):
+    """Opinion about one entity, as the dataset writes it (``"+"``, ``"-"``; ``"0"`` = no opinion)."""
+
+    POSITIVE = "+"
+    NEGATIVE = "-"
+    NEUTRAL = "0"
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    start: int          # offsets in the masked text
+    end: int
+    boundary_before: str  # "start" | "plain" | "contrast"
+    polarity: Polarity | None  # None = no cue
+
+
+class SentimentRecognizer:
+    """Per-entity polarity with clause scoping, entity masking, negation and likes/dislikes cues.
+
+    Stateless after construction (the VADER analyser is built once); thread-safe for reading.
+    """
+
+    def __init__(self) -> None:
+        self._vader = SentimentIntensityAnalyzer()
+        self._positive = _compile_phrases(_POSITIVE_PHRASES)
+        self._negative = _compile_phrases(_NEGATIVE_PHRASES)
+
+    def polarities(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[Polarity, ...]:
+        """Polarity of each entity span of ``text``.
+
+        Args:
+            text: the message as typed (the spans' offsets refer to it).
+            spans: ``(start, end)`` character offsets of the mentioned entities (e.g. from
+                ``Mention.start``/``Mention.end``); overlapping or out-of-range spans are clipped.
+
+        Returns:
+            One :class:`Polarity` per span, in the order given.
+
+        Raises:
+            NluError: if a span is malformed (start > end or negative).
+        """
+        text = (text or "").translate(_APOSTROPHES)
+        for start, end in spans:
+            if start < 0 or end < start:
+                raise NluError(f"bad entity span ({start}, {end}) for a text of {len(text)} characters")
+        masked, positions = _mask(text, spans)
+        clauses = self._clauses(masked)
+        out = []
+        for pos in positions:
+            index = next((k for k, c in enumerate(clauses) if c.start <= pos < c.end), len(clauses) - 1)
+            out.append(_resolve(clauses, index) if clauses else Polarity.NEUTRAL)
+        return tuple(out)
+
+    def clause_polarity(self, clause: str) -> Polarity | None:
+        """Polarity of one (already masked) clause, or None when it has no cue (see module docstring)."""
+        low = clause.lower().translate(_APOSTROPHES)
+        words = _WORD.findall(low)
+        if not words:
+            return None
+        cue = self._cue(low, words)
+        if cue is not None:
+            return cue
+        if any(w in _NEGATIONS for w in words) and any(w.startswith(_PLACEHOLDER.lower()) for w in words):
+            return Polarity.NEGATIVE  # "but not The Shining", "neither X"
+        compound = self._vader.polarity_scores(clause)["compound"]
+        if compound >= VADER_THRESHOLD:
+            return Polarity.POSITIVE
+        if compound <= -VADER_THRESHOLD:
+            return Polarity.NEGATIVE
+        return None
+
+    # ------------------------------------------------------------------ internals
+    def _cue(self, low: str, words: list[str]) -> Polarity | None:
+        """The last likes/dislikes cue of the clause, flipped by a preceding negation."""
+        found = [
+            (match.start(), polarity)
+            for pattern, polarity in ((self._negative, Polarity.NEGATIVE), (self._positive, Polarity.POSITIVE))
+            for match in pattern.finditer(low)
+        ]
+        if not found:
+            return None
+        best = max(found, key=lambda f: f[0])
+        start, polarity = best
+        before = _WORD.findall(low[:start])
+        if polarity is Polarity.NEGATIVE and re.match(r"(?:do\s+)?not\s+like|dont\s+like", low[start:]):
+            return Polarity.NEGATIVE  # already a negated phrase
+        window = [w for w in before[-(NEGATION_WINDOW + 2) :] if w not in _INTENSIFIER_NEGATIONS][-NEGATION_WINDOW:]
+        negated = any(w in _NEGATIONS or w.endswith("n't") for w in window)
+        if negated:
+            return Polarity.NEGATIVE if polarity is Polarity.POSITIVE else Polarity.POSITIVE
+        return polarity
+
+    def _clauses(self, masked: str) -> list[_Clause]:
+        clauses: list[_Clause] = []
+        start, boundary = 0, "start"
+        for match in _SPLIT.finditer(masked):
+            clauses.append(_Clause(start, match.start(), boundary, None))
+            boundary = "contrast" if match.group("contrast") else "plain"
+            start = match.end()
+        clauses.append(_Clause(start, len(masked) + 1, boundary, None))
+        return [
+            _Clause(c.start, c.end, c.boundary_before, self.clause_polarity(masked[c.start : c.end]))
+            for c in clauses
+        ]
+
+
+def _compile_phrases(phrases: Sequence[str]) -> re.Pattern[str]:
+    alternatives = sorted({re.escape(p).replace(r"\ ", r"\s+") for p in phrases}, key=len, reverse=True)
+    return re.compile(r"(?<![a-z'])(?:" + "|".join(alternatives) + r")(?![a-z'])")
+
+
+def _mask(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[int]]:
+    """Replace spans by ``ENTITYn``; return the masked text and each span's position in it."""
+    order = sorted(range(len(spans)), key=lambda k: spans[k][0])
+    pieces: list[str] = []
+    positions = [0] * len(spans)
+    cursor, length = 0, 0
+    for k in order:
+        start, end = max(spans[k][0], cursor), min(max(spans[k][1], cursor), len(text))
+        start = min(start, len(text))
+        chunk = text[cursor:start]
+        pieces.append(chunk)
+        length += len(chunk)
+        token = f" {_PLACEHOLDER}{k} "
+        positions[k] = length + 1
+        pieces.append(token)
+        length += len(token)
+        cursor = max(cursor, end)
+    pieces.append(text[cursor:])
+    return "".join(pieces), positions
+
+
+def _resolve(clauses: list[_Clause], index: int) -> Polarity:
+    own = clauses[index].polarity
+    if own is not None:
+        return own
+    k = index  # backwards across plain boundaries
+    while clauses[k].boundary_before == "plain" and k > 0:
+        k -= 1
+        if clauses[k].polarity is not None:
+            return clauses[k].polarity
+    k = index  # forwards across plain boundaries
+    while k + 1 < len(clauses) and clauses[k + 1].boundary_before == "plain":
+        k += 1
+        if clauses[k].polarity is not None:
+            return clauses[k].polarity
+    return Polarity.NEUTRAL
