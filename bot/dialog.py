@@ -476,7 +476,10 @@ class DialogManager:
         outcome.text = question
         outcome.choices = tuple(choices)
         outcome.card = True
-        outcome.events.extend(question_events)
+        # dataset order: "question, preference, disambiguation" for a new preference,
+        # "preference, question, disambiguation" for a follow-up answer
+        first = list(question_events) if Event.PREFERENCE in question_events else []
+        outcome.events[:] = _dedupe(first + outcome.events + list(question_events))
         outcome.webhook_contexts[context] = 2
 
     def _on_answer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:

@@ -1,0 +1,167 @@
+"""Scripted conversations through the dialog manager, asserting the logged records field by field."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.dialog import DialogManager
+from bot.services import DomainServices, Services
+from bot.store import StateStore
+from bot.turns import Turn
+from logs.store import LogStore
+from recommender.recommend import Recommender
+from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakeSentiment
+
+
+@pytest.fixture()
+def services():
+    kb = FakeKB()
+    domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
+    return Services(FakeIntents(), FakeSentiment(), lambda name: domain)
+
+
+@pytest.fixture()
+def dm(tmp_path, services):
+    clock = iter(range(1_000_000, 10_000_000, 7))
+    return DialogManager(services, StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"),
+                         session="test", clock=lambda: float(next(clock)))
+
+
+def _say(dm, text, payload=None, user="t:1"):
+    return dm.handle(Turn(user, text, payload=payload))
+
+
+def _last(dm, user="t:1"):
+    return dm.last_records(user, 1)[0]
+
+
+def test_scripted_transcript_logs_every_field(dm):
+    _say(dm, "/start")
+    rec = _last(dm)
+    assert (rec.intent, rec.contexts, rec.events, rec.recognized_objects) == ("start", "", "", "")
+
+    reply = _say(dm, "I love Christopher Nolan")
+    rec = _last(dm)
+    assert (rec.intent, rec.contexts, rec.events, rec.recognized_objects) == (
+        "preference", "preference-followup", "preference", "Q100+")
+    assert "Christopher Nolan" in reply.text
+
+    reply = _say(dm, "I like Tom Cruise")
+    rec = _last(dm)
+    assert (rec.intent, rec.events, rec.recognized_objects) == (
+        "preference", "question, preference, disambiguation", "")
+    assert [c.payload for c in reply.choices] == ["role:P161", "role:P162", "none"]
+
+    _say(dm, "actor")
+    rec = _last(dm)
+    assert (rec.intent, rec.contexts, rec.events, rec.recognized_objects) == (
+        "preference - disambiguation", "property_type_disambiguation, preference-followup", "preference", "Q200+")
+
+    reply = _say(dm, "I love The Avengers")
+    rec = _last(dm)
+    assert rec.events == "question, preference, disambiguation"
+    assert [c.payload for c in reply.choices] == ["pick:0", "pick:1", "none"]
+    assert "2012" in reply.choices[0].label and "1998" in reply.choices[1].label
+
+    _say(dm, "The Avengers (1998)")
+    rec = _last(dm)
+    assert (rec.intent, rec.recognized_objects, rec.events) == ("preference - disambiguation", "Q6+", "preference")
+
+    _say(dm, "I hate Top Gun")
+    assert _last(dm).recognized_objects == "Q3-"
+
+    reply = _say(dm, "recommend me something")
+    rec = _last(dm)
+    assert (rec.intent, rec.events, rec.pagerank_cycle, rec.number_recommendation_list) == (
+        "request_recommendation", "question, recommendation", 1, 1)
+    assert "request_recommendation-followup" in rec.contexts.split(", ")
+    assert reply.text.startswith("1/5: ")
+    shown = [c.payload for c in reply.choices]
+    assert shown == ["like", "dislike", "skip", "why", "details", "trailer"]
+
+    first = dm._states.load("t:1").focus
+    assert first not in {"Q3", "Q6"}  # rated items are never recommended
+    _say(dm, "I like it")
+    rec = _last(dm)
+    assert (rec.intent, rec.recognized_objects, rec.events) == (
+        "request_recommendation - preference", f"{first}+", "recommendation, question, preference")
+
+    second = dm._states.load("t:1").focus
+    _say(dm, "I don't like it")
+    assert _last(dm).recognized_objects == f"{second}-"
+
+    for _ in range(2):
+        _say(dm, "skip")
+        assert _last(dm).events == "recommendation, question"
+    _say(dm, "skip")
+    rec = _last(dm)
+    assert (rec.intent, rec.events) == ("request_recommendation - skip", "recommendation, finished_recommendation")
+
+    reply = _say(dm, "show my profile")
+    rec = _last(dm)
+    assert (rec.intent, rec.contexts, rec.events) == ("show_profile", "show_profile-followup", "")
+    for label in ("Christopher Nolan", "Tom Cruise", "Top Gun"):
+        assert label in reply.text
+    assert rec.pagerank_cycle == 1 and rec.number_recommendation_list == 1
+    assert rec.user_id == _last(dm).user_id and rec.interaction_type == "NL"
+
+
+def test_state_survives_a_restart(tmp_path, services):
+    db = tmp_path / "db.sqlite3"
+    first = DialogManager(services, StateStore(db), LogStore(db), session="s")
+    first.handle(Turn("u", "I like Tom Cruise"))
+    second = DialogManager(services, StateStore(db), LogStore(db), session="s")  # a new process
+    second.handle(Turn("u", "producer"))
+    assert second.last_records("u", 1)[0].recognized_objects == "Q200+"
+    assert StateStore(db).load("u").profile("movie") == {"Q200": {"polarity": "+", "role": "P162"}}
+
+
+@pytest.mark.parametrize("text", ["", "   ", "👍👍", "x" * 10_000, "?!?", "/unknowncommand"])
+def test_bad_input_gets_a_reply_and_is_logged(dm, text):
+    reply = _say(dm, text)
+    assert reply.text
+    assert _last(dm).message == text
+
+
+def test_stale_button_says_out_of_date(dm):
+    reply = _say(dm, "Like", payload="like")
+    assert "out of date" in reply.text
+    assert _last(dm).intent == "Default Fallback Intent"
+
+
+def test_recommendation_needs_three_preferences(dm):
+    _say(dm, "I love Christopher Nolan")
+    reply = _say(dm, "recommend me something")
+    rec = _last(dm)
+    assert "at least 3" in reply.text and rec.events == "recommendation" and rec.pagerank_cycle == 0
+
+
+def test_neutral_mention_is_confirmed_not_guessed(dm):
+    reply = _say(dm, "I watched Memento")
+    assert "Did you like Memento" in reply.text and _last(dm).recognized_objects == ""
+    _say(dm, "yes")
+    rec = _last(dm)
+    assert rec.recognized_objects == "Q8+"
+
+
+def test_delete_and_reset(dm):
+    _say(dm, "I love Christopher Nolan")
+    _say(dm, "I hate Top Gun")
+    _say(dm, "show my profile")
+    _say(dm, "delete Top Gun")
+    assert _last(dm).intent == "show_profile - delete_preference"
+    assert set(dm._states.load("t:1").profile()) == {"Q100"}
+    reply = _say(dm, "reset my profile")
+    assert [c.payload for c in reply.choices] == ["reset:everything", "reset:items", "reset:properties"]
+    _say(dm, "Everything", payload="reset:everything")
+    assert _last(dm).intent == "reset - reset_everything"
+    _say(dm, "Yes", payload="yes")
+    assert _last(dm).intent == "reset - reset_everything - yes"
+    assert dm._states.load("t:1").profile() == {}
+
+
+def test_users_are_isolated(dm):
+    _say(dm, "I love Christopher Nolan", user="a")
+    _say(dm, "I hate Christopher Nolan", user="b")
+    assert dm._states.load("a").profile()["Q100"]["polarity"] == "+"
+    assert dm._states.load("b").profile()["Q100"]["polarity"] == "-"
