@@ -71,9 +71,11 @@ from logs.schema import join_list
 __all__ = [
     "DATASET_FIELDS",
     "DEFAULTS",
+    "ORIGINAL_USER_ID_KEY",
     "LogRecord",
     "ReadResult",
     "RecordError",
+    "conversation_order",
     "conversations",
     "read_records",
     "user_id_from",

@@ -31,7 +31,8 @@ P2  A preference task completes when an answer resolves it (events without ``dis
 P3  A preference task still asking when something else arrives (a skip, a new preference, a
     fallback, /start ...) was abandoned -> True, the interrupting ``skip`` included.
 P4  A disambiguation answer arriving after another intent interrupted the question (an orphan
-    answer, e.g. after ``start``) opens an already-failed task -> True until it resolves.
+    answer, e.g. after ``start``) opens an already-failed task -> True, up to and including the
+    answer that finally resolves it. (An answer right after a resolved task continues it: P1/P2.)
 R1  ``request_recommendation`` whose events hold only ``recommendation`` (no ``question``: the
     system refused, e.g. too few preferences) -> True.
 R2  An item sub-task ending in a rating is complete -> False, unless *tainted*.
