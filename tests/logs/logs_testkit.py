@@ -1,4 +1,4 @@
-"""Helpers shared by the logs tests (imported as ``from logs_testkit import make_record``)."""
+"""Helpers shared by the logs tests (imported as ``from tests.logs.logs_testkit import make_record``)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from logs_testkit import make_record
+from tests.logs.logs_testkit import make_record
 
 from logs.compare import CompareError, IntentStat, compare, merge
 from logs.report import ReportError, write_report

@@ -7,7 +7,7 @@ import sqlite3
 import threading
 
 import pytest
-from logs_testkit import make_record
+from tests.logs.logs_testkit import make_record
 
 from bot.cli import main
 from logs.export import export

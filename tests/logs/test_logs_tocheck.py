@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from logs_testkit import make_record
+from tests.logs.logs_testkit import make_record
 
 from bot.cli import main
 from logs.record import write_records
