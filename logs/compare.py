@@ -125,6 +125,11 @@ class Comparison:
         return _ratio(self.to_check_matches, self.messages)
 
     @property
+    def tocheck_agreement(self) -> float:
+        """Alias of :attr:`to_check_agreement` (the name used in the replay summary line)."""
+        return self.to_check_agreement
+
+    @property
     def objects_precision(self) -> float:
         """Micro precision of task-level (QID, polarity) pairs; 1.0 if we recorded none."""
         return _ratio(self.objects_tp, self.objects_tp + self.objects_fp, empty=1.0)

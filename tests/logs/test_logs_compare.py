@@ -46,6 +46,7 @@ def test_figures_are_exact(pair):
     # events: 0 same, 1 same, 2 same, 3 differs (set), 4 same (order ignored), 5 same
     assert c.events_matches == 5 and c.events_agreement == pytest.approx(5 / 6)
     assert c.to_check_matches == 4 and c.to_check_agreement == pytest.approx(4 / 6)
+    assert c.tocheck_agreement == c.to_check_agreement
     # tasks: preference task {1,2}: gold {Q1+}, ours {Q1+} (one turn earlier) -> TP 1
     #        preference task {3}: gold {Q2+, Q3-}, ours {Q2+, Q3+, Q4+} -> TP 1, FP 2, FN 1
     assert (c.object_tasks, c.objects_tp, c.objects_fp, c.objects_fn) == (2, 2, 2, 1)
