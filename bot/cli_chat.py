@@ -136,7 +136,7 @@ def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
 
 def _replay_cli(args: argparse.Namespace) -> int:
     from bot.services import Services
-    from logs.compare import compare
+    from logs.compare import compare, merge
     from logs.record import write_records
 
     services = Services.from_home()
@@ -146,7 +146,7 @@ def _replay_cli(args: argparse.Namespace) -> int:
     run_id = time.strftime("%Y%m%dT%H%M%S")
     out_dir = args.report or paths.reports_dir() / "replay"
     out_dir.mkdir(parents=True, exist_ok=True)
-    all_logged, all_ours, all_exceptions, all_seconds = [], [], 0, 0.0
+    comparisons, all_messages, all_exceptions, all_seconds = [], 0, 0, 0.0
     for path in args.files:
         if not path.is_file():
             print(f"corsbot: error: no such file: {path}", file=sys.stderr)
@@ -156,23 +156,23 @@ def _replay_cli(args: argparse.Namespace) -> int:
         dm.default_domain = domain
         logged, ours, exceptions, seconds = replay_file(dm, path, run_id=run_id, limit_users=args.limit_users)
         write_records(out_dir / f"ours_{path.parent.name}_{path.stem}.json", ours)
-        comparison = compare(logged, ours)
+        comparison = compare(ours, logged)
         print(f"{path}: domain={domain} messages={len(logged)} exceptions={exceptions} "
               f"intent_agreement={comparison.intent_agreement:.3f} "
               f"intent_agreement_validated={comparison.intent_agreement_validated:.3f} "
               f"events_agreement={comparison.events_agreement:.3f} objects_f1={comparison.objects_f1:.3f} "
               f"tocheck_agreement={comparison.tocheck_agreement:.3f} msgs_per_s={len(logged) / max(seconds, 1e-9):.1f}")
-        all_logged += logged
-        all_ours += ours
+        comparisons.append(comparison)
+        all_messages += len(logged)
         all_exceptions += exceptions
         all_seconds += seconds
-    total = compare(all_logged, all_ours)
-    line = (f"replay: messages={len(all_logged)} exceptions={all_exceptions} "
+    total = merge(comparisons)
+    line = (f"replay: messages={all_messages} exceptions={all_exceptions} "
             f"intent_agreement={total.intent_agreement:.3f} intent_agreement_validated={total.intent_agreement_validated:.3f}")
     if args.report is not None:
         from logs.report import write_report
 
-        write_report(total, args.report, extra={"messages_per_second": len(all_logged) / max(all_seconds, 1e-9),
+        write_report(total, args.report, extra={"messages_per_second": all_messages / max(all_seconds, 1e-9),
                                                 "exceptions": all_exceptions,
                                                 "files": [str(p) for p in args.files]})
         line += (f" events_agreement={total.events_agreement:.3f} objects_f1={total.objects_f1:.3f}"

@@ -229,7 +229,7 @@ class DialogManager:
         start = turn.timestamp_ms if turn.timestamp_ms is not None else started
         end = max(start, start + (self._now_ms() - started)) if turn.timestamp_ms is not None else self._now_ms()
         record = LogRecord(
-            message_id=f"{numeric_id}-{start}-{self._log.count()}",
+            message_id=f"{numeric_id}-{time.time_ns()}",
             user_id=numeric_id,
             message=turn.text,
             timestamp_start=start,
