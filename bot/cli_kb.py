@@ -1,0 +1,214 @@
+"""``corsbot kb build | stats | show``: CLI glue over ``recommender.sparql`` and ``recommender.kb``.
+
+- ``corsbot kb build [--domain D ...] [--endpoint URL] [--dump FILE] [--store DIR]``: extract each
+  domain (default all three) from the embedded store loaded from the shared dump (default), from
+  another dump, or from a SPARQL endpoint, and write ``var/kb/<domain>/`` atomically.
+- ``corsbot kb stats [--domain D ...]``: per-domain counts and the coverage of the QIDs the released
+  study's users named (``recognizedObjects``); last line
+  ``kb: entities=N edges=M coverage_movie=X coverage_book=Y coverage_music=Z``.
+- ``corsbot kb show QID [--domain D]``: what the bot knows about an entity.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from bot import paths
+
+_QID = re.compile(r"\bQ\d+\b")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``kb`` and its subcommands to the top-level parser."""
+    parser = sub.add_parser("kb", help="build and inspect the knowledge base")
+    kb_sub = parser.add_subparsers(dest="kb_command", metavar="KB_COMMAND")
+    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+
+    build = kb_sub.add_parser("build", help="extract the domains' snapshots over SPARQL")
+    build.add_argument("--domain", action="append", choices=paths.DOMAINS, help="domain to build (repeatable; default all)")
+    src = build.add_mutually_exclusive_group()
+    src.add_argument("--endpoint", help="SPARQL endpoint URL (e.g. https://query.wikidata.org/sparql) instead of the embedded store")
+    src.add_argument("--dump", type=Path, help="RDF dump to load into the embedded store (default: the shared Wikidata subset)")
+    build.add_argument("--store", type=Path, help="embedded store folder (default: var/kb/store)")
+    build.add_argument("--out", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
+    build.add_argument("--timeout", type=float, default=60.0, help="client timeout per request, seconds (remote)")
+    build.add_argument("--batch-size", type=int, help="entities per VALUES batch")
+    build.add_argument("--no-progress", action="store_true", help="no progress bars")
+    build.set_defaults(handler=cmd_build)
+
+    stats = kb_sub.add_parser("stats", help="counts per domain and coverage of the study's QIDs")
+    stats.add_argument("--domain", action="append", choices=paths.DOMAINS, help="domain (repeatable; default all)")
+    stats.add_argument("--kb-dir", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
+    stats.add_argument("--converse", type=Path, help="released messages folder (default: shared converse/)")
+    stats.set_defaults(handler=cmd_stats)
+
+    show = kb_sub.add_parser("show", help="what the bot knows about an entity")
+    show.add_argument("qid", help="entity id, e.g. Q83495")
+    show.add_argument("--domain", choices=paths.DOMAINS, help="domain (default: every domain that knows it)")
+    show.add_argument("--kb-dir", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
+    show.add_argument("--limit", type=int, default=15, help="values / items shown per property")
+    show.set_defaults(handler=cmd_show)
+
+
+def _snapshot(kb_dir: Path | None, domain: str) -> Path:
+    return (kb_dir / domain) if kb_dir is not None else paths.kb_snapshot(domain)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Build the requested domains' snapshots; prints one summary line per domain."""
+    from recommender.sparql import RemoteBackend, build_snapshot, open_embedded, store_stamp
+
+    domains = args.domain or list(paths.DOMAINS)
+    if args.endpoint:
+        backend = RemoteBackend(args.endpoint, timeout_s=args.timeout, batch_size=args.batch_size or 200)
+    else:
+        store = args.store or paths.kb_store()
+        dump = args.dump or paths.wikidata_dump()
+        start = time.perf_counter()
+        backend = open_embedded(store, dump, batch_size=args.batch_size or 2000)
+        stamp = store_stamp(store) or {}
+        print(
+            f"store: {store} ({stamp.get('triples', '?')} triples from {dump}; "
+            f"opened in {time.perf_counter() - start:.1f} s, loaded in {stamp.get('load_seconds', '?')} s)"
+        )
+    total = time.perf_counter()
+    for domain in domains:
+        out = _snapshot(args.out, domain)
+        report = build_snapshot(backend, domain, out, progress=not args.no_progress and sys.stderr.isatty())
+        print(
+            f"{domain}: items={report.items} values={report.values} edges={report.edges} "
+            f"labels={report.labels} aliases={report.aliases} dropped_unlabeled={report.dropped_unlabeled} "
+            f"queries={report.queries} seconds={report.seconds:.1f} size={report.size_bytes} -> {report.path}"
+        )
+    print(f"built {len(domains)} snapshot(s) in {time.perf_counter() - total:.1f} s")
+    return 0
+
+
+def study_qids(converse_dir: Path, domain: str) -> set[str]:
+    """Distinct QIDs in ``recognizedObjects`` of the released files of ``domain`` (empty if absent)."""
+    qids: set[str] = set()
+    for file in sorted((converse_dir / domain).glob("messages_*.json")):
+        try:
+            records = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for rec in records if isinstance(records, list) else ():
+            if isinstance(rec, dict):
+                qids.update(_QID.findall(str(rec.get("recognizedObjects") or "")))
+    return qids
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Print per-domain counts and study-QID coverage; the last line is machine-readable."""
+    from recommender.kb import KnowledgeBase
+    from recommender.schema import role_name
+
+    converse = args.converse or paths.converse_dir()
+    domains = args.domain or list(paths.DOMAINS)
+    entities = edges = 0
+    coverage: dict[str, str] = {d: "nan" for d in paths.DOMAINS}
+    for domain in domains:
+        start = time.perf_counter()
+        kb = KnowledgeBase.load(_snapshot(args.kb_dir, domain))
+        load_s = time.perf_counter() - start
+        ents = kb.entities()
+        n_labels = sum(1 for q in ents if kb.has_label(q))
+        n_en = sum(1 for q in ents if kb.label_lang(q) == "en")
+        n_aliases = sum(len(kb.aliases(q)) for q in ents)
+        per_pid: dict[str, int] = {}
+        for item in kb.items:
+            for pid, _ in kb.item_values(item):
+                per_pid[pid] = per_pid.get(pid, 0) + 1
+        n_edges = kb.edge_count
+        connected = sum(1 for q in kb.items if kb.item_values(q))
+        print(f"[{domain}] source={kb.source} built={kb.built_at} load={load_s:.2f}s")
+        print(
+            f"  items={len(kb.items)} (with >=1 edge: {connected}) values={len(ents) - len(kb.items)} "
+            f"edges={n_edges} labels={n_labels} (en: {n_en}) aliases={n_aliases}"
+        )
+        print("  edges by property: " + ", ".join(f"{p} {role_name(p)}={n}" for p, n in sorted(per_pid.items(), key=lambda kv: -kv[1])))
+        print("  detail fields (items): " + ", ".join(f"{k}={v}" for k, v in kb.detail_counts().items()))
+        wanted = study_qids(converse, domain)
+        if wanted:
+            present = {q for q in wanted if kb.has(q)}
+            as_item = sum(1 for q in present if kb.is_item(q))
+            labeled = sum(1 for q in present if kb.has_label(q))
+            frac = len(present) / len(wanted)
+            coverage[domain] = f"{frac:.3f}"
+            print(f"  study QIDs: {len(wanted)}; present {len(present)} ({frac:.1%}), as items {as_item}, labeled {labeled}")
+        else:
+            print(f"  study QIDs: none found under {converse}")
+        entities += len(ents)
+        edges += n_edges
+    print(
+        f"kb: entities={entities} edges={edges} coverage_movie={coverage['movie']} "
+        f"coverage_book={coverage['book']} coverage_music={coverage['music']}"
+    )
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print labels, aliases, details, values and reverse values of an entity."""
+    from recommender.errors import KnowledgeBaseError
+    from recommender.kb import KnowledgeBase
+
+    qid = args.qid.strip().upper()
+    if not re.fullmatch(r"Q\d+", qid):
+        print(f"corsbot: error: not a QID: {args.qid!r} (expected e.g. Q83495)", file=sys.stderr)
+        return 2
+    domains = [args.domain] if args.domain else list(paths.DOMAINS)
+    found = False
+    errors: list[str] = []
+    for domain in domains:
+        try:
+            kb = KnowledgeBase.load(_snapshot(args.kb_dir, domain))
+        except KnowledgeBaseError as exc:
+            errors.append(str(exc))
+            continue
+        if not kb.has(qid):
+            continue
+        found = True
+        for line in describe(kb, qid, limit=args.limit):
+            print(line)
+    if not found:
+        if errors and len(errors) == len(domains):
+            print(f"corsbot: error: {errors[0]}", file=sys.stderr)
+            return 2
+        print(f"{qid}: unknown to the {' / '.join(domains)} knowledge base(s)")
+        return 1
+    return 0
+
+
+def describe(kb: object, qid: str, *, limit: int = 15) -> Iterable[str]:
+    """Lines describing ``qid`` in ``kb`` (a ``KnowledgeBase``)."""
+    from recommender.schema import role_name
+
+    d = kb.details(qid)  # type: ignore[attr-defined]
+    kind = "item" if kb.is_item(qid) else "value"  # type: ignore[attr-defined]
+    yield f"[{kb.domain}] {qid} {d.label!r} ({kind}, popularity {kb.popularity(qid):g}, label lang {kb.label_lang(qid)})"  # type: ignore[attr-defined]
+    aliases = kb.aliases(qid)  # type: ignore[attr-defined]
+    if aliases:
+        yield "  aliases: " + "; ".join(aliases)
+    if d.description:
+        yield f"  description: {d.description}"
+    for name in ("year", "image", "trailer", "imdb_id", "tmdb_id", "spotify_id", "lastfm_id", "discogs_id", "wikipedia"):
+        value = getattr(d, name)
+        if value is not None:
+            yield f"  {name}: {value}"
+    for title, pairs in (("has", kb.item_values(qid)), ("is the value of", kb.value_items(qid))):  # type: ignore[attr-defined]
+        grouped: dict[str, list[str]] = {}
+        for pid, other in pairs:
+            grouped.setdefault(pid, []).append(other)
+        for pid, others in grouped.items():
+            shown = ", ".join(f"{kb.label(o)} ({o})" for o in others[:limit])  # type: ignore[attr-defined]
+            more = f" … +{len(others) - limit}" if len(others) > limit else ""
+            yield f"  {title} {role_name(pid)} [{pid}] ({len(others)}): {shown}{more}"
+    roles = kb.roles(qid)  # type: ignore[attr-defined]
+    if roles:
+        yield "  roles: " + ", ".join(f"{role_name(p)} ({p})" for p in roles)

@@ -1,0 +1,559 @@
+"""The knowledge base of one domain, loaded from its snapshot (written by ``recommender.sparql``).
+
+A snapshot is a folder (``var/kb/<domain>/``, see ``bot.paths.kb_snapshot``) holding one file,
+``kb.json.gz``: gzip-compressed (level 6) JSON with *columnar* arrays indexed by entity number,
+chosen because ``json.loads`` of flat lists of ints and strings is the fastest pure-stdlib load
+(no pickle: a snapshot is data, safe to read from anywhere, and diffable after ``zcat``). Layout::
+
+    {
+      "format": "corsbot-kb", "version": 1, "domain": "movie",
+      "source": "embedded:/…/wikidata-subset.nt.gz", "built_at": "2026-…Z",
+      "entities": ["Q1", …],              # items first (n_items of them), then the other values;
+      "n_items": 17199,                   #   each group sorted by numeric id
+      "labels": ["The Matrix", null, …],  # per entity; en > mul > any language; null = no label
+      "label_langs": ["en", null, …],
+      "aliases": {"12": ["Matrix"], …},   # entity index (as string) -> sorted aliases (en/mul)
+      "descriptions": {"12": "1999 film", …},
+      "pids": ["P57", "P161", …],          # the domain's edge properties (schema order)
+      "edge_item": [12, …], "edge_pid": [0, …], "edge_value": [40213, …],   # parallel arrays
+      "details": {"12": {"imdb_id": "tt0133093", "year": 1999, …}, …},     # items only
+      "sitelinks": {"12": "https://en.wikipedia.org/wiki/The_Matrix", …}
+    }
+
+Loading builds the per-entity indexes (item -> values, value -> items) once; ``graph()`` builds the
+networkx graph lazily and caches it. Popularity is ``degree + SITELINK_BONUS * has_enwiki_article``
+(degree = number of distinct neighbours in the item–value graph); it is >= 0 and only meant for
+ranking (candidates, the popularity baseline).
+
+Example:
+    >>> kb = KnowledgeBase.load(Path("var/kb/movie"))       # doctest: +SKIP
+    >>> kb.label("Q83495"), kb.roles("Q9545711")            # doctest: +SKIP
+    ('The Matrix', ('P57', 'P58'))
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+import zlib
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from recommender.errors import KnowledgeBaseError
+from recommender.schema import DOMAINS, PID, QID
+
+if TYPE_CHECKING:  # pragma: no cover
+    import networkx
+
+logger = logging.getLogger(__name__)
+
+SNAPSHOT_FILE = "kb.json.gz"
+"""Name of the snapshot file inside a domain's snapshot folder."""
+SNAPSHOT_FORMAT = "corsbot-kb"
+SNAPSHOT_VERSION = 1
+SITELINK_BONUS = 2.0
+"""Popularity added for an English Wikipedia article (a degree-2 equivalent)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ItemDetails:
+    """What the bot can show about an entity beyond its name.
+
+    Attributes:
+        qid: the entity.
+        label: its display name (en > mul > any; the QID only if it has no label at all).
+        description: short description (en > mul) or None.
+        year: publication year (P577, else inception P571) or None.
+        image: Commons image URL (P18) or None.
+        trailer: YouTube video id (P1651) or None.
+        imdb_id: IMDb id (P345), e.g. ``"tt0133093"``, or None.
+        tmdb_id: TMDB movie id (P4947) or None.
+        spotify_id: Spotify album (P2205) or artist (P1902) id, or None.
+        lastfm_id: Last.fm id (P3192) or None.
+        discogs_id: Discogs master id (P1954) or None.
+        wikipedia: English Wikipedia article URL or None.
+    """
+
+    qid: QID
+    label: str
+    description: str | None = None
+    year: int | None = None
+    image: str | None = None
+    trailer: str | None = None
+    imdb_id: str | None = None
+    tmdb_id: str | None = None
+    spotify_id: str | None = None
+    lastfm_id: str | None = None
+    discogs_id: str | None = None
+    wikipedia: str | None = None
+
+    def links(self) -> tuple[tuple[str, str], ...]:
+        """External pages about the entity as ``((site name, URL), ...)``, most useful first."""
+        out: list[tuple[str, str]] = []
+        if self.trailer:
+            out.append(("trailer", f"https://www.youtube.com/watch?v={self.trailer}"))
+        if self.imdb_id:
+            out.append(("IMDb", f"https://www.imdb.com/title/{self.imdb_id}/"))
+        if self.tmdb_id:
+            out.append(("TMDB", f"https://www.themoviedb.org/movie/{self.tmdb_id}"))
+        if self.spotify_id:
+            out.append(("Spotify", f"https://open.spotify.com/search/{self.spotify_id}"))
+        if self.lastfm_id:
+            out.append(("Last.fm", f"https://www.last.fm/music/{self.lastfm_id}"))
+        if self.discogs_id:
+            out.append(("Discogs", f"https://www.discogs.com/master/{self.discogs_id}"))
+        if self.wikipedia:
+            out.append(("Wikipedia", self.wikipedia))
+        out.append(("Wikidata", f"https://www.wikidata.org/wiki/{self.qid}"))
+        return tuple(out)
+
+
+DETAIL_NAMES: tuple[str, ...] = (
+    "year",
+    "image",
+    "trailer",
+    "imdb_id",
+    "tmdb_id",
+    "spotify_id",
+    "lastfm_id",
+    "discogs_id",
+)
+"""The ``ItemDetails`` fields filled from detail properties (see ``DomainSchema.details``)."""
+
+
+@dataclass(slots=True)
+class SnapshotData:
+    """A domain's extracted facts, before they are written (built by ``recommender.sparql``).
+
+    Attributes are keyed by QID; ``edges`` holds ``(item, pid, value)`` triples. ``write`` sorts
+    everything so that the same facts always give byte-identical snapshots (whatever the backend
+    or the order in which rows arrived).
+    """
+
+    domain: str
+    source: str
+    items: set[str] = field(default_factory=set)
+    labels: dict[str, tuple[str, str]] = field(default_factory=dict)  # qid -> (label, lang)
+    aliases: dict[str, set[str]] = field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)
+    edges: set[tuple[str, str, str]] = field(default_factory=set)
+    details: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sitelinks: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self, *, built_at: str | None = None) -> dict[str, Any]:
+        """The snapshot document (see the module docstring); deterministic but for ``built_at``."""
+        schema = DOMAINS[self.domain]
+        items = sorted(self.items, key=_qid_key)
+        values = sorted({v for _, _, v in self.edges} - self.items, key=_qid_key)
+        entities = items + values
+        index = {q: i for i, q in enumerate(entities)}
+        pids = list(schema.edge_pids)
+        extra = sorted({p for _, p, _ in self.edges} - set(pids), key=_qid_key)
+        pids += extra
+        pid_index = {p: i for i, p in enumerate(pids)}
+        edges = sorted((index[i], pid_index[p], index[v]) for i, p, v in self.edges if i in index)
+        labels = [self.labels.get(q, (None, None)) for q in entities]
+        doc: dict[str, Any] = {
+            "format": SNAPSHOT_FORMAT,
+            "version": SNAPSHOT_VERSION,
+            "domain": self.domain,
+            "source": self.source,
+            "built_at": built_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "entities": entities,
+            "n_items": len(items),
+            "labels": [lab for lab, _ in labels],
+            "label_langs": [lang for _, lang in labels],
+            "aliases": {
+                str(index[q]): sorted(a)
+                for q, a in sorted(self.aliases.items(), key=lambda kv: _qid_key(kv[0]))
+                if q in index and a
+            },
+            "descriptions": {
+                str(index[q]): d
+                for q, d in sorted(self.descriptions.items(), key=lambda kv: _qid_key(kv[0]))
+                if q in index
+            },
+            "pids": pids,
+            "edge_item": [e[0] for e in edges],
+            "edge_pid": [e[1] for e in edges],
+            "edge_value": [e[2] for e in edges],
+            "details": {
+                str(index[q]): dict(sorted(d.items()))
+                for q, d in sorted(self.details.items(), key=lambda kv: _qid_key(kv[0]))
+                if q in index and d
+            },
+            "sitelinks": {
+                str(index[q]): s
+                for q, s in sorted(self.sitelinks.items(), key=lambda kv: _qid_key(kv[0]))
+                if q in index
+            },
+        }
+        return doc
+
+
+def _qid_key(qid: str) -> tuple[str, int, str]:
+    """Sort key: prefix letter, then numeric id (``Q9 < Q10``), then the raw text."""
+    head, digits = qid[:1], qid[1:]
+    return (head, int(digits), "") if digits.isdigit() else (head, -1, qid)
+
+
+def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = None) -> Path:
+    """Write a snapshot folder atomically.
+
+    The document is written into a temporary sibling folder, then swapped in with renames, so a
+    failure at any point leaves the previous snapshot intact.
+
+    Args:
+        data: the extracted facts.
+        out_dir: the snapshot folder (e.g. ``var/kb/movie``); its parent is created if needed.
+        built_at: ISO timestamp to record (default: now); fixed in tests for identical bytes.
+
+    Returns:
+        The path of the written ``kb.json.gz``.
+
+    Raises:
+        KnowledgeBaseError: if the folder cannot be written.
+    """
+    out_dir = Path(out_dir)
+    doc = data.to_json(built_at=built_at)
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.tmp-", dir=out_dir.parent))
+        raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        with open(tmp / SNAPSHOT_FILE, "wb") as fh:
+            # mtime=0: identical facts give identical bytes
+            with gzip.GzipFile(filename="", mode="wb", fileobj=fh, compresslevel=6, mtime=0) as gz:
+                gz.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        old = None
+        if out_dir.exists():
+            old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}-{time.monotonic_ns()}")
+            os.replace(out_dir, old)
+        os.replace(tmp, out_dir)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        raise KnowledgeBaseError(f"could not write the knowledge-base snapshot {out_dir}: {exc}") from exc
+    logger.info("wrote snapshot %s (%d bytes uncompressed)", out_dir, len(raw))
+    return out_dir / SNAPSHOT_FILE
+
+
+def snapshot_file(path: Path) -> Path:
+    """The ``kb.json.gz`` of a snapshot folder (``path`` may also be the file itself)."""
+    path = Path(path)
+    return path if path.name.endswith(".json.gz") or path.is_file() else path / SNAPSHOT_FILE
+
+
+def read_snapshot(path: Path) -> dict[str, Any]:
+    """Read and check a snapshot document.
+
+    Raises:
+        KnowledgeBaseError: if it is missing, unreadable, or not a corsbot snapshot of a known version.
+    """
+    file = snapshot_file(path)
+    if not file.exists():
+        raise KnowledgeBaseError(
+            f"no knowledge-base snapshot at {file}; build it with `corsbot kb build`"
+        )
+    try:
+        with open(file, "rb") as fh:
+            raw = gzip.decompress(fh.read())
+        doc = json.loads(raw)
+    except (OSError, EOFError, zlib.error, ValueError) as exc:
+        raise KnowledgeBaseError(
+            f"knowledge-base snapshot {file} is unreadable ({exc.__class__.__name__}: {exc}); "
+            "rebuild it with `corsbot kb build`"
+        ) from exc
+    if not isinstance(doc, dict) or doc.get("format") != SNAPSHOT_FORMAT:
+        raise KnowledgeBaseError(f"{file} is not a corsbot knowledge-base snapshot")
+    if doc.get("version") != SNAPSHOT_VERSION:
+        raise KnowledgeBaseError(
+            f"{file} has snapshot version {doc.get('version')!r}, expected {SNAPSHOT_VERSION}; "
+            "rebuild it with `corsbot kb build`"
+        )
+    return doc
+
+
+class KnowledgeBase:
+    """The knowledge base of one domain: items, property values, names and the item–value graph.
+
+    Build with :meth:`load`. All lookups accept any string; unknown ids give empty results
+    (``label`` returns the id itself, ``popularity`` 0.0), never an exception.
+
+    Attributes:
+        domain: ``"movie"``, ``"book"`` or ``"music"``.
+        items: the recommendable items of the domain.
+        source: where the snapshot's facts came from.
+        built_at: ISO timestamp of the build.
+    """
+
+    __slots__ = (
+        "domain",
+        "items",
+        "source",
+        "built_at",
+        "pids",
+        "_entities",
+        "_index",
+        "_labels",
+        "_label_langs",
+        "_aliases",
+        "_descriptions",
+        "_details",
+        "_sitelinks",
+        "_out",
+        "_in",
+        "_degree",
+        "_graph",
+    )
+
+    def __init__(self, doc: Mapping[str, Any]):
+        """Index a snapshot document (see the module docstring); prefer :meth:`load`.
+
+        Raises:
+            KnowledgeBaseError: if the document is malformed.
+        """
+        try:
+            self.domain: str = str(doc["domain"])
+            entities: list[str] = list(doc["entities"])
+            n_items = int(doc["n_items"])
+            self.pids: tuple[PID, ...] = tuple(PID(p) for p in doc["pids"])
+            self._entities = entities
+            self._index: dict[str, int] = {q: i for i, q in enumerate(entities)}
+            self.items: frozenset[QID] = frozenset(QID(q) for q in entities[:n_items])
+            self._labels: list[str | None] = list(doc["labels"])
+            self._label_langs: list[str | None] = list(doc.get("label_langs") or [None] * len(entities))
+            self._aliases: dict[int, tuple[str, ...]] = {int(k): tuple(v) for k, v in doc["aliases"].items()}
+            self._descriptions: dict[int, str] = {int(k): v for k, v in doc["descriptions"].items()}
+            self._details: dict[int, dict[str, Any]] = {int(k): v for k, v in doc["details"].items()}
+            self._sitelinks: dict[int, str] = {int(k): v for k, v in doc["sitelinks"].items()}
+            ei, ep, ev = doc["edge_item"], doc["edge_pid"], doc["edge_value"]
+            if not (len(ei) == len(ep) == len(ev)) or len(self._labels) != len(entities):
+                raise ValueError("array lengths differ")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise KnowledgeBaseError(f"malformed knowledge-base snapshot ({exc.__class__.__name__}: {exc})") from exc
+        self.source: str = str(doc.get("source", ""))
+        self.built_at: str = str(doc.get("built_at", ""))
+        out: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        inc: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for i, p, v in zip(ei, ep, ev, strict=True):
+            out[i].append((p, v))
+            inc[v].append((p, i))
+        self._out = dict(out)
+        self._in = dict(inc)
+        neighbours: dict[int, set[int]] = defaultdict(set)
+        for i, _, v in zip(ei, ep, ev, strict=True):
+            if i != v:
+                neighbours[i].add(v)
+                neighbours[v].add(i)
+        self._degree = {k: len(s) for k, s in neighbours.items()}
+        self._graph: networkx.Graph | None = None
+
+    @classmethod
+    def load(cls, path: Path) -> KnowledgeBase:
+        """Load a domain's snapshot.
+
+        Args:
+            path: the snapshot folder (``var/kb/<domain>``) or its ``kb.json.gz``.
+
+        Raises:
+            KnowledgeBaseError: if the snapshot is missing, unreadable or malformed (the message
+                says which file and how to rebuild it).
+        """
+        start = time.perf_counter()
+        kb = cls(read_snapshot(path))
+        logger.info(
+            "loaded %s knowledge base: %d items, %d entities, %d edges in %.2f s",
+            kb.domain, len(kb.items), len(kb._entities), kb.edge_count, time.perf_counter() - start,
+        )
+        return kb
+
+    # --- membership ---------------------------------------------------------------------------
+
+    def has(self, qid: str) -> bool:
+        """Whether ``qid`` is an item or a property value of this domain."""
+        return qid in self._index
+
+    def is_item(self, qid: str) -> bool:
+        """Whether ``qid`` is a recommendable item of this domain."""
+        return qid in self.items
+
+    def entities(self) -> tuple[QID, ...]:
+        """Every known entity: items first, then the other property values."""
+        return tuple(QID(q) for q in self._entities)
+
+    @property
+    def edge_count(self) -> int:
+        """Number of (item, property, value) claims."""
+        return sum(len(v) for v in self._out.values())
+
+    # --- names ----------------------------------------------------------------------------------
+
+    def label(self, qid: str) -> str:
+        """Display name: English, else ``mul``, else any language; the QID only if none exists."""
+        i = self._index.get(qid)
+        if i is None:
+            return qid
+        return self._labels[i] or qid
+
+    def has_label(self, qid: str) -> bool:
+        """Whether ``qid`` has a label in some language (so the bot never shows a bare QID)."""
+        i = self._index.get(qid)
+        return i is not None and self._labels[i] is not None
+
+    def label_lang(self, qid: str) -> str | None:
+        """Language tag of :meth:`label` (``"en"``, ``"mul"``, ...), None if unlabeled/unknown."""
+        i = self._index.get(qid)
+        return None if i is None else self._label_langs[i]
+
+    def aliases(self, qid: str) -> tuple[str, ...]:
+        """Other names (English/``mul`` ``skos:altLabel``), sorted; empty if none."""
+        i = self._index.get(qid)
+        return () if i is None else self._aliases.get(i, ())
+
+    def names(self) -> Iterator[tuple[str, QID]]:
+        """Every ``(label or alias, qid)`` pair, the entity linker's index (labeled entities only)."""
+        for i, q in enumerate(self._entities):
+            lab = self._labels[i]
+            if lab:
+                yield lab, QID(q)
+            for alias in self._aliases.get(i, ()):
+                yield alias, QID(q)
+
+    def description(self, qid: str) -> str | None:
+        """Short description (en > mul), or None."""
+        i = self._index.get(qid)
+        return None if i is None else self._descriptions.get(i)
+
+    # --- edges ----------------------------------------------------------------------------------
+
+    def item_values(self, item: str) -> tuple[tuple[PID, QID], ...]:
+        """``((pid, value), ...)`` of an item, in (property schema order, value id) order."""
+        i = self._index.get(item)
+        if i is None:
+            return ()
+        return tuple((self.pids[p], QID(self._entities[v])) for p, v in self._out.get(i, ()))
+
+    def value_items(self, value: str) -> tuple[tuple[PID, QID], ...]:
+        """``((pid, item), ...)`` of the items having ``value`` for some edge property."""
+        i = self._index.get(value)
+        if i is None:
+            return ()
+        return tuple((self.pids[p], QID(self._entities[v])) for p, v in sorted(self._in.get(i, ())))
+
+    def roles(self, qid: str) -> tuple[PID, ...]:
+        """Properties for which ``qid`` is a value, most frequent first (ties: schema order)."""
+        i = self._index.get(qid)
+        if i is None:
+            return ()
+        counts = Counter(p for p, _ in self._in.get(i, ()))
+        return tuple(self.pids[p] for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def popularity(self, qid: str) -> float:
+        """``degree + SITELINK_BONUS * has_enwiki_article`` (>= 0; 0.0 for unknown ids)."""
+        i = self._index.get(qid)
+        if i is None:
+            return 0.0
+        return float(self._degree.get(i, 0)) + (SITELINK_BONUS if i in self._sitelinks else 0.0)
+
+    def degree(self, qid: str) -> int:
+        """Number of distinct graph neighbours of ``qid`` (0 if unknown)."""
+        i = self._index.get(qid)
+        return 0 if i is None else self._degree.get(i, 0)
+
+    # --- details --------------------------------------------------------------------------------
+
+    def details(self, qid: str) -> ItemDetails:
+        """What can be shown about ``qid``; an unknown id gives details with only ``qid``/``label``."""
+        i = self._index.get(qid)
+        if i is None:
+            return ItemDetails(qid=QID(qid), label=qid)
+        d = self._details.get(i, {})
+        year = d.get("year")
+        return ItemDetails(
+            qid=QID(qid),
+            label=self.label(qid),
+            description=self._descriptions.get(i),
+            year=int(year) if isinstance(year, int) else None,
+            image=d.get("image"),
+            trailer=d.get("trailer"),
+            imdb_id=d.get("imdb_id"),
+            tmdb_id=d.get("tmdb_id"),
+            spotify_id=d.get("spotify_id"),
+            lastfm_id=d.get("lastfm_id"),
+            discogs_id=d.get("discogs_id"),
+            wikipedia=self._sitelinks.get(i),
+        )
+
+    def detail_counts(self) -> dict[str, int]:
+        """How many items have each detail field (incl. ``description`` and ``wikipedia``)."""
+        counts: Counter[str] = Counter()
+        for d in self._details.values():
+            counts.update(k for k, v in d.items() if v is not None)
+        n_items = len(self.items)
+        counts["description"] = sum(1 for i in self._descriptions if i < n_items)
+        counts["wikipedia"] = sum(1 for i in self._sitelinks if i < n_items)
+        return {k: counts.get(k, 0) for k in ("description", *DETAIL_NAMES, "wikipedia")}
+
+    # --- graph ----------------------------------------------------------------------------------
+
+    def graph(self) -> networkx.Graph:
+        """The undirected item–value graph (built on first call, then cached).
+
+        Nodes are QIDs (every entity, isolated items included) with the boolean node attribute
+        ``item``; an edge joins an item and a value, with attribute ``pids``: the tuple of
+        properties linking them (schema order). Do not mutate it: it is shared.
+        """
+        if self._graph is None:
+            import networkx as nx
+
+            g = nx.Graph()
+            n_items = len(self.items)
+            g.add_nodes_from((q, {"item": i < n_items}) for i, q in enumerate(self._entities))
+            pairs: dict[tuple[int, int], list[int]] = defaultdict(list)
+            for i, lst in self._out.items():
+                for p, v in lst:
+                    if i != v:
+                        pairs[(min(i, v), max(i, v))].append(p)
+            ents, pids = self._entities, self.pids
+            g.add_edges_from(
+                (ents[a], ents[b], {"pids": tuple(pids[p] for p in sorted(set(ps)))})
+                for (a, b), ps in pairs.items()
+            )
+            self._graph = g
+        return self._graph
+
+    def __repr__(self) -> str:
+        return f"<KnowledgeBase {self.domain}: {len(self.items)} items, {len(self._entities)} entities>"
+
+
+def load_all(paths: Mapping[str, Path] | Sequence[tuple[str, Path]]) -> dict[str, KnowledgeBase]:
+    """Load several domains' snapshots: ``{domain: KnowledgeBase}``.
+
+    Raises:
+        KnowledgeBaseError: on the first snapshot that cannot be loaded.
+    """
+    pairs = paths.items() if isinstance(paths, Mapping) else paths
+    return {domain: KnowledgeBase.load(path) for domain, path in pairs}
+
+
+__all__ = [
+    "DETAIL_NAMES",
+    "SITELINK_BONUS",
+    "SNAPSHOT_FILE",
+    "ItemDetails",
+    "KnowledgeBase",
+    "SnapshotData",
+    "load_all",
+    "read_snapshot",
+    "write_snapshot",
+]

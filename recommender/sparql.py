@@ -1,0 +1,905 @@
+"""SPARQL extraction of the knowledge base, from an embedded store or a remote endpoint.
+
+Two backends answer the *same* SPARQL, written for Wikidata's vocabulary (``wdt:`` direct claims,
+``rdfs:label``/``skos:altLabel``/``schema:description`` read directly: no ``SERVICE wikibase:label``,
+which Oxigraph lacks):
+
+- :class:`EmbeddedBackend`: a pyoxigraph ``Store`` persisted at a path (``var/kb/store``), bulk-loaded
+  once from an RDF dump (gzip N-Triples, the offline default) and reused while the dump is unchanged
+  (size + mtime recorded in ``<store>.json``).
+- :class:`RemoteBackend`: any SPARQL 1.1 endpoint (query.wikidata.org, ``oxigraph serve``) via
+  SPARQLWrapper, POST, JSON results, with a descriptive User-Agent (F15), a client timeout and an
+  overall deadline (F18), retries with exponential backoff honouring ``Retry-After`` on 429/503
+  (F14), clear errors for 403, HTML/text bodies and wrong JSON shapes (F16), truncated bodies or
+  server timeout traces (F17), and rows whose OPTIONAL variables are unbound (F19, read with .get).
+
+:func:`build_snapshot` extracts one domain (see ``recommender.schema``) in pages and batches:
+
+1. class closures: ``?class wdt:P279* ?root`` for the item, excluded and occupation roots;
+2. candidate items, paged with ``LIMIT``/``OFFSET`` (no ``ORDER BY``: it costs ~10 s per page in
+   Oxigraph) and checked against a ``COUNT`` so an unstable or partial paging is an error;
+3. per batch of entities (``VALUES ?e {...}``): names (labels/aliases/descriptions in en/mul, then a
+   label in any language for those lacking one), enwiki sitelinks, and for items the claims of the
+   edge and detail properties. Items without any label are dropped (a user can neither name nor be
+   shown them); property values are kept even unlabeled (they still connect items);
+4. the same names/sitelinks for the property values.
+
+A batch or page whose answer is truncated or timed out is retried once split in halves (F17);
+nothing partial is ever written: the snapshot is written atomically at the end
+(``recommender.kb.write_snapshot``).
+
+Example:
+    >>> backend = open_embedded(Path("var/kb/store"), Path("wikidata-subset.nt.gz"))  # doctest: +SKIP
+    >>> build_snapshot(backend, "movie", Path("var/kb/movie")).items                   # doctest: +SKIP
+    17199
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import logging
+import math
+import os
+import re
+import shutil
+import socket
+import time
+import urllib.error
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from recommender.errors import (
+    BadResponseError,
+    EndpointError,
+    EndpointTimeoutError,
+    KnowledgeBaseError,
+    TruncatedResultError,
+)
+from recommender.kb import SnapshotData, write_snapshot
+from recommender.schema import WD, WDT, DomainSchema, get_domain
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_USER_AGENT = (
+    "corsbot/0.1 (conversational recommender research prototype; "
+    "https://github.com/corsbot/corsbot; corsbot-maintainers@example.org) SPARQLWrapper/2"
+)
+"""Descriptive User-Agent with contact info, as the Wikimedia User-Agent policy requires (F15)."""
+
+PREFIXES = """PREFIX wd: <http://www.wikidata.org/entity/>
+PREFIX wdt: <http://www.wikidata.org/prop/direct/>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+PREFIX schema: <http://schema.org/>
+"""
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+SCHEMA_DESC = "http://schema.org/description"
+ENWIKI = "https://en.wikipedia.org/"
+_SERVER_TRACE = re.compile(rb"java\.util\.concurrent\.TimeoutException|java\.lang\.\w+Exception|QueryTimeoutException")
+_QID_IRI = re.compile(r"^http://www\.wikidata\.org/entity/(Q\d+)$")
+_YEAR = re.compile(r"^\s*([+-]?\d{1,6})-")
+
+
+# --------------------------------------------------------------------------------------------
+# result rows
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One bound value of a result row.
+
+    Attributes:
+        kind: ``"uri"``, ``"literal"`` or ``"bnode"``.
+        value: the IRI, lexical form or blank-node id.
+        lang: language tag of a literal (lower case) or None.
+        datatype: datatype IRI of a typed literal (None for plain / language-tagged strings).
+    """
+
+    kind: str
+    value: str
+    lang: str | None = None
+    datatype: str | None = None
+
+
+Row = dict[str, Term]
+"""A result row: variable name -> bound value; unbound variables are absent (read with .get)."""
+
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+
+
+def _term_from_json(obj: Any) -> Term:
+    if not isinstance(obj, dict) or "value" not in obj or "type" not in obj:
+        raise ValueError(f"binding without type/value: {str(obj)[:80]}")
+    kind = obj["type"]
+    if kind == "typed-literal":  # SPARQL XML-era JSON variant
+        kind = "literal"
+    lang = obj.get("xml:lang")
+    datatype = obj.get("datatype")
+    if datatype in (_XSD_STRING, _RDF_LANGSTRING):
+        datatype = None
+    return Term(str(kind), str(obj["value"]), lang.lower() if lang else None, datatype)
+
+
+def parse_sparql_json(body: bytes, content_type: str | None, url: str) -> list[Row]:
+    """Parse a SPARQL 1.1 JSON results body into rows, refusing anything that is not one.
+
+    Args:
+        body: the raw HTTP body.
+        content_type: the ``Content-Type`` header (may be None).
+        url: the endpoint, for error messages.
+
+    Returns:
+        The rows; an unbound variable is simply absent from its row.
+
+    Raises:
+        TruncatedResultError: the JSON is cut off, or the body carries a server exception trace
+            (Blazegraph appends ``java.util.concurrent.TimeoutException`` after a 200).
+        BadResponseError: an HTML/text body, JSON that is not ``{"head": .., "results": {"bindings": [..]}}``.
+    """
+    ctype = (content_type or "").lower()
+    head = body[:2048].lstrip()
+    if _SERVER_TRACE.search(body[-65536:]) or _SERVER_TRACE.search(body[:4096]):
+        raise TruncatedResultError(url, 200, "the result carries a server exception trace (query timed out server-side)")
+    if "html" in ctype or head[:1] == b"<":
+        snippet = _snippet(body)
+        raise BadResponseError(url, 200, f"HTML body instead of SPARQL results ({snippet!r})")
+    try:
+        doc = json.loads(body)
+    except UnicodeDecodeError as exc:
+        raise BadResponseError(url, 200, f"body is not UTF-8 text ({exc})") from exc
+    except json.JSONDecodeError as exc:
+        if head[:1] in (b"{", b"["):
+            raise TruncatedResultError(url, 200, f"JSON body cut off or corrupt at char {exc.pos} of {len(body)}") from exc
+        raise BadResponseError(url, 200, f"body is not JSON ({_snippet(body)!r})") from exc
+    if not isinstance(doc, dict) or not isinstance(doc.get("head"), dict):
+        raise BadResponseError(url, 200, "JSON without a 'head' object: not a SPARQL result")
+    results = doc.get("results")
+    bindings = results.get("bindings") if isinstance(results, dict) else None
+    if not isinstance(bindings, list):
+        raise BadResponseError(url, 200, "JSON without 'results.bindings': not a SPARQL SELECT result")
+    rows: list[Row] = []
+    try:
+        for b in bindings:
+            if not isinstance(b, dict):
+                raise ValueError("a binding row is not an object")
+            rows.append({k: _term_from_json(v) for k, v in b.items()})
+    except ValueError as exc:
+        raise BadResponseError(url, 200, str(exc)) from exc
+    return rows
+
+
+def _snippet(body: bytes, n: int = 80) -> str:
+    text = body[:400].decode("utf-8", "replace")
+    text = re.sub(r"<[^>]*>", " ", text)
+    return " ".join(text.split())[:n]
+
+
+# --------------------------------------------------------------------------------------------
+# backends
+# --------------------------------------------------------------------------------------------
+
+
+class Backend(Protocol):
+    """Something that answers SPARQL SELECT queries with rows."""
+
+    description: str
+    batch_size: int
+    page_size: int
+
+    def select(self, query: str) -> list[Row]:
+        """Run a SELECT query; raises ``KnowledgeBaseError`` (or a subclass) on failure."""
+        ...
+
+
+class EmbeddedBackend:
+    """SPARQL over a local pyoxigraph store (read-only once loaded).
+
+    Attributes:
+        description: ``"embedded:<dump or store path>"``, recorded in snapshots.
+        batch_size: entities per ``VALUES`` batch (2000: ~50 ms per query on the shared dump).
+        page_size: rows per item page.
+    """
+
+    def __init__(self, store: Any, *, description: str, batch_size: int = 2000, page_size: int = 50000):
+        self._store = store
+        self.description = description
+        self.batch_size = batch_size
+        self.page_size = page_size
+
+    def select(self, query: str) -> list[Row]:
+        """Run a SELECT query on the store.
+
+        Raises:
+            KnowledgeBaseError: if the query is invalid or the store fails.
+        """
+        import pyoxigraph as ox
+
+        try:
+            result = self._store.query(query)
+            names = [v.value for v in result.variables]
+            rows: list[Row] = []
+            for sol in result:
+                row: Row = {}
+                for name in names:
+                    term = sol[name]
+                    if term is not None:
+                        row[name] = _term_from_oxigraph(term, ox)
+                rows.append(row)
+        except (SyntaxError, OSError, ValueError, TypeError) as exc:
+            raise KnowledgeBaseError(f"embedded SPARQL store failed: {exc.__class__.__name__}: {exc}") from exc
+        return rows
+
+
+def _term_from_oxigraph(term: Any, ox: Any) -> Term:
+    if isinstance(term, ox.NamedNode):
+        return Term("uri", term.value)
+    if isinstance(term, ox.Literal):
+        lang = term.language
+        datatype = None if lang else term.datatype.value
+        if datatype == _XSD_STRING:
+            datatype = None
+        return Term("literal", term.value, lang.lower() if lang else None, datatype)
+    if isinstance(term, ox.BlankNode):
+        return Term("bnode", term.value)
+    return Term("literal", str(term))
+
+
+def _rdf_format(path: Path, ox: Any) -> Any:
+    name = path.name.lower().removesuffix(".gz")
+    if name.endswith(".nt"):
+        return ox.RdfFormat.N_TRIPLES
+    if name.endswith(".ttl"):
+        return ox.RdfFormat.TURTLE
+    if name.endswith(".nq"):
+        return ox.RdfFormat.N_QUADS
+    if name.endswith((".rdf", ".xml", ".owl")):
+        return ox.RdfFormat.RDF_XML
+    raise KnowledgeBaseError(f"unknown RDF format for {path} (expected .nt, .ttl, .nq or .rdf, optionally .gz)")
+
+
+def _dump_stamp(dump: Path) -> dict[str, Any]:
+    st = dump.stat()
+    return {"dump": str(dump.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def open_embedded(store_path: Path, dump: Path | None, *, batch_size: int = 2000, page_size: int = 50000) -> EmbeddedBackend:
+    """Open the embedded store, bulk-loading ``dump`` first if the store is absent or stale.
+
+    The store is loaded into a temporary sibling folder and renamed into place, and a stamp
+    (``<store_path>.json``: dump path, size, mtime, triple count, load seconds) records what it
+    holds; a later call with the same dump reuses the store (opened read-only, so several
+    processes can share it).
+
+    Args:
+        store_path: the store folder (``var/kb/store``).
+        dump: the RDF dump (``.nt``/``.ttl``/``.nq``/``.rdf``, optionally gzip), or None to use the
+            store as it is.
+
+    Raises:
+        KnowledgeBaseError: if the dump is missing or unreadable, or there is no store and no dump.
+    """
+    import pyoxigraph as ox
+
+    store_path = Path(store_path)
+    stamp_path = store_path.with_name(store_path.name + ".json")
+    if dump is not None:
+        dump = Path(dump)
+        if not dump.is_file():
+            raise KnowledgeBaseError(f"RDF dump not found: {dump} (set CORSBOT_SHARED or pass --dump FILE)")
+        wanted = _dump_stamp(dump)
+        current = _read_stamp(stamp_path)
+        fresh = store_path.is_dir() and current is not None and all(current.get(k) == v for k, v in wanted.items())
+        if not fresh:
+            _load_store(store_path, stamp_path, dump, wanted, ox)
+        description = f"embedded:{dump}"
+    else:
+        if not store_path.is_dir() or _read_stamp(stamp_path) is None:
+            raise KnowledgeBaseError(f"no embedded store at {store_path}; pass a dump to load (--dump FILE)")
+        description = f"embedded:{_read_stamp(stamp_path).get('dump', store_path)}"  # type: ignore[union-attr]
+    try:
+        store = ox.Store.read_only(str(store_path))
+    except OSError as exc:
+        raise KnowledgeBaseError(f"cannot open the embedded store {store_path}: {exc}") from exc
+    return EmbeddedBackend(store, description=description, batch_size=batch_size, page_size=page_size)
+
+
+def _read_stamp(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _load_store(store_path: Path, stamp_path: Path, dump: Path, stamp: dict[str, Any], ox: Any) -> None:
+    fmt = _rdf_format(dump, ox)
+    store_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = store_path.with_name(f".{store_path.name}.loading-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    logger.info("loading %s into the embedded store %s", dump, store_path)
+    start = time.perf_counter()
+    try:
+        store = ox.Store(str(tmp))
+        opener = gzip.open if dump.name.lower().endswith(".gz") else open
+        with opener(dump, "rb") as fh:
+            store.bulk_load(fh, format=fmt)
+        store.flush()
+        n = len(store)
+        del store
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise KnowledgeBaseError(f"could not load the RDF dump {dump}: {exc.__class__.__name__}: {exc}") from exc
+    seconds = time.perf_counter() - start
+    old = store_path.with_name(f".{store_path.name}.old-{os.getpid()}")
+    if store_path.exists():
+        os.replace(store_path, old)
+    os.replace(tmp, store_path)
+    shutil.rmtree(old, ignore_errors=True)
+    stamp = {**stamp, "triples": n, "load_seconds": round(seconds, 2)}
+    stamp_path.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+    logger.info("loaded %d triples in %.1f s", n, seconds)
+
+
+def store_stamp(store_path: Path) -> dict[str, Any] | None:
+    """What the embedded store holds (dump, size, triples, load_seconds), or None if not loaded."""
+    return _read_stamp(Path(store_path).with_name(Path(store_path).name + ".json"))
+
+
+class RemoteBackend:
+    """SPARQL over HTTP with SPARQLWrapper (POST, JSON results), robust to a busy or odd endpoint.
+
+    Attributes:
+        url: the endpoint.
+        description: ``"remote:<url>"``.
+        batch_size: entities per ``VALUES`` batch (200: modest queries for a public endpoint).
+        page_size: rows per item page (10000).
+        queries: number of HTTP requests sent (retries included).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout_s: float = 60.0,
+        deadline_s: float = 300.0,
+        user_agent: str = DEFAULT_USER_AGENT,
+        max_retries: int = 4,
+        backoff_s: float = 2.0,
+        max_wait_s: float = 120.0,
+        batch_size: int = 200,
+        page_size: int = 10000,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
+        """Configure the client.
+
+        Args:
+            url: endpoint URL, e.g. ``https://query.wikidata.org/sparql`` or ``http://127.0.0.1:7878/query``.
+            timeout_s: socket timeout of one request (seconds).
+            deadline_s: overall time allowed for one query including retries (seconds).
+            user_agent: the User-Agent header (F15).
+            max_retries: retries after a 429/502/503/504 or a network error.
+            backoff_s: first backoff (doubled per retry) when no ``Retry-After`` is given.
+            max_wait_s: longest single wait; a longer ``Retry-After`` fails at once with the wait.
+            sleep: the sleep function (tests pass a recorder).
+        """
+        self.url = url
+        self.description = f"remote:{url}"
+        self.timeout_s = timeout_s
+        self.deadline_s = deadline_s
+        self.user_agent = user_agent
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.max_wait_s = max_wait_s
+        self.batch_size = batch_size
+        self.page_size = page_size
+        self.queries = 0
+        self._sleep = sleep
+
+    def select(self, query: str) -> list[Row]:
+        """Run a SELECT query, retrying rate limits and transient failures.
+
+        Raises:
+            EndpointError: 403 (with a hint about the User-Agent policy), other HTTP errors, an
+                unreachable endpoint after the retries, or a ``Retry-After`` beyond ``max_wait_s``.
+            EndpointTimeoutError: no answer within ``timeout_s`` / ``deadline_s``.
+            BadResponseError / TruncatedResultError: see :func:`parse_sparql_json`.
+        """
+        start = time.monotonic()
+        attempt = 0
+        while True:
+            try:
+                body, ctype = self._fetch(query)
+                return parse_sparql_json(body, ctype, self.url)
+            except EndpointError as exc:
+                retryable = exc.status in (429, 502, 503, 504) or (exc.status is None and not isinstance(exc, EndpointTimeoutError))
+                if not retryable or attempt >= self.max_retries:
+                    raise
+                wait = exc.retry_after_s if exc.retry_after_s is not None else self.backoff_s * (2**attempt)
+                if wait > self.max_wait_s:
+                    raise
+                if time.monotonic() - start + wait > self.deadline_s:
+                    raise EndpointTimeoutError(self.url, exc.status, f"gave up after {attempt + 1} attempts within the {self.deadline_s:g} s deadline ({exc.reason})") from exc
+                attempt += 1
+                logger.warning("%s; retry %d/%d in %.1f s", exc, attempt, self.max_retries, wait)
+                self._sleep(wait)
+
+    def _fetch(self, query: str) -> tuple[bytes, str | None]:
+        from SPARQLWrapper import JSON, POST, SPARQLWrapper
+        from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
+
+        self.queries += 1
+        sw = SPARQLWrapper(self.url, agent=self.user_agent)
+        sw.setQuery(query)
+        sw.setMethod(POST)
+        sw.setReturnFormat(JSON)
+        sw.setOnlyConneg(True)
+        sw.setTimeout(max(1, math.ceil(self.timeout_s)))
+        try:
+            result = sw.query()
+            response = result.response
+            try:
+                body = response.read()
+            except http.client.IncompleteRead as exc:
+                raise TruncatedResultError(self.url, 200, f"connection closed mid-body (IncompleteRead after {len(exc.partial)} bytes)") from exc
+            info = response.info()
+            return body, info.get("Content-Type") if info is not None else None
+        except urllib.error.HTTPError as exc:
+            raise self._http_error(exc) from exc
+        except SPARQLWrapperException as exc:
+            raise self._wrapper_error(exc) from exc
+        except (TimeoutError, socket.timeout) as exc:
+            raise EndpointTimeoutError(self.url, None, f"no answer within {self.timeout_s:g} s") from exc
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
+                raise EndpointTimeoutError(self.url, None, f"no answer within {self.timeout_s:g} s") from exc
+            raise EndpointError(self.url, None, f"cannot reach the endpoint ({exc.reason})") from exc
+        except (ConnectionError, http.client.HTTPException, OSError) as exc:
+            raise EndpointError(self.url, None, f"connection failed ({exc.__class__.__name__}: {exc})") from exc
+
+    def _http_error(self, exc: urllib.error.HTTPError) -> EndpointError:
+        status = exc.code
+        retry_after = parse_retry_after(exc.headers.get("Retry-After") if exc.headers else None)
+        try:
+            snippet = _snippet(exc.read() or b"")
+        except (OSError, http.client.HTTPException):
+            snippet = ""
+        if status == 403:
+            reason = "forbidden: the endpoint refused the request (User-Agent policy or a ban); " + snippet
+        elif status == 429:
+            reason = "too many requests: the knowledge base is busy"
+        elif status in (502, 503, 504):
+            reason = "service unavailable: " + snippet
+        else:
+            reason = snippet or (exc.reason or "")
+        if status != 504 and "TimeoutException" in snippet:
+            return EndpointTimeoutError(self.url, status, reason.strip(), retry_after_s=retry_after)
+        return EndpointError(self.url, status, reason.strip(), retry_after_s=retry_after)
+
+    def _wrapper_error(self, exc: Exception) -> EndpointError:
+        from SPARQLWrapper.SPARQLExceptions import (
+            EndPointInternalError,
+            EndPointNotFound,
+            QueryBadFormed,
+            Unauthorized,
+            URITooLong,
+        )
+
+        text = " ".join(str(exc).split())[:200]
+        if isinstance(exc, EndPointInternalError):
+            if "TimeoutException" in text or "timeout" in text.lower():
+                return EndpointTimeoutError(self.url, 500, "query timed out on the server")
+            return EndpointError(self.url, 500, f"server error: {text}")
+        status = {QueryBadFormed: 400, Unauthorized: 401, EndPointNotFound: 404, URITooLong: 414}.get(type(exc))
+        return EndpointError(self.url, status, text)
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP date), None if absent/bad."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+# --------------------------------------------------------------------------------------------
+# queries
+# --------------------------------------------------------------------------------------------
+
+
+def _values(var: str, qids: Iterable[str]) -> str:
+    return f"VALUES ?{var} {{ " + " ".join(f"wd:{q}" for q in qids) + " }"
+
+
+def query_class_closure(roots: Sequence[str]) -> str:
+    """Classes in the ``wdt:P279*`` closure of ``roots`` (roots included)."""
+    return PREFIXES + f"SELECT DISTINCT ?class WHERE {{ {_values('root', roots)} ?class wdt:P279* ?root . }}"
+
+
+def query_typed(classes: Sequence[str], pid: str, *, limit: int, offset: int) -> str:
+    """One page of entities with ``wdt:<pid>`` (P31 or P106) in ``classes``."""
+    return PREFIXES + (
+        f"SELECT DISTINCT ?item WHERE {{ {_values('class', classes)} ?item wdt:{pid} ?class . }} "
+        f"LIMIT {limit} OFFSET {offset}"
+    )
+
+
+def query_typed_count(classes: Sequence[str], pid: str) -> str:
+    """Number of entities with ``wdt:<pid>`` in ``classes`` (checks the paging)."""
+    return PREFIXES + f"SELECT (COUNT(DISTINCT ?item) AS ?n) WHERE {{ {_values('class', classes)} ?item wdt:{pid} ?class . }}"
+
+
+def query_texts(qids: Sequence[str]) -> str:
+    """English/``mul`` labels, aliases and descriptions of ``qids``."""
+    return PREFIXES + (
+        f"SELECT ?e ?p ?text WHERE {{ {_values('e', qids)} ?e ?p ?text . "
+        "FILTER(?p IN (rdfs:label, skos:altLabel, schema:description)) "
+        'FILTER(LANG(?text) IN ("en", "mul")) }'
+    )
+
+
+def query_any_labels(qids: Sequence[str]) -> str:
+    """Labels of ``qids`` in any language (for entities with no en/mul label)."""
+    return PREFIXES + f"SELECT ?e ?label WHERE {{ {_values('e', qids)} ?e rdfs:label ?label . }}"
+
+
+def query_sitelinks(qids: Sequence[str]) -> str:
+    """English Wikipedia article of each of ``qids``; ``?article`` is unbound when there is none."""
+    return PREFIXES + (
+        f"SELECT ?e ?article WHERE {{ {_values('e', qids)} "
+        f"OPTIONAL {{ ?article schema:about ?e ; schema:isPartOf <{ENWIKI}> . }} }}"
+    )
+
+
+def query_claims(qids: Sequence[str], pids: Sequence[str]) -> str:
+    """Direct claims of ``qids`` for the properties ``pids``."""
+    plist = ", ".join(f"wdt:{p}" for p in pids)
+    return PREFIXES + f"SELECT ?e ?p ?value WHERE {{ {_values('e', qids)} ?e ?p ?value . FILTER(?p IN ({plist})) }}"
+
+
+# --------------------------------------------------------------------------------------------
+# build
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BuildReport:
+    """What one ``build_snapshot`` call extracted and wrote.
+
+    Attributes:
+        domain: the domain.
+        path: the written ``kb.json.gz``.
+        items: recommendable items (labeled).
+        values: other property values.
+        edges: (item, property, value) claims.
+        labels: entities with a label.
+        aliases: alias strings.
+        dropped_unlabeled: typed candidates dropped for lack of any label.
+        queries: SPARQL queries run (retries of split batches included).
+        seconds: wall time of the extraction and write.
+        size_bytes: size of the written file.
+    """
+
+    domain: str
+    path: Path
+    items: int
+    values: int
+    edges: int
+    labels: int
+    aliases: int
+    dropped_unlabeled: int
+    queries: int
+    seconds: float
+    size_bytes: int
+
+
+def _qid(term: Term | None) -> str | None:
+    if term is None or term.kind != "uri":
+        return None
+    m = _QID_IRI.match(term.value)
+    return m.group(1) if m else None
+
+
+def _pid(term: Term | None) -> str | None:
+    if term is None or term.kind != "uri" or not term.value.startswith(WDT):
+        return None
+    return term.value[len(WDT):]
+
+
+def _year(value: str) -> int | None:
+    m = _YEAR.match(value)
+    return int(m.group(1)) if m else None
+
+
+class _Extractor:
+    """One domain's extraction run (state shared by the steps of :func:`build_snapshot`)."""
+
+    def __init__(self, backend: Backend, schema: DomainSchema, *, progress: bool):
+        self.backend = backend
+        self.schema = schema
+        self.progress = progress
+        self.queries = 0
+        self.data = SnapshotData(domain=schema.name, source=backend.description)
+        self._detail_by_pid: dict[str, list[tuple[int, str, str]]] = {}
+        for rank, f in enumerate(schema.details):
+            self._detail_by_pid.setdefault(f.pid, []).append((rank, f.name, f.kind))
+        self._detail_rank: dict[tuple[str, str], int] = {}
+        self._labels_any: dict[str, list[tuple[str, str]]] = {}
+
+    def select(self, query: str) -> list[Row]:
+        self.queries += 1
+        return self.backend.select(query)
+
+    def _bar(self, total: int, desc: str) -> Any:
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc=f"{self.schema.name}: {desc}", unit="ent", disable=not self.progress, leave=False, mininterval=0.5)
+
+    def batched(self, qids: Sequence[str], make_query: Callable[[Sequence[str]], str], handle: Callable[[list[Row]], None], desc: str) -> None:
+        """Run ``make_query`` over batches of ``qids``, splitting a batch that times out / truncates."""
+        size = max(1, self.backend.batch_size)
+        with self._bar(len(qids), desc) as bar:
+            for start in range(0, len(qids), size):
+                batch = qids[start : start + size]
+                handle(self._select_split(batch, make_query, depth=0))
+                bar.update(len(batch))
+
+    def _select_split(self, batch: Sequence[str], make_query: Callable[[Sequence[str]], str], depth: int) -> list[Row]:
+        try:
+            return self.select(make_query(batch))
+        except (TruncatedResultError, EndpointTimeoutError) as exc:
+            if len(batch) <= 1 or depth >= 1:
+                raise
+            logger.warning("%s; retrying as two smaller queries of %d entities", exc, len(batch) // 2)
+            half = len(batch) // 2
+            return self._select_split(batch[:half], make_query, depth + 1) + self._select_split(batch[half:], make_query, depth + 1)
+
+    # -- steps --
+
+    def closure(self, roots: Sequence[str]) -> set[str]:
+        if not roots:
+            return set()
+        return {q for r in self.select(query_class_closure(roots)) if (q := _qid(r.get("class")))}
+
+    def typed(self, classes: Sequence[str], pid: str) -> set[str]:
+        if not classes:
+            return set()
+        found: set[str] = set()
+        seen: set[str] = set()  # every subject IRI paged (the COUNT also counts non-Q subjects)
+        page = max(1, self.backend.page_size)
+        offset = 0
+        with self._bar(0, f"{pid} items") as bar:
+            while True:
+                try:
+                    rows = self.select(query_typed(classes, pid, limit=page, offset=offset))
+                except (TruncatedResultError, EndpointTimeoutError) as exc:
+                    if page <= 1000:
+                        raise
+                    page //= 2
+                    logger.warning("%s; retrying with pages of %d", exc, page)
+                    continue
+                for r in rows:
+                    term = r.get("item")
+                    if term is not None:
+                        seen.add(term.value)
+                        if (q := _qid(term)) is not None:
+                            found.add(q)
+                bar.update(len(rows))
+                if len(rows) < page:
+                    break
+                offset += page
+        count_rows = self.select(query_typed_count(classes, pid))
+        n_term = count_rows[0].get("n") if count_rows else None
+        try:
+            expected = int(n_term.value) if n_term is not None else None
+        except ValueError:
+            expected = None
+        if expected is None:
+            raise KnowledgeBaseError(f"{self.schema.name}: the endpoint gave no usable COUNT for the {pid} items")
+        if expected != len(seen):
+            raise KnowledgeBaseError(
+                f"{self.schema.name}: paging returned {len(seen)} distinct entities typed with {pid} but the "
+                f"endpoint counts {expected}; a page was lost or reordered, refusing to build from a partial result"
+            )
+        return found
+
+    def texts(self, qids: Sequence[str]) -> None:
+        data = self.data
+        labels: dict[str, tuple[str, str]] = {}
+        descs: dict[str, tuple[int, str]] = {}
+
+        def handle(rows: list[Row]) -> None:
+            for r in rows:
+                e, p, t = _qid(r.get("e")), r.get("p"), r.get("text")
+                if e is None or p is None or t is None:
+                    continue
+                lang = t.lang or ""
+                if p.value == RDFS_LABEL:
+                    old = labels.get(e)
+                    # en > mul; among equals the smallest text (deterministic whatever the row order)
+                    if old is None or (lang != old[1] and lang == "en") or (lang == old[1] and t.value < old[0]):
+                        labels[e] = (t.value, lang)
+                elif p.value == SKOS_ALT:
+                    data.aliases.setdefault(e, set()).add(t.value)
+                elif p.value == SCHEMA_DESC:
+                    cand = (0 if lang == "en" else 1, t.value)
+                    if e not in descs or cand < descs[e]:
+                        descs[e] = cand
+
+        self.batched(qids, query_texts, handle, "names")
+        data.descriptions.update({q: text for q, (_, text) in descs.items()})
+        missing = [q for q in qids if q not in labels]
+        if missing:
+
+            def handle_any(rows: list[Row]) -> None:
+                for r in rows:
+                    e, t = _qid(r.get("e")), r.get("label")
+                    if e is None or t is None:
+                        continue
+                    cand = (t.value, t.lang or "")
+                    old = labels.get(e)
+                    if old is None or (cand[1], cand[0]) < (old[1], old[0]):
+                        labels[e] = cand
+
+            self.batched(missing, query_any_labels, handle_any, "labels (any language)")
+        data.labels.update(labels)
+        for q, aliases in list(data.aliases.items()):
+            lab = data.labels.get(q)
+            if lab is not None:
+                aliases.discard(lab[0])
+
+    def sitelinks(self, qids: Sequence[str]) -> None:
+        def handle(rows: list[Row]) -> None:
+            for r in rows:
+                e, art = _qid(r.get("e")), r.get("article")
+                if e is None or art is None or art.kind != "uri":
+                    continue
+                old = self.data.sitelinks.get(e)
+                if old is None or art.value < old:
+                    self.data.sitelinks[e] = art.value
+
+        self.batched(qids, query_sitelinks, handle, "sitelinks")
+
+    def claims(self, items: Sequence[str]) -> None:
+        edge_pids = set(self.schema.edge_pids)
+        pids = list(self.schema.edge_pids) + [p for p in self._detail_by_pid if p not in edge_pids]
+
+        def handle(rows: list[Row]) -> None:
+            for r in rows:
+                e, p, v = _qid(r.get("e")), _pid(r.get("p")), r.get("value")
+                if e is None or p is None or v is None:
+                    continue
+                if p in edge_pids:
+                    value = _qid(v)
+                    if value is not None:
+                        self.data.edges.add((e, p, value))
+                for rank, name, kind in self._detail_by_pid.get(p, ()):
+                    self._detail(e, rank, name, kind, v)
+
+        self.batched(items, lambda b: query_claims(b, pids), handle, "claims")
+
+    def _detail(self, qid: str, rank: int, name: str, kind: str, term: Term) -> None:
+        if kind == "date":
+            value: Any = _year(term.value)
+        elif kind == "url":
+            value = term.value if term.kind == "uri" else None
+        else:
+            value = term.value if term.kind == "literal" else None
+        if value is None:
+            return
+        details = self.data.details.setdefault(qid, {})
+        key = (qid, name)
+        old_rank = self._detail_rank.get(key)
+        old = details.get(name)
+        if old_rank is None or rank < old_rank or (rank == old_rank and value < old):
+            details[name] = value
+            self._detail_rank[key] = rank
+
+
+def build_snapshot(
+    backend: Backend,
+    domain: str,
+    out_path: Path,
+    *,
+    progress: bool = True,
+    built_at: str | None = None,
+) -> BuildReport:
+    """Extract one domain from ``backend`` and write its snapshot atomically.
+
+    Args:
+        backend: an :class:`EmbeddedBackend` or :class:`RemoteBackend`.
+        domain: ``"movie"``, ``"book"`` or ``"music"``.
+        out_path: the snapshot folder (``var/kb/<domain>``).
+        progress: show tqdm progress bars on stderr.
+        built_at: timestamp recorded in the snapshot (default now; fixed in tests).
+
+    Returns:
+        The counts, timing and size of what was written.
+
+    Raises:
+        KnowledgeBaseError (or an ``EndpointError`` subclass): if any query fails; the message says
+            what failed and the previous snapshot at ``out_path`` is left untouched.
+    """
+    schema = get_domain(domain)
+    start = time.perf_counter()
+    ex = _Extractor(backend, schema, progress=progress)
+    try:
+        excluded = ex.closure(schema.excluded_classes)
+        classes = sorted(ex.closure(schema.item_classes) - excluded)
+        occupations = sorted(ex.closure(schema.item_occupations))
+        candidates = ex.typed(classes, "P31") | ex.typed(occupations, "P106")
+        logger.info("%s: %d classes, %d occupations, %d typed candidates", domain, len(classes), len(occupations), len(candidates))
+        ordered = sorted(candidates, key=lambda q: int(q[1:]))
+        ex.texts(ordered)
+        items = [q for q in ordered if q in ex.data.labels]
+        ex.data.items = set(items)
+        ex.claims(items)
+        ex.sitelinks(items)
+        values = sorted({v for _, _, v in ex.data.edges} - ex.data.items, key=lambda q: int(q[1:]))
+        ex.texts([q for q in values if q not in candidates])
+        ex.sitelinks(values)
+    except KnowledgeBaseError as exc:
+        raise _with_context(exc, domain, out_path) from exc
+    # drop names gathered for unlabeled candidates that are not values either
+    keep = ex.data.items | {v for _, _, v in ex.data.edges}
+    for table in (ex.data.labels, ex.data.aliases, ex.data.descriptions, ex.data.sitelinks, ex.data.details):
+        for q in [q for q in table if q not in keep]:
+            del table[q]
+    file = write_snapshot(ex.data, out_path, built_at=built_at)
+    report = BuildReport(
+        domain=domain,
+        path=file,
+        items=len(ex.data.items),
+        values=len(keep - ex.data.items),
+        edges=len(ex.data.edges),
+        labels=len(ex.data.labels),
+        aliases=sum(len(a) for a in ex.data.aliases.values()),
+        dropped_unlabeled=len(candidates) - len(ex.data.items),
+        queries=ex.queries,
+        seconds=time.perf_counter() - start,
+        size_bytes=file.stat().st_size,
+    )
+    logger.info("%s", report)
+    return report
+
+
+def _with_context(exc: KnowledgeBaseError, domain: str, out_path: Path) -> KnowledgeBaseError:
+    """The same error kind with the domain and 'previous snapshot kept' added to its message."""
+    kept = "the previous snapshot is kept" if Path(out_path).exists() else "no snapshot was written"
+    message = f"building the {domain} knowledge base failed: {exc}; {kept}"
+    if isinstance(exc, EndpointError):
+        new: KnowledgeBaseError = type(exc)(exc.url, exc.status, exc.reason, retry_after_s=exc.retry_after_s)
+        new.args = (message,)
+        return new
+    return type(exc)(message)
+
+
+__all__ = [
+    "DEFAULT_USER_AGENT",
+    "Backend",
+    "BuildReport",
+    "EmbeddedBackend",
+    "RemoteBackend",
+    "Row",
+    "Term",
+    "build_snapshot",
+    "open_embedded",
+    "parse_retry_after",
+    "parse_sparql_json",
+    "store_stamp",
+]
