@@ -3,16 +3,16 @@
 Protocol (``corsbot nlu evaluate-entities``):
 
 - **Preference tasks.** Per user, in timestamp order, a task starts at a message whose logged
-  intent is ``preference``, or ``preference - disambiguation`` when the previous record did *not*
-  ask a disambiguation question (such a message is a fresh preference typed while the context was
-  still open, e.g. "I love The Matrix"). The task's follow-ups are the next records with intent
-  ``preference - disambiguation`` while the record before each one asked a question (its
-  ``events`` contain ``disambiguation``). Gold = the union of the task's logged
+  intent is ``preference``, or ``preference - disambiguation`` when the message itself states a
+  preference (a like/dislike verb plus words that are not just a role or an ordinal: "I like the
+  actor Clint Eastwood", typed while a question was still open). The task's follow-ups are the
+  next ``preference - disambiguation`` records that only answer ("actor", "Like Producer",
+  "None of them"); any other intent ends the task. Gold = the union of the task's logged
   ``recognizedObjects`` (QID -> "+"/"-"; a later record overrides an earlier polarity).
-  Only tasks with a non-empty gold are scored (tasks the user abandoned have no gold to compare
-  with); their number is reported. Liked/disliked items during recommendation
+  Only tasks with a non-empty gold are scored (abandoned tasks have no gold to compare with);
+  their number is reported. Liked/disliked items during recommendation
   (``request_recommendation - preference``, "I like it") refer to the item on screen and are not
-  preference tasks here; follow-up messages are never linked themselves — their answers are
+  preference tasks here; follow-up messages are never linked themselves: their answers are
   simulated.
 - **Simulation.** The first message is linked with no focus and its polarities are computed. For
   an ambiguous mention the item question of :mod:`nlu.disambiguation` is built; the simulated
@@ -36,6 +36,7 @@ Example output line:
 from __future__ import annotations
 
 import logging
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -63,6 +64,7 @@ __all__ = [
     "TaskOutcome",
     "evaluate_tasks",
     "extract_tasks",
+    "latency_summary",
     "simulate_task",
     "summary_line",
 ]
@@ -184,6 +186,26 @@ class EntityScores:
         return self._ratio(2 * self.neg_tp, 2 * self.neg_tp + self.neg_fp + self.neg_fn)
 
 
+_STATEMENT_VERBS = frozenset(
+    "like likes liked love loves loved hate hates hated dislike dislikes disliked enjoy enjoyed adore prefer".split()
+)
+_ANSWER_WORDS = frozenset(
+    """i the a an as actor actress director producer writer author screenwriter composer singer band
+    performer artist genre film movie book song album one first second third both it this that
+    is my me for of in and or not don't dont do no none them these those""".split()
+)
+
+
+def is_statement(message: str) -> bool:
+    """True if a message states a preference itself ("I like the actor Clint Eastwood"), rather than
+    only answering a question ("actor", "Like Producer", "none of them")."""
+    words = re.findall(r"[a-z']+", message.casefold().replace("\u2019", "'"))
+    if not any(w in _STATEMENT_VERBS for w in words):
+        return False
+    rest = [w for w in words if w not in _STATEMENT_VERBS and w not in _ANSWER_WORDS]
+    return bool(rest)
+
+
 def extract_tasks(records: Iterable[EvalRecord]) -> list[PreferenceTask]:
     """Cut one domain's records into preference tasks (see the module docstring).
 
@@ -198,26 +220,29 @@ def extract_tasks(records: Iterable[EvalRecord]) -> list[PreferenceTask]:
         by_user[rec.user_id].append(rec)
     tasks: list[PreferenceTask] = []
     for user in sorted(by_user):
-        convo = sorted(by_user[user], key=lambda r: r.timestamp_start)
-        k = 0
-        while k < len(convo):
-            rec = convo[k]
-            asked_before = k > 0 and DISAMBIGUATION_EVENT in convo[k - 1].events
-            if rec.intent == PREFERENCE or (rec.intent == FOLLOW_UP and not asked_before):
-                gold: dict[str, str] = dict(rec.recognized_objects)
-                asked = DISAMBIGUATION_EVENT in rec.events
-                follow = []
-                j = k + 1
-                while j < len(convo) and convo[j].intent == FOLLOW_UP and DISAMBIGUATION_EVENT in convo[j - 1].events:
-                    gold.update(convo[j].recognized_objects)
-                    asked = asked or DISAMBIGUATION_EVENT in convo[j].events
-                    follow.append(convo[j].message)
-                    j += 1
-                tasks.append(PreferenceTask(user, rec.message, tuple(gold.items()), asked, tuple(follow)))
-                k = j
+        current: list[EvalRecord] = []
+        for rec in sorted(by_user[user], key=lambda r: r.timestamp_start):
+            if rec.intent == PREFERENCE or (rec.intent == FOLLOW_UP and is_statement(rec.message)):
+                _close(user, current, tasks)
+                current = [rec]
+            elif rec.intent == FOLLOW_UP and current:
+                current.append(rec)
             else:
-                k += 1
+                _close(user, current, tasks)
+                current = []
+        _close(user, current, tasks)
     return tasks
+
+
+def _close(user: int, records: list[EvalRecord], tasks: list[PreferenceTask]) -> None:
+    if not records:
+        return
+    gold: dict[str, str] = {}
+    for rec in records:
+        gold.update(rec.recognized_objects)
+    asked = any(DISAMBIGUATION_EVENT in rec.events for rec in records)
+    tasks.append(PreferenceTask(user, records[0].message, tuple(gold.items()), asked,
+                                tuple(r.message for r in records[1:])))
 
 
 def simulate_task(

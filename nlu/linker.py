@@ -27,7 +27,8 @@ How a message is linked:
    name of a person ("I love Jackson") is looked up in a person-name index and yields the persons
    who carry it (usually an ambiguous mention).
 6. **Ranking.** Each candidate gets ``score = 0.55*similarity + 0.35*popularity + 0.10*domain +
-   context`` where similarity is 1.0 for a label, 0.97 for an alias, 0.94 for a derived variant and
+   context`` where similarity is 1.0 for a label, 0.95 for an alias (0.8 when the same words are another
+   entity's label), 0.94 for a derived variant and
    ``0.9*ratio/100`` for a fuzzy match; popularity is ``log1p(p)/log1p(max p)`` over the KB; domain
    is 1 for a recommendable item of the KB (and a "the movie/book/song ..." cue adds 0.1 more for
    items); context adds 0.3 for the focus item and 0.1 for an earlier mention. A role word before
@@ -86,6 +87,9 @@ FUZZY_CUTOFF = 88.0
 """Minimum ``fuzz.ratio`` (0-100) for a typo-tolerant match of a span of 4-5 letters."""
 FUZZY_CUTOFF_LONG = 80.0
 """Minimum ``fuzz.ratio`` for spans of 6 letters or more ("daft pan" -> "daft punk": 82)."""
+WHOLE_SPAN_CUTOFF = 85.0
+"""A name-like span matched fuzzily as a whole replaces the shorter exact matches inside it only at
+this ``fuzz.ratio`` or more."""
 FUZZY_MIN_CHARS = 4
 """Spans with fewer letters are never fuzzy-matched."""
 MIN_STRONG_CHARS = 4
@@ -95,13 +99,15 @@ MAX_CANDIDATES = 8
 MAX_NGRAM = 16
 """Names longer than this many tokens are not indexed."""
 
-_SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT = 1.0, 0.97, 0.94
+_SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS = 1.0, 0.95, 0.94, 0.8
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
 _FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS = 0.3, 0.1, 0.1, 0.1
 _FUZZY_SIM_FACTOR = 0.9
 
 _TOKEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+|&")
 _QUOTES = "\"'"
+_MOJIBAKE = re.compile("\u00e2\u20ac[\u2122\u02dc\u0153\u009d\u201c\u201d]")
+"""UTF-8 quotes read as cp1252 ("donâ€™t"), as found in the released messages."""
 
 # Words that, alone or together, do not name anything (F29). Stop words and VADER lexicon words are
 # added at first use; these are chat, command and domain words.
@@ -138,8 +144,14 @@ _REFERENCE_NOUNS = frozenset(
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 _LIKE_VERBS = frozenset(
     """like likes liked love loves loved enjoy enjoys enjoyed adore adored hate hated hates
-    dislike disliked dislikes prefer preferred fan watched saw read listened""".split()
+    dislike disliked dislikes prefer preferred fan watched saw read listened
+    lika liek lik lke likee luv lov loove looove""".split()
 )
+_CLAUSE_STOP = frozenset(
+    "but however although though because since while whereas so then also too very really".split()
+)
+MAX_CUTS = 3
+_OBJECT_LEAD = frozenset("the a an of all any movies films books songs by as".split())
 _GENRE_SUFFIXES = ("film", "movie", "music", "novel", "fiction", "literature", "genre")
 _SPAN_STOP = frozenset(
     """and but or however although though because since while whereas with without so then
@@ -246,6 +258,7 @@ def tokenize(text: str) -> list[_Token]:
         Tokens with ``key`` (folded), ``raw``, ``start`` and ``end`` offsets into ``text``.
     """
     out = []
+    text = _MOJIBAKE.sub(lambda m: "'" * len(m.group(0)), text)  # same length: offsets stay valid
     for match in _TOKEN.finditer(text):
         raw = match.group(0)
         key = "and" if raw == "&" else fold(raw).replace(" ", "")
@@ -280,20 +293,30 @@ class EntityLinker:
 
     def __init__(self, kb: Any) -> None:
         started = time.perf_counter()
+        _common_words()  # load the word lists now, not on the first message
         self.kb = kb
         self.domain: str = getattr(kb, "domain", "")
         index: dict[tuple[str, ...], dict[str, float]] = defaultdict(dict)
         labels: dict[str, str] = {}
-        for name, qid in kb.names():
+        names = [(name, qid) for name, qid in kb.names() if name]
+        for _name, qid in names:
+            if qid not in labels:
+                labels[qid] = kb.label(qid)
+        label_keys: dict[tuple[str, ...], str] = {}
+        for qid, label in labels.items():
+            label_keys.setdefault(name_key(label), qid)
+        for name, qid in names:
             key = name_key(name)
             if not key or len(key) > MAX_NGRAM:
                 continue
-            if qid not in labels:
-                labels[qid] = kb.label(qid)
-            sim = _SIM_LABEL if name == labels[qid] else _SIM_ALIAS
+            if name == labels[qid]:
+                sim = _SIM_LABEL
+            else:  # an alias; weaker when the same words are another entity's label
+                owner = label_keys.get(key)
+                sim = _SIM_ALIAS if owner in (None, qid) else _SIM_FOREIGN_ALIAS
             self._add(index, key, qid, sim)
             if len(key) > 1 and key[0] == "the":
-                self._add(index, key[1:], qid, _SIM_VARIANT)
+                self._add(index, key[1:], qid, min(sim, _SIM_VARIANT))
         self._genre_variants(index, labels)
         self._index = dict(index)
         self._max_len: dict[str, int] = {}
@@ -334,12 +357,14 @@ class EntityLinker:
 
     def _build_fuzzy(self) -> None:
         """Names for the fuzzy fallback, sorted by length, plus a person first/last-name index."""
-        by_name: dict[str, set[str]] = defaultdict(set)
+        by_name: dict[str, dict[str, float]] = defaultdict(dict)
         partial: dict[str, set[str]] = defaultdict(set)
         for key, qids in self._index.items():
             joined = " ".join(key)
             if len(joined) >= FUZZY_MIN_CHARS:
-                by_name[joined].update(qids)
+                entry = by_name[joined]
+                for qid, sim in qids.items():
+                    entry[qid] = max(sim, entry.get(qid, 0.0))
         for qid in {q for qids in by_name.values() for q in qids}:
             roles = self.kb.roles(qid)
             if self.kb.is_item(qid) or not roles or "P136" in roles:
@@ -351,7 +376,7 @@ class EntityLinker:
                         partial[part].add(qid)
         names = sorted(by_name, key=len)
         self._fuzzy_names = names
-        self._fuzzy_qids = [tuple(by_name[n]) for n in names]
+        self._fuzzy_qids = [tuple(by_name[n].items()) for n in names]
         self._fuzzy_lengths = [len(n) for n in names]
         self._partial = {k: tuple(v) for k, v in partial.items()}
 
@@ -424,6 +449,11 @@ class EntityLinker:
             "P136" in self.kb.roles(q) for q in hit
         ):
             return True  # a genre word: "I like horror"
+        before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
+        quoted = before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES))
+        typed = i > 0 and tokens[i - 1].key in _TYPE_WORDS
+        if all(w.isdigit() for w in content):
+            return quoted or typed  # "2012", "300": only "the movie 300" or quoted
         # quoted
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         if before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES)):
@@ -464,69 +494,114 @@ class EntityLinker:
         return out
 
     def _fuzzy_spans(self, text: str, tokens: list[_Token], taken: list) -> list[tuple[int, int, dict[str, float], str]]:
-        """Typo-tolerant fallback over spans that look like names but matched nothing exactly."""
-        used = {k for i, j, _, _ in taken for k in range(i, j)}
+        """Typo-tolerant fallback over spans that look like names but are not fully matched exactly.
+
+        A name-like span (object of a like-verb up to the clause end, run of capitalised words) is
+        first matched as a whole, then cut before each inner connective ("pirates of the
+        caribbeans | for the music"), longest first: a fuzzy hit there replaces the shorter exact
+        matches inside it ("mullholand drive" -> "Mulholland Drive", not "Drive"). Otherwise its
+        runs of unmatched tokens are matched one by one. ``taken`` is edited in place.
+        """
+        common = _common_words()
         out: list[tuple[int, int, dict[str, float], str]] = []
-        for i, j in self._name_like_spans(text, tokens, used):
-            scored = self._fuzzy_lookup(tokens[i:j])
-            if scored:
-                out.append((i, j, scored, "fuzzy"))
-                used.update(range(i, j))
+        for i, j, cuts in self._name_like_spans(text, tokens):
+            if any(i < s[1] and s[0] < j and not (i <= s[0] and s[1] <= j) for s in taken + out):
+                continue  # overlaps a span chosen otherwise
+            inside = [s for s in taken if i <= s[0] and s[1] <= j]
+            covered = {k for s in inside for k in range(s[0], s[1])}
+            content = [k for k in range(i, j) if tokens[k].key not in common]
+            if not content or all(k in covered for k in content):
+                continue
+            whole = None
+            for end in cuts:
+                a, b = _trim(tokens, i, end, common)
+                within = [s for s in inside if a <= s[0] and s[1] <= b]
+                if b - a < 2 or (within and max(s[1] - s[0] for s in within) >= b - a):
+                    continue
+                if all(k in covered for k in range(a, b) if tokens[k].key not in common):
+                    continue
+                scored = self._fuzzy_lookup(tokens[a:b], allow_partial=False)
+                if scored and max(scored.values()) >= _FUZZY_SIM_FACTOR * WHOLE_SPAN_CUTOFF / 100.0 * _SIM_VARIANT:
+                    whole = (a, b, scored, "fuzzy")
+                    break
+            if whole is not None:
+                for s in inside:
+                    if whole[0] <= s[0] and s[1] <= whole[1]:
+                        taken.remove(s)
+                        covered.difference_update(range(s[0], s[1]))
+                out.append(whole)
+                covered.update(range(whole[0], whole[1]))
+            k = i
+            while k < j:  # runs of uncovered tokens, split at connectives
+                if k in covered or tokens[k].key in _SPAN_STOP:
+                    k += 1
+                    continue
+                m = k
+                while m < j and m not in covered and tokens[m].key not in _SPAN_STOP:
+                    m += 1
+                a, b = _trim(tokens, k, m, common)
+                if b > a:
+                    scored = self._fuzzy_lookup(tokens[a:b], allow_partial=True)
+                    if scored:
+                        out.append((a, b, scored, "fuzzy"))
+                k = m
         return out
 
-    def _name_like_spans(self, text: str, tokens: list[_Token], used: set[int]) -> list[tuple[int, int]]:
+    def _name_like_spans(self, text: str, tokens: list[_Token]) -> list[tuple[int, int, list[int]]]:
+        """Spans that probably name something, with the ends to try (whole span first, then cuts
+        before inner connectives): like-verb objects up to the clause end, capitalised runs."""
         common = _common_words()
-        spans: list[tuple[int, int]] = []
+        spans: list[tuple[int, int, list[int]]] = []
         n = len(tokens)
-        # the object of a like-verb, up to a clause boundary, without leading type/role words
         for v, tok in enumerate(tokens):
             if tok.key not in _LIKE_VERBS:
                 continue
             i = v + 1
-            while i < n and (tokens[i].key in ("the", "a", "an", "of", "all", "any", "movies", "films", "by")
-                             or tokens[i].key in _ROLE_WORDS or tokens[i].key in _TYPE_WORDS):
+            while i < n and (tokens[i].key in _OBJECT_LEAD or tokens[i].key in _ROLE_WORDS
+                             or tokens[i].key in _TYPE_WORDS):
                 i += 1
             j = i
-            while j < n and tokens[j].key not in _SPAN_STOP and not _boundary(text, tokens, j):
+            while j < n and tokens[j].key not in _CLAUSE_STOP and not _boundary(text, tokens, j):
                 j += 1
-            if j > i and not any(k in used for k in range(i, j)):
-                spans.append((i, j))
-        # runs of capitalised words not at the start of the message
+            if j > i:
+                cuts = [j] + [k for k in range(j - 1, i, -1) if tokens[k].key in _SPAN_STOP][:MAX_CUTS]
+                spans.append((i, j, cuts))
         i = 1
         while i < n:
-            if tokens[i].raw[:1].isupper() and i not in used and tokens[i].key not in common:
+            if tokens[i].raw[:1].isupper() and tokens[i].key not in common:
                 j = i + 1
-                while j < n and j not in used and (tokens[j].raw[:1].isupper() or tokens[j].raw.isdigit()):
+                while j < n and (tokens[j].raw[:1].isupper() or tokens[j].raw.isdigit()) and not _boundary(text, tokens, j):
                     j += 1
                 if not any(s[0] <= i < s[1] for s in spans):
-                    spans.append((i, j))
+                    spans.append((i, j, [j]))
                 i = j
             else:
                 i += 1
-        return [(i, j) for i, j in spans if not all(t.key in common for t in tokens[i:j])]
+        return [s for s in spans if not all(t.key in common for t in tokens[s[0] : s[1]])]
 
-    def _fuzzy_lookup(self, span: Sequence[_Token]) -> dict[str, float]:
+    def _fuzzy_lookup(self, span: Sequence[_Token], *, allow_partial: bool) -> dict[str, float]:
         query = " ".join(t.key for t in span)
         query = re.sub(r"(?<=[a-z])\d+$", "", query)  # "stallone4" -> "stallone"
         letters = sum(c.isalnum() for c in query)
-        if letters < FUZZY_MIN_CHARS:
+        if letters < FUZZY_MIN_CHARS or query.isdigit():
             return {}
+        scored: dict[str, float] = {}
+        if allow_partial and len(span) == 1 and query in self._partial:
+            for qid in self._partial[query]:  # "I love Jackson": the persons called so
+                scored[qid] = _FUZZY_SIM_FACTOR * 0.8
+            return scored
         cutoff = _fuzzy_cutoff(letters)
         lo = _bisect(self._fuzzy_lengths, math.floor(len(query) * cutoff / (200 - cutoff)))
         hi = _bisect(self._fuzzy_lengths, math.ceil(len(query) * (200 - cutoff) / cutoff) + 1)
-        scored: dict[str, float] = {}
         if hi > lo:
             hits = process.extract(
                 query, self._fuzzy_names[lo:hi], scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2
             )
             for _name, ratio, pos in hits:
-                for qid in self._fuzzy_qids[lo + pos]:
-                    sim = _FUZZY_SIM_FACTOR * ratio / 100.0
+                for qid, kind_sim in self._fuzzy_qids[lo + pos]:
+                    sim = _FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
                         scored[qid] = sim
-        if not scored and len(span) == 1 and query in self._partial:
-            for qid in self._partial[query]:
-                scored[qid] = _FUZZY_SIM_FACTOR * 0.8
         return scored
 
     # ------------------------------------------------------------------ ranking
@@ -563,6 +638,17 @@ class EntityLinker:
             out.append(Candidate(QID(qid), label, round(score, 6), is_item, roles, kb.description(qid)))
         out.sort(key=lambda c: (-c.score, c.qid))
         return tuple(out[:MAX_CANDIDATES])
+
+
+def _trim(tokens: list[_Token], a: int, b: int, common: frozenset[str]) -> tuple[int, int]:
+    """Drop common words at both ends and type words at the end ("long movies" -> "long")."""
+    while a < b and tokens[a].key in common and tokens[a].key != "the":
+        a += 1
+    while a < b and tokens[a].key == "the" and (b - a == 1 or tokens[a + 1].key in common):
+        a += 1
+    while b > a and (tokens[b - 1].key in common or tokens[b - 1].key in _TYPE_WORDS):
+        b -= 1
+    return a, b
 
 
 def _fuzzy_cutoff(letters: int) -> float:

@@ -54,11 +54,13 @@ NEGATION_WINDOW = 3
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'", "`": "'"})
 _PLACEHOLDER = "ENTITY"
+_MOJIBAKE = re.compile("\u00e2\u20ac[\u2122\u02dc]")
+"""A UTF-8 apostrophe read as cp1252 ("donâ€™t"), as in the released messages."""
 
 _CONTRAST = r"but|however|although|though|whereas|while|except|yet"
 _PLAIN = r"and|or|nor|plus|also"
 _SPLIT = re.compile(
-    rf"(?P<punct>[.;!?]+(?:\s|$)|,)|\b(?P<contrast>{_CONTRAST})\b|\b(?P<plain>{_PLAIN})\b",
+    rf"(?P<punct>[.;!?]+(?:\s|$)|,|\n)|\b(?P<contrast>{_CONTRAST})\b|\b(?P<plain>{_PLAIN})\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z']+|" + _PLACEHOLDER.lower() + r"\d*")
@@ -70,6 +72,7 @@ _POSITIVE_PHRASES = (
     "awesome", "brilliant", "masterpiece", "the best", "good", "nice", "cool", "beautiful",
     "wonderful", "fantastic", "excellent", "lovely", "interested in", "passionate about", "mad about",
     "crazy about", "obsessed with", "recommend", "liek", "lik", "lyk", "luv", "loove", "looove",
+    "lika", "lke", "likee", "lov", "lo ve",
 )
 _NEGATIVE_PHRASES = (
     "hate", "hates", "hated", "hating", "dislike", "dislikes", "disliked", "can't stand",
@@ -127,7 +130,7 @@ class SentimentRecognizer:
         Raises:
             NluError: if a span is malformed (start > end or negative).
         """
-        text = (text or "").translate(_APOSTROPHES)
+        text, spans = _fix_mojibake((text or "").translate(_APOSTROPHES), spans)
         for start, end in spans:
             if start < 0 or end < start:
                 raise NluError(f"bad entity span ({start}, {end}) for a text of {len(text)} characters")
@@ -190,6 +193,18 @@ class SentimentRecognizer:
             _Clause(c.start, c.end, c.boundary_before, self.clause_polarity(masked[c.start : c.end]))
             for c in clauses
         ]
+
+
+def _fix_mojibake(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
+    """Replace "â€™" by "'" and shift the spans accordingly."""
+    matches = list(_MOJIBAKE.finditer(text))
+    if not matches:
+        return text, list(spans)
+
+    def shift(pos: int) -> int:
+        return pos - sum(len(m.group(0)) - 1 for m in matches if m.end() <= pos)
+
+    return _MOJIBAKE.sub("'", text), [(shift(a), shift(b)) for a, b in spans]
 
 
 def _compile_phrases(phrases: Sequence[str]) -> re.Pattern[str]:
