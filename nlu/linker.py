@@ -85,8 +85,12 @@ AMBIGUITY_MARGIN = 0.08
 """Score gap under which the top two candidates are "close" (``Mention.ambiguous``)."""
 FUZZY_CUTOFF = 88.0
 """Minimum ``fuzz.ratio`` (0-100) for a typo-tolerant match of a span of 4-5 letters."""
-FUZZY_CUTOFF_LONG = 80.0
-"""Minimum ``fuzz.ratio`` for spans of 6 letters or more ("daft pan" -> "daft punk": 82)."""
+FUZZY_CUTOFF_LONG = 82.0
+"""Minimum ``fuzz.ratio`` for spans of 6 letters or more ("daft pan" -> "daft punk": 82.4;
+"bob marley" -> "bob catley": 80, rejected)."""
+FRAGMENTED_CUTOFF = 90.0
+"""A span already covered by two or more exact matches is re-read as one fuzzy name only at this
+ratio or more ("Smells Like Teen Spirit" vs "Smells" + "Teen")."""
 WHOLE_SPAN_CUTOFF = 85.0
 """A name-like span matched fuzzily as a whole replaces the shorter exact matches inside it only at
 this ``fuzz.ratio`` or more."""
@@ -147,6 +151,7 @@ _LIKE_VERBS = frozenset(
     dislike disliked dislikes prefer preferred fan watched saw read listened
     lika liek lik lke likee luv lov loove looove""".split()
 )
+_PREPOSITIONS = frozenset("of by in from with for on at to about and or as".split())
 _CLAUSE_STOP = frozenset(
     "but however although though because since while whereas so then also too very really".split()
 )
@@ -268,8 +273,13 @@ def tokenize(text: str) -> list[_Token]:
 
 
 def name_key(name: str) -> tuple[str, ...]:
-    """The index key of a name: its folded tokens (``"Schindler's List"`` -> ``("schindler", "s", "list")``)."""
-    return tuple(sys.intern(t.key) for t in tokenize(name))
+    """The index key of a name: its folded tokens (``"Schindler's List"`` -> ``("schindler", "s", "list")``).
+
+    Same tokens as :func:`tokenize` gives for the name, computed on the folded name at once (fast
+    path for ASCII names: lower-casing is folding there).
+    """
+    folded = name.lower() if name.isascii() else fold(_MOJIBAKE.sub("'", name))
+    return tuple(sys.intern("and" if t == "&" else t) for t in _TOKEN.findall(folded))
 
 
 def _plural(word: str) -> str:
@@ -302,11 +312,12 @@ class EntityLinker:
         for _name, qid in names:
             if qid not in labels:
                 labels[qid] = kb.label(qid)
+        keys = {name: name_key(name) for name, _qid in names}
         label_keys: dict[tuple[str, ...], str] = {}
         for qid, label in labels.items():
-            label_keys.setdefault(name_key(label), qid)
+            label_keys.setdefault(keys.get(label) or name_key(label), qid)
         for name, qid in names:
-            key = name_key(name)
+            key = keys[name]
             if not key or len(key) > MAX_NGRAM:
                 continue
             if name == labels[qid]:
@@ -378,6 +389,12 @@ class EntityLinker:
         self._fuzzy_names = names
         self._fuzzy_qids = [tuple(by_name[n].items()) for n in names]
         self._fuzzy_lengths = [len(n) for n in names]
+        stop = _stop_words()
+        block: dict[str, list[int]] = defaultdict(list)
+        for pos, joined in enumerate(names):
+            for key in _block_keys(joined, stop):
+                block[key].append(pos)
+        self._block = dict(block)
         self._partial = {k: tuple(v) for k, v in partial.items()}
 
     # ------------------------------------------------------------------ linking
@@ -451,20 +468,22 @@ class EntityLinker:
             return True  # a genre word: "I like horror"
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         quoted = before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES))
-        typed = i > 0 and tokens[i - 1].key in _TYPE_WORDS
+        typed = (
+            i > 1 and tokens[i - 1].key in _TYPE_WORDS and tokens[i - 2].key in ("the", "a", "an", "that")
+            and words[0] not in _PREPOSITIONS
+        )
         if all(w.isdigit() for w in content):
             return quoted or typed  # "2012", "300": only "the movie 300" or quoted
         # quoted
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         if before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES)):
             return True
-        # after a type word: "the movie It", "the song Help"
-        if i > 0 and tokens[i - 1].key in _TYPE_WORDS:
+        if typed:  # after a type word: "the movie It", "the song Help"
             return True
         # capitalised mid-sentence in a message that is not Title Cased throughout
         first = tokens[i].raw
         sentence_start = i == 0 or before.endswith((".", "!", "?", ":", ";", "\n"))
-        if first[:1].isupper() and not sentence_start:
+        if first[:1].isupper() and not sentence_start and letters >= 2:
             others = [t.raw for k, t in enumerate(tokens) if k and not i <= k < j and t.raw[:1].isalpha()
                       and t.key != "i"]
             title_cased = bool(others) and all(w[:1].isupper() for w in others)
@@ -510,7 +529,8 @@ class EntityLinker:
             inside = [s for s in taken if i <= s[0] and s[1] <= j]
             covered = {k for s in inside for k in range(s[0], s[1])}
             content = [k for k in range(i, j) if tokens[k].key not in common]
-            if not content or all(k in covered for k in content):
+            fragmented = len(inside) >= 2
+            if not content or (all(k in covered for k in content) and not fragmented):
                 continue
             whole = None
             for end in cuts:
@@ -518,10 +538,12 @@ class EntityLinker:
                 within = [s for s in inside if a <= s[0] and s[1] <= b]
                 if b - a < 2 or (within and max(s[1] - s[0] for s in within) >= b - a):
                     continue
-                if all(k in covered for k in range(a, b) if tokens[k].key not in common):
+                pieces = len(within)
+                if pieces < 2 and all(k in covered for k in range(a, b) if tokens[k].key not in common):
                     continue
                 scored = self._fuzzy_lookup(tokens[a:b], allow_partial=False)
-                if scored and max(scored.values()) >= _FUZZY_SIM_FACTOR * WHOLE_SPAN_CUTOFF / 100.0 * _SIM_VARIANT:
+                need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
+                if scored and max(scored.values()) >= _FUZZY_SIM_FACTOR * need / 100.0 * _SIM_VARIANT:
                     whole = (a, b, scored, "fuzzy")
                     break
             if whole is not None:
@@ -591,14 +613,18 @@ class EntityLinker:
                 scored[qid] = _FUZZY_SIM_FACTOR * 0.8
             return scored
         cutoff = _fuzzy_cutoff(letters)
-        lo = _bisect(self._fuzzy_lengths, math.floor(len(query) * cutoff / (200 - cutoff)))
-        hi = _bisect(self._fuzzy_lengths, math.ceil(len(query) * (200 - cutoff) / cutoff) + 1)
-        if hi > lo:
-            hits = process.extract(
-                query, self._fuzzy_names[lo:hi], scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2
-            )
-            for _name, ratio, pos in hits:
-                for qid, kind_sim in self._fuzzy_qids[lo + pos]:
+        lo = math.floor(len(query) * cutoff / (200 - cutoff))
+        hi = math.ceil(len(query) * (200 - cutoff) / cutoff)
+        stop = _stop_words()
+        ids = sorted(
+            {pos for key in _block_keys(query, stop) for pos in self._block.get(key, ())
+             if lo <= self._fuzzy_lengths[pos] <= hi}
+        )
+        if ids:
+            choices = [self._fuzzy_names[pos] for pos in ids]
+            hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2)
+            for _name, ratio, k in hits:
+                for qid, kind_sim in self._fuzzy_qids[ids[k]]:
                     sim = _FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
                         scored[qid] = sim
@@ -638,6 +664,18 @@ class EntityLinker:
             out.append(Candidate(QID(qid), label, round(score, 6), is_item, roles, kb.description(qid)))
         out.sort(key=lambda c: (-c.score, c.qid))
         return tuple(out[:MAX_CANDIDATES])
+
+
+def _block_keys(joined: str, stop: frozenset[str]) -> set[str]:
+    """Blocking keys of a folded name for the fuzzy search: first two and last two letters of each
+    content word of 3+ letters (a typo rarely hits both ends of a word)."""
+    keys = set()
+    for t in joined.split():
+        if len(t) >= 3 and t not in stop:
+            keys.add("<" + t[:2])
+            if len(t) >= 4:
+                keys.add(t[-2:] + ">")
+    return keys
 
 
 def _trim(tokens: list[_Token], a: int, b: int, common: frozenset[str]) -> tuple[int, int]:
