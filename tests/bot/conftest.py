@@ -3,15 +3,12 @@ factory that starts a real :class:`TelegramChannel` (python-telegram-bot) agains
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fake_telegram import TOKEN, FakeTelegram  # noqa: E402
+from tests.bot.fake_telegram import TOKEN, FakeTelegram
 
 
 @pytest.fixture

@@ -369,10 +369,14 @@ class FakeTelegram:
         body = request.rfile.read(length) if length else b""
         m = re.fullmatch(r"/bot([^/]+)/(\w+)", path)
         try:
-            if m is None or m.group(1) != TOKEN:
+            if path.startswith("/control/"):
+                result = self._control(path[len("/control/"):], json.loads(body) if body else None)
+                m = None
+            elif m is None or m.group(1) != TOKEN:
                 raise ApiError(404 if m is None else 401, "Not Found" if m is None else "Unauthorized")
-            params = _parse_params(request.headers.get("Content-Type", ""), body)
-            result = self._call(m.group(2), params)
+            if m is not None:
+                params = _parse_params(request.headers.get("Content-Type", ""), body)
+                result = self._call(m.group(2), params)
             payload = {"ok": True, "result": result}
             status = 200
         except ApiError as exc:
@@ -389,6 +393,23 @@ class FakeTelegram:
             request.wfile.write(data)
         except OSError:  # the client gave up (e.g. a cancelled long poll at shutdown)
             request.close_connection = True
+
+    def _control(self, action: str, body: Any) -> Any:
+        """Control endpoints for a server in another process (benchmarks): ``push_texts`` (body
+        ``[[user_id, text], ...]``), ``count`` (messages sent), ``texts`` (``{chat_id: [texts]}``)."""
+        if action == "push_texts":
+            self.push_texts([(int(u), str(x)) for u, x in body])
+            return True
+        with self._cond:
+            if action == "count":
+                return sum(1 for e in self.events if e["method"] == "sendMessage")
+            if action == "texts":
+                out: dict[str, list[str]] = {}
+                for e in self.events:
+                    if e["method"] == "sendMessage":
+                        out.setdefault(str(e["chat_id"]), []).append(e["text"])
+                return out
+        raise ApiError(404, "Not Found: control action")
 
     def _me(self) -> dict[str, Any]:
         return {"id": BOT_ID, "is_bot": True, "first_name": "Corsbot", "username": BOT_USERNAME,
@@ -713,3 +734,19 @@ async def wait_until(predicate: Callable[[], object], timeout: float = 10.0) -> 
             return True
         await asyncio.sleep(0.02)
     return bool(predicate())
+
+
+def main() -> None:
+    """Serve in this process (for benchmarks): prints ``PORT <n>`` and serves until stdin closes."""
+    import sys  # noqa: PLC0415
+
+    server = FakeTelegram().start()
+    print(f"PORT {server.port}", flush=True)
+    try:
+        sys.stdin.read()
+    finally:
+        server.close()
+
+
+if __name__ == "__main__":
+    main()

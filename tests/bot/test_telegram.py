@@ -10,11 +10,11 @@ import threading
 import time
 
 import pytest
-from fake_telegram import TOKEN, ScriptedHandler, wait_until
 
 from bot.channels.telegram import ChannelError, InstanceLock, TelegramChannel, TelegramConfig, lock_path_for
 from bot.turns import Choice, Reply, Turn
 from logs.errors import CorsbotError
+from tests.bot.fake_telegram import TOKEN, ScriptedHandler, wait_until
 
 U = 7  # the main test user (private chat id == user id)
 

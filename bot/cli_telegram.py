@@ -1,0 +1,278 @@
+"""``corsbot telegram`` (run the bot) and ``corsbot bench telegram`` (its throughput benchmark).
+
+``corsbot telegram`` reads the bot token from an environment variable (never from the command line,
+where ``ps`` would show it), takes the single-instance lock next to the database, builds the dialog
+manager from ``$CORSBOT_HOME`` (``bot.cli_chat.build_dialog_manager``) and serves by long polling,
+or by webhook with ``--webhook-url``. ``--echo`` answers with an echo handler instead of the dialog
+manager (to check a token and the channel without models).
+
+``corsbot bench telegram`` measures messages per second through python-telegram-bot and the fake
+Bot API server of ``tests/bot/fake_telegram.py`` (run in a subprocess, so that the bot and the
+server do not share one interpreter lock): ``--users`` users each send ``--messages`` texts, all
+queued at once and interleaved; the clock runs from the first push until every turn is handled and
+delivered. It uses the real dialog manager when it can be built from ``$CORSBOT_HOME`` (KB snapshot
+and intent model; state in a temporary database), else a trivial echo handler, and prints which.
+Last line: ``telegram: users=100 messages=N msgs_per_s=R lost=L``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot import paths
+from bot.turns import Choice, Reply, Turn
+from logs.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+FAKE_SERVER = paths.PROJECT_ROOT / "tests" / "bot" / "fake_telegram.py"
+FAKE_TOKEN = "123456789:TEST-fake-token"  # the token tests/bot/fake_telegram.py accepts
+BENCH_TEXTS = (
+    "hi",
+    "I like Christopher Nolan",
+    "I love science fiction films",
+    "I don't like horror films",
+    "I liked The Matrix",
+    "help",
+    "show me my profile",
+    "I love Tom Hanks",
+    "recommend me something",
+    "thanks",
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``telegram`` and ``bench telegram`` to the top-level parser."""
+    p = sub.add_parser("telegram", help="run the Telegram bot (long polling, or webhook with --webhook-url)")
+    p.add_argument("--token-env", default="TELEGRAM_BOT_TOKEN", help="environment variable holding the bot token")
+    p.add_argument("--webhook-url", help="public HTTPS URL for a webhook (default: long polling)")
+    p.add_argument("--listen", default="127.0.0.1", help="webhook server address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8443, help="webhook server port (default 8443)")
+    p.add_argument("--url-path", default="telegram", help="webhook path on the local server")
+    p.add_argument("--secret-env", default="TELEGRAM_WEBHOOK_SECRET", help="env variable with the webhook secret")
+    p.add_argument("--base-url", help="Bot API root, e.g. http://127.0.0.1:8081/bot (tests, a local Bot API)")
+    p.add_argument("--db", type=Path, help="SQLite database (default $CORSBOT_HOME/corsbot.sqlite3)")
+    p.add_argument("--workers", type=int, default=8, help="threads running the dialog manager (default 8)")
+    p.add_argument("--echo", action="store_true", help="answer with an echo handler instead of the dialog manager")
+    p.set_defaults(handler=_telegram_cli)
+
+    bench = sub.add_parser("bench", help="benchmarks")
+    bench_sub = bench.add_subparsers(dest="bench_command", metavar="BENCH")
+    bench.set_defaults(handler=lambda args: (bench.print_help(), 2)[1])
+    t = bench_sub.add_parser("telegram", help="messages/s through PTB and a fake Bot API server")
+    t.add_argument("--users", type=int, default=100, help="concurrent users (default 100)")
+    t.add_argument("--messages", type=int, default=10, help="messages per user (default 10)")
+    t.add_argument("--timeout", type=float, default=120.0, help="give up after this many seconds (default 120)")
+    t.add_argument("--pool", type=int, default=16, help="HTTP connections of the bot (default 16)")
+    t.add_argument("--trivial", action="store_true", help="use the trivial echo handler even if a model exists")
+    t.set_defaults(handler=_bench_cli)
+
+
+# ------------------------------------------------------------------------------------- handlers
+
+
+class EchoHandler:
+    """A trivial dialog handler: ``you said <text>`` (buttons Like/Skip after a button press)."""
+
+    def handle(self, turn: Turn) -> Reply:
+        """Echo the turn."""
+        if turn.payload is not None:
+            return Reply(f"pressed {turn.text}", choices=(Choice("Like", "like"), Choice("Skip", "skip")), card=True)
+        return Reply(f"you said {turn.text}")
+
+
+def _real_dialog_manager(db: Path, session: str) -> Any:
+    from bot.cli_chat import build_dialog_manager  # noqa: PLC0415 - heavy (models, KB)
+
+    return build_dialog_manager(db=db, session=session)
+
+
+# ------------------------------------------------------------------------------------- corsbot telegram
+
+
+def _telegram_cli(args: argparse.Namespace) -> int:
+    from bot.channels.telegram import InstanceLock, TelegramChannel, TelegramConfig, lock_path_for  # noqa: PLC0415
+    from bot.channels.users import ChannelUsers  # noqa: PLC0415
+
+    token = os.environ.get(args.token_env, "").strip()
+    if not token:
+        raise ConfigError(f"no bot token: set the environment variable {args.token_env} (from @BotFather)")
+    db = args.db or paths.database()
+    options: dict[str, Any] = {"workers": args.workers}
+    if args.base_url:
+        options["base_url"] = args.base_url
+        options["base_file_url"] = args.base_url[: -len("/bot")] + "/file/bot" if args.base_url.endswith("/bot") else args.base_url
+    if args.webhook_url:
+        options.update(webhook_url=args.webhook_url, listen=args.listen, port=args.port, url_path=args.url_path,
+                       secret_token=os.environ.get(args.secret_env) or None)  # fmt: skip
+    config = TelegramConfig(token=token, **options)
+    with InstanceLock(lock_path_for(token, db.parent)):
+        handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram")
+        channel = TelegramChannel(handler, config, users=ChannelUsers(db))
+        print(f"telegram: serving ({'webhook ' + args.webhook_url if args.webhook_url else 'long polling'}); Ctrl-C stops")
+        channel.run()
+    print("telegram: stopped")
+    return 0
+
+
+# ------------------------------------------------------------------------------------- corsbot bench telegram
+
+
+@dataclass(frozen=True, slots=True)
+class BenchResult:
+    """Outcome of one benchmark run.
+
+    Attributes:
+        users: concurrent users.
+        messages: messages sent (users x messages per user).
+        seconds: wall time from the first push to the last delivered reply.
+        lost: messages without a reply (per user: sent minus replies received, floored at 0), plus
+            echo replies out of order or to the wrong chat (trivial handler only).
+        handler: which handler answered.
+    """
+
+    users: int
+    messages: int
+    seconds: float
+    lost: int
+    handler: str
+
+    @property
+    def msgs_per_s(self) -> float:
+        """Messages handled and delivered per second."""
+        return (self.messages - self.lost) / self.seconds if self.seconds > 0 else 0.0
+
+
+class _CountingHandler:
+    """Wraps a handler and counts the turns it finished (thread-safe)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.done = 0
+        self._lock = threading.Lock()
+
+    def handle(self, turn: Turn) -> Reply:
+        try:
+            return self.inner.handle(turn)
+        finally:
+            with self._lock:
+                self.done += 1
+
+
+def _control(port: int, action: str, body: Any = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else b""
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/control/{action}", data=data, method="POST")
+    with urllib.request.urlopen(req, timeout=30) as resp:  # noqa: S310 - 127.0.0.1 only
+        return json.loads(resp.read())["result"]
+
+
+def run_bench(
+    *, users: int = 100, per_user: int = 10, timeout_s: float = 120.0, pool: int = 16, trivial: bool = False
+) -> BenchResult:
+    """Run the Telegram throughput benchmark (see the module docstring).
+
+    Args:
+        users: concurrent users (>= 1).
+        per_user: messages per user (>= 1).
+        timeout_s: overall bound; messages not answered by then count as lost.
+        pool: HTTP connections of the bot.
+        trivial: use the echo handler even if the real dialog manager can be built.
+
+    Returns:
+        The measured :class:`BenchResult`.
+
+    Raises:
+        ConfigError: bad counts, or the fake server (a source checkout's tests folder) is missing.
+    """
+    if users < 1 or per_user < 1:
+        raise ConfigError("--users and --messages must be >= 1")
+    if not FAKE_SERVER.is_file():
+        raise ConfigError(f"the benchmark needs the fake Bot API server {FAKE_SERVER} (a source checkout)")
+    with tempfile.TemporaryDirectory(prefix="corsbot-bench-") as tmp:
+        inner: Any
+        if trivial:
+            inner, label = EchoHandler(), "trivial echo handler (--trivial)"
+        else:
+            try:
+                inner = _real_dialog_manager(Path(tmp) / "bench.sqlite3", "bench")
+                inner.handle(Turn("bench:probe", "hi", interaction_type="mixed"))  # loads models and KB now
+                label = f"real DialogManager (KB and model from {paths.home()}, state in a temporary database)"
+            except Exception as exc:  # noqa: BLE001 - any failure to build means: no real DM here
+                inner, label = EchoHandler(), f"trivial echo handler (real DialogManager unavailable: {exc})"
+        print(f"telegram bench: handler = {label}")
+        proc = subprocess.Popen(
+            [sys.executable, str(FAKE_SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        try:
+            line = proc.stdout.readline() if proc.stdout else ""
+            if not line.startswith("PORT "):
+                raise ConfigError(f"the fake Bot API server did not start: {line.strip()!r}")
+            port = int(line.split()[1])
+            print(f"telegram bench: fake Bot API server in a subprocess on 127.0.0.1:{port}; {users} users x "
+                  f"{per_user} messages; rate limiter overall limit off; pool {pool}")  # fmt: skip
+            return asyncio.run(_bench(port, _CountingHandler(inner), label, users, per_user, timeout_s, pool))
+        finally:
+            if proc.stdin:
+                proc.stdin.close()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+async def _bench(
+    port: int, handler: _CountingHandler, label: str, users: int, per_user: int, timeout_s: float, pool: int
+) -> BenchResult:
+    from bot.channels.telegram import TelegramChannel, TelegramConfig  # noqa: PLC0415
+
+    config = TelegramConfig(
+        token=FAKE_TOKEN, base_url=f"http://127.0.0.1:{port}/bot", base_file_url=f"http://127.0.0.1:{port}/file/bot",
+        overall_rate_per_s=0, connection_pool_size=pool, poll_timeout_s=2.0, typing_delay_s=2.0,
+        slow_notice_s=30.0, deadline_s=max(timeout_s, 30.0),
+    )  # fmt: skip
+    channel = TelegramChannel(handler, config)
+    await channel.start()
+    ids = list(range(100_001, 100_001 + users))
+    sent = [(u, f"{BENCH_TEXTS[k % len(BENCH_TEXTS)]} #{k}") for k in range(per_user) for u in ids]
+    total = len(sent)
+    try:
+        started = time.perf_counter()
+        await asyncio.to_thread(_control, port, "push_texts", sent)
+        deadline = started + timeout_s
+        while time.perf_counter() < deadline:
+            if handler.done >= total and len(channel.processor.locks) == 0:
+                break
+            await asyncio.sleep(0.02)
+        elapsed = time.perf_counter() - started
+    finally:
+        await channel.stop()
+    texts: dict[str, list[str]] = await asyncio.to_thread(_control, port, "texts")
+    lost = 0
+    for u in ids:
+        got = texts.get(str(u), [])
+        expected = [t for uu, t in sent if uu == u]
+        if isinstance(handler.inner, EchoHandler):
+            lost += sum(1 for i, t in enumerate(expected) if i >= len(got) or got[i] != f"you said {t}")
+        else:
+            lost += max(0, len(expected) - len(got))
+    return BenchResult(users, total, elapsed, lost, label)
+
+
+def _bench_cli(args: argparse.Namespace) -> int:
+    result = run_bench(users=args.users, per_user=args.messages, timeout_s=args.timeout, pool=args.pool, trivial=args.trivial)
+    print(f"telegram bench: {result.messages} messages in {result.seconds:.2f} s")
+    print(f"telegram: users={result.users} messages={result.messages} msgs_per_s={result.msgs_per_s:.1f} lost={result.lost}")
+    return 0
