@@ -9,7 +9,9 @@ drives a build from query.wikidata.org, a local Oxigraph server or the embedded 
 
 Items are entities with ``wdt:P31`` in the subclass closure (``wdt:P279*``) of the domain's root
 classes, minus the closure of its excluded classes (the offline dump makes ``song`` a subclass of
-``literary work`` and ``mockumentary`` one of both ``film`` and ``literary work``); music artists are
+``literary work`` and ``mockumentary`` one of both ``film`` and ``literary work``: books exclude the
+film and music classes, films exclude TV and music classes but not literary ones, so a film genre
+class wins over a literary one; a domain's own roots always stay, with their subclasses); music artists are
 typed by occupation instead (``wdt:P106`` in the closure of musician Q639669, as in Wikidata and in the
 offline dump).
 
@@ -75,6 +77,25 @@ class DetailField:
 
 
 @dataclass(frozen=True, slots=True)
+class ValueType:
+    """A kind of entity known to the domain as a property value even when no item links to it.
+
+    Such entities (e.g. a writer whose books are not in the graph, a genre nobody is tagged with)
+    are kept so the bot can recognise them by name and say it knows too little about them, rather
+    than not recognising them at all.
+
+    Attributes:
+        via: ``"P31"`` (instance of a class) or ``"P106"`` (occupation of a person).
+        roots: root classes / occupations; their ``wdt:P279*`` closure is used.
+        role: the property whose values they are (``P136`` for genres, ``P50`` for writers ...).
+    """
+
+    via: PID
+    roots: tuple[QID, ...]
+    role: PID
+
+
+@dataclass(frozen=True, slots=True)
 class DomainSchema:
     """What the knowledge base of one domain contains.
 
@@ -82,11 +103,13 @@ class DomainSchema:
         name: ``"movie"``, ``"book"`` or ``"music"``.
         item_classes: roots of the item classes; items have ``wdt:P31`` in their ``wdt:P279*``
             closure.
-        excluded_classes: roots whose closure is removed from the item classes (another domain's).
+        excluded_classes: roots whose closure is removed from the item classes (another domain's);
+            the domain's own roots and their subclasses are kept if a root is itself under one.
         item_occupations: roots of occupations (``wdt:P106``) that make a person an item (music
             artists); empty for the other domains.
         edges: edge properties, most important first.
         details: detail fields shown to users.
+        value_types: entities kept as values even without an edge (with their declared role).
     """
 
     name: str
@@ -95,6 +118,7 @@ class DomainSchema:
     item_occupations: tuple[QID, ...]
     edges: tuple[EdgeProperty, ...]
     details: tuple[DetailField, ...]
+    value_types: tuple[ValueType, ...] = ()
 
     @property
     def edge_pids(self) -> tuple[PID, ...]:
@@ -156,7 +180,7 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
         "movie": DomainSchema(
             name="movie",
             item_classes=(FILM,),
-            excluded_classes=(TELEVISION_SERIES, LITERARY_WORK, MUSICAL_WORK, SONG, ALBUM),
+            excluded_classes=(TELEVISION_SERIES, MUSICAL_WORK, SONG, ALBUM),
             item_occupations=(),
             edges=_e(
                 ("P57", "director"),
@@ -177,6 +201,10 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
                 ("P156", "sequel"),
             ),
             details=_MOVIE_DETAILS,
+            value_types=(
+                ValueType(PID("P31"), _q("Q201658"), PID("P136")),  # film genre
+                ValueType(PID("P106"), _q("Q2526255"), PID("P57")),  # film director
+            ),
         ),
         "book": DomainSchema(
             name="book",
@@ -195,6 +223,10 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
                 ("P156", "sequel"),
             ),
             details=_BOOK_DETAILS,
+            value_types=(
+                ValueType(PID("P31"), _q("Q223393"), PID("P136")),  # literary genre
+                ValueType(PID("P106"), _q("Q36180"), PID("P50")),  # writer (novelist, poet ...)
+            ),
         ),
         "music": DomainSchema(
             name="music",
@@ -214,6 +246,10 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
                 ("P156", "sequel"),
             ),
             details=_MUSIC_DETAILS,
+            value_types=(
+                ValueType(PID("P31"), _q("Q188451"), PID("P136")),  # music genre
+                ValueType(PID("P31"), _q("Q18127"), PID("P264")),  # record label
+            ),
         ),
     }
 )
@@ -296,6 +332,7 @@ __all__ = [
     "DetailField",
     "DomainSchema",
     "EdgeProperty",
+    "ValueType",
     "all_detail_pids",
     "get_domain",
     "role_name",

@@ -811,6 +811,16 @@ class _Extractor:
             self._detail_rank[key] = rank
 
 
+def item_classes(ex: _Extractor, roots: Sequence[str], excluded: set[str]) -> set[str]:
+    """The classes whose instances are items: ``roots``, their subclasses not under another
+    domain's roots (``excluded``, a closure), and every subclass of a root that is itself under
+    another domain's roots (the dump makes ``song`` a ``literary work``: music keeps song's
+    subclasses, book drops them)."""
+    own = set(roots)
+    inside = own & excluded
+    return own | (ex.closure(sorted(own)) - excluded) | ex.closure(sorted(inside))
+
+
 def build_snapshot(
     backend: Backend,
     domain: str,
@@ -840,7 +850,7 @@ def build_snapshot(
     ex = _Extractor(backend, schema, progress=progress)
     try:
         excluded = ex.closure(schema.excluded_classes)
-        classes = sorted(ex.closure(schema.item_classes) - excluded)
+        classes = sorted(item_classes(ex, schema.item_classes, excluded))
         occupations = sorted(ex.closure(schema.item_occupations))
         candidates = ex.typed(classes, "P31") | ex.typed(occupations, "P106")
         logger.info("%s: %d classes, %d occupations, %d typed candidates", domain, len(classes), len(occupations), len(candidates))
@@ -850,13 +860,23 @@ def build_snapshot(
         ex.data.items = set(items)
         ex.claims(items)
         ex.sitelinks(items)
-        values = sorted({v for _, _, v in ex.data.edges} - ex.data.items, key=lambda q: int(q[1:]))
+        declared: dict[str, set[str]] = {}
+        for vt in schema.value_types:
+            vt_classes = sorted(item_classes(ex, vt.roots, excluded))
+            for q in ex.typed(vt_classes, vt.via):
+                if q not in ex.data.items:
+                    declared.setdefault(q, set()).add(vt.role)
+        linked = {v for _, _, v in ex.data.edges} - ex.data.items
+        values = sorted(linked | set(declared), key=lambda q: int(q[1:]))
         ex.texts([q for q in values if q not in candidates])
+        # values of a declared type are kept without an edge only if they have a name
+        ex.data.declared_roles = {q: r for q, r in declared.items() if q in linked or q in ex.data.labels}
+        values = sorted(linked | set(ex.data.declared_roles), key=lambda q: int(q[1:]))
         ex.sitelinks(values)
     except KnowledgeBaseError as exc:
         raise _with_context(exc, domain, out_path) from exc
     # drop names gathered for unlabeled candidates that are not values either
-    keep = ex.data.items | {v for _, _, v in ex.data.edges}
+    keep = ex.data.items | {v for _, _, v in ex.data.edges} | set(ex.data.declared_roles)
     for table in (ex.data.labels, ex.data.aliases, ex.data.descriptions, ex.data.sitelinks, ex.data.details):
         for q in [q for q in table if q not in keep]:
             del table[q]

@@ -1,0 +1,253 @@
+"""Knowledge base built from the tiny N-Triples fixture with the embedded pyoxigraph store."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from recommender.errors import KnowledgeBaseError
+from recommender.kb import SNAPSHOT_FILE, ItemDetails, KnowledgeBase, read_snapshot
+from recommender.schema import DOMAINS, PID, get_domain, role_name
+from recommender.sparql import build_snapshot, open_embedded, store_stamp
+
+from _kb_testkit import BUILT_AT
+
+
+def test_items_per_domain_follow_the_schema(tiny_kbs):
+    # Q900003 (film) and Q900031 (album) have no label: dropped; Q900004 is an animated film (P279 film);
+    # Q900005 a mockumentary (subclass of film *and* literary work): a film, not a book;
+    # Q900022 a song (the fixture makes song a literary work): music, not book.
+    assert tiny_kbs["movie"].items == {"Q83495", "Q189600", "Q172241", "Q900001", "Q900002", "Q900004", "Q900005"}
+    assert tiny_kbs["book"].items == {"Q11678", "Q8337"}
+    # works and artists: group (P31 Q215380) and singer (P106 Q177220, a subclass of musician)
+    assert tiny_kbs["music"].items == {"Q11649", "Q17444", "Q900022", "Q900030"}
+
+
+def test_labels_prefer_english_then_mul_then_any(tiny_kbs):
+    movie = tiny_kbs["movie"]
+    assert movie.label("Q83495") == "The Matrix"  # en beats de
+    assert movie.label_lang("Q83495") == "en"
+    assert movie.label("Q900002") == "Mulfilm"  # mul beats de
+    assert movie.label_lang("Q900002") == "mul"
+    assert movie.label("Q900001") == "Der Film"  # any language: smallest (lang, text): de < fr
+    assert movie.label("Q900009") == "Acteur Seul"  # a value with only a French label
+    assert movie.label("Q47284") == "Q47284"  # a value with no label at all: the QID, last resort
+    assert not movie.has_label("Q47284") and movie.has_label("Q900009")
+    assert movie.label("Q424242") == "Q424242"  # unknown
+
+
+def test_aliases_descriptions_and_names(tiny_kbs):
+    movie, book = tiny_kbs["movie"], tiny_kbs["book"]
+    assert movie.aliases("Q83495") == ("Matrix",)
+    assert movie.aliases("Q43416") == ("Keanu",)  # mul alias
+    assert movie.description("Q83495") == "1999 American-Australian science fiction action film"
+    assert movie.description("Q172241") is None
+    assert book.aliases("Q34660") == ("J.K. Rowling",)
+    names = set(movie.names())
+    assert ("Matrix", "Q83495") in names and ("The Matrix", "Q83495") in names
+    assert ("Keanu Reeves", "Q43416") in names
+    assert not any(q == "Q47284" for _, q in names)  # unlabeled: nothing to match
+
+
+def test_edges_roles_and_membership(tiny_kbs):
+    movie = tiny_kbs["movie"]
+    assert movie.item_values("Q83495") == (
+        ("P57", "Q9544977"),
+        ("P57", "Q9545711"),
+        ("P161", "Q43416"),
+        ("P58", "Q9545711"),
+        ("P136", "Q471839"),
+        ("P156", "Q189600"),
+    )  # schema order of properties; the blank-node composer and the P495 country are not edges
+    assert movie.value_items("Q43416") == (("P161", "Q83495"), ("P161", "Q189600"))
+    assert movie.roles("Q9545711") == ("P57", "P58")  # director twice, screenwriter once
+    assert movie.roles("Q83495") == ("P155",)  # The Matrix is the prequel of Reloaded
+    assert movie.has("Q47284") and not movie.is_item("Q47284")
+    assert movie.is_item("Q189600") and movie.has("Q189600")
+    assert not movie.has("Q900003")  # unlabeled film dropped
+    assert movie.item_values("Q424242") == () and movie.roles("Q424242") == ()
+
+
+def test_declared_value_types_keep_isolated_genres_and_writers(tiny_kbs):
+    # a labeled film genre nobody is tagged with, a novelist with no book in the graph, a music genre
+    assert tiny_kbs["movie"].has("Q900010") and tiny_kbs["movie"].roles("Q900010") == ("P136",)
+    assert not tiny_kbs["movie"].has("Q900011")  # unlabeled genre without edges: useless, not kept
+    assert tiny_kbs["book"].roles("Q900023") == ("P50",)
+    assert tiny_kbs["music"].roles("Q900040") == ("P136",)
+    assert tiny_kbs["music"].value_items("Q900040") == ()
+
+
+def test_popularity_is_degree_plus_sitelink_bonus(tiny_kbs):
+    movie = tiny_kbs["movie"]
+    # The Matrix: 5 distinct neighbours (2 directors, Keanu, genre, Reloaded) + enwiki article (2.0)
+    assert movie.popularity("Q83495") == 7.0
+    assert movie.popularity("Q189600") == 4.0
+    assert movie.popularity("Q900010") == 0.0
+    assert movie.popularity("Q424242") == 0.0
+    assert all(movie.popularity(q) >= 0 for q in movie.entities())
+
+
+def test_details(tiny_kbs):
+    d = tiny_kbs["movie"].details("Q83495")
+    assert d == ItemDetails(
+        qid="Q83495",
+        label="The Matrix",
+        description="1999 American-Australian science fiction action film",
+        year=1999,
+        image="http://commons.wikimedia.org/wiki/Special:FilePath/The%20Matrix%20Poster.jpg",
+        imdb_id="tt0133093",
+        tmdb_id="603",
+        wikipedia="https://en.wikipedia.org/wiki/The_Matrix",
+    )
+    assert ("IMDb", "https://www.imdb.com/title/tt0133093/") in d.links()
+    music = tiny_kbs["music"]
+    assert music.details("Q11649").spotify_id == "6olE6TJLqED3rqDCT0FyPh"
+    assert music.details("Q11649").lastfm_id == "Nirvana"
+    assert music.details("Q17444").spotify_id == "2UJcKiJxNryhL050F5Z1Fk"
+    missing = tiny_kbs["movie"].details("Q172241")  # F19: no trailer/image/date -> None, no crash
+    assert (missing.trailer, missing.image, missing.year) == (None, None, None)
+    assert tiny_kbs["movie"].details("Q424242") == ItemDetails(qid="Q424242", label="Q424242")
+
+
+def test_graph_is_undirected_item_value_graph_with_pids(tiny_kbs):
+    g = tiny_kbs["movie"].graph()
+    assert g.has_edge("Q9545711", "Q83495")
+    assert g.edges["Q83495", "Q9545711"]["pids"] == ("P57", "P58")
+    assert g.edges["Q189600", "Q83495"]["pids"] == ("P155", "P156")  # both directions merged
+    assert g.nodes["Q83495"]["item"] is True and g.nodes["Q43416"]["item"] is False
+    assert g.number_of_nodes() == len(tiny_kbs["movie"].entities())
+    assert "Q900010" in g and g.degree("Q900010") == 0
+    assert tiny_kbs["movie"].graph() is g  # cached
+
+
+def test_snapshot_is_deterministic(tmp_path, embedded_backend, tiny_snapshots):
+    build_snapshot(embedded_backend, "movie", tmp_path / "movie", progress=False, built_at=BUILT_AT)
+    assert (tmp_path / "movie" / SNAPSHOT_FILE).read_bytes() == (tiny_snapshots["movie"] / SNAPSHOT_FILE).read_bytes()
+
+
+def test_snapshot_document_layout(tiny_snapshots):
+    doc = read_snapshot(tiny_snapshots["book"])
+    assert doc["format"] == "corsbot-kb" and doc["version"] == 1 and doc["domain"] == "book"
+    assert doc["entities"][: doc["n_items"]] == ["Q8337", "Q11678"]  # numeric order
+    assert len(doc["edge_item"]) == len(doc["edge_pid"]) == len(doc["edge_value"]) == 4
+    assert doc["pids"][:2] == ["P50", "P136"]
+
+
+def test_store_is_reused_while_the_dump_is_unchanged(tmp_path, tiny_dump):
+    store = tmp_path / "store"
+    open_embedded(store, tiny_dump)
+    first = store_stamp(store)
+    assert first is not None and first["triples"] == sum(1 for line in tiny_dump.read_text().splitlines() if line.strip())
+    marker = store / "reuse-marker"
+    marker.write_text("x")
+    open_embedded(store, tiny_dump)  # same dump: no reload (the folder is not replaced)
+    assert marker.exists()
+    changed = tmp_path / "changed.nt"
+    shutil.copy(tiny_dump, changed)
+    with open(changed, "a") as fh:
+        fh.write('<http://www.wikidata.org/entity/Q1> <http://www.w3.org/2000/01/rdf-schema#label> "universe"@en .\n')
+    backend = open_embedded(store, changed)  # another dump: reloaded
+    assert not marker.exists()
+    assert store_stamp(store)["triples"] == first["triples"] + 1
+    assert backend.select("SELECT ?l WHERE { <http://www.wikidata.org/entity/Q1> ?p ?l }")[0]["l"].value == "universe"
+
+
+def test_gzip_dump_loads_the_same(tmp_path, tiny_dump, tiny_snapshots):
+    gz = tmp_path / "tiny.nt.gz"
+    gz.write_bytes(gzip.compress(tiny_dump.read_bytes()))
+    backend = open_embedded(tmp_path / "store", gz)
+    build_snapshot(backend, "music", tmp_path / "music", progress=False, built_at=BUILT_AT)
+    a, b = read_snapshot(tmp_path / "music"), read_snapshot(tiny_snapshots["music"])
+    a.pop("source"), b.pop("source")
+    assert a == b
+
+
+def test_missing_dump_is_a_clear_error(tmp_path):
+    with pytest.raises(KnowledgeBaseError, match="RDF dump not found: .*nope.nt.gz"):
+        open_embedded(tmp_path / "store", tmp_path / "nope.nt.gz")
+    with pytest.raises(KnowledgeBaseError, match="no embedded store"):
+        open_embedded(tmp_path / "store", None)
+
+
+def test_corrupt_dump_is_a_clear_error_and_keeps_no_half_store(tmp_path):
+    bad = tmp_path / "bad.nt"
+    bad.write_text("<http://a> <http://b> this is not n-triples\n")
+    with pytest.raises(KnowledgeBaseError, match="could not load the RDF dump"):
+        open_embedded(tmp_path / "store", bad)
+    assert not (tmp_path / "store").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["bad.nt"]
+
+
+def test_missing_or_broken_snapshot_is_a_clear_error(tmp_path):
+    with pytest.raises(KnowledgeBaseError, match=r"no knowledge-base snapshot at .*kb.json.gz; build it with `corsbot kb build`"):
+        KnowledgeBase.load(tmp_path / "movie")
+    (tmp_path / "movie").mkdir()
+    (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(b"not gzip")
+    with pytest.raises(KnowledgeBaseError, match="unreadable"):
+        KnowledgeBase.load(tmp_path / "movie")
+    (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(gzip.compress(json.dumps({"format": "x"}).encode()))
+    with pytest.raises(KnowledgeBaseError, match="not a corsbot knowledge-base snapshot"):
+        KnowledgeBase.load(tmp_path / "movie")
+    (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(gzip.compress(json.dumps({"format": "corsbot-kb", "version": 1}).encode()))
+    with pytest.raises(KnowledgeBaseError, match="malformed"):
+        KnowledgeBase.load(tmp_path / "movie")
+
+
+class _FailingBackend:
+    """Answers the first ``ok`` queries from a real backend, then fails."""
+
+    def __init__(self, inner, ok: int):
+        self.inner, self.ok = inner, ok
+        self.description, self.batch_size, self.page_size = inner.description, inner.batch_size, inner.page_size
+
+    def select(self, query):
+        if self.ok <= 0:
+            raise KnowledgeBaseError("store went away")
+        self.ok -= 1
+        return self.inner.select(query)
+
+
+def test_failed_build_keeps_the_previous_snapshot(tmp_path, embedded_backend, tiny_snapshots):
+    out = tmp_path / "movie"
+    shutil.copytree(tiny_snapshots["movie"], out)
+    before = (out / SNAPSHOT_FILE).read_bytes()
+    with pytest.raises(KnowledgeBaseError, match="building the movie knowledge base failed: store went away; the previous snapshot is kept"):
+        build_snapshot(_FailingBackend(embedded_backend, 6), "movie", out, progress=False)
+    assert (out / SNAPSHOT_FILE).read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["movie"]  # no temp folder left behind
+
+
+def test_schema_roles_and_domains():
+    assert role_name(PID("P57")) == "director" and role_name("P161") == "actor"
+    assert role_name("P175") == "performer" and role_name("P50") == "author"
+    assert role_name("P9999") == "related (P9999)"
+    assert set(DOMAINS) == {"movie", "book", "music"}
+    for schema in DOMAINS.values():
+        assert len(set(schema.edge_pids)) == len(schema.edge_pids)
+        assert all(schema.role(p) for p in schema.edge_pids)
+    assert get_domain("music").role("P264") == "record label"
+    with pytest.raises(ValueError, match="unknown domain 'film'"):
+        get_domain("film")
+
+
+def test_real_snapshots_load_if_built():
+    """If the real snapshots exist (``corsbot kb build``), they load and hold the shared dump's films.
+
+    (Load time is measured in the report, not asserted: the test machine is shared.)
+    """
+    from bot import paths
+
+    path = paths.kb_snapshot("movie")
+    if not (path / SNAPSHOT_FILE).exists():
+        pytest.skip("no real movie snapshot under $CORSBOT_HOME/kb")
+    kb = KnowledgeBase.load(path)
+    if "wikidata-subset" not in kb.source:
+        pytest.skip(f"the movie snapshot was built from {kb.source}")
+    assert len(kb.items) > 15000
+    assert kb.label("Q83495") == "The Matrix"
+    assert ("P57", "Q9545711") in kb.item_values("Q83495")
