@@ -27,7 +27,7 @@ How a message is linked:
    name of a person ("I love Jackson") is looked up in a person-name index and yields the persons
    who carry it (usually an ambiguous mention).
 6. **Ranking.** Each candidate gets ``score = 0.55*similarity + 0.35*popularity + 0.10*domain +
-   context`` where similarity is 1.0 for a label, 0.95 for an alias (0.8 when the same words are another
+   context`` where similarity is 1.0 for a label, 0.95 for an alias (0.7 when the same words are another
    entity's label), 0.94 for a derived variant and
    ``0.9*ratio/100`` for a fuzzy match; popularity is ``log1p(p)/log1p(max p)`` over the KB; domain
    is 1 for a recommendable item of the KB (and a "the movie/book/song ..." cue adds 0.1 more for
@@ -103,7 +103,7 @@ MAX_CANDIDATES = 8
 MAX_NGRAM = 16
 """Names longer than this many tokens are not indexed."""
 
-_SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS = 1.0, 0.95, 0.94, 0.8
+_SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS = 1.0, 0.95, 0.94, 0.7
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
 _FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS = 0.3, 0.1, 0.1, 0.1
 _FUZZY_SIM_FACTOR = 0.9

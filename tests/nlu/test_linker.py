@@ -1,0 +1,254 @@
+"""Entity linker on a fake KB: field cases F26-F30, issue 5's example sentences, guards, references."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from conftest_entities import ENTRIES, Entry, FakeKB, fake_kb, linker  # noqa: F401 - fixtures
+
+from nlu.linker import AMBIGUITY_MARGIN, EntityLinker, name_key, tokenize
+
+
+def labels(mentions):
+    return [m.candidates[0].label for m in mentions]
+
+
+def qids(mentions):
+    return [m.candidates[0].qid for m in mentions]
+
+
+# ---------------------------------------------------------------- F26 / F27 / F21: normalisation
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("I love Schindler’s List", "Q483941"),
+        ("I love Schindler's List", "Q483941"),
+        ("I liked Ocean’s Eleven", "Q200299"),
+        ("I loved Malcolm X.", None),  # ambiguous: checked below
+        ("I like WALL-E.", "Q104905"),
+        ("I liked WALL-E.", "Q104905"),
+        ("I liked mr. robot", "Q17009998"),
+        ("I liked Amelie", "Q484048"),
+        ("i liked AMÉLIE!!!", "Q484048"),
+        ("I don’t like The Shining", "Q186341"),
+        ("I love Schindlerâ€™s List", "Q483941"),  # mojibake apostrophe in the released data
+    ],
+    ids=["F26-curly", "F26-straight", "F26-oceans", "F27-malcolm", "F27-walle", "issue-walle-liked",
+         "F27-mr-robot", "F27-amelie", "F27-accents-case", "F21-curly-shining", "mojibake"],
+)
+def test_titles_are_found_whatever_the_typing(linker, text, qid):  # noqa: F811
+    mentions = linker.link(text)
+    assert len(mentions) == 1
+    if qid is None:
+        assert {c.qid for c in mentions[0].candidates} >= {"Q1195866", "Q19573"}
+    else:
+        assert mentions[0].candidates[0].qid == qid
+        assert not mentions[0].ambiguous
+    m = mentions[0]
+    assert text[m.start : m.end] == m.text
+
+
+def test_offsets_exclude_final_punctuation(linker):  # noqa: F811
+    (m,) = linker.link("I liked WALL-E.")
+    assert m.text == "WALL-E"
+
+
+def test_name_key_and_tokenize_agree():
+    for name in ("Schindler's List", "Amélie", "WALL-E", "Bruno & Boots", "Mr. Robot"):
+        assert name_key(name) == tuple(t.key for t in tokenize(name))
+    assert name_key("Schindler’s List") == ("schindler", "s", "list")
+
+
+# ---------------------------------------------------------------- F28: overlaps, longest span
+def test_longest_span_wins_stephen_king(linker):  # noqa: F811
+    mentions = linker.link("i like stephen king")
+    assert qids(mentions) == ["Q39829"]
+    assert mentions[0].text == "stephen king"
+
+
+def test_longest_span_wins_the_avengers(linker):  # noqa: F811
+    (m,) = linker.link("I love the Avengers")
+    assert m.text == "the Avengers"
+
+
+def test_possessive_does_not_block_a_name(linker):  # noqa: F811
+    mentions = linker.link("I love Stephen King's books")
+    assert qids(mentions) == ["Q39829"]
+
+
+# ---------------------------------------------------------------- F30: ambiguity
+def test_avengers_is_ambiguous_between_two_films(linker):  # noqa: F811
+    (m,) = linker.link("I love the Avengers")
+    assert m.ambiguous
+    assert [c.qid for c in m.candidates[:2]] == ["Q182218", "Q1125729"]
+    assert m.candidates[0].score - m.candidates[1].score < AMBIGUITY_MARGIN
+
+
+def test_the_shining_prefers_the_film_of_the_domain(linker):  # noqa: F811
+    (m,) = linker.link("I like The Shining")
+    assert m.candidates[0].qid == "Q186341" and m.candidates[0].is_item
+    assert not m.ambiguous
+    assert "Q277260" in [c.qid for c in m.candidates]
+
+
+def test_focus_breaks_a_tie(linker):  # noqa: F811
+    (m,) = linker.link("I love the Avengers", focus="Q1125729")
+    assert m.candidates[0].qid == "Q1125729"
+    assert not m.ambiguous
+
+
+def test_earlier_mentions_rank_higher(linker):  # noqa: F811
+    (m,) = linker.link("I love the Avengers", history=["Q1125729"])
+    assert m.candidates[0].qid == "Q1125729"
+
+
+def test_tom_cruise_has_two_roles(linker):  # noqa: F811
+    (m,) = linker.link("I like Tom Cruise")
+    assert m.candidates[0].qid == "Q37079"
+    assert m.candidates[0].roles == ("P161", "P162")
+    assert not m.candidates[0].is_item
+
+
+def test_role_word_narrows_the_roles(linker):  # noqa: F811
+    (m,) = linker.link("I like the actor Tom Cruise")
+    assert m.candidates[0].roles == ("P161",)
+
+
+# ---------------------------------------------------------------- issue 5 example sentences
+def test_i_like_rambo(linker):  # noqa: F811
+    assert qids(linker.link("I like rambo")) == ["Q7752547"]
+
+
+def test_actor_with_trailing_digit(linker):  # noqa: F811
+    (m,) = linker.link("i like the actor Sylvester Stallone4")
+    assert m.candidates[0].qid == "Q160071"
+    assert m.candidates[0].roles == ("P161",)
+
+
+def test_i_love_jackson_is_ambiguous_between_people(linker):  # noqa: F811
+    (m,) = linker.link("I love Jackson")
+    assert m.ambiguous
+    assert {c.qid for c in m.candidates} == {"Q2831", "Q4465", "Q172678"}
+
+
+def test_daft_pan_is_daft_punk(linker):  # noqa: F811
+    (m,) = linker.link("I like daft pan")
+    assert m.candidates[0].qid == "Q185884"
+    assert m.candidates[0].score < 0.9  # a fuzzy match scores below an exact one
+
+
+def test_stephen_king_but_not_the_shining(linker):  # noqa: F811
+    assert qids(linker.link("I love Stephen King, but I don't like The Shining")) == ["Q39829", "Q186341"]
+
+
+# ---------------------------------------------------------------- F29: guards and commands
+@pytest.mark.parametrize(
+    "text",
+    ["I liked it", "I told her about it", "not sure, up to you", "nope", "what's up", "show me the trailer",
+     "Show Me The Trailer", "skip", "us", "I like her", "2012", "I Like It", "", "   ", "👍👍", "?"],
+)
+def test_ordinary_words_and_commands_link_nothing(linker, text):  # noqa: F811
+    assert linker.link(text) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("I like the movie It", "Q16963462"),
+        ('I like "It"', "Q16963462"),
+        ("I really liked Up", "Q174811"),
+        ("I love Her by Spike Jonze", "Q1144027"),
+        ("I liked Nope", "Q107007587"),
+    ],
+)
+def test_short_titles_need_a_strong_signal(linker, text, qid):  # noqa: F811
+    assert qids(linker.link(text)) == [qid]
+
+
+def test_fuzzy_does_not_use_partial_matching(linker):  # noqa: F811
+    # "Titanic" is inside "Titanically", a WRatio partial match would link it
+    assert linker.link("that was titanically boring") == ()
+
+
+# ---------------------------------------------------------------- references
+def test_i_liked_it_without_focus_links_nothing(linker):  # noqa: F811
+    assert linker.link("I liked it") == ()
+    assert linker.link("I like this movie") == ()
+
+
+@pytest.mark.parametrize("text", ["I liked it", "I like this movie", "this song is great", "I love this one"])
+def test_references_go_to_the_focus(linker, text):  # noqa: F811
+    (m,) = linker.link(text, focus="Q25188")
+    assert m.candidates[0].qid == "Q25188"
+    assert m.candidates[0].label == "Inception"
+    assert not m.ambiguous
+
+
+def test_named_title_and_reference_together(linker):  # noqa: F811
+    mentions = linker.link("I like this movie more than Titanic", focus="Q25188")
+    assert qids(mentions) == ["Q25188", "Q44578"]
+
+
+# ---------------------------------------------------------------- genres
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [("I like horror films", "Q200092"), ("I hate documentaries", "Q93204"), ("I like horror", "Q200092"),
+     ("I love comedies", "Q157443"), ("i like action movies", "Q188473")],
+)
+def test_genre_words_link_to_genre_values(linker, text, qid):  # noqa: F811
+    (m,) = linker.link(text)
+    assert m.candidates[0].qid == qid
+    assert "P136" in m.candidates[0].roles
+
+
+# ---------------------------------------------------------------- many entities, labels
+def test_message_naming_twenty_entities(linker):  # noqa: F811
+    names = ["Inception", "Titanic", "Avatar", "The Godfather", "Pulp Fiction", "Fight Club", "The Dark Knight",
+             "Forrest Gump", "Gladiator", "Interstellar", "Blade Runner", "Alien", "The Lion King", "Toy Story",
+             "Jurassic Park", "Die Hard", "Amélie", "WALL-E", "Schindler's List", "The Matrix"]
+    text = "I love " + ", ".join(names[:-1]) + " and " + names[-1]
+    started = time.perf_counter()
+    mentions = linker.link(text)
+    elapsed = time.perf_counter() - started
+    assert labels(mentions) == names
+    assert elapsed < 0.5
+
+
+def test_entity_without_english_label(linker):  # noqa: F811
+    (m,) = linker.link("I liked Der Untergang")
+    assert m.candidates[0].qid == "Q155476"
+    assert m.candidates[0].description is None
+
+
+def test_entity_without_any_label_is_shown_by_qid(linker):  # noqa: F811
+    (m,) = linker.link("I liked it", focus="Q999999901")
+    assert m.candidates[0].label == "Q999999901"
+
+
+def test_long_message_is_cut_and_fast(linker):  # noqa: F811
+    text = "I like Inception " + "blah " * 2000
+    started = time.perf_counter()
+    mentions = linker.link(text)
+    assert time.perf_counter() - started < 1.0
+    assert qids(mentions)[0] == "Q25188"
+
+
+def test_mentions_do_not_overlap_and_are_ordered(linker):  # noqa: F811
+    mentions = linker.link("I like Tom Hanks and Forrest Gump but not Steven Spielberg")
+    assert qids(mentions) == ["Q2263", "Q134773", "Q8877"]
+    ends = [(m.start, m.end) for m in mentions]
+    assert all(a[1] <= b[0] for a, b in zip(ends, ends[1:]))
+
+
+def test_build_on_an_empty_kb():
+    empty = FakeKB(())
+    assert EntityLinker(empty).link("I like Inception") == ()
+
+
+def test_label_beats_someone_elses_alias():
+    entries = ENTRIES + (Entry("Q53110", "High School Musical", item=True, pop=18, aliases=("Zac Efron",)),
+                         Entry("Q45229", "Zac Efron", roles=("P161",), pop=13))
+    kb = FakeKB(entries)
+    (m,) = EntityLinker(kb).link("I like Zac Efron")
+    assert m.candidates[0].qid == "Q45229"

@@ -1,0 +1,103 @@
+"""Per-entity polarity: field cases F21, F23, F24 and issue 5's sentences (spans from the linker)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
+
+from nlu.errors import NluError
+from nlu.sentiment import Polarity, SentimentRecognizer
+
+POS, NEG, NEU = Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.NEUTRAL
+
+
+def span(text: str, name: str) -> tuple[int, int]:
+    start = text.index(name)
+    return start, start + len(name)
+
+
+def polarities_via_linker(linker, sentiment, text):  # noqa: F811
+    mentions = linker.link(text)
+    return [m.candidates[0].label for m in mentions], list(
+        sentiment.polarities(text, [(m.start, m.end) for m in mentions])
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I don’t like The Shining", [NEG]),
+        ("I don't like The Shining", [NEG]),
+        ("I donʼt like The Shining", [NEG]),
+        ("I donâ€™t like The Shining", [NEG]),
+        ("I like Stephen King, but I don't like The Shining", [POS, NEG]),
+        ("I love Stephen King, but I don't like The Shining", [POS, NEG]),
+        ("I love Stephen King however I hate The Shining", [POS, NEG]),
+        ("I like Stephen King and The Shining", [POS, POS]),
+        ("I don't like Stephen King and The Shining", [NEG, NEG]),
+        ("I love Stephen King but not The Shining", [POS, NEG]),
+        ("I hate Inception but I love Titanic", [NEG, POS]),
+        ("I watched Die Hard", [NEU]),
+        ("I watched Bad Boys", [NEU]),
+        ("I saw Happy Feet", [NEU]),
+        ("I watched Good Will Hunting", [NEU]),
+        ("I watched Inception", [NEU]),
+        ("I love Die Hard", [POS]),
+        ("I hate Happy Feet", [NEG]),
+        ("I hate Good Will Hunting", [NEG]),
+        ("I can't stand Tom Cruise", [NEG]),
+        ("I cannot stand Tom Cruise", [NEG]),
+        ("I'm not a fan of Tom Cruise", [NEG]),
+        ("I enjoy Inception", [POS]),
+        ("I dislike Titanic", [NEG]),
+        ("I hate documentaries", [NEG]),
+        ("I like horror films", [POS]),
+        ("I love Schindler’s List", [POS]),
+        ("I liked WALL-E.", [POS]),
+        ("I liked Amelie", [POS]),
+        ("Inception is awesome", [POS]),
+        ("Titanic is so boring", [NEG]),
+        ("I didn't like Avatar at all", [NEG]),
+        ("I really don't like Titanic", [NEG]),
+        ("I never liked Titanic", [NEG]),
+        ("I like Inception\nI hate Titanic", [POS, NEG]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_polarity_per_mention(linker, sentiment, text, expected):  # noqa: F811
+    _labels, got = polarities_via_linker(linker, sentiment, text)
+    assert got == expected
+
+
+def test_title_words_are_masked(sentiment):  # noqa: F811
+    # the same words outside a title do carry an opinion
+    assert sentiment.polarities("Die Hard was bad", [span("Die Hard was bad", "Die Hard")]) == (NEG,)
+    text = "I watched Happy Feet"
+    assert sentiment.polarities(text, [span(text, "Happy Feet")]) == (NEU,)
+    assert sentiment.polarities(text, []) == ()
+
+
+def test_spans_in_any_order(sentiment):  # noqa: F811
+    text = "I like Stephen King, but I don't like The Shining"
+    got = sentiment.polarities(text, [span(text, "The Shining"), span(text, "Stephen King")])
+    assert got == (NEG, POS)
+
+
+def test_bad_span_raises(sentiment):  # noqa: F811
+    with pytest.raises(NluError):
+        sentiment.polarities("I like X", [(5, 2)])
+
+
+def test_empty_text(sentiment):  # noqa: F811
+    assert sentiment.polarities("", [(0, 0)]) == (NEU,)
+
+
+def test_polarity_values_match_the_dataset():
+    assert (POS.value, NEG.value, NEU.value) == ("+", "-", "0")
+
+
+def test_reference_it_with_appended_pronoun():
+    # the dialog manager scores "I don't like it" about the item on screen this way
+    s = SentimentRecognizer()
+    text = "I don't like it"
+    assert s.polarities(text + " it", [(len(text) + 1, len(text) + 3)]) == (NEG,)
