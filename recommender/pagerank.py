@@ -10,8 +10,9 @@ prior (teleport) distribution ``p`` and dangling nodes ``D`` (no out-edge), the 
 This is exactly what ``networkx.pagerank(G, alpha=a, personalization=p, weight="weight")``
 computes (networkx sends dangling mass along the personalization vector by default, and treats an
 undirected edge as two arcs). The graph is turned into a CSR matrix **once** (`SparseGraph`);
-each request is a plain power iteration (a few dozen sparse mat-vec products), so it costs
-O(iterations * edges) with no Python loop over nodes.
+each request is a power iteration (``method="power"``, ~110 sparse mat-vecs for 1e-8) or, on an
+undirected graph, conjugate gradient on the equivalent symmetric system (``method="cg"``, ~35
+mat-vecs, same result), so it costs O(iterations * edges) with no Python loop over nodes.
 
 Masking: `personalized_pagerank(..., mask=...)` removes nodes for one request without rebuilding
 the matrix: the result equals networkx on ``G.subgraph(kept)`` (removed nodes get score 0). Row
@@ -61,12 +62,14 @@ class SparseGraph:
             weighted adjacency, so that ``weights_t @ v`` pushes mass along arcs). Symmetric for an
             undirected graph.
         out_weight: (n,) float64, total out-weight of each node (0 for a dangling node).
+        symmetric: True if the weights are symmetric (undirected graph): enables the CG solver.
     """
 
     nodes: tuple[Hashable, ...]
     index: Mapping[Hashable, int]
     weights_t: sp.csr_matrix
     out_weight: NDArray[np.float64]
+    symmetric: bool = False
 
     @property
     def n_nodes(self) -> int:
@@ -139,8 +142,10 @@ class SparseGraph:
         out_weight = np.asarray(adj.sum(axis=1), dtype=np.float64).ravel()
         weights_t = adj.T.tocsr()
         weights_t.sort_indices()
+        diff = abs(weights_t - adj)
+        symmetric = bool(diff.nnz == 0 or diff.max() <= 1e-12 * max(1.0, float(np.max(np.abs(adj.data), initial=0.0))))
         return cls(nodes=nodes, index={node: i for i, node in enumerate(nodes)}, weights_t=weights_t,
-                   out_weight=out_weight)
+                   out_weight=out_weight, symmetric=symmetric)
 
     def prior_vector(self, weights: Mapping[Hashable, float]) -> NDArray[np.float64]:
         """A (n,) prior vector from node -> weight; nodes absent from the graph are ignored."""
@@ -153,9 +158,20 @@ class SparseGraph:
 
 
 def personalized_pagerank(graph: SparseGraph, prior: NDArray[np.float64], *, damping: float = DEFAULT_DAMPING,
-                          mask: NDArray[np.bool_] | None = None, tol: float = DEFAULT_TOL,
-                          max_iter: int = DEFAULT_MAX_ITER) -> NDArray[np.float64]:
-    """Score all nodes by PageRank with priors (power iteration on the precomputed matrix).
+                          mask: NDArray[np.bool_] | None = None, tol: float | None = None,
+                          max_iter: int = DEFAULT_MAX_ITER, method: str = "power") -> NDArray[np.float64]:
+    """Score all nodes by PageRank with priors on the precomputed matrix.
+
+    Two solvers of the same equation (module docstring), both equal to networkx within 1e-6:
+
+    - ``"power"``: power iteration (as networkx), about ``log(tol) / log(damping)`` sparse
+      mat-vec products (~110 for tol 1e-8);
+    - ``"cg"`` (undirected graphs only; directed ones use ``"power"``): conjugate gradient on the
+      symmetric positive-definite system ``(I - a D^-1/2 W D^-1/2) z = D^-1/2 p`` with
+      ``y = D^1/2 z``, ``x = y / sum(y)`` (the stationary equation of an undirected walk,
+      symmetrised; its condition number is at most ``(1 + a) / (1 - a)``, 12.3 for a = 0.85, so
+      it needs about 3x fewer mat-vecs). Isolated (dangling) nodes keep ``y_j = p_j``, which is
+      networkx's "dangling mass follows the personalization" rule.
 
     Args:
         graph: the precomputed sparse graph (n nodes).
@@ -163,14 +179,17 @@ def personalized_pagerank(graph: SparseGraph, prior: NDArray[np.float64], *, dam
         damping: probability of following an edge, in [0, 1).
         mask: optional (n,) bool, True = node removed for this request (as if deleted from the
             graph: its score is 0, no mass flows into or out of it).
-        tol: stop when the L1 change between iterates is below ``tol`` (absolute).
+        tol: power: stop when the L1 change between iterates is below ``tol`` (default 1e-8);
+            cg: stop when the residual's 2-norm is below ``tol`` times the right-hand side's
+            (default 1e-10).
         max_iter: iteration cap; reaching it logs a warning and returns the last iterate.
+        method: ``"power"`` or ``"cg"``.
 
     Returns:
         (n,) float64 scores summing to 1 over kept nodes (probability mass).
 
     Raises:
-        ConfigError: if shapes differ, damping is out of range, or the prior has no positive
+        ConfigError: if shapes differ, damping or method is invalid, or the prior has no positive
             weight on a kept node (callers fall back to popularity before calling, see F32/F33).
     """
     n = graph.n_nodes
@@ -179,38 +198,91 @@ def personalized_pagerank(graph: SparseGraph, prior: NDArray[np.float64], *, dam
         raise ConfigError(f"prior has shape {prior.shape}, expected ({n},)")
     if not 0.0 <= damping < 1.0:
         raise ConfigError(f"damping must be in [0, 1), got {damping}")
+    if method not in ("power", "cg"):
+        raise ConfigError(f"method must be 'power' or 'cg', got {method!r}")
     if np.any(prior < 0) or not np.all(np.isfinite(prior)):
         raise ConfigError("prior weights must be finite and >= 0")
-    if mask is not None:
+    keep: NDArray[np.bool_] | None = None
+    out_weight = graph.out_weight
+    if mask is not None and np.any(mask):
         keep = ~np.asarray(mask, dtype=bool)
         prior = np.where(keep, prior, 0.0)
-        out_weight = graph.weights_t.T @ keep.astype(np.float64) if not keep.all() else graph.out_weight
-        out_weight = np.where(keep, out_weight, 0.0)
-    else:
-        keep = None
-        out_weight = graph.out_weight
+        out_weight = np.where(keep, graph.weights_t.T @ keep.astype(np.float64), 0.0)
     total = prior.sum()
     if total <= 0:
         raise ConfigError("the prior has no positive weight on a node of the graph")
     p = prior / total
+    if method == "cg" and graph.symmetric:
+        return _solve_cg(graph, p, out_weight, keep, damping, 1e-10 if tol is None else tol, max_iter)
+    return _solve_power(graph, p, out_weight, keep, damping, DEFAULT_TOL if tol is None else tol, max_iter)
+
+
+def _solve_power(graph: SparseGraph, p: NDArray[np.float64], out_weight: NDArray[np.float64],
+                 keep: NDArray[np.bool_] | None, damping: float, tol: float, max_iter: int) -> NDArray[np.float64]:
+    """Power iteration ``x <- a (x P + dangling(x) p) + (1 - a) p`` (networkx's update)."""
+    n = graph.n_nodes
     dangling = out_weight <= 0
     if keep is not None:
         dangling &= keep
+    dangling_idx = np.flatnonzero(dangling)
     inv_out = np.divide(1.0, out_weight, out=np.zeros(n), where=out_weight > 0)
-    if keep is not None:
-        inv_out *= keep
     wt = graph.weights_t
     x = p.copy()
     teleport = (1.0 - damping) * p
+    err = float("inf")
     for iteration in range(1, max_iter + 1):
-        pushed = wt @ (x * inv_out)
+        x_new = wt @ (x * inv_out)
         if keep is not None:
-            pushed *= keep
-        x_new = damping * (pushed + x[dangling].sum() * p) + teleport
-        err = np.abs(x_new - x).sum()
+            x_new *= keep
+        x_new *= damping
+        x_new += teleport
+        if dangling_idx.size:
+            x_new += (damping * x[dangling_idx].sum()) * p
+        err = float(np.abs(x_new - x).sum())
         x = x_new
         if err < tol:
-            logger.debug("pagerank converged in %d iterations (L1 change %.2e)", iteration, err)
+            logger.debug("pagerank (power) converged in %d iterations (L1 change %.2e)", iteration, err)
             return x
     logger.warning("pagerank did not converge in %d iterations (L1 change %.2e)", max_iter, err)
     return x
+
+
+def _dot(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    """Inner product without BLAS: ``a @ b`` goes through (possibly multi-threaded) BLAS, which
+    was 20x slower than this on a loaded 2-core machine."""
+    return float(np.multiply(a, b).sum())
+
+
+def _solve_cg(graph: SparseGraph, p: NDArray[np.float64], out_weight: NDArray[np.float64],
+              keep: NDArray[np.bool_] | None, damping: float, tol: float, max_iter: int) -> NDArray[np.float64]:
+    """Conjugate gradient on the symmetrised system (see :func:`personalized_pagerank`)."""
+    active = out_weight > 0
+    sqrt_d = np.sqrt(np.where(active, out_weight, 0.0))
+    s = np.divide(1.0, sqrt_d, out=np.zeros_like(sqrt_d), where=active)
+    wt = graph.weights_t
+    b = s * p
+    z = np.zeros_like(b)
+    r = b.copy()
+    direction = r.copy()
+    rs = _dot(r, r)
+    bound = (tol * np.sqrt(rs)) ** 2
+    iteration = 0
+    for iteration in range(1, max_iter + 1):
+        if rs <= bound:
+            break
+        a_dir = direction - damping * s * (wt @ (s * direction))
+        step = rs / _dot(direction, a_dir)
+        z += step * direction
+        r -= step * a_dir
+        rs_new = _dot(r, r)
+        direction *= rs_new / rs
+        direction += r
+        rs = rs_new
+    else:
+        if rs > bound:
+            logger.warning("pagerank (cg) did not converge in %d iterations (residual %.2e)", max_iter, np.sqrt(rs))
+    logger.debug("pagerank (cg) converged in %d iterations", iteration)
+    y = np.where(active, sqrt_d * z, p)
+    if keep is not None:
+        y *= keep
+    return y / y.sum()

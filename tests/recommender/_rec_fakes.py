@@ -48,14 +48,15 @@ class FakeDetails:
     year: int | None = None
     description: str | None = None
     image: str | None = None
-    imdb: str | None = None
-    spotify_album: str | None = None
-    lastfm: str | None = None
+    imdb_id: str | None = None
+    spotify_id: str | None = None
+    lastfm_id: str | None = None
     trailer: str | None = None
 
 
-DETAILS = {"Q25188": FakeDetails(year=2010, description="2010 film by Christopher Nolan", imdb="tt1375666",
-                                 image="https://example.org/inception.jpg")}
+DETAILS = {"Q25188": FakeDetails(year=2010, description="2010 film by Christopher Nolan", imdb_id="tt1375666",
+                                 image="https://example.org/inception.jpg"),
+           "Q163872": FakeDetails(year=2008, trailer="EXeTwQWrcwY", imdb_id="tt0468569")}
 
 
 class FakeKB:

@@ -221,3 +221,21 @@ def test_elicitation_cold_start_is_popularity(rec):
     sugg = elicitation_suggestions(rec, Profile(disliked=frozenset({TITANIC})), k=3, exclude=[TOY_STORY])
     assert [s.qid for s in sugg] == [DARK_KNIGHT, INCEPTION, LETHAL]
     assert {s.source for s in sugg} == {"popular"}
+
+
+def test_item_card_with_trailer_id():
+    card = item_card(FakeKB(), DARK_KNIGHT)
+    assert card.trailer == "https://www.youtube.com/watch?v=EXeTwQWrcwY"
+    assert card.preview_note is None
+
+
+def test_item_card_uses_real_item_details_links():
+    from recommender.kb import ItemDetails
+    from recommender.recommend import preview_links
+
+    details = ItemDetails(qid="Q1", label="Song", spotify_id="abc", lastfm_id="Radiohead/OK+Computer",
+                          trailer="vid")
+    links = preview_links(details)
+    assert ("Spotify", "https://open.spotify.com/search/abc") in links
+    assert ("Last.fm", "https://www.last.fm/music/Radiohead/OK+Computer") in links
+    assert all(site not in ("trailer", "Wikidata") for site, _ in links)
