@@ -377,6 +377,7 @@ class RemoteBackend:
         batch_size: int = 200,
         page_size: int = 10000,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ):
         """Configure the client.
 
@@ -389,6 +390,7 @@ class RemoteBackend:
             backoff_s: first backoff (doubled per retry) when no ``Retry-After`` is given.
             max_wait_s: longest single wait; a longer ``Retry-After`` fails at once with the wait.
             sleep: the sleep function (tests pass a recorder).
+            clock: the monotonic clock of the deadline (tests pass a fake one with ``sleep``).
         """
         self.url = url
         self.description = f"remote:{url}"
@@ -402,6 +404,7 @@ class RemoteBackend:
         self.page_size = page_size
         self.queries = 0
         self._sleep = sleep
+        self._clock = clock
 
     def select(self, query: str) -> list[Row]:
         """Run a SELECT query, retrying rate limits and transient failures.
@@ -412,7 +415,7 @@ class RemoteBackend:
             EndpointTimeoutError: no answer within ``timeout_s`` / ``deadline_s``.
             BadResponseError / TruncatedResultError: see :func:`parse_sparql_json`.
         """
-        start = time.monotonic()
+        start = self._clock()
         attempt = 0
         while True:
             try:
@@ -425,7 +428,7 @@ class RemoteBackend:
                 wait = exc.retry_after_s if exc.retry_after_s is not None else self.backoff_s * (2**attempt)
                 if wait > self.max_wait_s:
                     raise
-                if time.monotonic() - start + wait > self.deadline_s:
+                if self._clock() - start + wait > self.deadline_s:
                     raise EndpointTimeoutError(self.url, exc.status, f"gave up after {attempt + 1} attempts within the {self.deadline_s:g} s deadline ({exc.reason})") from exc
                 attempt += 1
                 logger.warning("%s; retry %d/%d in %.1f s", exc, attempt, self.max_retries, wait)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -106,6 +107,8 @@ class FakeEndpoint:
         upstream: URL requests are forwarded to (``FORWARD`` entries and after the script).
         requests: ``(headers, body)`` of every request received.
         repeat_last: keep playing the last entry once the script is used up (instead of forwarding).
+        once_if: ``(needle, reply)`` pairs: the first request whose body contains ``needle`` gets
+            ``reply`` (each pair fires once), before the script is consulted.
     """
 
     url: str = ""
@@ -113,10 +116,15 @@ class FakeEndpoint:
     upstream: str | None = None
     requests: list[tuple[dict[str, str], bytes]] = field(default_factory=list)
     repeat_last: bool = False
+    once_if: list[tuple[bytes, Reply]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def next_entry(self) -> object:
+    def next_entry(self, body: bytes = b"") -> object:
         with self._lock:
+            for k, (needle, reply) in enumerate(self.once_if):
+                if needle in body:
+                    del self.once_if[k]
+                    return reply
             if self.script:
                 entry = self.script.pop(0) if (len(self.script) > 1 or not self.repeat_last) else self.script[0]
                 return entry
@@ -134,7 +142,7 @@ def make_handler(fake: FakeEndpoint) -> type[http.server.BaseHTTPRequestHandler]
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             fake.requests.append(({k: v for k, v in self.headers.items()}, body))
-            entry = fake.next_entry()
+            entry = fake.next_entry(urllib.parse.unquote_plus(body.decode("latin-1")).encode("latin-1"))
             if entry == FORWARD:
                 if fake.upstream is None:
                     entry = Reply(502, b"no upstream")
