@@ -1,0 +1,193 @@
+"""``corsbot rec evaluate`` and ``corsbot rec bench``: CLI glue of the recommender (issue 6).
+
+- ``corsbot rec evaluate [--domains movie book music] [--seed 0] [--prior-mass P] [--damping D]
+  [--plain]``: leave-one-out over the released study's likes (see :mod:`recommender.rec_eval`);
+  writes ``<home>/reports/rec/evaluate.{json,md}``; last line exactly
+  ``rec: users=U cases=C hr10_movie=HM popularity_hr10_movie=PM random_hr10_movie=RM
+  ndcg10_movie=NM hr10_book=HB hr10_music=HU``.
+- ``corsbot rec bench [--requests 200] [--networkx-requests 3] [--max-edges 1000000]``: latency of
+  one recommendation per domain vs ``networkx.pagerank`` per request, and a scaling curve on
+  synthetic graphs (``<home>/reports/rec/scaling.png``); last line exactly
+  ``bench: domain=D nodes=N edges=M p50_ms=A p99_ms=B speedup_vs_networkx=S`` for the largest
+  domain (by edges).
+
+This module reads the released messages with :func:`logs.record.read_records` (the recommender
+package itself never imports ``logs``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+from bot import paths
+from logs.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+RATING_INTENT_PREFIXES = ("preference", "request_recommendation")
+"""Turns whose ``recognizedObjects`` are the user's ratings: preference acquisition (incl.
+disambiguation and confirmation) and rating/critiquing a recommended item."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``rec evaluate`` and ``rec bench`` to the top-level parser."""
+    rec = sub.add_parser("rec", help="recommender: offline evaluation and benchmark")
+    rec_sub = rec.add_subparsers(dest="rec_command", metavar="REC_COMMAND")
+    rec.set_defaults(handler=lambda args: (rec.print_help(), 2)[1])
+
+    ev = rec_sub.add_parser("evaluate", help="leave-one-out on the released study (HR@5/10, NDCG@10, MRR)")
+    ev.add_argument("--domains", nargs="+", default=list(paths.DOMAINS), choices=paths.DOMAINS)
+    ev.add_argument("--seed", type=int, default=0, help="seed of the random baseline and tie breaks")
+    ev.add_argument("--prior-mass", type=float, default=None, help="share of the prior on liked nodes")
+    ev.add_argument("--damping", type=float, default=None, help="PageRank damping")
+    ev.add_argument("--plain", action="store_true", help="unit edge weights (the original's plain graph)")
+    ev.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
+    ev.set_defaults(handler=run_evaluate)
+
+    be = rec_sub.add_parser("bench", help="latency per recommendation and scaling curve")
+    be.add_argument("--domains", nargs="+", default=list(paths.DOMAINS), choices=paths.DOMAINS)
+    be.add_argument("--requests", type=int, default=200, help="timed recommendations per domain")
+    be.add_argument("--networkx-requests", type=int, default=3, help="timed networkx.pagerank calls per domain")
+    be.add_argument("--max-edges", type=int, default=1_000_000, help="largest synthetic graph (edges)")
+    be.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
+    be.set_defaults(handler=run_bench)
+
+
+# -- shared ------------------------------------------------------------------------------------
+
+
+def load_recommender(domain: str, **options: object):
+    """Load the domain's KB snapshot and build its recommender.
+
+    Raises:
+        KnowledgeBaseError: with a clear message if the snapshot is missing (run ``corsbot kb build``).
+    """
+    from recommender.kb import KnowledgeBase
+    from recommender.recommend import Recommender
+
+    kb = KnowledgeBase.load(paths.kb_snapshot(domain))
+    return Recommender(kb, **options)  # type: ignore[arg-type]
+
+
+def study_users(domain: str, files: Sequence[Path] | None = None):
+    """The released study's users of ``domain`` with their liked/disliked QIDs.
+
+    A user is one ``userID`` of one file (the nl and mixed files have separate users). Opinions
+    come from ``recognizedObjects`` of turns whose intent starts with one of
+    :data:`RATING_INTENT_PREFIXES`, in timestamp order; a later opinion on the same QID wins.
+
+    Returns:
+        list of :class:`recommender.rec_eval.StudyUser`.
+
+    Raises:
+        ConfigError: if no released file of the domain exists.
+    """
+    from logs.record import conversations, read_records
+    from logs.schema import parse_objects
+    from recommender.rec_eval import StudyUser
+
+    if files is None:
+        files = [p for p in paths.released_files() if p.parent.name == domain]
+    files = [f for f in files if f.exists()]
+    if not files:
+        raise ConfigError(f"no released messages for {domain} under {paths.converse_dir()}")
+    users = []
+    for path in files:
+        result = read_records(path)
+        for problem in result.problems[:5]:
+            logger.warning("%s: %s", path.name, problem)
+        for user_id, records in sorted(conversations(result.records).items()):
+            opinion: dict[str, str] = {}
+            for rec in records:
+                if not rec.intent.startswith(RATING_INTENT_PREFIXES):
+                    continue
+                for qid, polarity in parse_objects(rec.recognized_objects):
+                    opinion.pop(qid, None)
+                    opinion[qid] = polarity
+            liked = tuple(q for q, p in opinion.items() if p == "+")
+            disliked = tuple(q for q, p in opinion.items() if p == "-")
+            if liked or disliked:
+                users.append(StudyUser(f"{path.name}#{user_id}", liked, disliked))
+    return users
+
+
+def _out_dir(args: argparse.Namespace) -> Path:
+    out = args.out or paths.reports_dir() / "rec"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+# -- evaluate ----------------------------------------------------------------------------------
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    """Handler of ``corsbot rec evaluate``."""
+    from recommender.rec_eval import evaluate_domain, markdown_report, summary_line
+    from recommender.recommend import PLAIN_WEIGHTING
+
+    options: dict[str, object] = {}
+    if args.prior_mass is not None:
+        options["prior_mass"] = args.prior_mass
+    if args.damping is not None:
+        options["damping"] = args.damping
+    if args.plain:
+        options["weighting"] = PLAIN_WEIGHTING
+    results = {}
+    for domain in args.domains:
+        users = study_users(domain)
+        rec = load_recommender(domain, **options)
+        result = evaluate_domain(rec, users, seed=args.seed)
+        results[domain] = result
+        print(f"{domain}: users={result.users} (of {result.users_total} with likes) cases={result.cases} "
+              f"items={result.candidates} skipped_likes={result.liked_not_item} fallbacks={result.fallback_cases}")
+        for method, m in result.metrics.items():
+            print(f"  {method:<10} HR@5={m.hr5:.3f} HR@10={m.hr10:.3f} NDCG@10={m.ndcg10:.3f} MRR={m.mrr:.3f}")
+    out = _out_dir(args)
+    (out / "evaluate.json").write_text(json.dumps({d: r.to_json() for d, r in results.items()}, indent=2) + "\n")
+    (out / "evaluate.md").write_text(markdown_report(results))
+    print(f"report: {out / 'evaluate.md'}")
+    print(summary_line(results))
+    return 0
+
+
+# -- bench -------------------------------------------------------------------------------------
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Handler of ``corsbot rec bench``."""
+    import numpy as np
+
+    from recommender.bench import latency, plot_scaling, scaling, scaling_exponent
+
+    if args.requests < 1 or args.networkx_requests < 0 or args.max_edges < 10_000:
+        raise ConfigError("need --requests >= 1, --networkx-requests >= 0, --max-edges >= 10000")
+    results = []
+    for domain in args.domains:
+        rec = load_recommender(domain)
+        r = latency(rec, requests=args.requests, networkx_requests=args.networkx_requests)
+        results.append(r)
+        print(f"{domain}: nodes={r.nodes} edges={r.edges} p50_ms={r.p50_ms:.2f} p99_ms={r.p99_ms:.2f} "
+              f"mean_ms={r.mean_ms:.2f} networkx_mean_ms={r.networkx_mean_ms:.1f} "
+              f"speedup_vs_networkx={r.speedup_vs_networkx:.1f}")
+    sizes = np.unique(np.geomspace(10_000, args.max_edges, num=max(2, int(np.log10(args.max_edges / 1e4) * 2) + 1))
+                      .round().astype(int))
+    points = scaling([int(s) for s in sizes])
+    for p in points:
+        print(f"scaling: edges={p.edges} nodes={p.nodes} mean_ms={p.mean_ms:.2f}")
+    out = _out_dir(args)
+    png = plot_scaling(points, out / "scaling.png")
+    exponent = scaling_exponent(points)
+    print(f"scaling exponent (1 = linear): {exponent:.2f}; plot: {png}")
+    (out / "bench.json").write_text(json.dumps(
+        {"latency": [asdict(r) for r in results], "scaling": [asdict(p) for p in points],
+         "scaling_exponent": exponent}, indent=2) + "\n")
+    largest = max(results, key=lambda r: r.edges)
+    print(f"bench: domain={largest.domain} nodes={largest.nodes} edges={largest.edges} "
+          f"p50_ms={largest.p50_ms:.2f} p99_ms={largest.p99_ms:.2f} "
+          f"speedup_vs_networkx={largest.speedup_vs_networkx:.1f}")
+    return 0
