@@ -18,8 +18,12 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import paths
+
+if TYPE_CHECKING:  # pragma: no cover
+    from recommender.kb import KnowledgeBase
 
 _QID = re.compile(r"\bQ\d+\b")
 
@@ -185,14 +189,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def describe(kb: object, qid: str, *, limit: int = 15) -> Iterable[str]:
-    """Lines describing ``qid`` in ``kb`` (a ``KnowledgeBase``)."""
+def describe(kb: KnowledgeBase, qid: str, *, limit: int = 15) -> Iterable[str]:
+    """Lines describing ``qid`` in ``kb``: name, details, values by role, reverse values, roles."""
     from recommender.schema import role_name
 
-    d = kb.details(qid)  # type: ignore[attr-defined]
-    kind = "item" if kb.is_item(qid) else "value"  # type: ignore[attr-defined]
-    yield f"[{kb.domain}] {qid} {d.label!r} ({kind}, popularity {kb.popularity(qid):g}, label lang {kb.label_lang(qid)})"  # type: ignore[attr-defined]
-    aliases = kb.aliases(qid)  # type: ignore[attr-defined]
+    d = kb.details(qid)
+    kind = "item" if kb.is_item(qid) else "value"
+    yield f"[{kb.domain}] {qid} {d.label!r} ({kind}, popularity {kb.popularity(qid):g}, label lang {kb.label_lang(qid)})"
+    aliases = kb.aliases(qid)
     if aliases:
         yield "  aliases: " + "; ".join(aliases)
     if d.description:
@@ -201,14 +205,14 @@ def describe(kb: object, qid: str, *, limit: int = 15) -> Iterable[str]:
         value = getattr(d, name)
         if value is not None:
             yield f"  {name}: {value}"
-    for title, pairs in (("has", kb.item_values(qid)), ("is the value of", kb.value_items(qid))):  # type: ignore[attr-defined]
+    for title, pairs in (("has", kb.item_values(qid)), ("is the value of", kb.value_items(qid))):
         grouped: dict[str, list[str]] = {}
         for pid, other in pairs:
             grouped.setdefault(pid, []).append(other)
         for pid, others in grouped.items():
-            shown = ", ".join(f"{kb.label(o)} ({o})" for o in others[:limit])  # type: ignore[attr-defined]
+            shown = ", ".join(f"{kb.label(o)} ({o})" for o in others[:limit])
             more = f" … +{len(others) - limit}" if len(others) > limit else ""
             yield f"  {title} {role_name(pid)} [{pid}] ({len(others)}): {shown}{more}"
-    roles = kb.roles(qid)  # type: ignore[attr-defined]
+    roles = kb.roles(qid)
     if roles:
         yield "  roles: " + ", ".join(f"{role_name(p)} ({p})" for p in roles)

@@ -16,12 +16,14 @@ which Oxigraph lacks):
 :func:`build_snapshot` extracts one domain (see ``recommender.schema``) in pages and batches:
 
 1. class closures: ``?class wdt:P279* ?root`` for the item, excluded and occupation roots;
-2. candidate items, paged with ``LIMIT``/``OFFSET`` (no ``ORDER BY``: it costs ~10 s per page in
-   Oxigraph) and checked against a ``COUNT`` so an unstable or partial paging is an error;
+2. candidate items (typed and labeled in some language), paged with ``LIMIT``/``OFFSET`` (no
+   ``ORDER BY``: it costs ~10 s per page in Oxigraph) and checked against a ``COUNT`` so an unstable
+   or partial paging is an error;
 3. per batch of entities (``VALUES ?e {...}``): names (labels/aliases/descriptions in en/mul, then a
    label in any language for those lacking one), enwiki sitelinks, and for items the claims of the
-   edge and detail properties. Items without any label are dropped (a user can neither name nor be
-   shown them); property values are kept even unlabeled (they still connect items);
+   edge and detail properties. Items without any label are left out (a user can neither name nor
+   be shown them; the dump has 160k unlabeled Discogs/Spotify albums); property values are kept
+   even unlabeled (they still connect items);
 4. the same names/sitelinks for the property values.
 
 A batch or page whose answer is truncated or timed out is retried once split in halves (F17);
@@ -534,17 +536,21 @@ def query_class_closure(roots: Sequence[str]) -> str:
     return PREFIXES + f"SELECT DISTINCT ?class WHERE {{ {_values('root', roots)} ?class wdt:P279* ?root . }}"
 
 
+_HAS_LABEL = "FILTER EXISTS { ?item rdfs:label ?anyLabel }"
+
+
 def query_typed(classes: Sequence[str], pid: str, *, limit: int, offset: int) -> str:
-    """One page of entities with ``wdt:<pid>`` (P31 or P106) in ``classes``."""
+    """One page of labeled entities (any language) with ``wdt:<pid>`` (P31 or P106) in ``classes``."""
     return PREFIXES + (
-        f"SELECT DISTINCT ?item WHERE {{ {_values('class', classes)} ?item wdt:{pid} ?class . }} "
+        f"SELECT DISTINCT ?item WHERE {{ {_values('class', classes)} ?item wdt:{pid} ?class . {_HAS_LABEL} }} "
         f"LIMIT {limit} OFFSET {offset}"
     )
 
 
-def query_typed_count(classes: Sequence[str], pid: str) -> str:
-    """Number of entities with ``wdt:<pid>`` in ``classes`` (checks the paging)."""
-    return PREFIXES + f"SELECT (COUNT(DISTINCT ?item) AS ?n) WHERE {{ {_values('class', classes)} ?item wdt:{pid} ?class . }}"
+def query_typed_count(classes: Sequence[str], pid: str, *, labeled: bool = True) -> str:
+    """Number of (labeled) entities with ``wdt:<pid>`` in ``classes`` (checks the paging)."""
+    having = _HAS_LABEL if labeled else ""
+    return PREFIXES + f"SELECT (COUNT(DISTINCT ?item) AS ?n) WHERE {{ {_values('class', classes)} ?item wdt:{pid} ?class . {having} }}"
 
 
 def query_texts(qids: Sequence[str]) -> str:
@@ -592,7 +598,8 @@ class BuildReport:
         edges: (item, property, value) claims.
         labels: entities with a label.
         aliases: alias strings.
-        dropped_unlabeled: typed candidates dropped for lack of any label.
+        dropped_unlabeled: typed entities left out for lack of any label (counted per typing
+            property, so an entity typed both ways may count twice).
         queries: SPARQL queries run (retries of split batches included).
         seconds: wall time of the extraction and write.
         size_bytes: size of the written file.
@@ -637,6 +644,7 @@ class _Extractor:
         self.schema = schema
         self.progress = progress
         self.queries = 0
+        self.unlabeled = 0
         self.data = SnapshotData(domain=schema.name, source=backend.description)
         self._detail_by_pid: dict[str, list[tuple[int, str, str]]] = {}
         for rank, f in enumerate(schema.details):
@@ -679,7 +687,16 @@ class _Extractor:
             return set()
         return {q for r in self.select(query_class_closure(roots)) if (q := _qid(r.get("class")))}
 
-    def typed(self, classes: Sequence[str], pid: str) -> set[str]:
+    def count(self, query: str) -> int:
+        rows = self.select(query)
+        term = rows[0].get("n") if rows else None
+        try:
+            return int(term.value) if term is not None else -1
+        except ValueError:
+            return -1
+
+    def typed(self, classes: Sequence[str], pid: str, *, count_unlabeled: bool = False) -> set[str]:
+        """Labeled entities typed with ``pid`` in ``classes``, paged, checked against a COUNT."""
         if not classes:
             return set()
         found: set[str] = set()
@@ -706,19 +723,16 @@ class _Extractor:
                 if len(rows) < page:
                     break
                 offset += page
-        count_rows = self.select(query_typed_count(classes, pid))
-        n_term = count_rows[0].get("n") if count_rows else None
-        try:
-            expected = int(n_term.value) if n_term is not None else None
-        except ValueError:
-            expected = None
-        if expected is None:
+        expected = self.count(query_typed_count(classes, pid))
+        if expected < 0:
             raise KnowledgeBaseError(f"{self.schema.name}: the endpoint gave no usable COUNT for the {pid} items")
         if expected != len(seen):
             raise KnowledgeBaseError(
                 f"{self.schema.name}: paging returned {len(seen)} distinct entities typed with {pid} but the "
                 f"endpoint counts {expected}; a page was lost or reordered, refusing to build from a partial result"
             )
+        if count_unlabeled:
+            self.unlabeled += max(0, self.count(query_typed_count(classes, pid, labeled=False)) - expected)
         return found
 
     def texts(self, qids: Sequence[str]) -> None:
@@ -855,7 +869,7 @@ def build_snapshot(
         excluded = ex.closure(schema.excluded_classes)
         classes = sorted(item_classes(ex, schema.item_classes, excluded))
         occupations = sorted(ex.closure(schema.item_occupations))
-        candidates = ex.typed(classes, "P31") | ex.typed(occupations, "P106")
+        candidates = ex.typed(classes, "P31", count_unlabeled=True) | ex.typed(occupations, "P106", count_unlabeled=True)
         logger.info("%s: %d classes, %d occupations, %d typed candidates", domain, len(classes), len(occupations), len(candidates))
         ordered = sorted(candidates, key=lambda q: int(q[1:]))
         ex.texts(ordered)
@@ -892,7 +906,7 @@ def build_snapshot(
         edges=len(ex.data.edges),
         labels=len(ex.data.labels),
         aliases=sum(len(a) for a in ex.data.aliases.values()),
-        dropped_unlabeled=len(candidates) - len(ex.data.items),
+        dropped_unlabeled=ex.unlabeled + len(candidates) - len(ex.data.items),
         queries=ex.queries,
         seconds=time.perf_counter() - start,
         size_bytes=file.stat().st_size,
