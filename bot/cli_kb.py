@@ -71,6 +71,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     domains = args.domain or list(paths.DOMAINS)
     if args.endpoint:
         backend = RemoteBackend(args.endpoint, timeout_s=args.timeout, batch_size=args.batch_size or 200)
+        print(f"endpoint: {args.endpoint} answers (self-check {backend.check():.2f} s)")
     else:
         store = args.store or paths.kb_store()
         dump = args.dump or paths.wikidata_dump()

@@ -436,6 +436,18 @@ class RemoteBackend:
                 logger.warning("%s; retry %d/%d in %.1f s", exc, attempt, self.max_retries, wait)
                 self._sleep(wait)
 
+    def check(self) -> float:
+        """Start-up self-check (F15): one trivial SELECT; returns its round-trip time in seconds.
+
+        Raises:
+            EndpointError: as :meth:`select` (403 policy refusals, HTML notices, unreachable ...).
+        """
+        start = time.monotonic()
+        rows = self.select(PREFIXES + "SELECT ?film WHERE { VALUES ?film { wd:Q83495 } }")
+        if len(rows) != 1 or rows[0].get("film") is None:
+            raise BadResponseError(self.url, 200, "the self-check query returned an unexpected result")
+        return time.monotonic() - start
+
     def _fetch(self, query: str) -> tuple[bytes, str | None]:
         from SPARQLWrapper import JSON, POST, SPARQLWrapper
         from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException

@@ -271,3 +271,20 @@ def test_bad_query_is_an_endpoint_error_with_status(oxigraph_server):
         _remote(oxigraph_server.url).select("SELECT WHERE nonsense")
     assert info.value.status == 400
     assert isinstance(info.value, KnowledgeBaseError)
+
+
+def test_F15_self_check_before_a_build(oxigraph_server, fake_endpoint):
+    assert _remote(oxigraph_server.url).check() >= 0.0
+    fake = fake_endpoint([Reply(403, b"blocked", {"Content-Type": "text/plain"})])
+    with pytest.raises(EndpointError, match="HTTP 403"):
+        _remote(fake.url).check()
+
+
+def test_cli_build_against_the_local_server(tmp_path, oxigraph_server, tiny_snapshots, capsys):
+    from bot.cli import main
+
+    code = main(["kb", "build", "--endpoint", oxigraph_server.url, "--out", str(tmp_path), "--domain", "movie", "--no-progress"])
+    assert code == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"endpoint: {oxigraph_server.url} answers (self-check ")
+    assert _doc_without_source(tmp_path / "movie") | {"built_at": BUILT_AT} == _doc_without_source(tiny_snapshots["movie"])
