@@ -151,6 +151,11 @@ _LIKE_VERBS = frozenset(
     dislike disliked dislikes prefer preferred fan watched saw read listened
     lika liek lik lke likee luv lov loove looove""".split()
 )
+_TRIM_WORDS = _CHAT_WORDS | frozenset(
+    """the a an of and or for by with in on at to from about as is was are be been i my me you your it
+    its this that these those all any some very really so too much more most also just only but not
+    don't dont do does did he she his her they them their we our""".split()
+)
 _PREPOSITIONS = frozenset("of by in from with for on at to about and or as".split())
 _CLAUSE_STOP = frozenset(
     "but however although though because since while whereas so then also too very really".split()
@@ -302,8 +307,8 @@ class EntityLinker:
     """
 
     def __init__(self, kb: Any) -> None:
+        _common_words()  # load the word lists (spaCy stop words, VADER lexicon) once per process
         started = time.perf_counter()
-        _common_words()  # load the word lists now, not on the first message
         self.kb = kb
         self.domain: str = getattr(kb, "domain", "")
         index: dict[tuple[str, ...], dict[str, float]] = defaultdict(dict)
@@ -460,12 +465,6 @@ class EntityLinker:
         letters = sum(len(w) for w in words)
         if words == ["i"]:
             return False
-        if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
-            return True
-        if letters >= MIN_STRONG_CHARS and not all(w in _stop_words() for w in content) and any(
-            "P136" in self.kb.roles(q) for q in hit
-        ):
-            return True  # a genre word: "I like horror"
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         quoted = before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES))
         typed = (
@@ -474,6 +473,12 @@ class EntityLinker:
         )
         if all(w.isdigit() for w in content):
             return quoted or typed  # "2012", "300": only "the movie 300" or quoted
+        if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
+            return True
+        if letters >= MIN_STRONG_CHARS and not all(w in _stop_words() for w in content) and any(
+            "P136" in self.kb.roles(q) for q in hit
+        ):
+            return True  # a genre word: "I like horror"
         # quoted
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         if before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES)):
@@ -563,7 +568,9 @@ class EntityLinker:
                     m += 1
                 a, b = _trim(tokens, k, m, common)
                 if b > a:
-                    scored = self._fuzzy_lookup(tokens[a:b], allow_partial=True)
+                    # a lone first/last name only when capitalised or the whole object ("I like kubrick")
+                    partial = tokens[a].raw[:1].isupper() or (a == i and b == j)
+                    scored = self._fuzzy_lookup(tokens[a:b], allow_partial=partial)
                     if scored:
                         out.append((a, b, scored, "fuzzy"))
                 k = m
@@ -679,12 +686,18 @@ def _block_keys(joined: str, stop: frozenset[str]) -> set[str]:
 
 
 def _trim(tokens: list[_Token], a: int, b: int, common: frozenset[str]) -> tuple[int, int]:
-    """Drop common words at both ends and type words at the end ("long movies" -> "long")."""
-    while a < b and tokens[a].key in common and tokens[a].key != "the":
+    """Drop stop words at both ends and type words at the end ("the long movies" -> "long").
+
+    ``common`` is accepted for symmetry with the callers but only function and chat words are
+    trimmed: VADER and spaCy stop words such as "full" or "beauty" belong to titles ("Full Metal
+    Jacket", "American Beauty").
+    """
+    stop = _TRIM_WORDS
+    while a < b and tokens[a].key in stop and tokens[a].key != "the":
         a += 1
-    while a < b and tokens[a].key == "the" and (b - a == 1 or tokens[a + 1].key in common):
+    while a < b and tokens[a].key == "the" and (b - a == 1 or tokens[a + 1].key in stop):
         a += 1
-    while b > a and (tokens[b - 1].key in common or tokens[b - 1].key in _TYPE_WORDS):
+    while b > a and (tokens[b - 1].key in stop or tokens[b - 1].key in _TYPE_WORDS):
         b -= 1
     return a, b
 
