@@ -486,3 +486,29 @@ async def test_webhook_mode_receives_updates(fake_tg, make_channel):
     assert fake_tg.webhook == {"url": f"http://127.0.0.1:{port}/hook", "secret_token": "s3cret"}
     await asyncio.to_thread(fake_tg.push_text, U, "via webhook")
     assert await wait_until(lambda: fake_tg.texts(U) == ["you said via webhook"])
+
+
+def test_f10_two_processes_second_refused_first_serves_and_stops_on_sigterm(fake_tg, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "CORSBOT_HOME": str(tmp_path), "TELEGRAM_BOT_TOKEN": TOKEN}
+    cmd = [sys.executable, "-m", "bot.cli", "telegram", "--echo", "--base-url", fake_tg.base_url]
+    first = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert fake_tg.wait_for(lambda: fake_tg.calls_of("getUpdates"), timeout=30)
+        fake_tg.push_text(U, "hi")
+        assert fake_tg.wait_for(lambda: fake_tg.texts(U) == ["you said hi"], timeout=10)
+        second = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert second.stderr.strip().endswith("stop it first") and "Traceback" not in second.stderr
+        first.send_signal(signal.SIGTERM)
+        out, err = first.communicate(timeout=30)
+        assert first.returncode == 0, err
+        assert out.strip().splitlines()[-1] == "telegram: stopped"
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
