@@ -35,7 +35,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from nlu.linker import Candidate, Mention
+from nlu.linker import Candidate, Mention, entity_year
 from nlu.textnorm import fold
 
 logger = logging.getLogger(__name__)
@@ -169,37 +169,40 @@ def role_label(pid: str) -> str:
     return _ROLE_NAMES.get(pid, pid)
 
 
-def _year_of(kb: Any, qid: str) -> int | None:
-    try:
-        details = kb.details(qid)
-    except Exception:  # noqa: BLE001 - details are decoration; a missing one must not break a question
-        return None
-    year = getattr(details, "year", None)
-    if year is None and isinstance(details, dict):
-        year = details.get("year")
-    try:
-        return int(year) if year is not None else None
-    except (TypeError, ValueError):
-        return None
-
-
 _DOMAIN_TYPE = {"movie": "film", "book": "book", "music": "music"}
+_KINDS = (
+    "animated film", "documentary film", "short film", "television series", "miniseries", "film series",
+    "film", "novel series", "novel", "short story", "poem", "play", "book", "comic", "album", "single",
+    "song", "band", "musical group", "rapper", "singer", "musician", "actor", "actress", "director",
+    "writer", "novelist", "poet", "company", "genre",
+)
+_WIKI_QUALIFIER = re.compile(r"_\(([^)]*)\)$")
 
 
 def _describe(kb: Any, cand: Candidate, year: int | None) -> str:
-    """Short type text for an option: "2012 film", "actor, producer", a short description."""
+    """Short type text for an option: "2012 film", "actor, producer", a short description.
+
+    Items: the Wikipedia title's qualifier when there is one ("The_Avengers_(2012_film)" ->
+    "2012 film"), else year + the first type word of the description, else the domain's noun.
+    Non-items: their role names, else the start of the description.
+    """
     if cand.is_item:
-        kind = _DOMAIN_TYPE.get(getattr(kb, "domain", ""), "item")
-        desc = (cand.description or "").strip()
-        if desc and len(desc) <= 40 and not year:
-            return desc
-        if desc:
-            words = desc.split()
-            # "2012 film by Joss Whedon" -> "2012 film"; "American television series" kept short
-            if words and _YEAR.fullmatch(words[0] or ""):
-                return " ".join(words[:2]) if len(words) > 1 else words[0]
-            kind = " ".join(words[:3]) if len(desc) > 25 else desc
-        return f"{year} {kind}" if year else kind
+        try:
+            details = kb.details(cand.qid)
+        except Exception:  # noqa: BLE001 - decoration only
+            details = None
+        wiki = getattr(details, "wikipedia", None) or ""
+        match = _WIKI_QUALIFIER.search(wiki)
+        if match:
+            return match.group(1).replace("_", " ")
+        desc = (cand.description or "").casefold()
+        kind = next((k for k in _KINDS if re.search(rf"\b{k}\b", desc)), None)
+        kind = kind or _DOMAIN_TYPE.get(getattr(kb, "domain", ""), "item")
+        if year:
+            return f"{year} {kind}"
+        if cand.description and len(cand.description) <= 40:
+            return cand.description
+        return kind
     if cand.roles:
         return ", ".join(dict.fromkeys(role_label(p) for p in cand.roles[:3]))
     return (cand.description or "").strip()[:40]
@@ -218,7 +221,7 @@ def item_question(mention: Mention, kb: Any, *, limit: int = MAX_OPTIONS) -> Que
     """
     options = []
     for n, cand in enumerate(mention.candidates[:limit], start=1):
-        year = _year_of(kb, cand.qid)
+        year = entity_year(kb, cand.qid)
         kind = _describe(kb, cand, year)
         display = f"{cand.label} ({kind})" if kind else cand.label
         options.append(Option(cand.qid, display, f"{PAYLOAD_PREFIX}{n}", year, cand.label))

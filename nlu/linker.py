@@ -78,6 +78,7 @@ __all__ = [
     "Candidate",
     "EntityLinker",
     "Mention",
+    "entity_year",
     "tokenize",
 ]
 
@@ -103,13 +104,14 @@ MAX_CANDIDATES = 8
 MAX_NGRAM = 16
 """Names longer than this many tokens are not indexed."""
 
-_SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS = 1.0, 0.95, 0.94, 0.7
+_SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
-_FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS = 0.3, 0.1, 0.1, 0.1
+_FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.15
 _FUZZY_SIM_FACTOR = 0.9
 
 _TOKEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+|&")
 _QUOTES = "\"'"
+_BRACKETED = re.compile(r"\s*[(\[][^)\]]*[)\]]\s*$")
 _MOJIBAKE = re.compile("\u00e2\u20ac[\u2122\u02dc\u0153\u009d\u201c\u201d]")
 """UTF-8 quotes read as cp1252 ("donâ€™t"), as found in the released messages."""
 
@@ -151,7 +153,11 @@ _LIKE_VERBS = frozenset(
     dislike disliked dislikes prefer preferred fan watched saw read listened
     lika liek lik lke likee luv lov loove looove""".split()
 )
-_TRIM_WORDS = _CHAT_WORDS | frozenset(
+_TRIM_WORDS = frozenset(
+    """movie movies film films book books song songs album albums music band bands track tracks
+    artist artists actor actors actress director directors author authors writer singer genre genres
+    series show novel novels""".split()
+) | frozenset(
     """the a an of and or for by with in on at to from about as is was are be been i my me you your it
     its this that these those all any some very really so too much more most also just only but not
     don't dont do does did he she his her they them their we our""".split()
@@ -334,6 +340,7 @@ class EntityLinker:
             if len(key) > 1 and key[0] == "the":
                 self._add(index, key[1:], qid, min(sim, _SIM_VARIANT))
         self._genre_variants(index, labels)
+        self._bare_variants(index, labels)
         self._index = dict(index)
         self._max_len: dict[str, int] = {}
         for key in self._index:
@@ -355,7 +362,11 @@ class EntityLinker:
             entry[qid] = sim
 
     def _genre_variants(self, index: dict, labels: dict[str, str]) -> None:
-        """Index "horror film" also as "horror", "horror films", "horror movies" (genre values)."""
+        """Index "horror film" also as "horror", "horror films", "horror movies" (genre values).
+
+        The label's own words plus a type noun ("comedy" + "films") score 0.96; forms derived from
+        a longer label ("comedy film" -> "comedy", plural "comedy films") score 0.94.
+        """
         for qid, label in labels.items():
             roles = self.kb.roles(qid)
             if not roles or "P136" not in roles:
@@ -363,13 +374,26 @@ class EntityLinker:
             key = name_key(label)
             if not key:
                 continue
+            nouns = ("film", "films", "movie", "movies", "music", "songs", "books", "novels", "stories")
+            for noun in nouns:
+                if key[-1] != noun:
+                    self._add(index, key + (sys.intern(noun),), qid, _SIM_TYPED)
             base = key[:-1] if len(key) > 1 and key[-1] in _GENRE_SUFFIXES else key
             variants = {base, base[:-1] + (_plural(base[-1]),), key[:-1] + (_plural(key[-1]),)}
-            for noun in ("film", "films", "movie", "movies", "music", "songs", "books", "novels"):
-                variants.add(base + (noun,))
+            if base != key:
+                variants.update(base + (noun,) for noun in nouns)
             for variant in variants:
                 if variant != key:
                     self._add(index, tuple(sys.intern(t) for t in variant), qid, _SIM_VARIANT)
+
+    def _bare_variants(self, index: dict, labels: dict[str, str]) -> None:
+        """Index labels without a bracketed suffix: "Havana (feat. Young Thug)" -> "Havana"."""
+        for qid, label in labels.items():
+            bare = _BRACKETED.sub("", label).strip()
+            if bare and bare != label:
+                key = name_key(bare)
+                if key:
+                    self._add(index, key, qid, _SIM_VARIANT)
 
     def _build_fuzzy(self) -> None:
         """Names for the fuzzy fallback, sorted by length, plus a person first/last-name index."""
@@ -381,14 +405,19 @@ class EntityLinker:
                 entry = by_name[joined]
                 for qid, sim in qids.items():
                     entry[qid] = max(sim, entry.get(qid, 0.0))
+        stop = _stop_words()
         for qid in {q for qids in by_name.values() for q in qids}:
             roles = self.kb.roles(qid)
-            if self.kb.is_item(qid) or not roles or "P136" in roles:
-                continue
             key = name_key(self.kb.label(qid))
+            if self.kb.is_item(qid):
+                # music items include artists named like people ("Luciano Ligabue", "Wiz Khalifa")
+                if self.domain != "music" or len(key) != 2 or not all(t.isalpha() and t not in stop for t in key):
+                    continue
+            elif not roles or "P136" in roles:
+                continue
             if len(key) >= 2:
                 for part in (key[0], key[-1]):
-                    if len(part) >= FUZZY_MIN_CHARS:
+                    if len(part) >= FUZZY_MIN_CHARS and part not in stop:
                         partial[part].add(qid)
         names = sorted(by_name, key=len)
         self._fuzzy_names = names
@@ -430,15 +459,18 @@ class EntityLinker:
         tokens = tokenize(text)
         if not tokens:
             return ()
-        spans = self._exact_spans(text, tokens)
+        bracketed = _bracketed_tokens(text, tokens)
+        spans = [s for s in self._exact_spans(text, tokens) if not bracketed.issuperset(range(s[0], s[1]))]
         spans += self._reference_spans(tokens, spans, focus)
         spans += self._fuzzy_spans(text, tokens, spans)
+        spans = [s for s in spans if not bracketed.issuperset(range(s[0], s[1]))]
         spans.sort(key=lambda s: s[0])
+        years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}
         history_set = frozenset(history)
         mentions = []
         for i, j, scored, kind in spans:
             start, end = tokens[i].start, tokens[j - 1].end
-            cands = self._rank(scored, tokens, i, focus, history_set, reference=(kind == "ref"))
+            cands = self._rank(scored, tokens, i, focus, history_set, years=years, reference=(kind == "ref"))
             if not cands:
                 continue
             ambiguous = len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN
@@ -646,6 +678,7 @@ class EntityLinker:
         focus: QID | None,
         history: frozenset[QID],
         *,
+        years: set[int] | frozenset[int] = frozenset(),
         reference: bool = False,
     ) -> tuple[Candidate, ...]:
         kb = self.kb
@@ -663,6 +696,8 @@ class EntityLinker:
             if role_hint and role_hint in roles:
                 score += _ROLE_BONUS
                 roles = (PID(role_hint),)
+            if years and len(scored) > 1 and entity_year(kb, qid) in years:
+                score += _YEAR_BONUS  # "The Avengers (2012)"
             if qid == focus:
                 score += _FOCUS_BONUS
             elif qid in history:
@@ -671,6 +706,40 @@ class EntityLinker:
             out.append(Candidate(QID(qid), label, round(score, 6), is_item, roles, kb.description(qid)))
         out.sort(key=lambda c: (-c.score, c.qid))
         return tuple(out[:MAX_CANDIDATES])
+
+
+def _bracketed_tokens(text: str, tokens: list[_Token]) -> set[int]:
+    """Indices of tokens inside (...) or [...]: qualifiers such as "(2012)", "(song)", "(rock band)"."""
+    inside: set[int] = set()
+    for match in re.finditer(r"[(\[][^)\]]*[)\]]?", text):
+        inside.update(k for k, t in enumerate(tokens) if match.start() < t.start and t.end <= match.end())
+    return inside
+
+
+def entity_year(kb: Any, qid: str) -> int | None:
+    """Year of an entity: ``kb.details(qid).year``, else the first year in its description
+    ("2012 superhero film ...") or in its Wikipedia title ("The_Avengers_(2012_film)").
+
+    Returns None when unknown (or when the KB has no ``details``).
+    """
+    try:
+        details = kb.details(qid)
+    except Exception:  # noqa: BLE001 - details are optional for ranking and questions
+        return None
+    year = getattr(details, "year", None)
+    if year is not None:
+        try:
+            return int(year)
+        except (TypeError, ValueError):
+            return None
+    for text in (getattr(details, "description", None) or kb.description(qid), getattr(details, "wikipedia", None)):
+        match = _YEAR.search(text or "")
+        if match:
+            return int(match.group(1))
+    return None
+
+
+_YEAR = re.compile(r"(?<![\d])(1[89]\d\d|20\d\d)(?![\d])")
 
 
 def _block_keys(joined: str, stop: frozenset[str]) -> set[str]:
