@@ -290,7 +290,10 @@ def name_key(name: str) -> tuple[str, ...]:
     path for ASCII names: lower-casing is folding there).
     """
     folded = name.lower() if name.isascii() else fold(_MOJIBAKE.sub("'", name))
-    return tuple(sys.intern("and" if t == "&" else t) for t in _TOKEN.findall(folded))
+    tokens = _TOKEN.findall(folded)
+    if "&" in tokens:
+        tokens = ["and" if t == "&" else t for t in tokens]
+    return tuple(tokens)
 
 
 def _plural(word: str) -> str:
@@ -324,9 +327,12 @@ class EntityLinker:
             if qid not in labels:
                 labels[qid] = kb.label(qid)
         keys = {name: name_key(name) for name, _qid in names}
+        self._label_keys: dict[str, tuple[str, ...]] = {
+            qid: keys.get(label) or name_key(label) for qid, label in labels.items()
+        }
         label_keys: dict[tuple[str, ...], str] = {}
-        for qid, label in labels.items():
-            label_keys.setdefault(keys.get(label) or name_key(label), qid)
+        for qid, key in self._label_keys.items():
+            label_keys.setdefault(key, qid)
         for name, qid in names:
             key = keys[name]
             if not key or len(key) > MAX_NGRAM:
@@ -368,10 +374,12 @@ class EntityLinker:
         a longer label ("comedy film" -> "comedy", plural "comedy films") score 0.94.
         """
         for qid, label in labels.items():
+            if self.kb.is_item(qid):
+                continue
             roles = self.kb.roles(qid)
             if not roles or "P136" not in roles:
                 continue
-            key = name_key(label)
+            key = self._label_keys[qid]
             if not key:
                 continue
             nouns = ("film", "films", "movie", "movies", "music", "songs", "books", "novels", "stories")
@@ -397,31 +405,28 @@ class EntityLinker:
 
     def _build_fuzzy(self) -> None:
         """Names for the fuzzy fallback, sorted by length, plus a person first/last-name index."""
-        by_name: dict[str, dict[str, float]] = defaultdict(dict)
         partial: dict[str, set[str]] = defaultdict(set)
-        for key, qids in self._index.items():
-            joined = " ".join(key)
-            if len(joined) >= FUZZY_MIN_CHARS:
-                entry = by_name[joined]
-                for qid, sim in qids.items():
-                    entry[qid] = max(sim, entry.get(qid, 0.0))
+        pairs = [(joined, key) for key in self._index if len(joined := " ".join(key)) >= FUZZY_MIN_CHARS]
+        pairs.sort(key=lambda p: len(p[0]))
         stop = _stop_words()
-        for qid in {q for qids in by_name.values() for q in qids}:
-            roles = self.kb.roles(qid)
-            key = name_key(self.kb.label(qid))
+        for qid, key in self._label_keys.items():
+            if len(key) < 2:
+                continue
             if self.kb.is_item(qid):
                 # music items include artists named like people ("Luciano Ligabue", "Wiz Khalifa")
                 if self.domain != "music" or len(key) != 2 or not all(t.isalpha() and t not in stop for t in key):
                     continue
-            elif not roles or "P136" in roles:
-                continue
+            else:
+                roles = self.kb.roles(qid)
+                if not roles or "P136" in roles:
+                    continue
             if len(key) >= 2:
                 for part in (key[0], key[-1]):
                     if len(part) >= FUZZY_MIN_CHARS and part not in stop:
                         partial[part].add(qid)
-        names = sorted(by_name, key=len)
+        names = [joined for joined, _key in pairs]
         self._fuzzy_names = names
-        self._fuzzy_qids = [tuple(by_name[n].items()) for n in names]
+        self._fuzzy_keys = [key for _joined, key in pairs]  # joined names are unique: tokens hold no space
         self._fuzzy_lengths = [len(n) for n in names]
         stop = _stop_words()
         block: dict[str, list[int]] = defaultdict(list)
@@ -663,7 +668,7 @@ class EntityLinker:
             choices = [self._fuzzy_names[pos] for pos in ids]
             hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2)
             for _name, ratio, k in hits:
-                for qid, kind_sim in self._fuzzy_qids[ids[k]]:
+                for qid, kind_sim in self._index[self._fuzzy_keys[ids[k]]].items():
                     sim = _FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
                         scored[qid] = sim
@@ -747,9 +752,10 @@ def _block_keys(joined: str, stop: frozenset[str]) -> set[str]:
     content word of 3+ letters (a typo rarely hits both ends of a word)."""
     keys = set()
     for t in joined.split():
-        if len(t) >= 3 and t not in stop:
+        n = len(t)
+        if n >= 3 and t not in stop:
             keys.add("<" + t[:2])
-            if len(t) >= 4:
+            if n >= 4:
                 keys.add(t[-2:] + ">")
     return keys
 
