@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from recommender.errors import (
     BadResponseError,
@@ -93,9 +93,12 @@ _YEAR = re.compile(r"^\s*([+-]?\d{1,6})-")
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+class Term(NamedTuple):
     """One bound value of a result row.
+
+    A NamedTuple rather than a frozen slotted dataclass (the project's habit) on purpose: a build
+    creates ~10^6 of them and a frozen dataclass's ``__init__`` is several times slower; it is as
+    immutable and compares by value the same way.
 
     Attributes:
         kind: ``"uri"``, ``"literal"`` or ``"bnode"``.
@@ -224,16 +227,20 @@ class EmbeddedBackend:
         """
         import pyoxigraph as ox
 
+        cache: dict[Any, Term] = {}  # the same IRIs recur in every row (predicates, subjects)
         try:
             result = self._store.query(query)
-            names = [v.value for v in result.variables]
+            names = list(enumerate(v.value for v in result.variables))
             rows: list[Row] = []
             for sol in result:
                 row: Row = {}
-                for name in names:
-                    term = sol[name]
+                for k, name in names:
+                    term = sol[k]
                     if term is not None:
-                        row[name] = _term_from_oxigraph(term, ox)
+                        conv = cache.get(term)
+                        if conv is None:
+                            conv = cache[term] = _term_from_oxigraph(term, ox)
+                        row[name] = conv
                 rows.append(row)
         except (SyntaxError, OSError, ValueError, TypeError) as exc:
             raise KnowledgeBaseError(f"embedded SPARQL store failed: {exc.__class__.__name__}: {exc}") from exc
