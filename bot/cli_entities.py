@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
             f"gold={scores.gold} in_kb={scores.gold_in_kb} predicted={scores.predicted} "
             f"precision_all={scores.precision_all:.3f} question_rate={scores.question_rate:.3f} "
             f"original_question_rate={scores.original_question_rate:.3f} "
-            f"neutral={scores.polarity_neutral}/{scores.polarity_total}"
+            f"neutral={scores.polarity_neutral}/{scores.polarity_total} "
+            f"gold_in_kb_named_in_message={scores.visible_share:.3f}"
         )
         print(f"{domain}: index build {linker.build_seconds:.2f} s; link latency {latency_summary(scores.link_ms)}")
         print(f"{domain}: {summary_line(scores)}")
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"overall: tasks={total.tasks} precision_all={total.precision_all:.3f} "
         f"question_rate={total.question_rate:.3f} original_question_rate={total.original_question_rate:.3f} "
-        f"link latency {latency_summary(total.link_ms)}"
+        f"gold_in_kb_named_in_message={total.visible_share:.3f} link latency {latency_summary(total.link_ms)}"
     )
     print(summary_line(total))
     return 0

@@ -52,8 +52,11 @@ from nlu.disambiguation import (
     parse_answer,
     role_question,
 )
+from rapidfuzz import fuzz
+
 from nlu.linker import EntityLinker
 from nlu.sentiment import Polarity, SentimentRecognizer
+from nlu.textnorm import fold
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +68,7 @@ __all__ = [
     "evaluate_tasks",
     "extract_tasks",
     "latency_summary",
+    "visible_in_message",
     "simulate_task",
     "summary_line",
 ]
@@ -72,6 +76,8 @@ __all__ = [
 PREFERENCE = "preference"
 FOLLOW_UP = "preference - disambiguation"
 DISAMBIGUATION_EVENT = "disambiguation"
+VISIBLE_CUTOFF = 80.0
+"""partial_ratio from which a gold label counts as visible in the message (diagnostic only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +139,7 @@ class EntityScores:
     predicted: int = 0
     predicted_in_kb_tasks: int = 0
     matched_in_kb_tasks: int = 0
+    gold_in_kb_visible: int = 0
     asked: int = 0
     asked_original: int = 0
     polarity_total: int = 0
@@ -160,6 +167,11 @@ class EntityScores:
     @property
     def precision_in_kb(self) -> float:
         return self._ratio(self.matched_in_kb_tasks, self.predicted_in_kb_tasks)
+
+    @property
+    def visible_share(self) -> float:
+        """Share of in-KB gold QIDs whose name appears in the message (a recall ceiling)."""
+        return self._ratio(self.gold_in_kb_visible, self.gold_in_kb)
 
     @property
     def recall_all(self) -> float:
@@ -312,6 +324,7 @@ def evaluate_tasks(
         scores.tasks += 1
         scores.gold += len(gold)
         scores.gold_in_kb += len(in_kb)
+        scores.gold_in_kb_visible += sum(visible_in_message(kb, q, task.text) for q in in_kb)
         scores.matched += len(hits)
         scores.matched_in_kb += len(hits & in_kb)
         scores.predicted += len(predicted)
@@ -332,6 +345,22 @@ def evaluate_tasks(
         if hits != set(gold) or set(predicted) - hits:
             logger.debug("task %r gold=%s predicted=%s", task.text, sorted(gold), sorted(predicted))
     return scores
+
+
+def visible_in_message(kb: Any, qid: str, text: str, *, cutoff: float = VISIBLE_CUTOFF) -> bool:
+    """Diagnostic (not used for linking): does the gold entity's label or an alias appear in the
+    message, exactly or with typos (``rapidfuzz.fuzz.partial_ratio`` >= ``cutoff`` on folded text)?
+
+    The share of visible gold QIDs bounds the recall any linker can reach from the message alone;
+    the rest are the original system's own linking errors kept in the logs (e.g. "I like how i met
+    your mother" logged as "The Good Mother").
+    """
+    message = fold(text)
+    for name in (kb.label(qid), *kb.aliases(qid)):
+        folded = fold(name)
+        if len(folded) >= 2 and (folded in message or fuzz.partial_ratio(folded, message) >= cutoff):
+            return True
+    return False
 
 
 def latency_summary(link_ms: Sequence[float]) -> str:

@@ -354,7 +354,7 @@ class IntentRecognizer:
         nlp.initialize(lambda: sample)
         if tuple(self._textcat.labels) != tuple(labels):
             raise NluError("textcat label order differs from the training labels")
-        optimizer = Adam(o["learn_rate"])
+        optimizer = Adam(o["learn_rate"], use_averages=False)
         rng = random.Random(o["seed"])
         order = list(range(len(docs)))
         for epoch in range(int(o["epochs"])):

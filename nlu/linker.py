@@ -33,7 +33,8 @@ How a message is linked:
    is 1 for a recommendable item of the KB (and a "the movie/book/song ..." cue adds 0.1 more for
    items); context adds 0.3 for the focus item and 0.1 for an earlier mention. A role word before
    the name ("the actor Sylvester Stallone") adds 0.1 to persons having that role and narrows
-   their ``roles`` to it.
+   their ``roles`` to it. "the director of Terminator 2" links the item's director(s) instead of
+   the item (``kb.item_values``).
 7. **Ambiguity rule.** ``Mention.ambiguous`` is true when at least two candidates remain and the
    second one scores within :data:`AMBIGUITY_MARGIN` of the first. The dialog manager then asks
    with :mod:`nlu.disambiguation`.
@@ -478,9 +479,34 @@ class EntityLinker:
             cands = self._rank(scored, tokens, i, focus, history_set, years=years, reference=(kind == "ref"))
             if not cands:
                 continue
+            relation = self._relation(tokens, i, cands[0])
+            if relation is not None:  # "the director of Terminator 2" -> James Cameron
+                i, cands = relation
+                start = tokens[i].start
             ambiguous = len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN
             mentions.append(Mention(text[start:end], start, end, cands, ambiguous))
         return tuple(mentions)
+
+    def _relation(self, tokens: list[_Token], i: int, item: Candidate) -> tuple[int, tuple[Candidate, ...]] | None:
+        """"<role> of <item>": the item's values for that role, most popular first (None if not so)."""
+        if i < 2 or tokens[i - 1].key != "of" or tokens[i - 2].key not in _ROLE_WORDS or not item.is_item:
+            return None
+        pid = _ROLE_WORDS[tokens[i - 2].key]
+        item_values = getattr(self.kb, "item_values", None)
+        if item_values is None:
+            return None
+        values = [q for p, q in item_values(item.qid) if p == pid]
+        if not values:
+            return None
+        kb = self.kb
+        ranked = sorted(
+            (Candidate(QID(q), kb.label(q), round(_W_SIM + _W_POP * math.log1p(max(kb.popularity(q), 0.0))
+                                                 / self._pop_scale, 6), bool(kb.is_item(q)), (PID(pid),),
+                       kb.description(q)) for q in dict.fromkeys(values)),
+            key=lambda c: (-c.score, c.qid),
+        )
+        first = i - 3 if i >= 3 and tokens[i - 3].key in ("the", "a", "an", "his", "her", "its", "their") else i - 2
+        return first, tuple(ranked[:MAX_CANDIDATES])
 
     def _exact_spans(self, text: str, tokens: list[_Token]) -> list[tuple[int, int, dict[str, float], str]]:
         found = []

@@ -98,6 +98,14 @@ ENTRIES: tuple[Entry, ...] = (
 )
 
 
+VALUES: dict[str, tuple[tuple[str, str], ...]] = {
+    "Q44578": (("P57", "Q42574"), ("P161", "Q2263")),
+    "Q24871": (("P57", "Q42574"),),
+    "Q134773": (("P161", "Q2263"), ("P57", "Q1124")),
+    "Q131390": (("P57", "Q8877"),),
+}
+
+
 class FakeKB:
     """In-memory stand-in for ``recommender.kb.KnowledgeBase`` (movie domain)."""
 
@@ -139,6 +147,9 @@ class FakeKB:
     def popularity(self, qid: str) -> float:
         entry = self._entries.get(qid)
         return entry.pop if entry else 0.0
+
+    def item_values(self, item: str) -> tuple[tuple[str, str], ...]:
+        return VALUES.get(item, ())
 
     def details(self, qid: str) -> FakeDetails:
         entry = self._entries.get(qid)

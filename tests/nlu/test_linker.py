@@ -252,3 +252,16 @@ def test_label_beats_someone_elses_alias():
     kb = FakeKB(entries)
     (m,) = EntityLinker(kb).link("I like Zac Efron")
     assert m.candidates[0].qid == "Q45229"
+
+
+def test_role_of_item_links_the_person(linker):  # noqa: F811
+    (m,) = linker.link("I like the director of Titanic")
+    assert m.text == "the director of Titanic"
+    assert m.candidates[0].qid == "Q42574"
+    assert m.candidates[0].roles == ("P57",)
+    assert not m.ambiguous
+
+
+def test_role_of_item_without_such_value_keeps_the_item(linker):  # noqa: F811
+    (m,) = linker.link("I like the composer of Titanic")
+    assert m.candidates[0].qid == "Q44578"
