@@ -139,6 +139,10 @@ def _replay_cli(args: argparse.Namespace) -> int:
     from logs.compare import compare, merge
     from logs.record import write_records
 
+    missing = [str(path) for path in args.files if not path.is_file()]
+    if missing:
+        print(f"corsbot: error: no such file: {', '.join(missing)}", file=sys.stderr)
+        return 2
     services = Services.from_home()
     db = paths.home() / "replay.sqlite3"
     for suffix in ("", "-wal", "-shm"):
@@ -148,9 +152,6 @@ def _replay_cli(args: argparse.Namespace) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     comparisons, all_messages, all_exceptions, all_seconds = [], 0, 0, 0.0
     for path in args.files:
-        if not path.is_file():
-            print(f"corsbot: error: no such file: {path}", file=sys.stderr)
-            return 2
         domain = paths.domain_from_path(path, args.domain)
         dm = build_dialog_manager(db=db, session=f"replay:{path.parent.name}/{path.stem}", services=services)
         dm.default_domain = domain
