@@ -36,7 +36,8 @@ How a message is linked:
    their ``roles`` to it. "the director of Terminator 2" links the item's director(s) instead of
    the item (``kb.item_values``).
 7. **Ambiguity rule.** ``Mention.ambiguous`` is true when at least two candidates remain and the
-   second one scores within :data:`AMBIGUITY_MARGIN` of the first. The dialog manager then asks
+   second one scores within :data:`AMBIGUITY_MARGIN` of the first, and for a short word (under 4
+   letters, not a stop word) that is the whole object of a like-verb ("I like sia"): F29 says ask. The dialog manager then asks
    with :mod:`nlu.disambiguation`.
 
 Assumptions: the KB is one domain (``kb.domain``); labels are English (``kb.label`` falls back to
@@ -168,6 +169,8 @@ _CLAUSE_STOP = frozenset(
     "but however although though because since while whereas so then also too very really".split()
 )
 MAX_CUTS = 3
+MAX_LIST_ITEMS = 25
+"""Comma-separated objects of one like-verb that are read as name-like spans."""
 _OBJECT_LEAD = frozenset("the a an of all any movies films books songs by as".split())
 _GENRE_SUFFIXES = ("film", "movie", "music", "novel", "fiction", "literature", "genre")
 _SPAN_STOP = frozenset(
@@ -483,7 +486,7 @@ class EntityLinker:
             if relation is not None:  # "the director of Terminator 2" -> James Cameron
                 i, cands = relation
                 start = tokens[i].start
-            ambiguous = len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN
+            ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
             mentions.append(Mention(text[start:end], start, end, cands, ambiguous))
         return tuple(mentions)
 
@@ -515,10 +518,25 @@ class EntityLinker:
             longest = self._max_len.get(tok.key, 0)
             for n in range(min(longest, len(tokens) - i), 0, -1):
                 hit = self._index.get(tuple(keys[i : i + n]))
-                if hit is not None and self._strong_enough(text, tokens, i, i + n, hit):
+                if hit is None:
+                    continue
+                if self._strong_enough(text, tokens, i, i + n, hit):
                     found.append((i, i + n, dict(hit), "exact"))
                     break
+                if self._short_object(text, tokens, i, i + n):
+                    found.append((i, i + n, dict(hit), "ask"))  # F29: "I like sia" -> ask
+                    break
         return _longest_first(found)
+
+    def _short_object(self, text: str, tokens: list[_Token], i: int, j: int) -> bool:
+        """A short (< 4 letters) non-stop word that is the whole object of a like-verb ("I like
+        sia", "I love tex"): linked, but always asked about (F29: otherwise ask)."""
+        words = [t.key for t in tokens[i:j]]
+        if any(w in _stop_words() for w in words) or sum(len(w) for w in words) >= MIN_STRONG_CHARS:
+            return False
+        if i == 0 or tokens[i - 1].key not in _LIKE_VERBS:
+            return False
+        return j == len(tokens) or _boundary(text, tokens, j) or tokens[j].key in _SPAN_STOP | _CLAUSE_STOP
 
     def _strong_enough(self, text: str, tokens: list[_Token], i: int, j: int, hit: dict[str, float]) -> bool:
         """F29 guard: weak spans (common words / < 4 letters) need a strong signal."""
@@ -652,12 +670,16 @@ class EntityLinker:
             while i < n and (tokens[i].key in _OBJECT_LEAD or tokens[i].key in _ROLE_WORDS
                              or tokens[i].key in _TYPE_WORDS):
                 i += 1
-            j = i
-            while j < n and tokens[j].key not in _CLAUSE_STOP and not _boundary(text, tokens, j):
-                j += 1
-            if j > i:
-                cuts = [j] + [k for k in range(j - 1, i, -1) if tokens[k].key in _SPAN_STOP][:MAX_CUTS]
-                spans.append((i, j, cuts))
+            for _chunk in range(MAX_LIST_ITEMS):  # "I love Split, Eternal Sunshine ... and Limitless"
+                j = i
+                while j < n and tokens[j].key not in _CLAUSE_STOP and (j == i or not _boundary(text, tokens, j)):
+                    j += 1
+                if j > i:
+                    cuts = [j] + [k for k in range(j - 1, i, -1) if tokens[k].key in _SPAN_STOP][:MAX_CUTS]
+                    spans.append((i, j, cuts))
+                if j >= n or tokens[j].key in _CLAUSE_STOP or "," not in text[tokens[j - 1].end : tokens[j].start]:
+                    break
+                i = j
         i = 1
         while i < n:
             if tokens[i].raw[:1].isupper() and tokens[i].key not in common:

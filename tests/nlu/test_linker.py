@@ -265,3 +265,17 @@ def test_role_of_item_links_the_person(linker):  # noqa: F811
 def test_role_of_item_without_such_value_keeps_the_item(linker):  # noqa: F811
     (m,) = linker.link("I like the composer of Titanic")
     assert m.candidates[0].qid == "Q44578"
+
+
+def test_short_whole_object_is_linked_but_asked():
+    kb = FakeKB(ENTRIES + (Entry("Q181484", "Sia", roles=("P175",), pop=40),))
+    (m,) = EntityLinker(kb).link("I like sia")
+    assert m.candidates[0].qid == "Q181484"
+    assert m.ambiguous  # F29: a short word needs a confirmation
+    assert EntityLinker(kb).link("I like sia and Inception")[0].ambiguous
+
+
+def test_comma_separated_objects_are_each_matched(linker):  # noqa: F811
+    mentions = linker.link("I love amelie, jurasic park and titanic")
+    assert [m.candidates[0].qid for m in mentions] == ["Q484048", "Q131390", "Q44578"]
+    assert mentions[1].text == "jurasic park"
