@@ -271,7 +271,17 @@ async def _bench(
     return BenchResult(users, total, elapsed, lost, label)
 
 
+def cpu_reference_ms() -> float:
+    """Best of 5 timings of ``sum(range(10**6))`` in ms: a CPU-speed reference printed with the bench
+    (about 10-15 ms on an idle 2020s desktop core; higher on a slow or shared machine)."""
+    import timeit  # noqa: PLC0415
+
+    return min(timeit.repeat("sum(range(10**6))", number=1, repeat=5)) * 1000
+
+
 def _bench_cli(args: argparse.Namespace) -> int:
+    print(f"telegram bench: CPU reference sum(range(10**6)) = {cpu_reference_ms():.1f} ms "
+          f"(idle desktop core: about 10-15 ms), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
     result = run_bench(users=args.users, per_user=args.messages, timeout_s=args.timeout, pool=args.pool, trivial=args.trivial)
     print(f"telegram bench: {result.messages} messages in {result.seconds:.2f} s")
     print(f"telegram: users={result.users} messages={result.messages} msgs_per_s={result.msgs_per_s:.1f} lost={result.lost}")

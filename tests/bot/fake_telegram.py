@@ -162,6 +162,7 @@ class FakeTelegram:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body are two writes: avoid the 40 ms delayed-ACK stall
 
             def do_POST(self) -> None:  # noqa: N802 - http.server naming
                 outer._serve(self)
@@ -364,27 +365,9 @@ class FakeTelegram:
     # ------------------------------------------------------------------ HTTP
 
     def _serve(self, request: BaseHTTPRequestHandler) -> None:
-        path = request.path.split("?", 1)[0]
         length = int(request.headers.get("Content-Length") or 0)
         body = request.rfile.read(length) if length else b""
-        m = re.fullmatch(r"/bot([^/]+)/(\w+)", path)
-        try:
-            if path.startswith("/control/"):
-                result = self._control(path[len("/control/"):], json.loads(body) if body else None)
-                m = None
-            elif m is None or m.group(1) != TOKEN:
-                raise ApiError(404 if m is None else 401, "Not Found" if m is None else "Unauthorized")
-            if m is not None:
-                params = _parse_params(request.headers.get("Content-Type", ""), body)
-                result = self._call(m.group(2), params)
-            payload = {"ok": True, "result": result}
-            status = 200
-        except ApiError as exc:
-            payload = {"ok": False, "error_code": exc.code, "description": exc.description}
-            if exc.retry_after is not None:
-                payload["parameters"] = {"retry_after": exc.retry_after}
-            status = exc.code
-        data = json.dumps(payload).encode()
+        status, data = self._respond(request.path, request.headers.get("Content-Type", ""), body)
         try:
             request.send_response(status)
             request.send_header("Content-Type", "application/json")
@@ -393,6 +376,69 @@ class FakeTelegram:
             request.wfile.write(data)
         except OSError:  # the client gave up (e.g. a cancelled long poll at shutdown)
             request.close_connection = True
+
+    def _respond(self, raw_path: str, content_type: str, body: bytes, *, wait: bool = True) -> tuple[int, bytes]:
+        """One API or control call -> (HTTP status, JSON body). ``wait=False``: getUpdates never blocks."""
+        path = raw_path.split("?", 1)[0]
+        m = re.fullmatch(r"/bot([^/]+)/(\w+)", path)
+        try:
+            if path.startswith("/control/"):
+                result = self._control(path[len("/control/"):], json.loads(body) if body else None)
+            elif m is None or m.group(1) != TOKEN:
+                raise ApiError(404 if m is None else 401, "Not Found" if m is None else "Unauthorized")
+            else:
+                params = _parse_params(content_type, body)
+                if not wait and m.group(2) == "getUpdates":
+                    params["timeout"] = 0
+                result = self._call(m.group(2), params)
+            payload: dict[str, Any] = {"ok": True, "result": result}
+            status = 200
+        except ApiError as exc:
+            payload = {"ok": False, "error_code": exc.code, "description": exc.description}
+            if exc.retry_after is not None:
+                payload["parameters"] = {"retry_after": exc.retry_after}
+            status = exc.code
+        return status, json.dumps(payload).encode()
+
+    async def serve_async(self, *, host: str = "127.0.0.1", port: int = 0) -> Any:
+        """Serve on an asyncio server instead (one thread, for benchmarks in a subprocess).
+
+        Long polls are served by re-checking the queue every 5 ms until their timeout. Returns the
+        started ``asyncio.Server``; its port is ``server.sockets[0].getsockname()[1]``.
+        """
+        import asyncio  # noqa: PLC0415
+        import socket  # noqa: PLC0415
+
+        async def connection(reader: Any, writer: Any) -> None:
+            writer.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            try:
+                while True:
+                    line = await reader.readline()
+                    if not line.strip():
+                        break
+                    target = line.decode("latin-1").split(" ")[1]
+                    headers: dict[str, str] = {}
+                    while (header := await reader.readline()) not in (b"\r\n", b"\n", b""):
+                        name, _, value = header.decode("latin-1").partition(":")
+                        headers[name.strip().lower()] = value.strip()
+                    body = await reader.readexactly(int(headers.get("content-length") or 0))
+                    content_type = headers.get("content-type", "")
+                    status, data = self._respond(target, content_type, body, wait=False)
+                    if "/getUpdates" in target and data.startswith(b'{"ok": true, "result": []'):
+                        params = _parse_params(content_type, body)
+                        deadline = time.monotonic() + min(float(params.get("timeout") or 0), 30.0)
+                        while time.monotonic() < deadline and not self._queue and not self._closing:
+                            await asyncio.sleep(0.005)
+                        status, data = self._respond(target, content_type, body, wait=False)
+                    writer.write(b"HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                                 % (status, len(data)) + data)  # fmt: skip
+                    await writer.drain()
+            except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+                pass
+            finally:
+                writer.close()
+
+        return await asyncio.start_server(connection, host, port, backlog=1024)
 
     def _control(self, action: str, body: Any) -> Any:
         """Control endpoints for a server in another process (benchmarks): ``push_texts`` (body
@@ -737,15 +783,20 @@ async def wait_until(predicate: Callable[[], object], timeout: float = 10.0) -> 
 
 
 def main() -> None:
-    """Serve in this process (for benchmarks): prints ``PORT <n>`` and serves until stdin closes."""
+    """Serve in this process on asyncio (for benchmarks): prints ``PORT <n>``, serves until stdin closes."""
+    import asyncio  # noqa: PLC0415
     import sys  # noqa: PLC0415
 
-    server = FakeTelegram().start()
-    print(f"PORT {server.port}", flush=True)
-    try:
-        sys.stdin.read()
-    finally:
+    async def run() -> None:
+        fake = FakeTelegram(port=0)
+        fake._server.server_close()  # the threaded transport is not used here
+        server = await fake.serve_async()
+        print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        fake._closing = True
         server.close()
+
+    asyncio.run(run())
 
 
 if __name__ == "__main__":
