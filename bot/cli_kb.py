@@ -111,7 +111,7 @@ def study_qids(converse_dir: Path, domain: str) -> set[str]:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print per-domain counts and study-QID coverage; the last line is machine-readable."""
-    from recommender.kb import KnowledgeBase
+    from recommender.kb import KnowledgeBase, snapshot_file
     from recommender.schema import role_name
 
     converse = args.converse or paths.converse_dir()
@@ -132,7 +132,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 per_pid[pid] = per_pid.get(pid, 0) + 1
         n_edges = kb.edge_count
         connected = sum(1 for q in kb.items if kb.item_values(q))
-        print(f"[{domain}] source={kb.source} built={kb.built_at} load={load_s:.2f}s")
+        size = snapshot_file(_snapshot(args.kb_dir, domain)).stat().st_size
+        print(f"[{domain}] source={kb.source} built={kb.built_at} size={size} B load={load_s:.2f}s")
         print(
             f"  items={len(kb.items)} (with >=1 edge: {connected}) values={len(ents) - len(kb.items)} "
             f"edges={n_edges} labels={n_labels} (en: {n_en}) aliases={n_aliases}"

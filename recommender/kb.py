@@ -9,7 +9,7 @@ chosen because ``json.loads`` of flat lists of ints and strings is the fastest p
       "format": "corsbot-kb", "version": 1, "domain": "movie",
       "source": "embedded:/…/wikidata-subset.nt.gz", "built_at": "2026-…Z",
       "entities": ["Q1", …],              # items first (n_items of them), then the other values;
-      "n_items": 17199,                   #   each group sorted by numeric id
+      "n_items": 17207,                   #   each group sorted by numeric id
       "labels": ["The Matrix", null, …],  # per entity; en > mul > any language; null = no label
       "label_langs": ["en", null, …],
       "aliases": {"12": ["Matrix"], …},   # entity index (as string) -> sorted aliases (en/mul)

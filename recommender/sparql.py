@@ -33,7 +33,7 @@ nothing partial is ever written: the snapshot is written atomically at the end
 Example:
     >>> backend = open_embedded(Path("var/kb/store"), Path("wikidata-subset.nt.gz"))  # doctest: +SKIP
     >>> build_snapshot(backend, "movie", Path("var/kb/movie")).items                   # doctest: +SKIP
-    17199
+    17207
 """
 
 from __future__ import annotations
