@@ -250,9 +250,18 @@ def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = 
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     except OSError as exc:
+        _remove_tmp(locals().get("tmp"))
         raise KnowledgeBaseError(f"could not write the knowledge-base snapshot {out_dir}: {exc}") from exc
+    except BaseException:  # interrupted (Ctrl-C): the previous snapshot is still in place
+        _remove_tmp(locals().get("tmp"))
+        raise
     logger.info("wrote snapshot %s (%d bytes uncompressed)", out_dir, len(raw))
     return out_dir / SNAPSHOT_FILE
+
+
+def _remove_tmp(tmp: object) -> None:
+    if isinstance(tmp, Path) and tmp.exists():
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def snapshot_file(path: Path) -> Path:

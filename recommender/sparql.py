@@ -346,6 +346,9 @@ def _load_store(store_path: Path, stamp_path: Path, dump: Path, stamp: dict[str,
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         raise KnowledgeBaseError(f"could not load the RDF dump {dump}: {exc.__class__.__name__}: {exc}") from exc
+    except BaseException:  # interrupted: leave no half-loaded store behind
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     seconds = time.perf_counter() - start
     old = store_path.with_name(f".{store_path.name}.old-{os.getpid()}")
     if store_path.exists():

@@ -251,3 +251,25 @@ def test_real_snapshots_load_if_built():
     assert len(kb.items) > 15000
     assert kb.label("Q83495") == "The Matrix"
     assert ("P57", "Q9545711") in kb.item_values("Q83495")
+
+
+def test_interrupted_write_keeps_the_previous_snapshot_and_no_temp_folder(tmp_path, tiny_snapshots, monkeypatch):
+    import recommender.kb as kbmod
+
+    out = tmp_path / "book"
+    shutil.copytree(tiny_snapshots["book"], out)
+    before = (out / SNAPSHOT_FILE).read_bytes()
+    data = kbmod.SnapshotData(domain="book", source="test", items={"Q1"})
+    data.labels["Q1"] = ("one", "en")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kbmod.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        kbmod.write_snapshot(data, out)
+    assert (out / SNAPSHOT_FILE).read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["book"]
+    monkeypatch.undo()
+    kbmod.write_snapshot(data, out)  # and a normal write replaces it
+    assert KnowledgeBase.load(out).items == {"Q1"}
