@@ -12,7 +12,9 @@ The channel *holds* a PTB :class:`~telegram.ext.Application` (it is not one) and
   too old" error is swallowed), then becomes ``Turn(text=<button label>, payload=<callback_data>)``.
   When the reply is a card (``Reply.card``) it edits the pressed card in place, else it is sent as
   a new message. Repeated taps on a card that is still being computed are debounced (F05): they are
-  answered "working on it" and only the *last* one is run once the current computation ends.
+  answered "working on it" at once; when the computation ends, the *last* of them runs, unless it
+  repeats the payload just run or the card was meanwhile edited in place (the tap was made on the
+  card's previous version: a generic "like" must not land on the next item).
   A stale button whose state the dialog manager no longer has is the dialog manager's business (it
   gets the payload and answers e.g. "that list is out of date").
 - **Captions** of photos and other media are processed as text (the user wrote them); media without
@@ -628,6 +630,7 @@ class TelegramChannel:
         try:
             while current is not None:
                 q = current.callback_query
+                edited = False
                 if q is not None and q.data is not None:
                     await self._seen(key, chat_id)
                     turn = Turn(
@@ -638,11 +641,27 @@ class TelegramChannel:
                     )
                     reply = await self._compute(turn, chat_id)
                     if reply is not None:
-                        await self._deliver(key, chat_id, reply, card=card_message)
-                current = self._pending.pop(card, None) if card is not None else None
+                        edited = await self._deliver(key, chat_id, reply, card=card_message)
+                current = self._next_tap(card, q.data if q is not None else None, edited=edited)
         finally:
             if card is not None and card not in self._pending:
                 self._busy.pop(card, None)
+
+    def _next_tap(self, card: tuple[int, int] | None, done_payload: str | None, *, edited: bool) -> Update | None:
+        """The last tap received on ``card`` while it was busy, if it should still run (F05).
+
+        A repeat of the payload just run is dropped (one computation for 25 taps on "more"); so is
+        any tap once the card was edited in place, because it was made on the previous version of
+        the card (a "like" meant for the item the user saw, not the one shown now). Otherwise the
+        last request wins. Dropped taps were already answered "working on it".
+        """
+        pending = self._pending.pop(card, None) if card is not None else None
+        if pending is None or pending.callback_query is None:
+            return None
+        if pending.callback_query.data == done_payload or edited:
+            logger.debug("dropped a debounced tap %r on card %s", pending.callback_query.data, card)
+            return None
+        return pending
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Global error handler: log with traceback, apologise to the user if there is one."""
@@ -746,14 +765,18 @@ class TelegramChannel:
         *,
         card: Message | None = None,
         reply_to: int | None = None,
-    ) -> None:
-        """Render ``reply`` to ``chat_id``: edit ``card`` in place when possible, else send."""
+    ) -> bool:
+        """Render ``reply`` to ``chat_id``: edit ``card`` in place when possible, else send.
+
+        Returns:
+            True if ``card`` was edited in place.
+        """
         try:
             markup = _keyboard(reply.choices)
             if card is not None and reply.card and await self._edit_card(card, reply, markup):
-                return
+                return True
             if reply.image and await self._send_photo(chat_id, reply, markup):
-                return
+                return False
             text = reply.text if reply.text.strip() else (self.texts.choose if markup else "")
             parts = split_text(text)
             for i, part in enumerate(parts):
@@ -763,6 +786,7 @@ class TelegramChannel:
                 )
         except Forbidden as exc:
             await self._mark_inactive(key, chat_id, exc)
+        return False
 
     async def _send_text(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *, reply_to: int | None = None

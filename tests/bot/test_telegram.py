@@ -167,27 +167,59 @@ async def test_f04_message_too_long_answer_is_resplit(fake_tg, make_channel):
 # ----------------------------------------------------------------------------------------- F05
 
 
-async def test_f05_repeated_taps_are_debounced_and_last_request_wins(fake_tg, make_channel):
-    def slow(turn: Turn) -> Reply:
+def _slow_cards(*, edit: bool):
+    def dm(turn: Turn) -> Reply:
         if turn.payload:
             time.sleep(0.4)
-            return Reply(f"more like {turn.payload}", choices=(Choice("More", "more:1"),), card=True)
-        return Reply("card", choices=(Choice("More", "more:0"),))
+            return Reply(f"answer to {turn.payload}", choices=(Choice("More", "more"), Choice("Why?", "why")), card=edit)
+        return Reply("card", choices=(Choice("More", "more"), Choice("Why?", "why")))
 
-    handler = ScriptedHandler(slow)
+    return ScriptedHandler(dm)
+
+
+async def test_f05_25_taps_in_a_row_run_one_computation(fake_tg, make_channel):
+    handler = _slow_cards(edit=True)
     await make_channel(handler)
     fake_tg.push_text(U, "recommend")
     assert await wait_until(lambda: len(fake_tg.sent(U)) == 1)
     card = fake_tg.sent(U)[0]["message_id"]
-    query_ids = [fake_tg.push_callback(U, card, f"more:{i}") for i in range(25)]
+    query_ids = [fake_tg.push_callback(U, card, "more") for _ in range(25)]
     assert await wait_until(lambda: len(fake_tg.answered) == 25, timeout=10)
-    assert await wait_until(lambda: fake_tg.messages[(U, card)]["text"] == "more like more:24", timeout=10)
-    await asyncio.sleep(0.5)
-    payloads = [t.payload for t in handler.turns if t.payload]
-    assert payloads[0] == "more:0" and payloads[-1] == "more:24" and len(payloads) <= 3
+    assert await wait_until(lambda: fake_tg.messages[(U, card)]["text"] == "answer to more", timeout=10)
+    await asyncio.sleep(0.6)
+    assert [t.payload for t in handler.turns if t.payload] == ["more"]  # one computation
     answered = dict(fake_tg.answered)
     assert set(answered) == set(query_ids)
     assert sum(1 for q in query_ids if answered[q] == "Working on it…") >= 20
+    assert len(fake_tg.calls_of("editMessageText")) == 1
+
+
+async def test_f05_last_different_tap_wins_on_an_unchanged_card(fake_tg, make_channel):
+    handler = _slow_cards(edit=False)  # answers are new messages: the card stays as the user saw it
+    await make_channel(handler)
+    fake_tg.push_text(U, "recommend")
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 1)
+    card = fake_tg.sent(U)[0]["message_id"]
+    for payload in ["more", "why", "more", "why"]:
+        fake_tg.push_callback(U, card, payload)
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 3, timeout=10)
+    await asyncio.sleep(0.6)
+    assert [t.payload for t in handler.turns if t.payload] == ["more", "why"]
+    assert fake_tg.texts(U)[1:] == ["answer to more", "answer to why"]
+
+
+async def test_f05_taps_made_on_a_card_version_that_was_replaced_are_dropped(fake_tg, make_channel):
+    handler = _slow_cards(edit=True)
+    await make_channel(handler)
+    fake_tg.push_text(U, "recommend")
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 1)
+    card = fake_tg.sent(U)[0]["message_id"]
+    fake_tg.push_callback(U, card, "more")
+    fake_tg.push_callback(U, card, "why")  # tapped on the old card while "more" was computing
+    assert await wait_until(lambda: fake_tg.messages[(U, card)]["text"] == "answer to more", timeout=10)
+    await asyncio.sleep(0.6)
+    assert [t.payload for t in handler.turns if t.payload] == ["more"]
+    assert len(fake_tg.answered) == 2
 
 
 async def test_f05_retry_after_is_honoured(fake_tg, make_channel):
