@@ -64,7 +64,7 @@ from typing import Any, NewType
 
 from rapidfuzz import fuzz, process
 
-from nlu.textnorm import fold, normalize
+from nlu.textnorm import MAX_CHARS, fold, normalize
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +104,12 @@ MIN_STRONG_CHARS = 4
 MAX_CANDIDATES = 8
 """Candidates kept per mention (the disambiguation question shows at most 5)."""
 MAX_NGRAM = 16
+MAX_TEXT_CHARS = MAX_CHARS
+"""Longer messages are cut (``textnorm.MAX_CHARS``, as every NLU component does)."""
+MAX_FUZZY_LOOKUPS = 24
+"""Fuzzy look-ups per message; keeps a pathological message (1,000 capitalised words) in bounds."""
+MAX_WHOLE_SPAN_TOKENS = 14
+"""Name-like spans longer than this are not matched as a whole (no title is that long)."""
 """Names longer than this many tokens are not indexed."""
 
 _SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
@@ -461,7 +467,7 @@ class EntityLinker:
         """
         if not text or not text.strip():
             return ()
-        text = text[: 4000]
+        text = text[:MAX_TEXT_CHARS]
         folded_msg = normalize(text).casefold().strip()
         if _COMMAND_PATTERNS.match(folded_msg):
             return ()
@@ -609,6 +615,14 @@ class EntityLinker:
         """
         common = _common_words()
         out: list[tuple[int, int, dict[str, float], str]] = []
+        budget = [MAX_FUZZY_LOOKUPS]
+
+        def lookup(span: Sequence[_Token], *, allow_partial: bool) -> dict[str, float]:
+            if budget[0] <= 0:
+                return {}
+            budget[0] -= 1
+            return self._fuzzy_lookup(span, allow_partial=allow_partial)
+
         for i, j, cuts in self._name_like_spans(text, tokens):
             if any(i < s[1] and s[0] < j and not (i <= s[0] and s[1] <= j) for s in taken + out):
                 continue  # overlaps a span chosen otherwise
@@ -622,12 +636,12 @@ class EntityLinker:
             for end in cuts:
                 a, b = _trim(tokens, i, end, common)
                 within = [s for s in inside if a <= s[0] and s[1] <= b]
-                if b - a < 2 or (within and max(s[1] - s[0] for s in within) >= b - a):
+                if b - a < 2 or b - a > MAX_WHOLE_SPAN_TOKENS or (within and max(s[1] - s[0] for s in within) >= b - a):
                     continue
                 pieces = len(within)
                 if pieces < 2 and all(k in covered for k in range(a, b) if tokens[k].key not in common):
                     continue
-                scored = self._fuzzy_lookup(tokens[a:b], allow_partial=False)
+                scored = lookup(tokens[a:b], allow_partial=False)
                 need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
                 if scored and max(scored.values()) >= _FUZZY_SIM_FACTOR * need / 100.0 * _SIM_VARIANT:
                     whole = (a, b, scored, "fuzzy")
@@ -651,7 +665,7 @@ class EntityLinker:
                 if b > a:
                     # a lone first/last name only when capitalised or the whole object ("I like kubrick")
                     partial = tokens[a].raw[:1].isupper() or (a == i and b == j)
-                    scored = self._fuzzy_lookup(tokens[a:b], allow_partial=partial)
+                    scored = lookup(tokens[a:b], allow_partial=partial)
                     if scored:
                         out.append((a, b, scored, "fuzzy"))
                 k = m
