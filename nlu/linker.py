@@ -3,45 +3,50 @@
 How a message is linked:
 
 1. **Tokens.** The message is split into alphanumeric runs (``&`` counts as ``and``); each token is
-   folded with :func:`nlu.textnorm.fold` (case, accents, NFKC). Apostrophes and punctuation are
-   token boundaries, so ``Schindler’s List`` / ``Schindler's List`` / ``schindlers list`` (no) and
-   ``WALL-E.`` / ``wall e`` give the same keys, and a trailing ``.`` or a possessive ``'s`` never
-   blocks a match (F21, F26, F27).
+   folded with :func:`nlu.textnorm.fold` (case, accents, NFKC). Apostrophes (straight, curly,
+   mojibake "â€™") and punctuation are token boundaries, so ``Schindler’s List`` and
+   ``Schindler's List``, ``WALL-E.``, ``WALL·E`` and ``wall e``, ``Amelie`` and ``Amélie`` give the
+   same keys, and a trailing ``.`` or a possessive ``'s`` never blocks a match (F21, F26, F27).
+   Messages are cut at ``textnorm.MAX_CHARS``; text in brackets ("(2012)", "(song)") is a hint,
+   never a mention.
 2. **Exact index.** Every KB label and alias (``kb.names()``) is tokenised the same way; the tuple
    of folded tokens maps to the QIDs that carry it. Labels starting with "the" are also indexed
-   without it; genre-like values ("horror film") are also indexed as "horror", "horror films",
-   "horror movies" (F-issue 5: genres are preferences too). For every start token, the linker
-   tries the longest n-gram first, then keeps the longest non-overlapping spans (F28).
-3. **Guards (F29).** A span whose words are all common words (spaCy stop words, VADER lexicon
-   words, chat and command words: "it", "up", "her", "us", "nope", "show me the trailer") or that
-   has fewer than 4 letters is a *weak* span. A weak span is linked only with a strong signal: it
-   is quoted, it is capitalised mid-sentence in a message that is not Title Cased throughout, or it
-   follows a type word ("the movie It", "the song Help"). Messages that are commands ("skip",
-   "show me the trailer", "not sure, up to you") link nothing.
+   without it, labels with a bracketed suffix also without it ("Havana (feat. Young Thug)"), and
+   genre values also as "horror", "horror films", "comedy movies" (genres are preferences too).
+   For every start token the longest n-gram is tried first; the longest non-overlapping spans
+   win (F28, like spaCy's ``filter_spans``).
+3. **Guards (F29).** A span whose words are all common words (spaCy stop words, chat and command
+   words, and for one-word spans VADER lexicon words: "it", "up", "her", "us", "nope") or that has
+   fewer than 4 letters is *weak*. A weak span is linked only with a strong signal: it is quoted,
+   it is capitalised mid-sentence in a message that is not Title Cased throughout, or it follows
+   "the movie/book/song ..." ("the movie It"). Genre words ("horror") are not weak. Messages that
+   are commands ("skip", "show me the trailer", "not sure, up to you") link nothing.
 4. **References.** "this movie", "this one", "it", "that song" ... refer to ``focus`` (the item
    on screen); with no focus they link nothing ("I liked it" -> no mention).
-5. **Fuzzy fallback.** Spans that look like a named object but did not match exactly (the object
-   of a like-verb, "I like daft pan"; a run of capitalised words) are matched with
-   ``rapidfuzz.fuzz.ratio`` over folded names of similar length (cut-off :data:`FUZZY_CUTOFF`,
-   at least :data:`FUZZY_MIN_CHARS` letters; no WRatio/partial matching). A lone surname or first
-   name of a person ("I love Jackson") is looked up in a person-name index and yields the persons
-   who carry it (usually an ambiguous mention).
+5. **Fuzzy fallback.** Name-like spans that are not fully matched exactly (the objects of a
+   like-verb up to the clause end, comma lists included; runs of capitalised words) are matched
+   with ``rapidfuzz.fuzz.ratio`` over folded names of similar length sharing a blocking key
+   (cut-offs :data:`FUZZY_CUTOFF` / :data:`FUZZY_CUTOFF_LONG`, at least :data:`FUZZY_MIN_CHARS`
+   letters; no WRatio/partial matching). A span is tried whole first, then cut before inner
+   connectives; a whole-span hit replaces shorter exact matches inside it ("mullholand drive" is
+   Mulholland Drive, not Drive). A lone capitalised first or last name ("I love Jackson") is looked
+   up in a person-name index and yields the persons who carry it (usually an ambiguous mention).
 6. **Ranking.** Each candidate gets ``score = 0.55*similarity + 0.35*popularity + 0.10*domain +
-   context`` where similarity is 1.0 for a label, 0.95 for an alias (0.7 when the same words are another
-   entity's label), 0.94 for a derived variant and
-   ``0.9*ratio/100`` for a fuzzy match; popularity is ``log1p(p)/log1p(max p)`` over the KB; domain
-   is 1 for a recommendable item of the KB (and a "the movie/book/song ..." cue adds 0.1 more for
-   items); context adds 0.3 for the focus item and 0.1 for an earlier mention. A role word before
-   the name ("the actor Sylvester Stallone") adds 0.1 to persons having that role and narrows
-   their ``roles`` to it. "the director of Terminator 2" links the item's director(s) instead of
-   the item (``kb.item_values``).
+   context``. Similarity: 1.0 for a label, 0.96 for a genre label plus a type noun, 0.95 for an
+   alias (0.7 when the same words are another entity's label), 0.94 for a derived variant,
+   ``0.9*ratio/100`` times that for a fuzzy match. Popularity: ``log1p(p)/log1p(max p)`` over the
+   KB. Domain: 1 for a recommendable item of the KB; "the movie/book/song ..." before the name adds
+   0.1 for items. Context: +0.3 for the focus item, +0.1 for an earlier mention, +0.15 for an item
+   of a year named in the message. A role word before the name ("the actor Sylvester Stallone")
+   adds 0.1 to persons having that role and narrows their ``roles`` to it; "the director of
+   Terminator 2" links the item's director(s) instead of the item (``kb.item_values``).
 7. **Ambiguity rule.** ``Mention.ambiguous`` is true when at least two candidates remain and the
-   second one scores within :data:`AMBIGUITY_MARGIN` of the first, and for a short word (under 4
-   letters, not a stop word) that is the whole object of a like-verb ("I like sia"): F29 says ask. The dialog manager then asks
-   with :mod:`nlu.disambiguation`.
+   second one scores within :data:`AMBIGUITY_MARGIN` (0.08) of the first, and for a short word
+   (under 4 letters, not a stop word) that is the whole object of a like-verb ("I like sia": F29
+   says ask). The dialog manager then asks with :mod:`nlu.disambiguation`.
 
-Assumptions: the KB is one domain (``kb.domain``); labels are English (``kb.label`` falls back to
-another language or the QID itself, which is indexed like any other name).
+Assumptions: the KB is one domain (``kb.domain``); labels are mostly English (``kb.label`` falls
+back to another language or the QID itself, which is indexed like any other name).
 
 Example:
     >>> linker = EntityLinker(kb)                      # doctest: +SKIP
@@ -104,13 +109,13 @@ MIN_STRONG_CHARS = 4
 MAX_CANDIDATES = 8
 """Candidates kept per mention (the disambiguation question shows at most 5)."""
 MAX_NGRAM = 16
+"""Names longer than this many tokens are not indexed."""
 MAX_TEXT_CHARS = MAX_CHARS
 """Longer messages are cut (``textnorm.MAX_CHARS``, as every NLU component does)."""
 MAX_FUZZY_LOOKUPS = 24
 """Fuzzy look-ups per message; keeps a pathological message (1,000 capitalised words) in bounds."""
 MAX_WHOLE_SPAN_TOKENS = 14
 """Name-like spans longer than this are not matched as a whole (no title is that long)."""
-"""Names longer than this many tokens are not indexed."""
 
 _SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
@@ -123,8 +128,8 @@ _BRACKETED = re.compile(r"\s*[(\[][^)\]]*[)\]]\s*$")
 _MOJIBAKE = re.compile("\u00e2\u20ac[\u2122\u02dc\u0153\u009d\u201c\u201d]")
 """UTF-8 quotes read as cp1252 ("donâ€™t"), as found in the released messages."""
 
-# Words that, alone or together, do not name anything (F29). Stop words and VADER lexicon words are
-# added at first use; these are chat, command and domain words.
+# Words that, alone or together, do not name anything (F29). spaCy stop words and VADER lexicon
+# words are added when the first linker is built; these are chat, command and domain words.
 _CHAT_WORDS = frozenset(
     """
     nope yep yeah yes no ok okay sure maybe whatever thanks thank please hi hello hey bye start stop
@@ -485,7 +490,7 @@ class EntityLinker:
         mentions = []
         for i, j, scored, kind in spans:
             start, end = tokens[i].start, tokens[j - 1].end
-            cands = self._rank(scored, tokens, i, focus, history_set, years=years, reference=(kind == "ref"))
+            cands = self._rank(scored, tokens, i, focus, history_set, years=years)
             if not cands:
                 continue
             relation = self._relation(tokens, i, cands[0])
@@ -598,9 +603,12 @@ class EntityLinker:
                 if i + 1 not in used:
                     out.append((i, i + 2, {focus: _SIM_LABEL}, "ref"))
                     used.update((i, i + 1))
-            elif tok.key in ("it", "this", "that") and not out:
-                one = i + 1 < len(tokens) and tokens[i + 1].key == "one"
-                out.append((i, i + 2 if one else i + 1, {focus: _SIM_LABEL}, "ref"))
+            elif tok.key in ("it", "this", "that") and not out and not taken:
+                # a bare pronoun refers to the focus only when nothing is named ("I watched
+                # Inception and loved it" is about Inception); "that" only at the end ("I like that")
+                if tok.key == "that" and i + 1 < len(tokens):
+                    continue
+                out.append((i, i + 1, {focus: _SIM_LABEL}, "ref"))
                 used.add(i)
         return out
 
@@ -746,7 +754,6 @@ class EntityLinker:
         history: frozenset[QID],
         *,
         years: set[int] | frozenset[int] = frozenset(),
-        reference: bool = False,
     ) -> tuple[Candidate, ...]:
         kb = self.kb
         before = [t.key for t in tokens[max(0, i - 2) : i]]

@@ -279,3 +279,16 @@ def test_comma_separated_objects_are_each_matched(linker):  # noqa: F811
     mentions = linker.link("I love amelie, jurasic park and titanic")
     assert [m.candidates[0].qid for m in mentions] == ["Q484048", "Q131390", "Q44578"]
     assert mentions[1].text == "jurasic park"
+
+
+def test_pronoun_goes_to_the_named_title_not_the_focus(linker):  # noqa: F811
+    mentions = linker.link("I watched Titanic and loved it", focus="Q25188")
+    assert [m.candidates[0].qid for m in mentions] == ["Q44578"]
+    assert linker.link("I like movies that make me think", focus="Q25188") == ()
+
+
+def test_pathological_message_stays_fast(linker):  # noqa: F811
+    text = "I love " + ", ".join(f"Xyzzy{i} Qwerty" for i in range(600))
+    started = time.perf_counter()
+    linker.link(text)
+    assert time.perf_counter() - started < 2.0
