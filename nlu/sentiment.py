@@ -18,7 +18,9 @@ Method, per message:
 5. **Scope.** An entity takes the polarity of its own clause; a clause with no cue inherits from
    the nearest clause before it across plain boundaries ("I love X and Y"), else from the nearest
    clause after it across plain boundaries ("X and Y are great"); nothing is inherited across a
-   contrast boundary. Still nothing: ``Polarity.NEUTRAL`` ("I watched Inception"), which the
+   contrast boundary, except that a short clause after a contrast takes the opposite of the clause
+   before it ("I like everything except Titanic", "I like Titanic but Avatar"). Still nothing:
+   ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
 
 VADER: Hutto & Gilbert, "VADER: A Parsimonious Rule-based Model for Sentiment Analysis of Social
@@ -72,7 +74,7 @@ _POSITIVE_PHRASES = (
     "awesome", "brilliant", "masterpiece", "the best", "good", "nice", "cool", "beautiful",
     "wonderful", "fantastic", "excellent", "lovely", "interested in", "passionate about", "mad about",
     "crazy about", "obsessed with", "recommend", "liek", "lik", "lyk", "luv", "loove", "looove",
-    "lika", "lke", "likee", "lov", "lo ve",
+    "lika", "lke", "likee", "lov", "don't mind", "dont mind", "do not mind",
 )
 _NEGATIVE_PHRASES = (
     "hate", "hates", "hated", "hating", "dislike", "dislikes", "disliked", "can't stand",
@@ -103,6 +105,7 @@ class _Clause:
     end: int
     boundary_before: str  # "start" | "plain" | "contrast"
     polarity: Polarity | None  # None = no cue
+    short: bool = False  # at most one word besides the entity: "but Avatar", "except Titanic"
 
 
 class SentimentRecognizer:
@@ -190,7 +193,9 @@ class SentimentRecognizer:
             start = match.end()
         clauses.append(_Clause(start, len(masked) + 1, boundary, None))
         return [
-            _Clause(c.start, c.end, c.boundary_before, self.clause_polarity(masked[c.start : c.end]))
+            _Clause(c.start, c.end, c.boundary_before, self.clause_polarity(masked[c.start : c.end]),
+                    len([w for w in _WORD.findall(masked[c.start : c.end].lower())
+                         if not w.startswith(_PLACEHOLDER.lower())]) <= 1)
             for c in clauses
         ]
 
@@ -247,4 +252,11 @@ def _resolve(clauses: list[_Clause], index: int) -> Polarity:
         k += 1
         if clauses[k].polarity is not None:
             return clauses[k].polarity
+    clause = clauses[index]
+    if clause.boundary_before == "contrast" and index > 0 and clause.short:
+        previous = clauses[index - 1].polarity  # "I like everything except Titanic", "... but Avatar"
+        if previous is Polarity.POSITIVE:
+            return Polarity.NEGATIVE
+        if previous is Polarity.NEGATIVE:
+            return Polarity.POSITIVE
     return Polarity.NEUTRAL

@@ -101,3 +101,19 @@ def test_reference_it_with_appended_pronoun():
     s = SentimentRecognizer()
     text = "I don't like it"
     assert s.polarities(text + " it", [(len(text) + 1, len(text) + 3)]) == (NEG,)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I like everything except Titanic", [NEG]),
+        ("I like Titanic but Avatar", [POS, NEG]),
+        ("I like Titanic but I watched Avatar yesterday", [POS, NEU]),
+        ("I don't mind Titanic", [POS]),
+        ("I'm not into horror", [NEG]),
+        ("No horror please", [NEG]),
+        ("I like Titanic, not Avatar", [POS, NEG]),
+    ],
+)
+def test_exclusions_and_idioms(linker, sentiment, text, expected):  # noqa: F811
+    assert polarities_via_linker(linker, sentiment, text)[1] == expected
