@@ -280,6 +280,8 @@ def cpu_reference_ms() -> float:
 
 
 def _bench_cli(args: argparse.Namespace) -> int:
+    if args.users < 1 or args.messages < 1:
+        raise ConfigError("--users and --messages must be >= 1")
     print(f"telegram bench: CPU reference sum(range(10**6)) = {cpu_reference_ms():.1f} ms "
           f"(idle desktop core: about 10-15 ms), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
     result = run_bench(users=args.users, per_user=args.messages, timeout_s=args.timeout, pool=args.pool, trivial=args.trivial)

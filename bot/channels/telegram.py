@@ -79,7 +79,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatAction, ParseMode
-from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, TelegramError
+from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -454,16 +454,37 @@ class TelegramChannel:
         """Initialise the bot (``getMe``), publish the commands, start polling or the webhook.
 
         Raises:
-            ChannelError: if Telegram refuses the token.
+            ChannelError: Telegram refuses the token, the Bot API cannot be reached, or the webhook
+                server cannot listen. Whatever was started is stopped again.
         """
         cfg = self.config
         self._executor = ThreadPoolExecutor(cfg.workers, thread_name_prefix="corsbot-dialog")
         self._stop_event = asyncio.Event()
         self._fatal = None
         try:
-            await self.application.initialize()
+            await self._start_receiving()
         except InvalidToken as exc:
+            await self._teardown()
             raise ChannelError(f"Telegram refused the bot token: {exc}") from exc
+        except NetworkError as exc:
+            await self._teardown()
+            raise ChannelError(f"cannot reach the Telegram Bot API at {cfg.base_url}: {exc}") from exc
+        except OSError as exc:
+            await self._teardown()
+            raise ChannelError(f"cannot listen for the webhook on {cfg.listen}:{cfg.port}: {exc}") from exc
+        except BaseException:
+            await self._teardown()
+            raise
+        self._started = True
+        logger.info(
+            "telegram channel started as @%s (%s)",
+            self.application.bot.username,
+            "webhook" if cfg.webhook_url else "long polling",
+        )
+
+    async def _start_receiving(self) -> None:
+        cfg = self.config
+        await self.application.initialize()
         try:
             await self.application.bot.set_my_commands([BotCommand(c, d) for c, d in cfg.commands])
         except TelegramError as exc:
@@ -484,30 +505,33 @@ class TelegramChannel:
                 timeout=cfg.poll_timeout_s, drop_pending_updates=False, error_callback=self._on_polling_error
             )
         await self.application.start()
-        self._started = True
-        logger.info(
-            "telegram channel started as @%s (%s)",
-            self.application.bot.username,
-            "webhook" if cfg.webhook_url else "long polling",
-        )
 
     async def stop(self) -> None:
         """Stop receiving, finish the updates in progress, shut the application down (idempotent)."""
         if not self._started:
-            with contextlib.suppress(Exception):
-                await self.application.shutdown()
             return
         self._started = False
+        await self._teardown()
+        logger.info("telegram channel stopped")
+
+    async def _teardown(self) -> None:
+        """Stop whatever is running (updater, application, workers); failures are logged, not raised."""
         updater = self.application.updater
-        if updater is not None and updater.running:
-            await updater.stop()
-        if self.application.running:
-            await self.application.stop()
-        await self.application.shutdown()
+        steps = (
+            ("updater", updater.stop if updater is not None and updater.running else None),
+            ("application", self.application.stop if self.application.running else None),
+            ("shutdown", self.application.shutdown),
+        )
+        for name, step in steps:
+            if step is None:
+                continue
+            try:
+                await step()
+            except Exception as exc:  # noqa: BLE001 - keep tearing down the rest
+                logger.warning("stopping the %s failed: %s", name, exc)
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
-        logger.info("telegram channel stopped")
 
     async def serve(self) -> None:
         """Run until :meth:`request_stop`, SIGINT or SIGTERM.

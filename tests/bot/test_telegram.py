@@ -544,3 +544,21 @@ def test_f10_two_processes_second_refused_first_serves_and_stops_on_sigterm(fake
         if first.poll() is None:
             first.kill()
             first.wait()
+
+
+@pytest.mark.parametrize("case", ["wrong-token", "unreachable"])
+def test_start_up_failures_are_one_clear_line(fake_tg, tmp_path, monkeypatch, capsys, case):
+    import socket
+
+    from bot.cli import main
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed_port = s.getsockname()[1]
+    base_url = fake_tg.base_url if case == "wrong-token" else f"http://127.0.0.1:{closed_port}/bot"
+    monkeypatch.setenv("CORSBOT_HOME", str(tmp_path))
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "1:wrong" if case == "wrong-token" else TOKEN)
+    assert main(["telegram", "--echo", "--base-url", base_url]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    expected = "Telegram refused the bot token" if case == "wrong-token" else "cannot reach the Telegram Bot API"
+    assert len(err) == 1 and expected in err[0], err
