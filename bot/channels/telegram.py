@@ -38,9 +38,9 @@ The channel *holds* a PTB :class:`~telegram.ext.Application` (it is not one) and
   concurrently (up to ``max_concurrent_updates``).
 - **Flood control**: PTB's :class:`~telegram.ext.AIORateLimiter` (overall rate configurable) retries
   after a 429 ``RetryAfter`` up to ``max_retries`` times, waiting the time Telegram asks for.
-- **Blocked users** (F09): a 403 ``Forbidden`` on a send marks the user inactive in
-  :class:`bot.channels.users.ChannelUsers` and the channel keeps serving everyone else; the user is
-  active again when they write. (The channel schedules no jobs of its own.)
+- **Blocked users** (F09): a 403 ``Forbidden`` on a send, or Telegram's ``my_chat_member`` update
+  saying the user blocked the bot, marks the user inactive in :class:`bot.channels.users.ChannelUsers`
+  and the channel keeps serving everyone else; the user is active again when they unblock or write. (The channel schedules no jobs of its own.)
 - **Single instance** (F10): :class:`InstanceLock` (an ``fcntl`` lock file next to the database,
   named after the bot id) refuses a second instance with the same token on the same machine;
   polling calls ``deleteWebhook`` at start-up (PTB's bootstrap), and a 409 ``Conflict`` from
@@ -86,6 +86,7 @@ from telegram.ext import (
     ApplicationBuilder,
     BaseUpdateProcessor,
     CallbackQueryHandler,
+    ChatMemberHandler,
     ContextTypes,
     MessageHandler,
     filters,
@@ -442,6 +443,7 @@ class TelegramChannel:
         app = builder.build()
         private = filters.ChatType.PRIVATE
         app.add_handler(CallbackQueryHandler(self._on_callback))
+        app.add_handler(ChatMemberHandler(self._on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE & private, self._on_edit))
         app.add_handler(
             MessageHandler(filters.UpdateType.MESSAGE & private & (filters.TEXT | filters.CAPTION), self._on_text)
@@ -686,6 +688,22 @@ class TelegramChannel:
             logger.debug("dropped a debounced tap %r on card %s", pending.callback_query.data, card)
             return None
         return pending
+
+    async def _on_my_member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Telegram reports that a user blocked (``kicked``) or unblocked (``member``) the bot (F09)."""
+        change, user = update.my_chat_member, update.effective_user
+        if change is None or user is None or change.chat.type != "private":
+            return
+        key = f"{USER_PREFIX}{user.id}"
+        status = change.new_chat_member.status
+        if status in ("kicked", "left"):
+            if self._users is not None:
+                await asyncio.get_running_loop().run_in_executor(
+                    self._executor, lambda: self._users.mark_inactive(key, f"bot {status} by the user", chat_id=user.id)
+                )
+            logger.info("user %s blocked the bot", key)
+        elif status == "member":
+            await self._seen(key, change.chat.id)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Global error handler: log with traceback, apologise to the user if there is one."""

@@ -299,6 +299,18 @@ class FakeTelegram:
         chat = {"id": channel_id, "type": "channel", "title": "Some channel"}
         return self.push({"channel_post": {"message_id": mid, "date": int(time.time()), "chat": chat, "text": text}})
 
+    def push_block(self, user_id: int, *, blocked: bool = True) -> int:
+        """Telegram's ``my_chat_member`` update when the user blocks (or unblocks) the bot."""
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "Corsbot", "username": BOT_USERNAME}
+        old, new = ("member", "kicked") if blocked else ("kicked", "member")
+
+        def member(status: str) -> dict[str, Any]:
+            return {"user": bot, "status": status, **({"until_date": 0} if status == "kicked" else {})}
+
+        return self.push({"my_chat_member": {
+            "chat": self.private_chat(user_id), "from": self.user(user_id), "date": int(time.time()),
+            "old_chat_member": member(old), "new_chat_member": member(new)}})  # fmt: skip
+
     def push_callback(self, user_id: int, message_id: int, data: str, *, chat_id: int | None = None) -> str:
         """The user taps a button with ``data`` on the bot's message ``message_id``; returns the query id."""
         chat_id = user_id if chat_id is None else chat_id

@@ -323,6 +323,20 @@ async def test_f09_blocked_user_marked_inactive_and_others_served(fake_tg, make_
     assert users.is_active("tg:8")
 
 
+async def test_f09_my_chat_member_block_and_unblock_updates(fake_tg, make_channel):
+    handler = ScriptedHandler()
+    await make_channel(handler)
+    users = make_channel.users
+    fake_tg.push_text(8, "hello")
+    assert await wait_until(lambda: len(fake_tg.sent(8)) == 1)
+    fake_tg.push_block(8)
+    assert await wait_until(lambda: not users.is_active("tg:8"))
+    assert users.get("tg:8").reason == "bot kicked by the user"
+    fake_tg.push_block(8, blocked=False)
+    assert await wait_until(lambda: users.is_active("tg:8"))
+    assert len(fake_tg.sent(8)) == 1 and len(handler.turns) == 1  # nothing sent, the DM not involved
+
+
 # ----------------------------------------------------------------------------------------- F10
 
 
