@@ -576,3 +576,15 @@ def test_start_up_failures_are_one_clear_line(fake_tg, tmp_path, monkeypatch, ca
     err = capsys.readouterr().err.strip().splitlines()
     expected = "Telegram refused the bot token" if case == "wrong-token" else "cannot reach the Telegram Bot API"
     assert len(err) == 1 and expected in err[0], err
+
+
+def test_bench_telegram_cli_small_run_last_line(capsys):
+    import re
+
+    from bot.cli import main
+
+    assert main(["bench", "telegram", "--users", "5", "--messages", "3", "--trivial", "--timeout", "60"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert "trivial echo handler" in lines[1]
+    m = re.fullmatch(r"telegram: users=5 messages=15 msgs_per_s=(\d+\.\d) lost=0", lines[-1])
+    assert m and float(m.group(1)) > 0
