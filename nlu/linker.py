@@ -92,9 +92,10 @@ __all__ = [
 AMBIGUITY_MARGIN = 0.08
 """Score gap under which the top two candidates are "close" (``Mention.ambiguous``)."""
 FUZZY_CUTOFF = 88.0
-"""Minimum ``fuzz.ratio`` (0-100) for a typo-tolerant match of a span of 4-5 letters."""
+"""Minimum ``fuzz.ratio`` (0-100) for a typo-tolerant match of one word or of 4-5 letters
+("avatr" -> "avatar": 91; "bohemian" -> "bohemija": 87.5, rejected)."""
 FUZZY_CUTOFF_LONG = 82.0
-"""Minimum ``fuzz.ratio`` for spans of 6 letters or more ("daft pan" -> "daft punk": 82.4;
+"""Minimum ``fuzz.ratio`` for spans of two words or more and 6 letters or more ("daft pan" -> "daft punk": 82.4;
 "bob marley" -> "bob catley": 80, rejected)."""
 FRAGMENTED_CUTOFF = 90.0
 """A span already covered by two or more exact matches is re-read as one fuzzy name only at this
@@ -726,7 +727,7 @@ class EntityLinker:
             for qid in self._partial[query]:  # "I love Jackson": the persons called so
                 scored[qid] = _FUZZY_SIM_FACTOR * 0.8
             return scored
-        cutoff = _fuzzy_cutoff(letters)
+        cutoff = _fuzzy_cutoff(letters, len(span))
         lo = math.floor(len(query) * cutoff / (200 - cutoff))
         hi = math.ceil(len(query) * (200 - cutoff) / cutoff)
         stop = _stop_words()
@@ -846,8 +847,9 @@ def _trim(tokens: list[_Token], a: int, b: int, common: frozenset[str]) -> tuple
     return a, b
 
 
-def _fuzzy_cutoff(letters: int) -> float:
-    return FUZZY_CUTOFF if letters < 6 else FUZZY_CUTOFF_LONG
+def _fuzzy_cutoff(letters: int, words: int) -> float:
+    """:data:`FUZZY_CUTOFF` for one word or fewer than 6 letters, else :data:`FUZZY_CUTOFF_LONG`."""
+    return FUZZY_CUTOFF if letters < 6 or words == 1 else FUZZY_CUTOFF_LONG
 
 
 def _boundary(text: str, tokens: list[_Token], j: int) -> bool:

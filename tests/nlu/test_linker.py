@@ -292,3 +292,13 @@ def test_pathological_message_stays_fast(linker):  # noqa: F811
     started = time.perf_counter()
     linker.link(text)
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize("text", ["don't show me the trailer", "asdfgh", "skip this one", "why not"])
+def test_f31_commands_and_noise_are_not_entities(linker, text):  # noqa: F811
+    assert linker.link(text) == ()
+
+
+def test_one_word_typos_need_a_close_match(linker):  # noqa: F811
+    assert [m.candidates[0].qid for m in linker.link("I like avatr")] == ["Q24871"]
+    assert linker.link("I like avenue") == ()  # "avenue" is not a typo of "Avatar"
