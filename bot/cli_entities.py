@@ -41,7 +41,7 @@ def _eval_records(path: Path):
         print(f"warning: {path.name}: {problem}", file=sys.stderr)
     return [
         EvalRecord(r.user_id, r.timestamp_start, r.message, r.intent, parse_objects(r.recognized_objects),
-                   split_list(r.events))
+                   split_list(r.events), r.to_check)
         for r in result.records
     ]
 
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     domains = [args.domain] if args.domain else list(paths.DOMAINS)
     sentiment = SentimentRecognizer()
     total = EntityScores()
+    total_clean = EntityScores()
     evaluated = 0
     for domain in domains:
         kb_path = args.kb or paths.kb_snapshot(domain)
@@ -84,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"warning: missing {path}", file=sys.stderr)
         tasks = extract_tasks(records)
         scores = evaluate_tasks(tasks, linker, sentiment, kb)
+        clean = evaluate_tasks([t for t in tasks if t.clean], linker, sentiment, kb)
+        total_clean.add(clean)
         evaluated += 1
         print(
             f"{domain}: tasks={scores.tasks} (without gold: {scores.tasks_without_gold}) "
@@ -94,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
             f"gold_in_kb_named_in_message={scores.visible_share:.3f}"
         )
         print(f"{domain}: index build {linker.build_seconds:.2f} s; link latency {latency_summary(scores.link_ms)}")
+        print(f"{domain} (clean tasks, toCheck=false: {clean.tasks}): {summary_line(clean)}")
         print(f"{domain}: {summary_line(scores)}")
         if args.errors:
             _print_errors(tasks, linker, sentiment, kb, args.errors, simulate_task)
@@ -106,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         f"question_rate={total.question_rate:.3f} original_question_rate={total.original_question_rate:.3f} "
         f"gold_in_kb_named_in_message={total.visible_share:.3f} link latency {latency_summary(total.link_ms)}"
     )
+    print(f"overall (clean tasks, toCheck=false: {total_clean.tasks}): {summary_line(total_clean)}")
     print(summary_line(total))
     return 0
 

@@ -28,6 +28,10 @@ Protocol (``corsbot nlu evaluate-entities``):
   against the logged sign: accuracy, and F1 of the negative class; a NEUTRAL prediction counts as
   wrong (the dialog manager would ask a yes/no question; we do not simulate that answer).
 
+The CLI also prints the same scores on *clean* tasks (every record ``toCheck`` false, the
+dataset's silver standard) and the share of in-KB gold QIDs whose name appears in the message at
+all (:func:`visible_in_message`), which bounds the recall reachable from the text.
+
 Example output line:
     ``entities: recall_in_kb=0.912 precision_in_kb=0.905 recall_all=0.701 question_rate=0.210
     polarity_accuracy=0.990 negative_f1=0.960`` (on one line)
@@ -90,6 +94,7 @@ class EvalRecord:
     intent: str
     recognized_objects: tuple[tuple[str, str], ...]   # ((qid, "+"|"-"), ...)
     events: tuple[str, ...]
+    to_check: bool = True                              # the dataset's toCheck (False = clean task)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,7 @@ class PreferenceTask:
         gold: ((qid, "+"|"-"), ...) logged for the task, in first-seen order.
         asked_original: the original system asked a disambiguation question in this task.
         follow_ups: the follow-up messages as typed (not used for linking; kept for reports).
+        clean: every record of the task has ``toCheck`` false (the dataset's silver standard).
     """
 
     user_id: int
@@ -109,6 +115,7 @@ class PreferenceTask:
     gold: tuple[tuple[str, str], ...]
     asked_original: bool
     follow_ups: tuple[str, ...] = ()
+    clean: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +261,7 @@ def _close(user: int, records: list[EvalRecord], tasks: list[PreferenceTask]) ->
         gold.update(rec.recognized_objects)
     asked = any(DISAMBIGUATION_EVENT in rec.events for rec in records)
     tasks.append(PreferenceTask(user, records[0].message, tuple(gold.items()), asked,
-                                tuple(r.message for r in records[1:])))
+                                tuple(r.message for r in records[1:]), not any(r.to_check for r in records)))
 
 
 def simulate_task(

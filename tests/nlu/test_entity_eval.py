@@ -180,3 +180,17 @@ def test_released_movie_file_gives_tasks():
     assert len(with_gold) > 500
     assert any(t.text == "I like James Cameron" and ("Q42574", "+") in t.gold for t in with_gold)
     assert 0.3 < sum(t.asked_original for t in with_gold) / len(with_gold) < 0.7
+
+
+def test_clean_flag_and_visibility(fake_kb):  # noqa: F811
+    from nlu.entity_eval import visible_in_message
+
+    records = [
+        EvalRecord(1, 1, "I like Inception", "preference", (("Q25188", "+"),), ("preference",), False),
+        EvalRecord(1, 2, "I like Titanik", "preference", (("Q44578", "+"),), ("preference",), True),
+    ]
+    tasks = extract_tasks(records)
+    assert [t.clean for t in tasks] == [True, False]
+    assert visible_in_message(fake_kb, "Q25188", "I like Inception")
+    assert visible_in_message(fake_kb, "Q44578", "I like Titanik")  # typo, partial_ratio >= 80
+    assert not visible_in_message(fake_kb, "Q44578", "I like how I met your mother")
