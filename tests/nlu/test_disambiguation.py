@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest_entities import fake_kb, linker  # noqa: F401 - fixtures
+try:
+    from conftest_entities import ENTRIES, Entry, FakeKB, fake_kb, linker  # noqa: F401 - fixtures
+except ModuleNotFoundError:  # tests/nlu became a package
+    from tests.nlu.conftest_entities import ENTRIES, Entry, FakeKB, fake_kb, linker  # noqa: F401 - fixtures
 
 from nlu.disambiguation import (
     NONE_PAYLOAD,
@@ -108,8 +111,6 @@ def test_person_question_shows_roles(linker, fake_kb):  # noqa: F811
 
 
 def test_same_display_is_made_unique(linker, fake_kb):  # noqa: F811
-    from conftest_entities import ENTRIES, Entry, FakeKB
-
     from nlu.linker import EntityLinker
 
     kb = FakeKB(ENTRIES + (Entry("Q1", "Crash", item=True, pop=50, year=2004, description="2004 film"),

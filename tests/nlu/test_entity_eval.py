@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest_entities import FakeKB, fake_kb, linker, sentiment  # noqa: F401 - fixtures
+try:
+    from conftest_entities import FakeKB, fake_kb, linker, sentiment  # noqa: F401 - fixtures
+except ModuleNotFoundError:  # tests/nlu became a package
+    from tests.nlu.conftest_entities import FakeKB, fake_kb, linker, sentiment  # noqa: F401 - fixtures
 
 from bot import paths
 from nlu.entity_eval import (

@@ -5,7 +5,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest_entities import ENTRIES, Entry, FakeKB, fake_kb, linker  # noqa: F401 - fixtures
+try:
+    from conftest_entities import ENTRIES, Entry, FakeKB, fake_kb, linker  # noqa: F401 - fixtures
+except ModuleNotFoundError:  # tests/nlu became a package
+    from tests.nlu.conftest_entities import ENTRIES, Entry, FakeKB, fake_kb, linker  # noqa: F401 - fixtures
 
 from nlu.linker import AMBIGUITY_MARGIN, EntityLinker, name_key, tokenize
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
+try:
+    from conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
+except ModuleNotFoundError:  # tests/nlu became a package
+    from tests.nlu.conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
 
 from nlu.errors import NluError
 from nlu.sentiment import Polarity, SentimentRecognizer
