@@ -63,7 +63,7 @@ from recommender.errors import (
     TruncatedResultError,
 )
 from recommender.kb import SnapshotData, write_snapshot
-from recommender.schema import WD, WDT, DomainSchema, get_domain
+from recommender.schema import WDT, DomainSchema, get_domain
 
 logger = logging.getLogger(__name__)
 
