@@ -605,8 +605,9 @@ class TelegramChannel:
             message = update.callback_query.message
             if isinstance(message, Message):
                 card = (message.chat.id, message.message_id)
-                if self._busy.get(card) == update.update_id and card not in self._pending:
+                if self._busy.get(card) == update.update_id:  # the handler did not run or failed early
                     del self._busy[card]
+                    self._pending.pop(card, None)
 
     # ----------------------------------------------------------------- update handlers
 
@@ -669,8 +670,9 @@ class TelegramChannel:
                     if reply is not None:
                         edited = await self._deliver(key, chat_id, reply, card=card_message)
                 current = self._next_tap(card, q.data if q is not None else None, edited=edited)
-        finally:
-            if card is not None and card not in self._pending:
+        finally:  # no await since the last _next_tap: nothing pending is lost on a normal exit
+            if card is not None:
+                self._pending.pop(card, None)
                 self._busy.pop(card, None)
 
     def _next_tap(self, card: tuple[int, int] | None, done_payload: str | None, *, edited: bool) -> Update | None:

@@ -222,6 +222,21 @@ async def test_f05_taps_made_on_a_card_version_that_was_replaced_are_dropped(fak
     assert len(fake_tg.answered) == 2
 
 
+async def test_f05_a_failed_tap_does_not_leave_the_card_stuck(fake_tg, make_channel):
+    handler = _slow_cards(edit=True)
+    await make_channel(handler)
+    fake_tg.push_text(U, "recommend")
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 1)
+    card = fake_tg.sent(U)[0]["message_id"]
+    fake_tg.fail("editMessageText", 502, "Bad Gateway")
+    fake_tg.push_callback(U, card, "more")
+    fake_tg.push_callback(U, card, "why")  # pending when the edit fails
+    assert await wait_until(lambda: fake_tg.calls_of("editMessageText") and len(fake_tg.answered) == 2)
+    await asyncio.sleep(0.3)
+    fake_tg.push_callback(U, card, "why")  # a later tap is served normally
+    assert await wait_until(lambda: fake_tg.messages[(U, card)]["text"] == "answer to why", timeout=10)
+
+
 async def test_f05_retry_after_is_honoured(fake_tg, make_channel):
     await make_channel(ScriptedHandler())
     fake_tg.fail("sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1)
