@@ -1,7 +1,7 @@
 """``corsbot rec evaluate`` and ``corsbot rec bench``: CLI glue of the recommender (issue 6).
 
 - ``corsbot rec evaluate [--domains movie book music] [--seed 0] [--prior-mass P] [--damping D]
-  [--plain]``: leave-one-out over the released study's likes (see :mod:`recommender.rec_eval`);
+  [--hub-exponent X] [--item-exponent Y] [--method cg|power]``: leave-one-out over the released study's likes (see :mod:`recommender.rec_eval`);
   writes ``<home>/reports/rec/evaluate.{json,md}``; last line exactly
   ``rec: users=U cases=C hr10_movie=HM popularity_hr10_movie=PM random_hr10_movie=RM
   ndcg10_movie=NM hr10_book=HB hr10_music=HU``.
@@ -45,7 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--seed", type=int, default=0, help="seed of the random baseline and tie breaks")
     ev.add_argument("--prior-mass", type=float, default=None, help="share of the prior on liked nodes")
     ev.add_argument("--damping", type=float, default=None, help="PageRank damping")
-    ev.add_argument("--plain", action="store_true", help="unit edge weights (the original's plain graph)")
+    ev.add_argument("--hub-exponent", type=float, default=None, help="down-weight hub values: deg^-x")
+    ev.add_argument("--item-exponent", type=float, default=None, help="up-weight items: deg^x")
+    ev.add_argument("--method", choices=("cg", "power"), default=None, help="PageRank solver")
     ev.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     ev.set_defaults(handler=run_evaluate)
 
@@ -128,15 +130,18 @@ def _out_dir(args: argparse.Namespace) -> Path:
 def run_evaluate(args: argparse.Namespace) -> int:
     """Handler of ``corsbot rec evaluate``."""
     from recommender.rec_eval import evaluate_domain, markdown_report, summary_line
-    from recommender.recommend import PLAIN_WEIGHTING
+    from recommender.recommend import GraphWeighting
 
     options: dict[str, object] = {}
     if args.prior_mass is not None:
         options["prior_mass"] = args.prior_mass
     if args.damping is not None:
         options["damping"] = args.damping
-    if args.plain:
-        options["weighting"] = PLAIN_WEIGHTING
+    if args.method is not None:
+        options["method"] = args.method
+    if args.hub_exponent is not None or args.item_exponent is not None:
+        options["weighting"] = GraphWeighting(hub_exponent=args.hub_exponent or 0.0,
+                                              item_exponent=args.item_exponent or 0.0)
     results = {}
     for domain in args.domains:
         users = study_users(domain)
@@ -144,9 +149,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
         result = evaluate_domain(rec, users, seed=args.seed)
         results[domain] = result
         print(f"{domain}: users={result.users} (of {result.users_total} with likes) cases={result.cases} "
-              f"items={result.candidates} skipped_likes={result.liked_not_item} fallbacks={result.fallback_cases}")
+              f"items={result.candidates} skipped_likes={result.liked_not_item} fallbacks={result.fallback_cases} "
+              f"isolated_held_out={result.isolated_cases}")
         for method, m in result.metrics.items():
-            print(f"  {method:<10} HR@5={m.hr5:.3f} HR@10={m.hr10:.3f} NDCG@10={m.ndcg10:.3f} MRR={m.mrr:.3f}")
+            c = result.metrics_connected[method]
+            print(f"  {method:<10} HR@5={m.hr5:.3f} HR@10={m.hr10:.3f} NDCG@10={m.ndcg10:.3f} MRR={m.mrr:.3f} "
+                  f"(connected held-out: HR@10={c.hr10:.3f})")
     out = _out_dir(args)
     (out / "evaluate.json").write_text(json.dumps({d: r.to_json() for d, r in results.items()}, indent=2) + "\n")
     (out / "evaluate.md").write_text(markdown_report(results))

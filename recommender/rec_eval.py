@@ -90,6 +90,10 @@ class DomainResult:
         metrics: method name -> :class:`Metrics`.
         fallback_cases: cases where the recommender fell back to popularity (no other like in the
             graph).
+        isolated_cases: cases whose held-out item has no edge in the graph (a node, but nothing
+            can lead a walk to it: only teleport mass, ranked below every connected item).
+        metrics_connected: the metrics over the other cases only (held-out item with an edge);
+            reported as a breakdown, the headline metrics count every case.
         seconds: wall time of the evaluation.
         settings: recommender settings used.
     """
@@ -104,11 +108,14 @@ class DomainResult:
     fallback_cases: int
     seconds: float
     settings: Mapping[str, object] = field(default_factory=dict)
+    isolated_cases: int = 0
+    metrics_connected: Mapping[str, Metrics] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-serialisable dict."""
         out = asdict(self)
         out["metrics"] = {m: asdict(v) for m, v in self.metrics.items()}
+        out["metrics_connected"] = {m: asdict(v) for m, v in self.metrics_connected.items()}
         out["settings"] = dict(self.settings)
         return out
 
@@ -157,6 +164,8 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
     counts = study_popularity(users)
     popularity_all = np.fromiter((counts.get(q, 0) for q in kb_items), dtype=np.float64, count=n)
     ranks: dict[str, list[int]] = {m: [] for m in METHODS}
+    connected: list[bool] = []
+    out_weight = recommender.graph.out_weight
     n_users = n_cases = skipped = fallbacks = 0
     users_total = 0
     for done, user in enumerate(users, 1):
@@ -177,6 +186,7 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
                 skipped += 1
                 continue
             user_cases += 1
+            connected.append(bool(out_weight[recommender.item_index[hp]] > 0))
             candidates = np.ones(n, dtype=bool)
             candidates[rated_pos] = False
             candidates[hp] = True
@@ -201,6 +211,8 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
     settings = {
         "damping": recommender.damping, "prior_mass": recommender.prior_mass,
         "hub_exponent": recommender.weighting.hub_exponent,
+        "item_exponent": recommender.weighting.item_exponent,
+        "method": recommender.method,
         "pid_weights": dict(recommender.weighting.pid_weights),
         "default_pid_weight": recommender.weighting.default_pid_weight,
         "seed": seed,
@@ -208,7 +220,9 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
     result = DomainResult(
         domain=getattr(recommender.kb, "domain", "?"), users=n_users, users_total=users_total, cases=n_cases,
         liked_not_item=skipped, candidates=n, metrics={m: Metrics.from_ranks(r) for m, r in ranks.items()},
-        fallback_cases=fallbacks, seconds=time.perf_counter() - t0, settings=settings)
+        fallback_cases=fallbacks, seconds=time.perf_counter() - t0, settings=settings,
+        isolated_cases=connected.count(False),
+        metrics_connected={m: Metrics.from_ranks([x for x, c in zip(r, connected) if c]) for m, r in ranks.items()})
     logger.info("evaluated %s: %d users, %d cases in %.1f s", result.domain, n_users, n_cases, result.seconds)
     return result
 
@@ -244,6 +258,16 @@ def markdown_report(results: Mapping[str, DomainResult]) -> str:
         for m, v in r.metrics.items():
             lines.append(f"| {r.domain} | {r.users} | {r.cases} | {r.candidates} | {m} | {v.hr5:.3f} | "
                          f"{v.hr10:.3f} | {v.ndcg10:.3f} | {v.mrr:.3f} |")
+    lines.append("")
+    lines.append("Breakdown: cases whose held-out item has at least one edge (isolated items are nodes of the "
+                 "graph but unreachable by the walk):")
+    lines.append("")
+    lines.append("| domain | connected cases | isolated cases | method | HR@10 | NDCG@10 |")
+    lines.append("|---|---:|---:|---|---:|---:|")
+    for r in results.values():
+        for m, v in r.metrics_connected.items():
+            lines.append(f"| {r.domain} | {r.cases - r.isolated_cases} | {r.isolated_cases} | {m} | {v.hr10:.3f} | "
+                         f"{v.ndcg10:.3f} |")
     lines.append("")
     for r in results.values():
         lines.append(f"- {r.domain}: {r.users_total} users with likes, {r.users} with a case; "

@@ -59,13 +59,21 @@ def test_leave_one_out_counts_and_hits(rec):
     # Nolan films: hiding one, the others + Nolan put it in the top 5 of the 7-9 unrated films
     assert r.metrics["pagerank"].hr5 == 1.0
     assert set(r.metrics) == {"pagerank", "popularity", "random"}
-    assert r.fallback_cases == 0
+    assert r.fallback_cases == 0 and r.isolated_cases == 0
+    assert r.metrics_connected["pagerank"] == r.metrics["pagerank"]
     assert json.loads(json.dumps(r.to_json()))["metrics"]["pagerank"]["hr5"] == 1.0
 
 
 def test_single_like_case_falls_back_and_is_counted(rec):
     r = evaluate_domain(rec, [StudyUser("u", liked=(TITANIC,))])
     assert r.cases == 1 and r.fallback_cases == 1
+
+
+def test_isolated_held_out_item_is_a_case_and_broken_down(rec):
+    r = evaluate_domain(rec, [StudyUser("u", liked=("Q999001", INCEPTION, NOLAN))])
+    assert r.cases == 2 and r.isolated_cases == 1
+    assert r.metrics["pagerank"].hr5 == 0.5  # the isolated film ranks below every connected one
+    assert r.metrics_connected["pagerank"].hr5 == 1.0
 
 
 def test_popularity_baseline_uses_other_users_only(rec):
