@@ -50,7 +50,6 @@ from typing import Any
 
 from nlu.disambiguation import (
     AnswerKind,
-    QuestionKind,
     item_question,
     needs_role_question,
     parse_answer,
@@ -299,9 +298,11 @@ def simulate_task(
         if needs_role_question(chosen):
             role_q += 1
             question = role_question(chosen)
-            assert question.kind is QuestionKind.ROLE
             if chosen.qid not in gold:
                 continue  # simulated "none of these"
+            answer = parse_answer(question, question.options[0].display, payload=question.options[0].payload)
+            if answer.kind is not AnswerKind.CHOSEN:  # pragma: no cover - a listed option always parses
+                continue
         stored.setdefault(chosen.qid, polarity)
     return TaskOutcome(tuple(stored.items()), item_q, role_q, link_ms)
 
