@@ -12,7 +12,9 @@ score into the mass each neighbour sends it. Candidate reasons and their weights
 - ``RELATED_VALUE``: a value ``v`` of the item that is neither liked nor explained by a liked
   item: ``a * x_v * P_vi`` minus the ``SHARED_VALUE`` mass already attributed through ``v``.
 
-The top 3 by weight are kept and rendered as short sentences, e.g.
+The top 3 LIKED_VALUE/SHARED_VALUE reasons by weight are kept (a RELATED_VALUE only when no liked
+entity reaches the item within two steps, and then just the strongest one); entities without a
+label are skipped. They are rendered as short sentences, e.g.
 ``"You like Christopher Nolan, who directed it, and science fiction films."``
 
 Example:
@@ -134,9 +136,17 @@ def top_reasons(recommender: Recommender, scores: NDArray[np.float64], mask: NDA
         rest = direct - attributed
         if rest > 0:
             reasons.append(Reason(ReasonKind.RELATED_VALUE, v_qid, pid, None, rest))
+    label = recommender.kb.label
+
+    def named(r: Reason) -> bool:  # an unlabeled entity would be shown as a bare QID
+        return label(r.entity) != r.entity and (r.via is None or label(r.via) != r.via)
+
+    reasons = [r for r in reasons if r.weight > 0 and named(r)]
     reasons.sort(key=lambda r: (-r.weight, r.kind != ReasonKind.LIKED_VALUE, r.entity, r.via or ""))
-    # a RELATED_VALUE is only worth saying when no liked entity explains as much
-    return tuple(reasons[:limit])
+    personal = [r for r in reasons if r.kind != ReasonKind.RELATED_VALUE]
+    if personal:  # reasons from the user's own likes first; related values never pad them
+        return tuple(personal[:limit])
+    return tuple(reasons[:1])
 
 
 def _edge_pid(recommender: Recommender, a: str, b: str) -> str | None:

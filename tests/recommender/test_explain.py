@@ -73,3 +73,15 @@ def test_render_is_bounded():
     assert text.count("who directed it") == MAX_REASONS
     assert len(text) < 400
     assert render_reasons((), label=str) == ""
+
+
+def test_related_values_never_pad_personal_reasons(rec):
+    reasons = rec.explain(Profile(liked=frozenset({NOLAN})), INTERSTELLAR)
+    assert [r.kind for r in reasons] == [ReasonKind.LIKED_VALUE]
+
+
+def test_far_item_gets_one_related_reason(rec):
+    # Lethal Weapon -> action -> Inception -> DiCaprio -> Titanic: no liked entity within two steps
+    reasons = rec.explain(Profile(liked=frozenset({"Q223596"})), "Q44578")
+    assert len(reasons) == 1 and reasons[0].kind == ReasonKind.RELATED_VALUE
+    assert reasons[0].entity in {"Q38111", "Q130232", "Q3772"}
