@@ -544,7 +544,8 @@ class EntityLinker:
         """A short (< 4 letters) non-stop word that is the whole object of a like-verb ("I like
         sia", "I love tex"): linked, but always asked about (F29: otherwise ask)."""
         words = [t.key for t in tokens[i:j]]
-        if any(w in _stop_words() for w in words) or sum(len(w) for w in words) >= MIN_STRONG_CHARS:
+        letters = sum(len(w) for w in words)
+        if any(w in _stop_words() for w in words) or not 2 <= letters < MIN_STRONG_CHARS:
             return False
         if i == 0 or tokens[i - 1].key not in _LIKE_VERBS:
             return False
@@ -693,6 +694,8 @@ class EntityLinker:
             while i < n and (tokens[i].key in _OBJECT_LEAD or tokens[i].key in _ROLE_WORDS
                              or tokens[i].key in _TYPE_WORDS):
                 i += 1
+            if i - 1 > v and tokens[i - 1].key == "the":
+                i -= 1  # keep a title's article: "the shiming" -> "The Shining"
             for _chunk in range(MAX_LIST_ITEMS):  # "I love Split, Eternal Sunshine ... and Limitless"
                 j = i
                 while j < n and tokens[j].key not in _CLAUSE_STOP and (j == i or not _boundary(text, tokens, j)):
@@ -853,11 +856,14 @@ def _fuzzy_cutoff(letters: int, words: int) -> float:
 
 
 def _boundary(text: str, tokens: list[_Token], j: int) -> bool:
-    """True if punctuation ending a clause stands between token j-1 and token j."""
+    """True if punctuation ending a clause stands between token j-1 and token j (a period after
+    an initial is not one: "J. K. Rowling", "Samuel L. Jackson")."""
     if j == 0:
         return False
     gap = text[tokens[j - 1].end : tokens[j].start]
-    return any(c in ",;.!?()" for c in gap)
+    if gap.strip() == "." and len(tokens[j - 1].raw) == 1:
+        return False
+    return any(c in ",;.!?()\n" for c in gap)
 
 
 def _bisect(values: list[int], x: int) -> int:

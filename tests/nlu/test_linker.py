@@ -305,3 +305,16 @@ def test_f31_commands_and_noise_are_not_entities(linker, text):  # noqa: F811
 def test_one_word_typos_need_a_close_match(linker):  # noqa: F811
     assert [m.candidates[0].qid for m in linker.link("I like avatr")] == ["Q24871"]
     assert linker.link("I like avenue") == ()  # "avenue" is not a typo of "Avatar"
+
+
+def test_initials_do_not_end_a_span():
+    kb = FakeKB(ENTRIES + (Entry("Q34660", "J. K. Rowling", roles=("P50",), pop=90),))
+    linker = EntityLinker(kb)
+    assert [m.candidates[0].qid for m in linker.link("I like J. K. Rowling")] == ["Q34660"]
+    assert [m.candidates[0].qid for m in linker.link("I like samuel l. jackson")] == ["Q172678"]
+
+
+def test_title_article_kept_for_typos(linker):  # noqa: F811
+    (m,) = linker.link("I love the shiming")
+    assert m.candidates[0].qid == "Q186341"
+    assert m.text == "the shiming"
