@@ -181,6 +181,7 @@ _CLAUSE_STOP = frozenset(
     "but however although though because since while whereas so then also too very really".split()
 )
 MAX_CUTS = 3
+"""Cuts before inner connectives tried per name-like span, after the whole span."""
 MAX_LIST_ITEMS = 25
 """Comma-separated objects of one like-verb that are read as name-like spans."""
 _OBJECT_LEAD = frozenset("the a an of all any movies films books songs by as".split())
@@ -231,7 +232,8 @@ class Mention:
         start: character offset of the span in the message.
         end: character offset after the span.
         candidates: ranked candidates, best first (at most :data:`MAX_CANDIDATES`).
-        ambiguous: the top two candidates are within :data:`AMBIGUITY_MARGIN` (ask the user).
+        ambiguous: ask the user: the top two candidates are within :data:`AMBIGUITY_MARGIN`, or the
+            mention is a short word that needs a confirmation ("I like sia", F29).
     """
 
     text: str
