@@ -185,8 +185,11 @@ class DialogManager:
             state = self._states.load(turn.user_id)
             if not self._states.exists(turn.user_id):
                 state.domain = self.default_domain
+            if state.focus is not None:  # an open list keeps its context (the webhook re-set it)
+                state.contexts.setdefault(_RF, 1)
+            refinable, state.last_stored = state.last_stored, []
             try:
-                intent, outcome = self._dispatch(state, turn)
+                intent, outcome = self._dispatch(state, turn, refinable)
             except CorsbotError as exc:
                 logger.warning("turn of %s failed: %s", turn.user_id, exc)
                 intent, outcome = Intent.FALLBACK.value, _Outcome(msg.UNAVAILABLE.format(what="service", reason=exc))
@@ -259,7 +262,7 @@ class DialogManager:
 
     # ------------------------------------------------------------------ intent selection
 
-    def _dispatch(self, state: DialogState, turn: Turn) -> tuple[str, _Outcome]:
+    def _dispatch(self, state: DialogState, turn: Turn, refinable: list[dict[str, Any]]) -> tuple[str, _Outcome]:
         text = normalize(turn.text)
         if turn.payload:
             return self._on_payload(state, turn.payload, turn)
@@ -271,14 +274,25 @@ class DialogManager:
         switched = _domain_switch(text)
         if switched is not None:
             return self._switch_domain(state, switched)
-        prediction = self._services.intents.predict(text, state.logged_contexts)
-        intent = self._admissible(state, prediction)
+        contexts = state.logged_contexts
+        if state.focus is not None and _RF not in contexts:  # the list on screen is still open
+            contexts = (*contexts, _RF)
+        prediction = self._services.intents.predict(text, contexts)
+        intent = self._admissible(state, prediction, refinable=bool(refinable))
+        if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
+            return intent, self._refine(state, text, refinable)
         return intent, self._run(intent, state, text, turn)
 
-    def _admissible(self, state: DialogState, prediction: Any) -> str:
-        """The predicted intent, or the best alternative whose input contexts are active."""
+    def _admissible(self, state: DialogState, prediction: Any, *, refinable: bool = False) -> str:
+        """The predicted intent, or the best alternative whose input contexts are active.
+
+        A disambiguation answer is also admissible right after a stored preference (``refinable``):
+        it refines that preference (see :meth:`_refine`).
+        """
         ranked = [prediction.intent] + [name for name, _ in getattr(prediction, "alternatives", ())]
         for name in ranked:
+            if refinable and name == Intent.PREFERENCE_DISAMBIGUATION and not state.pending:
+                return name
             if satisfied(name, state.contexts) and self._state_allows(state, name):
                 return name
         for name in ranked:  # a follow-up intent out of its context: use its top-level twin
@@ -325,7 +339,7 @@ class DialogManager:
         if kind in ("pick", "role", "none", "yes", "no") and pending:
             intent = _ANSWER_INTENT[pending].get(kind, _ANSWER_INTENT[pending]["pick"])
             return intent, self._answer(state, intent, normalize(turn.text), payload)
-        if kind in _REC_PAYLOADS and state.focus is not None:
+        if kind in _REC_PAYLOADS and state.focus is not None and value in ("", state.focus):
             intent = _REC_PAYLOADS[kind]
             return intent, self._run(intent, state, _REC_PAYLOAD_TEXT.get(kind, normalize(turn.text)), turn)
         if kind == "more":
@@ -426,6 +440,7 @@ class DialogManager:
                 self._ask_confirm(state, entry, queue[1:], outcome, question_events)
                 break
             state.profile()[qid] = {"polarity": entry["polarity"], "role": entry["role"]}
+            state.last_stored.append(entry)
             outcome.objects.append((qid, entry["polarity"]))
             stored.append(f"{self._display(state, qid)} ({entry['polarity']})")
             queue = queue[1:]
@@ -536,6 +551,50 @@ class DialogManager:
             outcome.text = msg.SKIPPED
         return outcome
 
+    def _refine(self, state: DialogState, text: str, refinable: list[dict[str, Any]]) -> _Outcome:
+        """A follow-up that corrects the preference stored by the previous turn.
+
+        "actor" / "producer" sets the role of a stored person; "none of them" removes the stored
+        entity (it was not the one meant); a name or title replaces it, with the same polarity; a
+        year or another candidate's label picks that candidate. Anything else re-asks.
+        """
+        from recommender.schema import role_name
+
+        entry = dict(refinable[-1])
+        qid, polarity = entry["candidates"][0], entry["polarity"]
+        kb = self._domain(state).kb
+        outcome = _Outcome("", events=[Event.PREFERENCE])
+        folded = fold(text)
+        roles = [pid for word, pid in _ROLE_WORDS.items() if re.search(rf"\b{word}\b", folded)]
+        if roles and not kb.is_item(qid) and len(folded.split()) <= 3:
+            entry["role"] = roles[0]
+            state.profile()[qid] = {"polarity": polarity, "role": roles[0]}
+            state.last_stored = [entry]
+            outcome.objects.append((qid, polarity))
+            outcome.text = msg.STORED.format(items=f"{self._display(state, qid)} ({role_name(roles[0])}, {polarity})")
+            return outcome
+        if _NONE.search(folded) or _NO.fullmatch(folded.strip(" .!")):
+            state.profile().pop(qid, None)
+            outcome.text = msg.NOT_STORED.format(label=self._display(state, qid))
+            return outcome
+        choice = _parse_answer("item", text, None, self._option_labels(state, "item", entry))
+        if isinstance(choice, int) and entry["candidates"][choice] != qid:
+            new = entry["candidates"][choice]
+            entries = [dict(entry, candidates=[new], ambiguous=False, role=None)]
+        else:
+            entries = [dict(e, polarity=polarity if e["polarity"] not in ("+", "-") else e["polarity"])
+                       for e in self._entries(state, text)]
+        if entries:
+            bare = len(folded.split()) <= 4 and not re.search(r"\b(like|love|hate|enjoy|dislike|adore|prefer)", folded)
+            if bare and all(e["candidates"][0] != qid for e in entries):  # a correction, not a new opinion
+                state.profile().pop(qid, None)
+            self._process(state, entries, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
+            return outcome
+        outcome.text = msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain])
+        outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
+        state.last_stored = refinable
+        return outcome
+
     def _option_labels(self, state: DialogState, kind: str | None, entry: dict[str, Any]) -> list[list[str]]:
         """Words that name each option of a question (for typed answers)."""
         if kind == "item":
@@ -604,7 +663,7 @@ class DialogManager:
         extra = f" - {description}" if description else ""
         text = msg.REC_CARD.format(position=state.rec_pos + 1, total=len(state.rec_list),
                                    title=self._display(state, qid), extra=extra)
-        return _Outcome(text, choices=_card_choices(), image=details.get("image"), card=True, events=events)
+        return _Outcome(text, choices=_card_choices(state.focus), image=details.get("image"), card=True, events=events)
 
     def _advance(self, state: DialogState, outcome: _Outcome, events_next: list[str], events_done: list[str]) -> None:
         state.rec_pos += 1
@@ -662,7 +721,7 @@ class DialogManager:
             lines.append(f"Genres: {', '.join(card.genres)}")
         lines.extend(f"{site}: {url}" for site, url in card.links)
         reply = "\n".join(lines) if len(lines) > 1 else msg.DETAILS_NONE.format(title=lines[0])
-        return _Outcome(reply, choices=_card_choices(), image=card.image,
+        return _Outcome(reply, choices=_card_choices(state.focus), image=card.image,
                         events=[Event.RECOMMENDATION, Event.QUESTION])
 
     def _on_trailer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
@@ -672,7 +731,7 @@ class DialogManager:
             reply = msg.TRAILER.format(title=title, url=card.trailer)
         else:
             reply = card.preview_note or msg.TRAILER_NONE.format(title=title, url=card.search_url)
-        return _Outcome(reply, choices=_card_choices(), events=[Event.QUESTION, Event.RECOMMENDATION])
+        return _Outcome(reply, choices=_card_choices(state.focus), events=[Event.QUESTION, Event.RECOMMENDATION])
 
     def _on_why(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         from recommender.explain import explain_text
@@ -685,7 +744,7 @@ class DialogManager:
         title = self._display(state, qid)
         sentence = explain_text(recommender, reasons) if reasons else ""
         reply = msg.WHY.format(title=title, reasons=sentence) if sentence else msg.WHY_NONE.format(title=title)
-        return _Outcome(reply, choices=_card_choices(), events=[Event.RECOMMENDATION, Event.QUESTION])
+        return _Outcome(reply, choices=_card_choices(state.focus), events=[Event.RECOMMENDATION, Event.QUESTION])
 
     def _on_stop(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         state.rec_list, state.rec_pos, state.pending = [], 0, None
@@ -695,7 +754,7 @@ class DialogManager:
         if state.focus is None:
             return self._on_fallback(state, text, turn)
         return _Outcome(msg.FALLBACK_IN_RECOMMENDATION.format(title=self._display(state, state.focus)),
-                        choices=_card_choices(), events=[Event.RECOMMENDATION, Event.QUESTION])
+                        choices=_card_choices(state.focus), events=[Event.RECOMMENDATION, Event.QUESTION])
 
     # ------------------------------------------------------------------ critiquing
 
@@ -877,8 +936,11 @@ def _details(kb: Any, qid: str | None) -> dict[str, Any]:
     return {name: getattr(details, name, None) for name in ("year", "description", "image")}
 
 
-def _card_choices() -> tuple[Choice, ...]:
-    return tuple(Choice(label, payload) for label, payload in _CARD_BUTTONS)
+def _card_choices(qid: str | None = None) -> tuple[Choice, ...]:
+    """The buttons of a recommendation card; payloads carry the item's QID (``like:Q42``) so that a tap
+    on a card that is no longer current is answered "out of date" instead of rating another item."""
+    suffix = f":{qid}" if qid else ""
+    return tuple(Choice(label, payload + suffix) for label, payload in _CARD_BUTTONS)
 
 
 def _dedupe(values: Sequence[str]) -> list[str]:
@@ -968,6 +1030,7 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_YES.value: "smalltalk.confirmation.yes",
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
+_RF = "request_recommendation-followup"
 _DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}
 _ANSWER_INTENT: dict[str, dict[str, str]] = {
     "item": {"pick": Intent.PREFERENCE_DISAMBIGUATION.value},

@@ -41,6 +41,9 @@ class DialogState:
         number_recommendation_list: recommendation lists presented so far (``numberRecommendationList``).
         profiles: domain -> QID -> ``{"polarity": "+"|"-", "role": PID|None}``.
         active: False once the user blocked the bot (Telegram 403).
+        last_stored: the preference entries stored by the previous turn (for one turn only): a
+            follow-up such as "actor", "the 1998 one" or "none of them" refines them, as an answer
+            to the role/item question the original system would have asked.
     """
 
     domain: str = "movie"
@@ -53,6 +56,7 @@ class DialogState:
     number_recommendation_list: int = 0
     profiles: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     active: bool = True
+    last_stored: list[dict[str, Any]] = field(default_factory=list)
 
     def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
         """The (mutable) profile of ``domain`` (default: the active domain)."""

@@ -76,10 +76,10 @@ def test_scripted_transcript_logs_every_field(dm):
         "request_recommendation", "question, recommendation", 1, 1)
     assert "request_recommendation-followup" in rec.contexts.split(", ")
     assert reply.text.startswith("1/5: ")
-    shown = [c.payload for c in reply.choices]
-    assert shown == ["like", "dislike", "skip", "why", "details", "trailer"]
-
     first = dm._states.load("t:1").focus
+    shown = [c.payload for c in reply.choices]
+    assert shown == [f"{action}:{first}" for action in ("like", "dislike", "skip", "why", "details", "trailer")]
+
     assert first not in {"Q3", "Q6"}  # rated items are never recommended
     _say(dm, "I like it")
     rec = _last(dm)
@@ -165,3 +165,42 @@ def test_users_are_isolated(dm):
     _say(dm, "I hate Christopher Nolan", user="b")
     assert dm._states.load("a").profile()["Q100"]["polarity"] == "+"
     assert dm._states.load("b").profile()["Q100"]["polarity"] == "-"
+
+
+def test_follow_up_role_refines_the_stored_person(dm):
+    """'actor' right after a stored person answers the role question the original would have asked."""
+    _say(dm, "I love Christopher Nolan")
+    _say(dm, "director")
+    rec = _last(dm)
+    assert (rec.intent, rec.recognized_objects, rec.events) == ("preference - disambiguation", "Q100+", "preference")
+    assert dm._states.load("t:1").profile()["Q100"] == {"polarity": "+", "role": "P57"}
+
+
+def test_follow_up_none_removes_the_stored_entity(dm):
+    _say(dm, "I hate Top Gun")
+    _say(dm, "none of them")
+    assert _last(dm).intent == "preference - disambiguation"
+    assert "Q3" not in dm._states.load("t:1").profile()
+
+
+def test_open_list_keeps_its_context_across_smalltalk(dm):
+    for text in ("I love Christopher Nolan", "I like Tom Cruise", "actor", "I hate Top Gun", "recommend me something"):
+        _say(dm, text)
+    focus = dm._states.load("t:1").focus
+    _say(dm, "hello")
+    _say(dm, "I like it")
+    rec = _last(dm)
+    assert (rec.intent, rec.recognized_objects) == ("request_recommendation - preference", f"{focus}+")
+
+
+def test_tap_on_an_old_card_does_not_rate_the_new_item(dm):
+    for text in ("I love Christopher Nolan", "I like Tom Cruise", "actor", "I hate Top Gun", "recommend me something"):
+        _say(dm, text)
+    old = dm._states.load("t:1").focus
+    _say(dm, "skip")
+    new = dm._states.load("t:1").focus
+    reply = _say(dm, "Like", payload=f"like:{old}")
+    assert "out of date" in reply.text
+    assert new not in dm._states.load("t:1").profile()
+    _say(dm, "Like", payload=f"like:{new}")
+    assert _last(dm).recognized_objects == f"{new}+"
