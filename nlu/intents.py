@@ -198,7 +198,7 @@ def featurize(
         known_words: words that are not rare; ``None`` disables the rare-word markers.
         max_chars: characters of the normalised message kept.
         context_conjunctions: ``"each"`` (a ``<state token>_<word>`` token for every state token
-            and word), ``"state"`` (one key for the whole state set) or ``"none"``.
+            and word), ``"state"`` (one key for the whole state set), ``"both"`` or ``"none"``.
         char_ngrams: add character-trigram tokens ``cg_abc`` of every word (typo robustness).
 
     Returns:
@@ -218,17 +218,30 @@ def featurize(
         extra.extend(RARE_TOKEN for w in words if w not in known_words)
     if not marked:
         marked = ["xxnoword"]
-    if context_conjunctions == "state":
+    if context_conjunctions in ("state", "both"):
         key = "s%08x" % zlib.crc32("|".join(state).encode("utf-8"))
         extra.append(key)
         extra.extend(f"{key}_{w}" for w in marked)
-    elif context_conjunctions == "each":
+    if context_conjunctions in ("each", "both"):
         extra.extend(f"{s}_{w}" for s in state for w in marked)
     if char_ngrams:
         for w in words:
             padded = f"<{w}>"
             extra.extend("cg_" + padded[i : i + 3] for i in range(len(padded) - 2))
     return " ".join([*state, body, "|", *extra])
+
+
+def _bow_layers(model: Any) -> tuple[Any, Any, Any] | None:
+    """(extract_ngrams, linear, softmax) of a ``spacy.TextCatBOW.v3`` exclusive model, else None."""
+    try:
+        inner, output = model.layers
+        ngrams, linear = inner.layers[0].layers
+        softmax = output.layers[0]
+    except (ValueError, IndexError, AttributeError):
+        return None
+    if ngrams.name != "extract_ngrams" or softmax.name != "softmax_activation":
+        return None
+    return ngrams, linear, softmax
 
 
 def fallback_intent(contexts: Sequence[str]) -> str:
@@ -372,7 +385,10 @@ class IntentRecognizer:
         return recognizer
 
     def _fit(self, docs: list[Any], truth: np.ndarray, labels: Sequence[str]) -> None:
-        """Our minibatch loop on the textcat model (no Example copies: ~4x faster than nlp.update)."""
+        """Our minibatch loop on the textcat model (Adam, squared error on the softmax output as
+        spaCy's textcat does). No ``Example`` copies, and for the bag-of-n-grams model the n-gram
+        keys of every doc are extracted once instead of once per epoch: ~5x faster than
+        ``nlp.update`` for the same result."""
         from spacy.training import Example
         from thinc.api import Adam
 
@@ -385,18 +401,37 @@ class IntentRecognizer:
         nlp.initialize(lambda: sample)
         if tuple(self._textcat.labels) != tuple(labels):
             raise NluError("textcat label order differs from the training labels")
-        optimizer = Adam(o["learn_rate"], use_averages=False)
-        rng = random.Random(o["seed"])
+        optimizer = Adam(float(o["learn_rate"]), use_averages=False)
+        rng = random.Random(int(o["seed"]))
         order = list(range(len(docs)))
+        batch_size = int(o["batch_size"])
+        layers = _bow_layers(model)
+        if layers is not None:
+            ngrams, linear, softmax = layers
+            keys, vals, lengths = ngrams.predict(docs)
+            ends = np.cumsum(lengths)
+            starts = ends - lengths
+            per_doc = [(keys[s:e], vals[s:e]) for s, e in zip(starts, ends, strict=True)]
         for epoch in range(int(o["epochs"])):
             rng.shuffle(order)
             loss = 0.0
-            for start in range(0, len(order), int(o["batch_size"])):
-                idx = order[start : start + int(o["batch_size"])]
-                scores, backprop = model.begin_update([docs[i] for i in idx])
-                d_scores = scores - truth[idx]
+            for start in range(0, len(order), batch_size):
+                idx = order[start : start + batch_size]
+                if layers is not None:
+                    x = (
+                        np.concatenate([per_doc[i][0] for i in idx]),
+                        np.concatenate([per_doc[i][1] for i in idx]),
+                        np.asarray([lengths[i] for i in idx], dtype="int32"),
+                    )
+                    hidden, back_linear = linear(x, is_train=True)
+                    scores, back_softmax = softmax(hidden, is_train=True)
+                    d_scores = scores - truth[idx]
+                    back_linear(back_softmax(d_scores))
+                else:
+                    scores, backprop = model.begin_update([docs[i] for i in idx])
+                    d_scores = scores - truth[idx]
+                    backprop(d_scores)
                 loss += float((d_scores**2).sum())
-                backprop(d_scores)
                 model.finish_update(optimizer)
             logger.debug("epoch %d loss %.3f", epoch, loss)
 
