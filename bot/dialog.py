@@ -412,6 +412,7 @@ class DialogManager:
                 {
                     "mention": mention.text,
                     "candidates": [c.qid for c in mention.candidates[:MAX_CHOICES]],
+                    "roles_hint": list(getattr(mention.candidates[0], "roles", ()) or ()),
                     "ambiguous": bool(mention.ambiguous) and len(mention.candidates) > 1,
                     "polarity": polarity.value,
                     "role": None,
@@ -431,7 +432,8 @@ class DialogManager:
                 break
             qid = entry["candidates"][0]
             if entry["role"] is None and not kb.is_item(qid):
-                roles = list(kb.roles(qid))
+                hint = entry.get("roles_hint") if len(entry["candidates"]) == 1 else None
+                roles = list(hint or kb.roles(qid))
                 if len(roles) > 1:
                     self._ask_role(state, entry, roles, queue[1:], outcome, question_events)
                     break
@@ -522,6 +524,9 @@ class DialogManager:
         choice = _parse_answer(kind, text, payload, self._option_labels(state, kind, entry))
         if choice is None:
             new_entries = self._entries(state, text) if kind != "confirm" else []
+            for new in new_entries:  # "Arnold Schwarzenegger" answering a question keeps its opinion
+                if new["polarity"] not in ("+", "-") and entry.get("polarity") in ("+", "-"):
+                    new["polarity"] = entry["polarity"]
             if new_entries:  # the user moved on to another preference: drop the question
                 self._process(state, new_entries, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
                 return outcome
@@ -999,6 +1004,11 @@ def _parse_answer(kind: str | None, text: str, payload: str | None, options: lis
     number = re.fullmatch(r"\s*(?:number\s*|n\.?\s*|#)?(\d{1,2})\s*[.)]?\s*", folded)
     if number and 1 <= int(number.group(1)) <= len(options):
         return int(number.group(1)) - 1
+    ordinal = re.search(r"\b(first|second|third|fourth|fifth|sixth|last)\b", folded)
+    if ordinal and len(folded.split()) <= 4 and options:
+        index = len(options) - 1 if ordinal.group(1) == "last" else _ORDINALS.index(ordinal.group(1))
+        if index < len(options):
+            return index
     year = re.search(r"\b(1[89]\d\d|20\d\d)\b", folded)
     if year:
         hits = [i for i, words in enumerate(options) if year.group(1) in words]
@@ -1031,6 +1041,7 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 _RF = "request_recommendation-followup"
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}
 _ANSWER_INTENT: dict[str, dict[str, str]] = {
     "item": {"pick": Intent.PREFERENCE_DISAMBIGUATION.value},
