@@ -1,0 +1,63 @@
+"""``corsbot rec evaluate`` / ``corsbot rec bench`` glue over the fake KB and a tiny study file."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bot import cli, cli_rec
+from recommender.recommend import Recommender
+
+from _rec_fakes import FakeKB  # noqa: E402
+
+
+def _record(mid, user, intent, objects):
+    return {"messageID": str(mid), "userID": user, "message": "x", "timestampStart": mid, "timestampEnd": mid,
+            "intent": intent, "contexts": "", "toCheck": False, "recognizedObjects": objects,
+            "events": "preference", "pagerankCycle": 0, "numberRecommendationList": 0, "interactionType": "NL"}
+
+
+@pytest.fixture
+def study(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    folder = shared / "converse" / "movie"
+    folder.mkdir(parents=True)
+    (folder / "messages_nl.json").write_text(json.dumps([
+        _record(1, 1, "preference", "Q25188+, Q13417189+, Q25191+"),
+        _record(2, 2, "preference", "Q163872+, Q24053263+"),
+        _record(3, 2, "request_recommendation - preference", "Q44578-"),
+    ]))
+    monkeypatch.setenv("CORSBOT_SHARED", str(shared))
+    monkeypatch.setenv("CORSBOT_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(cli_rec, "load_recommender", lambda domain, **kw: Recommender(FakeKB(), **kw))
+    return tmp_path
+
+
+def test_evaluate_prints_summary_and_writes_reports(study, capsys):
+    assert cli.main(["rec", "evaluate", "--domains", "movie", "--prior-mass", "0.9", "--method", "power"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"rec: users=2 cases=4 hr10_movie=1\.000 popularity_hr10_movie=1\.000 "
+                        r"random_hr10_movie=\d\.\d{3} ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan",
+                        lines[-1]), lines[-1]
+    report = json.loads((study / "home" / "reports" / "rec" / "evaluate.json").read_text())
+    assert report["movie"]["cases"] == 4 and report["movie"]["settings"]["prior_mass"] == 0.9
+    assert report["movie"]["settings"]["method"] == "power"
+    assert (study / "home" / "reports" / "rec" / "evaluate.md").exists()
+
+
+def test_bench_prints_last_line_and_png(study, capsys):
+    assert cli.main(["rec", "bench", "--domains", "movie", "--requests", "5", "--networkx-requests", "1",
+                     "--max-edges", "20000"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert re.fullmatch(r"bench: domain=movie nodes=20 edges=27 p50_ms=[\d.]+ p99_ms=[\d.]+ "
+                        r"speedup_vs_networkx=[\d.]+", last), last
+    assert (study / "home" / "reports" / "rec" / "scaling.png").stat().st_size > 1000
+
+
+def test_missing_study_is_one_clear_error(study, monkeypatch, capsys):
+    monkeypatch.setenv("CORSBOT_SHARED", str(study / "nowhere"))
+    assert cli.main(["rec", "evaluate", "--domains", "movie"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("corsbot: error: no released messages for movie") and "\n" not in err
