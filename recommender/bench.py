@@ -26,7 +26,7 @@ import networkx as nx
 import numpy as np
 
 from recommender.pagerank import SparseGraph, personalized_pagerank
-from recommender.recommend import Profile, Recommender, prior_vector
+from recommender.recommend import CG_TOL, DEFAULT_METHOD, Profile, Recommender, prior_vector
 
 logger = logging.getLogger(__name__)
 
@@ -145,13 +145,15 @@ def synthetic_graph(edges: int, *, seed: int = 0, values_per_item: float = 4.0) 
     return SparseGraph.from_arcs(range(n_items + n_values), s, d, np.ones(2 * edges))
 
 
-def scaling(edge_counts: Sequence[int], *, repeats: int = 5, seed: int = 0) -> list[ScalingPoint]:
+def scaling(edge_counts: Sequence[int], *, repeats: int = 5, seed: int = 0,
+            method: str = DEFAULT_METHOD) -> list[ScalingPoint]:
     """Time one PageRank with priors (5 liked nodes, prior mass 0.85) on synthetic graphs.
 
     Args:
         edge_counts: graph sizes in edges, e.g. ``[10**4, 10**5, 10**6]``.
         repeats: timed runs per size (different random priors).
         seed: graph and prior seed.
+        method: solver, as the recommender uses it (``"cg"`` with :data:`CG_TOL` by default).
     """
     rng = np.random.default_rng(seed)
     points = []
@@ -163,7 +165,7 @@ def scaling(edge_counts: Sequence[int], *, repeats: int = 5, seed: int = 0) -> l
             liked = np.unique(rng.integers(0, n, size=5))
             prior = prior_vector(n, liked, np.zeros(n, dtype=bool), 0.85)
             t0 = time.perf_counter()
-            personalized_pagerank(sg, prior)
+            personalized_pagerank(sg, prior, method=method, tol=CG_TOL if method == "cg" else None)
             times.append((time.perf_counter() - t0) * 1000)
         points.append(ScalingPoint(nodes=n, edges=sg.n_edges, mean_ms=float(np.mean(times)),
                                    min_ms=float(np.min(times))))
