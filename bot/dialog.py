@@ -384,7 +384,12 @@ class DialogManager:
             if pending in ("confirm", "critique", "reset"):
                 return self._answer(state, intent, normalize(turn.text), kind)
         template = msg.SMALLTALK.get(intent, msg.SMALLTALK_DEFAULT)
-        return _Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
+        outcome = _Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
+        if state.focus is not None:  # a list is open: answer, then show the card again
+            card = self._card(state, [Event.RECOMMENDATION, Event.QUESTION])
+            card.text = outcome.text + "\n" + card.text
+            return card
+        return outcome
 
     # ------------------------------------------------------------------ preferences
 
