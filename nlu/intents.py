@@ -364,7 +364,10 @@ class IntentRecognizer:
         index = {label: i for i, label in enumerate(labels)}
         truth = np.zeros((len(examples), len(labels)), dtype="float32")
         truth[np.arange(len(examples)), [index[e.intent] for e in examples]] = 1.0
-        recognizer._fit(docs, truth, labels)
+        weights = np.asarray(
+            [1.0 if e.validated else float(opts["unvalidated_weight"]) for e in examples], dtype="float32"
+        )
+        recognizer._fit(docs, truth, labels, weights)
         recognizer.labels = tuple(textcat.labels)
 
         if validation:
@@ -384,7 +387,7 @@ class IntentRecognizer:
         )
         return recognizer
 
-    def _fit(self, docs: list[Any], truth: np.ndarray, labels: Sequence[str]) -> None:
+    def _fit(self, docs: list[Any], truth: np.ndarray, labels: Sequence[str], weights: np.ndarray) -> None:
         """Our minibatch loop on the textcat model (Adam, squared error on the softmax output as
         spaCy's textcat does). No ``Example`` copies, and for the bag-of-n-grams model the n-gram
         keys of every doc are extracted once instead of once per epoch: ~5x faster than
@@ -401,7 +404,8 @@ class IntentRecognizer:
         nlp.initialize(lambda: sample)
         if tuple(self._textcat.labels) != tuple(labels):
             raise NluError("textcat label order differs from the training labels")
-        optimizer = Adam(float(o["learn_rate"]), use_averages=False)
+        optimizer = Adam(float(o["learn_rate"]), use_averages=bool(o["use_averages"]))
+        cross_entropy = str(o["loss"]) == "cross_entropy"
         rng = random.Random(int(o["seed"]))
         order = list(range(len(docs)))
         batch_size = int(o["batch_size"])
@@ -425,15 +429,22 @@ class IntentRecognizer:
                     )
                     hidden, back_linear = linear(x, is_train=True)
                     scores, back_softmax = softmax(hidden, is_train=True)
-                    d_scores = scores - truth[idx]
-                    back_linear(back_softmax(d_scores))
+                    d_scores = (scores - truth[idx]) * weights[idx, None]
+                    # cross-entropy: the softmax's logit gradient is (p - y); otherwise spaCy's
+                    # squared error, back-propagated through the softmax
+                    back_linear(d_scores if cross_entropy else back_softmax(d_scores))
                 else:
                     scores, backprop = model.begin_update([docs[i] for i in idx])
-                    d_scores = scores - truth[idx]
+                    d_scores = (scores - truth[idx]) * weights[idx, None]
                     backprop(d_scores)
                 loss += float((d_scores**2).sum())
                 model.finish_update(optimizer)
             logger.debug("epoch %d loss %.3f", epoch, loss)
+        if optimizer.averages:  # keep the averaged weights (as spaCy does at the end of training)
+            for node in model.walk():
+                for name in node.param_names:
+                    if (node.id, name) in optimizer.averages:
+                        node.set_param(name, optimizer.averages[(node.id, name)].copy())
 
     # ------------------------------------------------------------------ inference
     def _features(self, text: str, contexts: Sequence[str], events: Sequence[str] | None) -> str:
