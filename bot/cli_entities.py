@@ -48,7 +48,16 @@ def _eval_records(path: Path):
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate each requested domain and print per-domain and overall scores."""
-    from nlu.entity_eval import EntityScores, evaluate_tasks, extract_tasks, latency_summary, simulate_task, summary_line
+    from nlu.entity_eval import (
+        EntityScores,
+        evaluate_ratings,
+        evaluate_tasks,
+        extract_ratings,
+        extract_tasks,
+        latency_summary,
+        simulate_task,
+        summary_line,
+    )
     from nlu.linker import EntityLinker
     from nlu.sentiment import SentimentRecognizer
     from recommender.kb import KnowledgeBase
@@ -85,7 +94,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"warning: missing {path}", file=sys.stderr)
         tasks = extract_tasks(records)
         scores = evaluate_tasks(tasks, linker, sentiment, kb)
+        ratings = extract_ratings(records)
+        evaluate_ratings(ratings, linker, sentiment, scores)
         clean = evaluate_tasks([t for t in tasks if t.clean], linker, sentiment, kb)
+        evaluate_ratings([r for r in ratings if r.clean], linker, sentiment, clean)
         total_clean.add(clean)
         evaluated += 1
         print(
@@ -95,6 +107,12 @@ def run(args: argparse.Namespace) -> int:
             f"original_question_rate={scores.original_question_rate:.3f} "
             f"neutral={scores.polarity_neutral}/{scores.polarity_total} "
             f"gold_in_kb_named_in_message={scores.visible_share:.3f}"
+        )
+        print(
+            f"{domain}: polarity on task entities {scores.task_polarity_accuracy:.3f} "
+            f"(n={scores.task_polarity_total}, negative_f1={scores.task_negative_f1:.3f}, "
+            f"confirmations asked={scores.confirmations}); on ratings of the item on screen "
+            f"{scores.rating_accuracy:.3f} (n={scores.ratings})"
         )
         print(f"{domain}: index build {linker.build_seconds:.2f} s; link latency {latency_summary(scores.link_ms)}")
         print(f"{domain} (clean tasks, toCheck=false: {clean.tasks}): {summary_line(clean)}")
@@ -109,6 +127,11 @@ def run(args: argparse.Namespace) -> int:
         f"overall: tasks={total.tasks} precision_all={total.precision_all:.3f} "
         f"question_rate={total.question_rate:.3f} original_question_rate={total.original_question_rate:.3f} "
         f"gold_in_kb_named_in_message={total.visible_share:.3f} link latency {latency_summary(total.link_ms)}"
+    )
+    print(
+        f"overall: polarity on task entities {total.task_polarity_accuracy:.3f} (n={total.task_polarity_total}, "
+        f"negative_f1={total.task_negative_f1:.3f}, confirmations asked={total.confirmations}); "
+        f"on ratings of the item on screen {total.rating_accuracy:.3f} (n={total.ratings})"
     )
     print(f"overall (clean tasks, toCheck=false: {total_clean.tasks}): {summary_line(total_clean)}")
     print(summary_line(total))

@@ -88,6 +88,16 @@ _NEGATIONS = frozenset(
     weren't werent won't wont wouldn't wouldnt can't cant cannot couldn't couldnt nor neither
     without hardly barely n't haven't havent hasn't hasnt ain't aint nothing none""".split()
 )
+_REFERENCE = re.compile(
+    r"\b(?:(?:this|that|the)\s+(?:movie|film|book|song|album|one|track|record|series|novel|show|band|artist)"
+    r"|it|this|that)\b",
+    re.IGNORECASE,
+)
+"""A reference to the item being discussed ("it", "this movie"), for :meth:`SentimentRecognizer.message_polarity`."""
+_YES_ANSWERS = frozenset({"yes", "yeah", "yep", "yup", "sure", "of course", "absolutely", "definitely", "yes i do", "i do"})
+_NO_ANSWERS = frozenset({"no", "nope", "nah", "not really", "no i don't", "no i dont", "i don't", "i dont", "not at all"})
+_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "im"})
+"""A negation before the subject of the cue's clause does not negate the cue ("No I dislike it")."""
 _INTENSIFIER_NEGATIONS = frozenset({"really", "that", "so", "very", "too", "much", "a", "big", "huge", "the", "at", "all", "much"})
 
 
@@ -145,6 +155,40 @@ class SentimentRecognizer:
             out.append(_resolve(clauses, index) if clauses else Polarity.NEUTRAL)
         return tuple(out)
 
+    def message_polarity(self, text: str) -> Polarity:
+        """Polarity of a whole message about the item being discussed (the one on screen).
+
+        For messages that name no entity and refer to the focus item: "I don't like it", "I love this
+        movie", "Dislike", "not for me", "I like it but I don't like the actors".
+
+        Method: the first reference to the item ("it", "this", "that", "this/the movie|film|book|
+        song|album|one|track|record|series|novel") is taken as the entity span and scored with
+        :meth:`polarities` (so "I like it but I don't like the actors" is positive about *it*). With
+        no reference, the first clause that has a cue decides ("Dislike", "I like but the ending
+        is bad"); a bare "yes"/"no"-style answer ("Yes", "No", "nope", "not really") to "did you
+        like it?" counts as positive/negative. Otherwise ``Polarity.NEUTRAL``.
+
+        Args:
+            text: the message as typed.
+
+        Returns:
+            The message's :class:`Polarity` about the focus item.
+        """
+        text = _MOJIBAKE.sub("'", (text or "").translate(_APOSTROPHES))
+        match = _REFERENCE.search(text)
+        if match is not None:
+            return self.polarities(text, [(match.start(), match.end())])[0]
+        masked = text
+        for clause in self._clauses(masked):
+            if clause.polarity is not None:
+                return clause.polarity
+        answer = " ".join(_WORD.findall(text.lower()))
+        if answer in _YES_ANSWERS:
+            return Polarity.POSITIVE
+        if answer in _NO_ANSWERS:
+            return Polarity.NEGATIVE
+        return Polarity.NEUTRAL
+
     def clause_polarity(self, clause: str) -> Polarity | None:
         """Polarity of one (already masked) clause, or None when it has no cue (see module docstring)."""
         low = clause.lower().translate(_APOSTROPHES)
@@ -178,6 +222,8 @@ class SentimentRecognizer:
         before = _WORD.findall(low[:start])
         if polarity is Polarity.NEGATIVE and re.match(r"(?:do\s+)?not\s+like|dont\s+like", low[start:]):
             return Polarity.NEGATIVE  # already a negated phrase
+        subject = max((k for k, w in enumerate(before) if w in _SUBJECTS), default=-1)
+        before = before[subject + 1 :]  # "No, I dislike it": an answer's "no" does not negate the verb
         window = [w for w in before[-(NEGATION_WINDOW + 2) :] if w not in _INTENSIFIER_NEGATIONS][-NEGATION_WINDOW:]
         negated = any(w in _NEGATIONS or w.endswith("n't") for w in window)
         if negated:
