@@ -186,14 +186,15 @@ def run_bench(args: argparse.Namespace) -> int:
                       .round().astype(int))
     points = scaling([int(s) for s in sizes])
     for p in points:
-        print(f"scaling: edges={p.edges} nodes={p.nodes} mean_ms={p.mean_ms:.2f}")
+        print(f"scaling: edges={p.edges} nodes={p.nodes} mean_ms={p.mean_ms:.2f} min_ms={p.min_ms:.2f}")
     out = _out_dir(args)
     png = plot_scaling(points, out / "scaling.png")
     exponent = scaling_exponent(points)
-    print(f"scaling exponent (1 = linear): {exponent:.2f}; plot: {png}")
+    exponent_min = scaling_exponent(points, use_min=True)
+    print(f"scaling exponent (1 = linear): mean {exponent:.2f}, min {exponent_min:.2f}; plot: {png}")
     (out / "bench.json").write_text(json.dumps(
         {"latency": [asdict(r) for r in results], "scaling": [asdict(p) for p in points],
-         "scaling_exponent": exponent}, indent=2) + "\n")
+         "scaling_exponent": exponent, "scaling_exponent_min": exponent_min}, indent=2) + "\n")
     largest = max(results, key=lambda r: r.edges)
     print(f"bench: domain={largest.domain} nodes={largest.nodes} edges={largest.edges} "
           f"p50_ms={largest.p50_ms:.2f} p99_ms={largest.p99_ms:.2f} "
