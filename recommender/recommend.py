@@ -179,7 +179,8 @@ class GraphWeighting:
 
 
 PLAIN_WEIGHTING = GraphWeighting()
-"""Unit weights: the plain PageRank with priors of the original system."""
+"""Weight 1 per property linking a pair (a director who also wrote the film: 2), no degree
+factors: the plain PageRank with priors of the original system over the KB graph."""
 
 DEFAULT_WEIGHTING = PLAIN_WEIGHTING
 """Default edge weighting: the plain graph, chosen on the released study (``corsbot rec evaluate``).
