@@ -76,7 +76,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--users", type=int, default=100, help="concurrent users (default 100)")
     t.add_argument("--messages", type=int, default=10, help="messages per user (default 10)")
     t.add_argument("--timeout", type=float, default=120.0, help="give up after this many seconds (default 120)")
-    t.add_argument("--pool", type=int, default=16, help="HTTP connections of the bot (default 16)")
+    t.add_argument("--pool", type=int, default=64, help="HTTP connections of the bot (default 64, as in production)")
+    t.add_argument("--http-backend", choices=("aiohttp", "httpx"), default="aiohttp",
+                   help="the bot's HTTP client (default aiohttp, as in production; httpx = PTB's default)")
     t.add_argument("--trivial", action="store_true", help="use the trivial echo handler even if a model exists")
     t.set_defaults(handler=_bench_cli)
 
@@ -142,6 +144,8 @@ class BenchResult:
         lost: messages without a reply (per user: sent minus replies received, floored at 0), plus
             echo replies out of order or to the wrong chat (trivial handler only).
         handler: which handler answered.
+        cpu_s: CPU time of the bot process (all its threads) over the same interval, in seconds:
+            less sensitive than ``seconds`` to other jobs on a shared machine.
     """
 
     users: int
@@ -149,6 +153,7 @@ class BenchResult:
     seconds: float
     lost: int
     handler: str
+    cpu_s: float = 0.0
 
     @property
     def msgs_per_s(self) -> float:
@@ -180,7 +185,13 @@ def _control(port: int, action: str, body: Any = None) -> Any:
 
 
 def run_bench(
-    *, users: int = 100, per_user: int = 10, timeout_s: float = 120.0, pool: int = 16, trivial: bool = False
+    *,
+    users: int = 100,
+    per_user: int = 10,
+    timeout_s: float = 120.0,
+    pool: int = 64,
+    trivial: bool = False,
+    http_backend: str = "aiohttp",
 ) -> BenchResult:
     """Run the Telegram throughput benchmark (see the module docstring).
 
@@ -189,6 +200,7 @@ def run_bench(
         per_user: messages per user (>= 1).
         timeout_s: overall bound; messages not answered by then count as lost.
         pool: HTTP connections of the bot.
+        http_backend: ``"aiohttp"`` or ``"httpx"`` (``TelegramConfig.http_backend``).
         trivial: use the echo handler even if the real dialog manager can be built.
 
     Returns:
@@ -222,8 +234,10 @@ def run_bench(
                 raise ConfigError(f"the fake Bot API server did not start: {line.strip()!r}")
             port = int(line.split()[1])
             print(f"telegram bench: fake Bot API server in a subprocess on 127.0.0.1:{port}; {users} users x "
-                  f"{per_user} messages; rate limiter overall limit off; pool {pool}")  # fmt: skip
-            return asyncio.run(_bench(port, _CountingHandler(inner), label, users, per_user, timeout_s, pool))
+                  f"{per_user} messages; AIORateLimiter on with its overall limit off (Telegram's 30 msg/s would cap "
+                  f"it); HTTP backend {http_backend}, pool {pool}")  # fmt: skip
+            counting = _CountingHandler(inner)
+            return asyncio.run(_bench(port, counting, label, users, per_user, timeout_s, pool, http_backend))
         finally:
             if proc.stdin:
                 proc.stdin.close()
@@ -234,13 +248,20 @@ def run_bench(
 
 
 async def _bench(
-    port: int, handler: _CountingHandler, label: str, users: int, per_user: int, timeout_s: float, pool: int
+    port: int,
+    handler: _CountingHandler,
+    label: str,
+    users: int,
+    per_user: int,
+    timeout_s: float,
+    pool: int,
+    http_backend: str,
 ) -> BenchResult:
     from bot.channels.telegram import TelegramChannel, TelegramConfig  # noqa: PLC0415
 
     config = TelegramConfig(
         token=FAKE_TOKEN, base_url=f"http://127.0.0.1:{port}/bot", base_file_url=f"http://127.0.0.1:{port}/file/bot",
-        overall_rate_per_s=0, connection_pool_size=pool, poll_timeout_s=2.0, typing_delay_s=2.0,
+        overall_rate_per_s=0, connection_pool_size=pool, http_backend=http_backend, poll_timeout_s=2.0, typing_delay_s=2.0,
         slow_notice_s=30.0, deadline_s=max(timeout_s, 30.0),
     )  # fmt: skip
     channel = TelegramChannel(handler, config)
@@ -249,14 +270,14 @@ async def _bench(
     sent = [(u, f"{BENCH_TEXTS[k % len(BENCH_TEXTS)]} #{k}") for k in range(per_user) for u in ids]
     total = len(sent)
     try:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         await asyncio.to_thread(_control, port, "push_texts", sent)
         deadline = started + timeout_s
         while time.perf_counter() < deadline:
             if handler.done >= total and len(channel.processor.locks) == 0:
                 break
             await asyncio.sleep(0.02)
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     finally:
         await channel.stop()
     texts: dict[str, list[str]] = await asyncio.to_thread(_control, port, "texts")
@@ -268,7 +289,7 @@ async def _bench(
             lost += sum(1 for i, t in enumerate(expected) if i >= len(got) or got[i] != f"you said {t}")
         else:
             lost += max(0, len(expected) - len(got))
-    return BenchResult(users, total, elapsed, lost, label)
+    return BenchResult(users, total, elapsed, lost, label, cpu)
 
 
 def cpu_reference_ms() -> float:
@@ -284,7 +305,9 @@ def _bench_cli(args: argparse.Namespace) -> int:
         raise ConfigError("--users and --messages must be >= 1")
     print(f"telegram bench: CPU reference sum(range(10**6)) = {cpu_reference_ms():.1f} ms "
           f"(idle desktop core: about 10-15 ms), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
-    result = run_bench(users=args.users, per_user=args.messages, timeout_s=args.timeout, pool=args.pool, trivial=args.trivial)
-    print(f"telegram bench: {result.messages} messages in {result.seconds:.2f} s")
+    result = run_bench(users=args.users, per_user=args.messages, timeout_s=args.timeout, pool=args.pool, trivial=args.trivial,
+                       http_backend=args.http_backend)  # fmt: skip
+    print(f"telegram bench: {result.messages} messages in {result.seconds:.2f} s; bot process CPU "
+          f"{result.cpu_s / max(result.messages, 1) * 1000:.2f} ms per message")  # fmt: skip
     print(f"telegram: users={result.users} messages={result.messages} msgs_per_s={result.msgs_per_s:.1f} lost={result.lost}")
     return 0

@@ -70,6 +70,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import aiohttp
 from telegram import (
     BotCommand,
     InlineKeyboardButton,
@@ -79,7 +80,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatAction, ParseMode
-from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, NetworkError, TelegramError
+from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, NetworkError, TelegramError, TimedOut
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -91,6 +92,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import BaseRequest, RequestData
 
 from bot.channels.render import (
     TELEGRAM_CAPTION_LIMIT,
@@ -190,7 +192,10 @@ class TelegramConfig:
         max_retries: retries after a 429 ``RetryAfter`` (waiting what Telegram asks).
         poll_timeout_s: long-polling timeout of ``getUpdates``.
         request_timeout_s: read/write/connect timeout of ordinary Bot API calls.
-        connection_pool_size: HTTP connections for ordinary Bot API calls.
+        connection_pool_size: HTTP connections for ordinary Bot API calls (kept alive).
+        http_backend: ``"aiohttp"`` (default: :class:`AiohttpRequest`, about 4x less CPU per call
+            than PTB's httpx backend, see ``docs/telegram-bench.md``) or ``"httpx"`` (PTB's own
+            :class:`~telegram.request.HTTPXRequest`, e.g. to use PTB's proxy support).
         commands: (command, description) pairs for ``setMyCommands``.
         webhook_url: public HTTPS URL Telegram posts updates to; None = long polling.
         listen: address the local webhook server binds to.
@@ -213,6 +218,7 @@ class TelegramConfig:
     poll_timeout_s: float = 10.0
     request_timeout_s: float = 15.0
     connection_pool_size: int = 64
+    http_backend: str = "aiohttp"
     commands: tuple[tuple[str, str], ...] = DEFAULT_COMMANDS
     webhook_url: str | None = None
     listen: str = "127.0.0.1"
@@ -227,6 +233,10 @@ class TelegramConfig:
             raise ChannelError("workers and max_concurrent_updates must be >= 1")
         if not 0 <= self.typing_delay_s <= self.slow_notice_s <= self.deadline_s:
             raise ChannelError("need 0 <= typing_delay_s <= slow_notice_s <= deadline_s")
+        if self.http_backend not in ("aiohttp", "httpx"):
+            raise ChannelError(f"http_backend must be 'aiohttp' or 'httpx', not {self.http_backend!r}")
+        if self.connection_pool_size < 1:
+            raise ChannelError("connection_pool_size must be >= 1")
 
 
 # --------------------------------------------------------------------------- single instance (F10)
@@ -294,6 +304,116 @@ class InstanceLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+# --------------------------------------------------------------------------- HTTP backend
+
+
+class AiohttpRequest(BaseRequest):
+    """python-telegram-bot networking backend on an :mod:`aiohttp` client session (HTTP/1.1 keep-alive).
+
+    PTB's default backend (httpx over httpcore and anyio) costs about 4-5 ms of CPU per Bot API call
+    on this project's 2-core test machine, most of it in httpcore's connection-pool bookkeeping
+    (its queue is re-scanned for every request, each idle connection is probed with a ``poll``
+    syscall); this backend costs about 1 ms (measured with ``corsbot bench telegram`` and py-spy,
+    see ``docs/telegram-bench.md``). It implements PTB's documented extension point
+    :class:`telegram.request.BaseRequest`: parameters are sent form-encoded (JSON values as PTB
+    encodes them), files as ``multipart/form-data``.
+
+    Timeouts (seconds, None = no limit; PTB passes per-call values, else the defaults here):
+    ``connect_timeout`` bounds the TCP/TLS connect, ``pool_timeout`` + ``connect_timeout`` the wait
+    for a free pooled connection plus the connect, ``read_timeout`` each socket read, and their sum
+    plus ``write_timeout`` the whole call. Errors: a timeout raises :class:`telegram.error.TimedOut`,
+    any other client failure :class:`telegram.error.NetworkError` (as PTB's own backend does).
+
+    Example::
+
+        ApplicationBuilder().token(token).request(AiohttpRequest(connection_pool_size=64)).build()
+    """
+
+    def __init__(
+        self, *, connection_pool_size: int = 64, timeout_s: float | None = 15.0, read_timeout_s: float | None = None
+    ) -> None:
+        """Args:
+        connection_pool_size: most connections open at once (per host); further calls wait.
+        timeout_s: default connect, pool, write and read timeout in seconds.
+        read_timeout_s: default read timeout if different (``getUpdates``: poll timeout + margin).
+        """
+        self._pool_size = connection_pool_size
+        self._timeout_s = timeout_s
+        self._read_timeout_s = timeout_s if read_timeout_s is None else read_timeout_s
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        """Default read timeout in seconds (PTB adds it to long-polling timeouts)."""
+        return self._read_timeout_s
+
+    async def initialize(self) -> None:
+        """Open the client session (idempotent)."""
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(limit=self._pool_size, limit_per_host=self._pool_size, keepalive_timeout=30)
+            self._session = aiohttp.ClientSession(connector=connector, headers={"User-Agent": self.USER_AGENT})
+
+    async def shutdown(self) -> None:
+        """Close the session and its connections (idempotent)."""
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        """One HTTP call -> (status code, body); see :meth:`telegram.request.BaseRequest.do_request`.
+
+        Raises:
+            RuntimeError: not initialised.
+            telegram.error.TimedOut: a timeout expired.
+            telegram.error.NetworkError: the call failed otherwise (refused connection, reset, bad URL).
+        """
+        session = self._session
+        if session is None or session.closed:
+            raise RuntimeError("This AiohttpRequest is not initialized!")
+        read = self._read_timeout_s if read_timeout is BaseRequest.DEFAULT_NONE else read_timeout
+        write, connect, pool = (
+            self._timeout_s if value is BaseRequest.DEFAULT_NONE else value
+            for value in (write_timeout, connect_timeout, pool_timeout)
+        )
+        parts = (read, write, connect, pool)
+        timeout = aiohttp.ClientTimeout(
+            total=None if any(p is None for p in parts) else sum(parts),
+            connect=None if pool is None or connect is None else pool + connect,
+            sock_connect=connect,
+            sock_read=read,
+        )
+        data: Any = None
+        if request_data is not None:
+            fields = request_data.json_parameters
+            files = request_data.multipart_data if request_data.contains_files else None
+            if files:
+                form = aiohttp.FormData()
+                for name, value in fields.items():
+                    if name not in files:
+                        form.add_field(name, value)
+                for name, (filename, content, mime) in files.items():
+                    form.add_field(name, content, filename=filename, content_type=mime)
+                data = form
+            elif fields:
+                data = fields
+        try:
+            async with session.request(method, url, data=data, timeout=timeout) as response:
+                return response.status, await response.read()
+        except TimeoutError as exc:  # aiohttp's timeouts derive from it (asyncio.TimeoutError on 3.11)
+            raise TimedOut(f"timed out calling the Bot API ({type(exc).__name__})") from exc
+        except aiohttp.ClientError as exc:
+            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
 
 
 # --------------------------------------------------------------------------- per-user order (F11)
@@ -433,13 +553,22 @@ class TelegramChannel:
             .base_file_url(cfg.base_file_url)
             .concurrent_updates(self.processor)
             .rate_limiter(AIORateLimiter(overall_max_rate=cfg.overall_rate_per_s, max_retries=cfg.max_retries))
-            .connection_pool_size(cfg.connection_pool_size)
-            .connect_timeout(cfg.request_timeout_s)
-            .read_timeout(cfg.request_timeout_s)
-            .write_timeout(cfg.request_timeout_s)
-            .pool_timeout(cfg.request_timeout_s)
-            .get_updates_read_timeout(cfg.poll_timeout_s + 10)
         )
+        if cfg.http_backend == "aiohttp":
+            builder = builder.request(
+                AiohttpRequest(connection_pool_size=cfg.connection_pool_size, timeout_s=cfg.request_timeout_s)
+            ).get_updates_request(
+                AiohttpRequest(connection_pool_size=1, timeout_s=cfg.request_timeout_s, read_timeout_s=cfg.poll_timeout_s + 10)
+            )
+        else:
+            builder = (
+                builder.connection_pool_size(cfg.connection_pool_size)
+                .connect_timeout(cfg.request_timeout_s)
+                .read_timeout(cfg.request_timeout_s)
+                .write_timeout(cfg.request_timeout_s)
+                .pool_timeout(cfg.request_timeout_s)
+                .get_updates_read_timeout(cfg.poll_timeout_s + 10)
+            )
         app = builder.build()
         private = filters.ChatType.PRIVATE
         app.add_handler(CallbackQueryHandler(self._on_callback))
@@ -962,6 +1091,7 @@ def _button_label(message: Message | None, data: str) -> str:
 
 
 __all__ = [
+    "AiohttpRequest",
     "ChannelError",
     "ChannelTexts",
     "DialogHandler",
