@@ -36,14 +36,18 @@ How a message is linked:
    alias (0.7 when the same words are another entity's label), 0.94 for a derived variant,
    ``0.9*ratio/100`` times that for a fuzzy match. Popularity: ``log1p(p)/log1p(max p)`` over the
    KB. Domain: 1 for a recommendable item of the KB; "the movie/book/song ..." before the name adds
-   0.1 for items. Context: +0.3 for the focus item, +0.1 for an earlier mention, +0.15 for an item
+   0.1 for items. Context: +0.3 for the focus item, +0.1 for an earlier mention, +0.35 for an item
    of a year named in the message. A role word before the name ("the actor Sylvester Stallone")
    adds 0.1 to persons having that role and narrows their ``roles`` to it; "the director of
    Terminator 2" links the item's director(s) instead of the item (``kb.item_values``).
 7. **Ambiguity rule.** ``Mention.ambiguous`` is true when at least two candidates remain and the
-   second one scores within :data:`AMBIGUITY_MARGIN` (0.08) of the first, and for a short word
-   (under 4 letters, not a stop word) that is the whole object of a like-verb ("I like sia": F29
-   says ask). The dialog manager then asks with :mod:`nlu.disambiguation`.
+   second one scores within :data:`AMBIGUITY_MARGIN` (0.08) of the first; when two or more
+   recommendable items carry the typed words as their own name ("Inside Out" 2015 and 2011,
+   "The Avengers" 2012 and 1998), whatever their popularity; and for a short word (under 4
+   letters, not a stop word) that is the whole object of a like-verb ("I like sia": F29 says
+   ask). It is false when the context singles out the top candidate and not the second: the
+   focus item, an earlier mention, or the year named in the message ("Inside Out (2011)"). The
+   dialog manager then asks with :mod:`nlu.disambiguation`.
 
 Assumptions: the KB is one domain (``kb.domain``); labels are mostly English (``kb.label`` falls
 back to another language or the QID itself, which is indexed like any other name).
@@ -120,7 +124,7 @@ MAX_WHOLE_SPAN_TOKENS = 14
 
 _SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
-_FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.15
+_FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.35
 _FUZZY_SIM_FACTOR = 0.9
 
 _TOKEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+|&")
@@ -501,8 +505,19 @@ class EntityLinker:
                 i, cands = relation
                 start = tokens[i].start
             ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
+            if kind != "ask" and relation is None and len(cands) > 1:
+                if self._context_pick(cands[0], focus, history_set, years):
+                    # the dialog or the message singles the top one out ("Inside Out (2011)")
+                    ambiguous = ambiguous and self._context_pick(cands[1], focus, history_set, years)
+                elif kind == "exact":
+                    ambiguous = ambiguous or _homonyms(cands, scored) >= 2
             mentions.append(Mention(text[start:end], start, end, cands, ambiguous))
         return tuple(mentions)
+
+    def _context_pick(self, top: Candidate, focus: QID | None, history: frozenset[QID], years: set[int]) -> bool:
+        """The dialog or the message singles out the top candidate: it is the focus item, an earlier
+        mention, or of a year named in the message ("The Avengers (2012)")."""
+        return top.qid == focus or top.qid in history or bool(years and entity_year(self.kb, top.qid) in years)
 
     def _relation(self, tokens: list[_Token], i: int, item: Candidate) -> tuple[int, tuple[Candidate, ...]] | None:
         """"<role> of <item>": the item's values for that role, most popular first (None if not so)."""
@@ -786,6 +801,14 @@ class EntityLinker:
             out.append(Candidate(QID(qid), label, round(score, 6), is_item, roles, kb.description(qid)))
         out.sort(key=lambda c: (-c.score, c.qid))
         return tuple(out[:MAX_CANDIDATES])
+
+
+def _homonyms(cands: Sequence[Candidate], scored: dict[str, float]) -> int:
+    """How many candidates carry the typed words as their own name (label, alias or derived
+    variant, not a fuzzy or foreign-alias match): "Inside Out" (2015 film) and "Inside Out" (2011
+    film) are homonyms whatever their popularity, so the user is asked (issue 5: "The Avengers
+    (2012 film)", "The Avengers (1998 film)")."""
+    return sum(c.is_item and scored.get(c.qid, 0.0) >= _SIM_VARIANT for c in cands)
 
 
 def _bracketed_tokens(text: str, tokens: list[_Token]) -> set[int]:

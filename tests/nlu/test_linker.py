@@ -318,3 +318,22 @@ def test_title_article_kept_for_typos(linker):  # noqa: F811
     (m,) = linker.link("I love the shiming")
     assert m.candidates[0].qid == "Q186341"
     assert m.text == "the shiming"
+
+
+def test_same_title_items_are_asked_about_whatever_their_popularity():
+    entries = ENTRIES + (Entry("Q6144664", "Inside Out", item=True, pop=90, year=2015, description="2015 film"),
+                         Entry("Q3282963", "Inside Out", item=True, pop=0, year=2011, description="2011 film"))
+    linker_ = EntityLinker(FakeKB(entries))
+    (m,) = linker_.link("I like inside out")
+    assert [c.qid for c in m.candidates[:2]] == ["Q6144664", "Q3282963"]
+    assert m.candidates[0].score - m.candidates[1].score > AMBIGUITY_MARGIN
+    assert m.ambiguous  # homonymous items: ask
+    (m,) = linker_.link("I like Inside Out (2011)")
+    assert m.candidates[0].qid == "Q3282963" and not m.ambiguous  # the year singles one out
+    (m,) = linker_.link("I like inside out", focus="Q6144664")
+    assert not m.ambiguous  # so does the item on screen
+
+
+def test_a_film_and_a_novel_of_the_same_title_are_not_asked_about(linker):  # noqa: F811
+    (m,) = linker.link("I like The Shining")
+    assert m.candidates[0].qid == "Q186341" and not m.ambiguous  # only one of them is an item
