@@ -194,7 +194,7 @@ class TelegramConfig:
         request_timeout_s: read/write/connect timeout of ordinary Bot API calls.
         connection_pool_size: HTTP connections for ordinary Bot API calls (kept alive).
         http_backend: ``"aiohttp"`` (default: :class:`AiohttpRequest`, about 4x less CPU per call
-            than PTB's httpx backend, see ``docs/telegram-bench.md``) or ``"httpx"`` (PTB's own
+            than PTB's httpx backend, see ``bot/cli_telegram.py``) or ``"httpx"`` (PTB's own
             :class:`~telegram.request.HTTPXRequest`, e.g. to use PTB's proxy support).
         commands: (command, description) pairs for ``setMyCommands``.
         webhook_url: public HTTPS URL Telegram posts updates to; None = long polling.
@@ -316,7 +316,7 @@ class AiohttpRequest(BaseRequest):
     on this project's 2-core test machine, most of it in httpcore's connection-pool bookkeeping
     (its queue is re-scanned for every request, each idle connection is probed with a ``poll``
     syscall); this backend costs about 1 ms (measured with ``corsbot bench telegram`` and py-spy,
-    see ``docs/telegram-bench.md``). It implements PTB's documented extension point
+    see ``bot/cli_telegram.py``). It implements PTB's documented extension point
     :class:`telegram.request.BaseRequest`: parameters are sent form-encoded (JSON values as PTB
     encodes them), files as ``multipart/form-data``.
 
