@@ -14,7 +14,10 @@ How a message is linked:
    without it, labels with a bracketed suffix also without it ("Havana (feat. Young Thug)"), and
    genre values also as "horror", "horror films", "comedy movies" (genres are preferences too).
    For every start token the longest n-gram is tried first; the longest non-overlapping spans
-   win (F28, like spaCy's ``filter_spans``).
+   win (F28, like spaCy's ``filter_spans``). Item titles are also keyed by their content words
+   only (no articles, "of", "and", possessive "s"), so "fast and furious" also finds "The Fast
+   and the Furious" and "the lord of rings" finds "The Lord of the Rings" (similarity 0.9; an
+   exact match at least as long wins).
 3. **Guards (F29).** A span whose words are all common words (spaCy stop words, chat and command
    words, and for one-word spans VADER lexicon words: "it", "up", "her", "us", "nope") or that has
    fewer than 4 letters is *weak*. A weak span is linked only with a strong signal: it is quoted,
@@ -115,6 +118,8 @@ MAX_CANDIDATES = 8
 """Candidates kept per mention (the disambiguation question shows at most 5)."""
 MAX_NGRAM = 16
 """Names longer than this many tokens are not indexed."""
+MAX_SKELETON_SPAN = 10
+"""Longest message span (tokens) compared with titles by their content words only."""
 MAX_TEXT_CHARS = MAX_CHARS
 """Longer messages are cut (``textnorm.MAX_CHARS``, as every NLU component does)."""
 MAX_FUZZY_LOOKUPS = 24
@@ -123,6 +128,7 @@ MAX_WHOLE_SPAN_TOKENS = 14
 """Name-like spans longer than this are not matched as a whole (no title is that long)."""
 
 _SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
+_SIM_SKELETON = 0.9
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
 _FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.35
 _FUZZY_SIM_FACTOR = 0.9
@@ -370,6 +376,7 @@ class EntityLinker:
         self._genre_variants(index, labels)
         self._bare_variants(index, labels)
         self._index = dict(index)
+        self._skeletons = self._skeleton_index(labels)
         self._max_len: dict[str, int] = {}
         for key in self._index:
             if len(key) > self._max_len.get(key[0], 0):
@@ -415,6 +422,24 @@ class EntityLinker:
             for variant in variants:
                 if variant != key:
                     self._add(index, tuple(sys.intern(t) for t in variant), qid, _SIM_VARIANT)
+
+    def _skeleton_index(self, labels: dict[str, str]) -> dict[tuple[str, ...], dict[str, float]]:
+        """Item labels keyed by their content words only ("The Fast and the Furious" ->
+        ("fast", "furious"); "The Lord of the Rings" -> ("lord", "rings")): typed titles often drop
+        or add articles and particles ("fast and furious", "the lord of rings"). Similarity
+        :data:`_SIM_SKELETON`, so an exact label ranks first and a close pair is asked about."""
+        out: dict[tuple[str, ...], dict[str, float]] = defaultdict(dict)
+        for qid, key in self._label_keys.items():
+            if not self.kb.is_item(qid) or len(key) < 2:
+                continue
+            skeleton = _skeleton(key)
+            if len(skeleton) >= 2 and skeleton != key:
+                out[skeleton][qid] = _SIM_SKELETON
+            bare = name_key(_BRACKETED.sub("", labels[qid]).strip())
+            bare_skeleton = _skeleton(bare)
+            if len(bare_skeleton) >= 2 and bare_skeleton != bare:
+                out[bare_skeleton].setdefault(qid, _SIM_SKELETON)
+        return dict(out)
 
     def _bare_variants(self, index: dict, labels: dict[str, str]) -> None:
         """Index labels without a bracketed suffix: "Havana (feat. Young Thug)" -> "Havana"."""
@@ -555,7 +580,38 @@ class EntityLinker:
                 if self._short_object(text, tokens, i, i + n):
                     found.append((i, i + n, dict(hit), "ask"))  # F29: "I like sia" -> ask
                     break
+        found = self._skeleton_spans(text, tokens, found)
         return _longest_first(found)
+
+    def _skeleton_spans(self, text: str, tokens: list[_Token], found: list) -> list:
+        """Add title matches that differ only in articles, "of", "and" or a possessive "s" (the
+        ``_skeleton_index``); a skeleton hit on a span found exactly joins its candidates."""
+        if not self._skeletons:
+            return found
+        keys = [t.key for t in tokens]
+        by_range = {(f[0], f[1]): f for f in found}
+        out = list(found)
+        stop = _stop_words()
+        for i, tok in enumerate(tokens):
+            if tok.key in _SKELETON_DROP or tok.key in _LIKE_VERBS or tok.key in stop:
+                continue
+            for n in range(min(MAX_SKELETON_SPAN, len(tokens) - i), 1, -1):
+                j = i + n
+                if keys[j - 1] in _SKELETON_DROP or any(_boundary(text, tokens, k) for k in range(i + 1, j)):
+                    continue
+                hit = self._skeletons.get(_skeleton(tuple(keys[i:j])))
+                if hit is None:
+                    continue
+                same = by_range.get((i, j))
+                if same is not None:
+                    for qid, sim in hit.items():
+                        same[2].setdefault(qid, sim)
+                elif self._strong_enough(text, tokens, i, j, hit) and not any(
+                    f[0] < j and i < f[1] and f[1] - f[0] >= n for f in found
+                ):  # an exact match at least as long wins
+                    out.append((i, j, dict(hit), "exact"))
+                break
+        return out
 
     def _short_object(self, text: str, tokens: list[_Token], i: int, j: int) -> bool:
         """A short (< 4 letters) non-stop word that is the whole object of a like-verb ("I like
@@ -809,6 +865,14 @@ def _homonyms(cands: Sequence[Candidate], scored: dict[str, float]) -> int:
     film) are homonyms whatever their popularity, so the user is asked (issue 5: "The Avengers
     (2012 film)", "The Avengers (1998 film)")."""
     return sum(c.is_item and scored.get(c.qid, 0.0) >= _SIM_VARIANT for c in cands)
+
+
+_SKELETON_DROP = frozenset({"the", "a", "an", "of", "and", "s"})
+
+
+def _skeleton(key: tuple[str, ...]) -> tuple[str, ...]:
+    """A name key without articles, "of", "and" and the possessive "s" (see ``_skeleton_index``)."""
+    return tuple(t for t in key if t not in _SKELETON_DROP)
 
 
 def _bracketed_tokens(text: str, tokens: list[_Token]) -> set[int]:

@@ -337,3 +337,22 @@ def test_same_title_items_are_asked_about_whatever_their_popularity():
 def test_a_film_and_a_novel_of_the_same_title_are_not_asked_about(linker):  # noqa: F811
     (m,) = linker.link("I like The Shining")
     assert m.candidates[0].qid == "Q186341" and not m.ambiguous  # only one of them is an item
+
+
+def test_titles_typed_without_their_articles_and_particles():
+    entries = ENTRIES + (
+        Entry("Q155476", "The Fast and the Furious", item=True, pop=30, year=2001),
+        Entry("Q380996", "Fast & Furious", item=True, pop=28, year=2009),
+        Entry("Q127367", "The Lord of the Rings: The Fellowship of the Ring", item=True, pop=90),
+        Entry("Q378913", "The Lord of the Rings", item=True, pop=17, year=1978),
+        Entry("Q7078769", "Of Love and Hunger", item=True, pop=5),
+        Entry("Q11678", "The Hunger Games", item=True, pop=60),
+    )
+    linker_ = EntityLinker(FakeKB(entries))
+    (m,) = linker_.link("I like fast and furious")
+    assert [c.qid for c in m.candidates[:2]] == ["Q380996", "Q155476"]  # the exact label first
+    assert m.ambiguous
+    (m,) = linker_.link("I like the lord of rings")
+    assert m.text == "lord of rings" and m.candidates[0].qid == "Q378913"
+    (m,) = linker_.link("I love hunger games")  # not "Of Love and Hunger" from "love hunger"
+    assert m.candidates[0].qid == "Q11678"
