@@ -1,7 +1,10 @@
 """``corsbot rec evaluate`` and ``corsbot rec bench``: CLI glue of the recommender (issue 6).
 
 - ``corsbot rec evaluate [--domains movie book music] [--seed 0] [--prior-mass P] [--damping D]
-  [--hub-exponent X] [--item-exponent Y] [--method cg|power]``: leave-one-out over the released study's likes (see :mod:`recommender.rec_eval`);
+  [--hub-exponent X] [--item-exponent Y] [--user-weight W] [--user-exponent Z] [--no-collaborative]
+  [--method cg|power]``: leave-one-out over the released study's likes (see
+  :mod:`recommender.rec_eval`), over the collaborative graph (KB graph + one node per study user
+  linked to their likes; the held-out user's node is hidden) unless ``--no-collaborative``;
   writes ``<home>/reports/rec/evaluate.{json,md}``; last line exactly
   ``rec: users=U cases=C hr10_movie=HM popularity_hr10_movie=PM random_hr10_movie=RM
   ndcg10_movie=NM hr10_book=HB hr10_music=HU``.
@@ -48,6 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--hub-exponent", type=float, default=None, help="down-weight hub values: deg^-x")
     ev.add_argument("--item-exponent", type=float, default=None, help="up-weight items: deg^x")
     ev.add_argument("--method", choices=("cg", "power"), default=None, help="PageRank solver")
+    ev.add_argument("--user-weight", type=float, default=None,
+                    help="weight of a user-like edge of the collaborative graph (KB edge = 1)")
+    ev.add_argument("--user-exponent", type=float, default=None, help="down-weight users with many likes: deg^-x")
+    ev.add_argument("--no-collaborative", action="store_true",
+                    help="KB graph only: no user nodes from the study's likes")
     ev.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     ev.set_defaults(handler=run_evaluate)
 
@@ -129,8 +137,10 @@ def _out_dir(args: argparse.Namespace) -> Path:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     """Handler of ``corsbot rec evaluate``."""
-    from recommender.rec_eval import evaluate_domain, markdown_report, summary_line
-    from recommender.recommend import GraphWeighting
+    from dataclasses import replace
+
+    from recommender.rec_eval import evaluate_domain, markdown_report, study_interactions, summary_line
+    from recommender.recommend import DEFAULT_WEIGHTING
 
     options: dict[str, object] = {}
     if args.prior_mass is not None:
@@ -139,22 +149,31 @@ def run_evaluate(args: argparse.Namespace) -> int:
         options["damping"] = args.damping
     if args.method is not None:
         options["method"] = args.method
-    if args.hub_exponent is not None or args.item_exponent is not None:
-        options["weighting"] = GraphWeighting(hub_exponent=args.hub_exponent or 0.0,
-                                              item_exponent=args.item_exponent or 0.0)
+    changes = {name: value for name, value in (
+        ("hub_exponent", args.hub_exponent), ("item_exponent", args.item_exponent),
+        ("user_weight", args.user_weight), ("user_exponent", args.user_exponent)) if value is not None}
+    if changes:
+        options["weighting"] = replace(DEFAULT_WEIGHTING, **changes)
     results = {}
     for domain in args.domains:
         users = study_users(domain)
-        rec = load_recommender(domain, **options)
+        # the collaborative graph: every study user's likes; each user's own node is hidden
+        # during their cases (evaluate_domain), so only OTHER users' likes are used
+        interactions = None if args.no_collaborative else study_interactions(users)
+        rec = load_recommender(domain, interactions=interactions, **options)
         result = evaluate_domain(rec, users, seed=args.seed)
         results[domain] = result
         print(f"{domain}: users={result.users} (of {result.users_total} with likes) cases={result.cases} "
-              f"items={result.candidates} skipped_likes={result.liked_not_item} fallbacks={result.fallback_cases} "
-              f"isolated_held_out={result.isolated_cases}")
+              f"not_reachable={result.unreachable_cases} items={result.candidates} "
+              f"skipped_likes={result.liked_not_item} fallbacks={result.fallback_cases} "
+              f"user_nodes={len(rec.user_keys)}")
         for method, m in result.metrics.items():
-            c = result.metrics_connected[method]
+            u, a = result.metrics_unreachable[method], result.metrics_all_items[method]
             print(f"  {method:<10} HR@5={m.hr5:.3f} HR@10={m.hr10:.3f} NDCG@10={m.ndcg10:.3f} MRR={m.mrr:.3f} "
-                  f"(connected held-out: HR@10={c.hr10:.3f})")
+                  f"(not reachable: HR@10={u.hr10:.3f}; all liked items: HR@10={a.hr10:.3f})")
+        for group, (count, metrics) in result.groups.items():
+            print(f"  group {group}: cases={count} " + " ".join(
+                f"{method}_hr10={m.hr10:.3f}" for method, m in metrics.items()))
     out = _out_dir(args)
     (out / "evaluate.json").write_text(json.dumps({d: r.to_json() for d, r in results.items()}, indent=2) + "\n")
     (out / "evaluate.md").write_text(markdown_report(results))

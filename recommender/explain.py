@@ -10,9 +10,12 @@ score into the mass each neighbour sends it. Candidate reasons and their weights
 - ``SHARED_VALUE``: a liked item ``u`` sharing a value ``v`` with the item
   (``u -> v -> i``): ``a^2 * x_u * P_uv * P_vi``;
 - ``RELATED_VALUE``: a value ``v`` of the item that is neither liked nor explained by a liked
-  item: ``a * x_v * P_vi`` minus the ``SHARED_VALUE`` mass already attributed through ``v``.
+  item: ``a * x_v * P_vi`` minus the ``SHARED_VALUE`` mass already attributed through ``v``;
+- ``CO_LIKED`` (collaborative graph only): a liked node ``u`` and the item were both liked by
+  other users ``w`` (``u -> w -> i``): ``sum_w a^2 * x_u * P_uw * P_wi``, summed over the users
+  (who are never named). Rendered "People who liked Inception also liked it."
 
-The top 3 LIKED_VALUE/SHARED_VALUE reasons by weight are kept (a RELATED_VALUE only when no liked
+The top 3 LIKED_VALUE/SHARED_VALUE/CO_LIKED reasons by weight are kept (a RELATED_VALUE only when no liked
 entity reaches the item within two steps, and then just the strongest one); entities without a
 label are skipped. They are rendered as short sentences, e.g.
 ``"You like Christopher Nolan, who directed it, and science fiction films."``
@@ -34,6 +37,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from recommender.recommend import is_user_node
+
 if TYPE_CHECKING:
     from recommender.recommend import Recommender
 
@@ -49,6 +54,7 @@ class ReasonKind(StrEnum):
     LIKED_VALUE = "liked_value"
     SHARED_VALUE = "shared_value"
     RELATED_VALUE = "related_value"
+    CO_LIKED = "co_liked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +63,8 @@ class Reason:
 
     Attributes:
         kind: see :class:`ReasonKind`.
-        entity: the liked node (LIKED_VALUE, SHARED_VALUE: the liked item) or the related value.
+        entity: the liked node (LIKED_VALUE, SHARED_VALUE: the liked item; CO_LIKED: the liked
+            item or value other users liked together with the item) or the related value.
         pid: property linking ``via`` (or ``entity`` for LIKED_VALUE/RELATED_VALUE) to the item,
             e.g. "P57" (director); None if unknown.
         via: the shared value for SHARED_VALUE, else None.
@@ -116,9 +123,18 @@ def top_reasons(recommender: Recommender, scores: NDArray[np.float64], mask: NDA
         return w / d if d > 0 else 0.0
 
     reasons: list[Reason] = []
+    co_liked: dict[str, float] = {}
     nodes = g.nodes
     for v, w_vi in neighbours(i):
         v_qid = str(nodes[v])
+        if is_user_node(v_qid):  # another user who liked the item: credit the likes they share
+            p_vi = transition(v, w_vi)
+            for u, w_uv in neighbours(v):
+                u_qid = str(nodes[u])
+                if u != i and u_qid in liked_set:
+                    share = a * a * float(scores[u]) * transition(u, w_uv) * p_vi / x_i
+                    co_liked[u_qid] = co_liked.get(u_qid, 0.0) + share
+            continue
         pid = _edge_pid(recommender, v_qid, item)
         direct = a * float(scores[v]) * transition(v, w_vi) / x_i
         if v_qid in liked_set:
@@ -136,6 +152,7 @@ def top_reasons(recommender: Recommender, scores: NDArray[np.float64], mask: NDA
         rest = direct - attributed
         if rest > 0:
             reasons.append(Reason(ReasonKind.RELATED_VALUE, v_qid, pid, None, rest))
+    reasons.extend(Reason(ReasonKind.CO_LIKED, u, None, None, w) for u, w in co_liked.items())
     label = recommender.kb.label
 
     def named(r: Reason) -> bool:  # an unlabeled entity would be shown as a bare QID
@@ -241,6 +258,7 @@ def render_reasons(reasons: Iterable[Reason], *, label: Callable[[str], str], do
     noun = _DOMAIN_NOUN.get(domain, "ones")
     liked_parts: list[str] = []
     sentences: list[str] = []
+    co_liked = [_short(label(r.entity)) for r in reasons if r.kind == ReasonKind.CO_LIKED]
     for r in reasons:
         if r.kind == ReasonKind.LIKED_VALUE:
             x = _short(label(r.entity))
@@ -261,6 +279,9 @@ def render_reasons(reasons: Iterable[Reason], *, label: Callable[[str], str], do
         else:
             joined = ", ".join(liked_parts[:-1]) + ", and " + liked_parts[-1]
         sentences.insert(0, f"You like {joined}.")
+    if co_liked:
+        names = co_liked[0] if len(co_liked) == 1 else ", ".join(co_liked[:-1]) + " and " + co_liked[-1]
+        sentences.append(f"People who liked {names} also liked it.")
     return " ".join(sentences)
 
 

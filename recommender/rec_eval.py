@@ -4,18 +4,30 @@ Protocol (per domain):
 
 - a user's profile is the set of QIDs they liked (``+`` in ``recognizedObjects`` of preference and
   recommendation-rating turns; the CLI glue extracts it, this module gets :class:`StudyUser`);
-- for each liked QID that is a recommendable item present in the graph (a *case*): hide it,
-  recommend from the rest of the liked QIDs (items and property values), and find the rank of the
-  hidden item among all *unrated* items of the domain (every KB item minus the user's liked and
-  disliked QIDs, plus the hidden one);
+- **cases**: the issue says "leave-one-out over each liked item present in the graph". The graph
+  is the item-property graph built from the knowledge base's triples, i.e. from its *edges*: a
+  liked item with at least one property edge in the KB is in the graph and is a case. A liked KB
+  item without any property edge (the KB lists it, but it has no director, cast, genre, ...) is
+  *not reachable*: it is not part of the graph in that sense, so it is not a headline case; it is
+  counted as ``unreachable_cases`` and scored separately (``metrics_unreachable``), and the
+  figures over both kinds together are kept too (``metrics_all_items``), so nobody is misled.
+  The case set depends on the KB only, never on the method (user edges of the collaborative
+  graph do not make an item "in the graph" for this definition);
+- each case: hide the item, recommend from the rest of the user's liked QIDs (items and property
+  values), and find the rank of the hidden item among all *unrated* items of the domain (every KB
+  item, connected or not, minus the user's liked and disliked QIDs, plus the hidden one);
 - metrics per case: HR@5, HR@10 (hit if rank <= k), NDCG@10 (``1/log2(rank+1)`` if rank <= 10,
-  one relevant item), MRR (``1/rank``); averaged over cases (micro);
+  one relevant item), MRR (``1/rank``); averaged over cases (micro); also per user group (the
+  study file: ``messages_nl.json`` / ``messages_mixed.json``), used to choose settings on one
+  group and confirm them on the other;
 - baselines on the same cases and candidates: *popularity* = number of OTHER study users of the
   domain who liked the item (never the held-out user's own data) and *random* (seeded);
 - ties are broken uniformly at random (seeded) for every method, so a flat score is not rewarded.
 
-Nothing of the held-out item reaches the recommender: the graph comes from the knowledge base, the
-prior from the user's other likes only.
+No leak: the prior comes from the user's other likes only. If the recommender has a
+collaborative graph (user nodes linked to their likes, built from the same study), the held-out
+user's own node and edges are removed for every one of their cases (``hide_users``), so the walk
+only sees OTHER users' likes -- exactly the data the popularity baseline counts.
 
 Example:
     >>> rank_of(np.array([0.5, 0.9, 0.5]), 0, np.random.default_rng(0)) in (2, 3)
@@ -83,19 +95,20 @@ class DomainResult:
         domain: domain name.
         users: users with at least one case.
         users_total: users in the study file(s) with at least one like.
-        cases: held-out items evaluated.
-        liked_not_item: liked QIDs skipped because they are not a recommendable item in the graph
-            (property values, or items missing from the graph).
+        cases: held-out items evaluated (liked items with an edge in the KB graph).
+        liked_not_item: liked QIDs that are not a recommendable item of the KB (property values,
+            or QIDs the KB does not know); never cases.
         candidates: number of items of the domain (candidate pool before removing rated ones).
-        metrics: method name -> :class:`Metrics`.
+        metrics: method name -> :class:`Metrics` over the cases (the headline figures).
         fallback_cases: cases where the recommender fell back to popularity (no other like in the
             graph).
-        isolated_cases: cases whose held-out item has no edge in the graph (a node, but nothing
-            can lead a walk to it: only teleport mass, ranked below every connected item).
-        metrics_connected: the metrics over the other cases only (held-out item with an edge);
-            reported as a breakdown, the headline metrics count every case.
         seconds: wall time of the evaluation.
         settings: recommender settings used.
+        unreachable_cases: liked KB items without any edge in the KB graph (not "in the graph";
+            only teleport mass can reach them), evaluated separately.
+        metrics_unreachable: method -> metrics over the unreachable cases.
+        metrics_all_items: method -> metrics over cases and unreachable cases together.
+        groups: group (study file) -> (number of cases, method -> metrics over its cases).
     """
 
     domain: str
@@ -108,16 +121,26 @@ class DomainResult:
     fallback_cases: int
     seconds: float
     settings: Mapping[str, object] = field(default_factory=dict)
-    isolated_cases: int = 0
-    metrics_connected: Mapping[str, Metrics] = field(default_factory=dict)
+    unreachable_cases: int = 0
+    metrics_unreachable: Mapping[str, Metrics] = field(default_factory=dict)
+    metrics_all_items: Mapping[str, Metrics] = field(default_factory=dict)
+    groups: Mapping[str, tuple[int, Mapping[str, Metrics]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-serialisable dict."""
         out = asdict(self)
-        out["metrics"] = {m: asdict(v) for m, v in self.metrics.items()}
-        out["metrics_connected"] = {m: asdict(v) for m, v in self.metrics_connected.items()}
+        for name in ("metrics", "metrics_unreachable", "metrics_all_items"):
+            out[name] = {m: asdict(v) for m, v in getattr(self, name).items()}
+        out["groups"] = {g: {"cases": c, "metrics": {m: asdict(v) for m, v in ms.items()}}
+                         for g, (c, ms) in self.groups.items()}
         out["settings"] = dict(self.settings)
         return out
+
+
+def user_group(key: str) -> str:
+    """The group of a study user key: the part before ``#`` (the study file), e.g.
+    ``"messages_nl.json#12"`` -> ``"messages_nl.json"``."""
+    return key.split("#", 1)[0]
 
 
 def rank_of(scores: NDArray[np.float64], target: int, rng: np.random.Generator) -> int:
@@ -134,6 +157,11 @@ def rank_of(scores: NDArray[np.float64], target: int, rng: np.random.Generator) 
     return 1 + greater + (int(rng.integers(0, ties + 1)) if ties > 0 else 0)
 
 
+def study_interactions(users: Iterable[StudyUser]) -> dict[str, tuple[str, ...]]:
+    """The likes of study users as ``Recommender(interactions=...)`` input: key -> liked QIDs."""
+    return {u.key: tuple(dict.fromkeys(u.liked)) for u in users if u.liked}
+
+
 def study_popularity(users: Iterable[StudyUser]) -> Counter[str]:
     """How many users liked each QID (each user counted once per QID)."""
     counts: Counter[str] = Counter()
@@ -147,8 +175,10 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
     """Leave-one-out over every liked item of every user (see module docstring).
 
     Args:
-        recommender: the domain's recommender (its settings are recorded in the result).
-        users: the study users of the domain.
+        recommender: the domain's recommender (its settings are recorded in the result); if it
+            has a collaborative graph, its user keys must be the :attr:`StudyUser.key` values (the
+            held-out user's node is hidden by key).
+        users: the study users of the domain (also the population of the popularity baseline).
         seed: seed of the random baseline and of tie breaking.
         progress: optional callback ``(done_users, total_users)``.
 
@@ -156,7 +186,10 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
         :class:`DomainResult` with metrics for ``pagerank``, ``popularity`` and ``random``.
     """
     t0 = time.perf_counter()
-    rng = np.random.default_rng(seed)
+    # one generator per method (and one for the random scores), so one method's ties never change
+    # another's draws: the baselines are the same whatever recommender is evaluated
+    rngs = {m: np.random.default_rng([seed, i]) for i, m in enumerate(METHODS)}
+    score_rng = np.random.default_rng([seed, len(METHODS)])
     kb_items = recommender.item_qids + recommender.missing_items
     pos = {q: i for i, q in enumerate(kb_items)}
     n_graph = len(recommender.item_qids)
@@ -164,9 +197,9 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
     counts = study_popularity(users)
     popularity_all = np.fromiter((counts.get(q, 0) for q in kb_items), dtype=np.float64, count=n)
     ranks: dict[str, list[int]] = {m: [] for m in METHODS}
-    connected: list[bool] = []
-    out_weight = recommender.graph.out_weight
-    n_users = n_cases = skipped = fallbacks = 0
+    reachable: list[bool] = []
+    group_of_case: list[str] = []
+    n_users = skipped = fallbacks = 0
     users_total = 0
     for done, user in enumerate(users, 1):
         liked = tuple(dict.fromkeys(user.liked))
@@ -182,48 +215,60 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
         user_cases = 0
         for held in liked:
             hp = pos.get(held)
-            if hp is None or hp >= n_graph:
+            if hp is None:
                 skipped += 1
                 continue
-            user_cases += 1
-            connected.append(bool(out_weight[recommender.item_index[hp]] > 0))
+            is_case = hp < n_graph and bool(recommender.item_in_kb_graph[hp])
+            user_cases += is_case
+            reachable.append(is_case)
+            group_of_case.append(user_group(user.key))
             candidates = np.ones(n, dtype=bool)
             candidates[rated_pos] = False
             candidates[hp] = True
             cand_idx = np.flatnonzero(candidates)
             target = int(np.searchsorted(cand_idx, hp))
             profile = Profile(liked=frozenset(q for q in liked if q != held))
-            item_scores, reason = recommender.item_scores(profile)
+            item_scores, _reason = recommender.item_scores(profile, hide_users=(user.key,))
             if item_scores is None:
-                fallbacks += 1
+                fallbacks += is_case
                 item_scores = recommender.item_popularity
             ppr = np.full(n, -np.inf)
             ppr[:n_graph] = item_scores
             pop = popularity_all - own  # other users only
-            rnd = rng.random(n)
+            rnd = score_rng.random(n)
             for method, sc in (("pagerank", ppr), ("popularity", pop), ("random", rnd)):
-                ranks[method].append(rank_of(sc[cand_idx], target, rng))
+                ranks[method].append(rank_of(sc[cand_idx], target, rngs[method]))
         if user_cases:
             n_users += 1
-            n_cases += user_cases
         if progress is not None:
             progress(done, len(users))
+
+    def over(select: Callable[[int], bool]) -> dict[str, Metrics]:
+        return {m: Metrics.from_ranks([x for i, x in enumerate(r) if select(i)]) for m, r in ranks.items()}
+
+    w = recommender.weighting
     settings = {
         "damping": recommender.damping, "prior_mass": recommender.prior_mass,
-        "hub_exponent": recommender.weighting.hub_exponent,
-        "item_exponent": recommender.weighting.item_exponent,
-        "method": recommender.method,
-        "pid_weights": dict(recommender.weighting.pid_weights),
-        "default_pid_weight": recommender.weighting.default_pid_weight,
+        "hub_exponent": w.hub_exponent, "item_exponent": w.item_exponent,
+        "user_weight": w.user_weight, "user_exponent": w.user_exponent,
+        "user_nodes": len(recommender.user_keys), "method": recommender.method,
+        "pid_weights": dict(w.pid_weights), "default_pid_weight": w.default_pid_weight,
         "seed": seed,
     }
+    groups = {}
+    for g in sorted(set(group_of_case)):
+        in_group = [i for i, gc in enumerate(group_of_case) if gc == g and reachable[i]]
+        chosen = set(in_group)
+        groups[g] = (len(in_group), over(chosen.__contains__))
     result = DomainResult(
-        domain=getattr(recommender.kb, "domain", "?"), users=n_users, users_total=users_total, cases=n_cases,
-        liked_not_item=skipped, candidates=n, metrics={m: Metrics.from_ranks(r) for m, r in ranks.items()},
-        fallback_cases=fallbacks, seconds=time.perf_counter() - t0, settings=settings,
-        isolated_cases=connected.count(False),
-        metrics_connected={m: Metrics.from_ranks([x for x, c in zip(r, connected) if c]) for m, r in ranks.items()})
-    logger.info("evaluated %s: %d users, %d cases in %.1f s", result.domain, n_users, n_cases, result.seconds)
+        domain=getattr(recommender.kb, "domain", "?"), users=n_users, users_total=users_total,
+        cases=reachable.count(True), liked_not_item=skipped, candidates=n,
+        metrics=over(lambda i: reachable[i]), fallback_cases=fallbacks, seconds=time.perf_counter() - t0,
+        settings=settings, unreachable_cases=reachable.count(False),
+        metrics_unreachable=over(lambda i: not reachable[i]), metrics_all_items=over(lambda i: True),
+        groups=groups)
+    logger.info("evaluated %s: %d users, %d cases (+%d unreachable) in %.1f s", result.domain, n_users,
+                result.cases, result.unreachable_cases, result.seconds)
     return result
 
 
@@ -259,19 +304,31 @@ def markdown_report(results: Mapping[str, DomainResult]) -> str:
             lines.append(f"| {r.domain} | {r.users} | {r.cases} | {r.candidates} | {m} | {v.hr5:.3f} | "
                          f"{v.hr10:.3f} | {v.ndcg10:.3f} | {v.mrr:.3f} |")
     lines.append("")
-    lines.append("Breakdown: cases whose held-out item has at least one edge (isolated items are nodes of the "
-                 "graph but unreachable by the walk):")
+    lines.append("Cases are liked items with at least one edge in the KB item-property graph. Liked KB items "
+                 "without any edge are *not reachable* (not in the graph); they are scored separately below, and "
+                 "together with the cases as 'all liked items':")
     lines.append("")
-    lines.append("| domain | connected cases | isolated cases | method | HR@10 | NDCG@10 |")
-    lines.append("|---|---:|---:|---|---:|---:|")
+    lines.append("| domain | subset | cases | method | HR@10 | NDCG@10 | MRR |")
+    lines.append("|---|---|---:|---|---:|---:|---:|")
     for r in results.values():
-        for m, v in r.metrics_connected.items():
-            lines.append(f"| {r.domain} | {r.cases - r.isolated_cases} | {r.isolated_cases} | {m} | {v.hr10:.3f} | "
-                         f"{v.ndcg10:.3f} |")
+        for subset, count, metrics in (("not reachable", r.unreachable_cases, r.metrics_unreachable),
+                                       ("all liked items", r.cases + r.unreachable_cases, r.metrics_all_items)):
+            for m, v in metrics.items():
+                lines.append(f"| {r.domain} | {subset} | {count} | {m} | {v.hr10:.3f} | {v.ndcg10:.3f} | {v.mrr:.3f} |")
+    lines.append("")
+    lines.append("Per user group (study file; settings are chosen on the NL users and confirmed on the mixed ones):")
+    lines.append("")
+    lines.append("| domain | group | cases | method | HR@10 | NDCG@10 |")
+    lines.append("|---|---|---:|---|---:|---:|")
+    for r in results.values():
+        for g, (count, metrics) in r.groups.items():
+            for m, v in metrics.items():
+                lines.append(f"| {r.domain} | {g} | {count} | {m} | {v.hr10:.3f} | {v.ndcg10:.3f} |")
     lines.append("")
     for r in results.values():
         lines.append(f"- {r.domain}: {r.users_total} users with likes, {r.users} with a case; "
-                     f"{r.liked_not_item} liked QIDs not a recommendable graph item (skipped); "
+                     f"{r.liked_not_item} liked QIDs not a recommendable KB item (skipped); "
+                     f"{r.unreachable_cases} liked items not reachable (no KB edge); "
                      f"{r.fallback_cases} cases fell back to popularity; settings {dict(r.settings)}; "
                      f"{r.seconds:.1f} s")
     lines.append("")
@@ -280,4 +337,4 @@ def markdown_report(results: Mapping[str, DomainResult]) -> str:
 
 
 __all__ = ["METHODS", "DomainResult", "Metrics", "StudyUser", "evaluate_domain", "markdown_report", "rank_of",
-           "study_popularity", "summary_line"]
+           "study_interactions", "study_popularity", "summary_line", "user_group"]

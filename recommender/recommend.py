@@ -68,6 +68,22 @@ FALLBACK_ISOLATED_LIKES = "isolated_likes"
 
 _SCORE_CACHE_SIZE = 64
 
+USER_NODE_PREFIX = "user:"
+"""Prefix of the node id of a user in the collaborative graph (``"user:messages_nl.json#12"``);
+never a QID, never recommended."""
+LIKED_BY = "liked_by"
+"""Pseudo-property of a user--item (or user--value) edge in the collaborative graph."""
+
+
+def user_node(key: str) -> str:
+    """The graph node id of a user of the interaction data."""
+    return USER_NODE_PREFIX + str(key)
+
+
+def is_user_node(node: Hashable) -> bool:
+    """True for a user node of the collaborative graph."""
+    return isinstance(node, str) and node.startswith(USER_NODE_PREFIX)
+
 
 class KnowledgeBaseLike(Protocol):
     """The part of ``recommender.kb.KnowledgeBase`` (DESIGN.md) the recommender uses."""
@@ -158,20 +174,30 @@ class GraphWeighting:
     ``deg`` is the number of graph neighbours. Weights are symmetric, so the walk stays an
     undirected-graph walk (and the CG solver applies).
 
+    Collaborative edges (user -- liked item or value, pseudo-property :data:`LIKED_BY`, present
+    only when the recommender gets ``interactions``) weigh ``user_weight * deg(user) **
+    -user_exponent * f(other end)``.
+
     Attributes:
         pid_weights: (pid, weight) pairs; weight 0 drops that property's edges.
         default_pid_weight: weight of properties not listed.
         hub_exponent: >= 0; 0 = no hub down-weighting.
         item_exponent: >= 0; 0 = no item-degree up-weighting.
+        user_weight: >= 0, weight of a collaborative edge relative to a KB property edge (1).
+        user_exponent: >= 0; down-weights users with many likes (``deg(user) ** -user_exponent``).
     """
 
     pid_weights: tuple[tuple[PID, float], ...] = ()
     default_pid_weight: float = 1.0
     hub_exponent: float = 0.0
     item_exponent: float = 0.0
+    user_weight: float = 1.0
+    user_exponent: float = 0.0
 
     def pid_weight(self, pid: PID) -> float:
-        """Weight of one property."""
+        """Weight of one property (:data:`LIKED_BY`: ``user_weight``)."""
+        if pid == LIKED_BY:
+            return self.user_weight
         for p, w in self.pid_weights:
             if p == pid:
                 return w
@@ -220,6 +246,12 @@ class Recommender:
             fewer mat-vecs) or ``"power"`` (power iteration); same scores within 1e-6.
         tol: solver tolerance (default: :data:`CG_TOL` for cg, 1e-8 L1 change for power; see
             ``personalized_pagerank``).
+        interactions: optional user key -> QIDs that user liked (items or property values), e.g.
+            the released study's likes and the bot's own logged likes. Each user becomes a node
+            ``user:<key>`` linked to the liked QIDs that are graph nodes (the "collaborative
+            knowledge graph" of KGAT, Wang et al., KDD 2019), weighted by ``weighting.user_weight``.
+            QIDs unknown to the KB graph are ignored. User nodes are never recommended. Without
+            interactions the graph is the KB's item-value graph alone.
 
     Raises:
         ConfigError: if damping or prior_mass is out of range.
@@ -227,7 +259,8 @@ class Recommender:
 
     def __init__(self, kb: KnowledgeBaseLike, *, damping: float = DEFAULT_DAMPING,
                  prior_mass: float = DEFAULT_PRIOR_MASS, weighting: GraphWeighting | None = None,
-                 method: str = DEFAULT_METHOD, tol: float | None = None) -> None:
+                 method: str = DEFAULT_METHOD, tol: float | None = None,
+                 interactions: Mapping[str, Iterable[QID]] | None = None) -> None:
         if not 0.0 <= damping < 1.0:
             raise ConfigError(f"damping must be in [0, 1), got {damping}")
         if not 0.0 < prior_mass <= 1.0:
@@ -240,7 +273,9 @@ class Recommender:
             raise ConfigError(f"method must be 'cg' or 'power', got {method!r}")
         self.method = method
         self.tol = (CG_TOL if method == "cg" else DEFAULT_TOL) if tol is None else tol
-        self.nx_graph = kb.graph()
+        kb_graph = kb.graph()
+        self.nx_graph, self.user_keys = add_user_edges(kb_graph, interactions or {})
+        """The graph walked: the KB's item-value graph plus user nodes and edges, if any."""
         self.graph = build_sparse_graph(self.nx_graph, kb, self.weighting)
         index = self.graph.index
         items = sorted(kb.items)
@@ -251,37 +286,48 @@ class Recommender:
         self.missing_items: tuple[QID, ...] = tuple(q for q in items if q not in index)
         self.item_popularity = np.fromiter((kb.popularity(q) for q in self.item_qids), dtype=np.float64,
                                            count=len(self.item_qids))
+        self.item_in_kb_graph = np.fromiter((kb_graph.degree(q) > 0 for q in self.item_qids), dtype=bool,
+                                            count=len(self.item_qids))
+        """(n_items,) True if the item has at least one edge in the KB's item-value graph (its
+        property triples); user edges do not count."""
         self._pos_of_item = {q: i for i, q in enumerate(self.item_qids)}
-        self._cache: OrderedDict[tuple[frozenset[str], frozenset[str]], _Solved] = OrderedDict()
-        logger.info("recommender for %s: %d nodes, %d edges, %d items (%d outside the graph)",
+        self._cache: OrderedDict[tuple[frozenset[str], frozenset[str], frozenset[str]], _Solved] = OrderedDict()
+        logger.info("recommender for %s: %d nodes, %d edges, %d items (%d outside the graph), %d user nodes",
                     getattr(kb, "domain", "?"), self.graph.n_nodes, self.graph.n_edges,
-                    len(self.item_qids), len(self.missing_items))
+                    len(self.item_qids), len(self.missing_items), len(self.user_keys))
 
     # -- scoring -------------------------------------------------------------------------------
 
-    def solve(self, profile: Profile) -> _Solved:
+    def solve(self, profile: Profile, *, hide_users: Iterable[str] = ()) -> _Solved:
         """PageRank scores of every graph node for ``profile`` (cached, bounded LRU).
+
+        Args:
+            profile: liked and disliked QIDs.
+            hide_users: interaction keys whose user nodes (and edges) are removed for this
+                request, e.g. the held-out user in the offline evaluation, so that nothing of
+                their own likes reaches the graph. Unknown keys are ignored.
 
         Returns:
             A :class:`_Solved` with ``scores`` (n,) (None on fallback), the ``mask`` of removed
             nodes, the ``fallback_reason`` and the ``unknown`` liked QIDs.
         """
-        key = (profile.liked, profile.disliked)
+        hidden = frozenset(user_node(k) for k in hide_users) & frozenset(self.graph.index)
+        key = (profile.liked, profile.disliked, hidden)
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        solved = self._solve(profile)
+        solved = self._solve(profile, hidden)
         self._cache[key] = solved
         if len(self._cache) > _SCORE_CACHE_SIZE:
             self._cache.popitem(last=False)
         return solved
 
-    def _solve(self, profile: Profile) -> _Solved:
+    def _solve(self, profile: Profile, hidden: frozenset[str] = frozenset()) -> _Solved:
         index = self.graph.index
         n = self.graph.n_nodes
         mask = np.zeros(n, dtype=bool)
-        for q in profile.disliked:
+        for q in (*profile.disliked, *hidden):
             i = index.get(q)
             if i is not None:
                 mask[i] = True
@@ -304,12 +350,14 @@ class Recommender:
                                        mask=mask if mask.any() else None, tol=self.tol, method=self.method)
         return _Solved(scores, mask, None, unknown)
 
-    def item_scores(self, profile: Profile) -> tuple[NDArray[np.float64] | None, str | None]:
+    def item_scores(self, profile: Profile, *, hide_users: Iterable[str] = ()) -> tuple[
+            NDArray[np.float64] | None, str | None]:
         """Scores of every item of ``item_qids`` (in that order) and the fallback reason.
 
-        On fallback the scores are None (use :attr:`item_popularity`).
+        On fallback the scores are None (use :attr:`item_popularity`). ``hide_users``: see
+        :meth:`solve`.
         """
-        solved = self.solve(profile)
+        solved = self.solve(profile, hide_users=hide_users)
         if solved.scores is None:
             return None, solved.fallback_reason
         return solved.scores[self.item_index], None
@@ -422,6 +470,34 @@ def _top_k(primary: NDArray[np.float64], secondary: NDArray[np.float64], allowed
     return [int(i) for i in idx[order[:k]]]
 
 
+def add_user_edges(graph: nx.Graph, interactions: Mapping[str, Iterable[QID]]) -> tuple[nx.Graph, tuple[str, ...]]:
+    """The collaborative graph: ``graph`` plus one node per user linked to the QIDs they liked.
+
+    Args:
+        graph: the KB's item-value graph (not modified).
+        interactions: user key -> liked QIDs; QIDs that are not nodes of ``graph`` are ignored,
+            users with no such QID get no node.
+
+    Returns:
+        (graph, user keys with a node): ``graph`` itself when nothing is added, else a copy whose
+        user edges carry ``pids=(LIKED_BY,)``.
+    """
+    edges: list[tuple[str, QID]] = []
+    keys: list[str] = []
+    for key, qids in interactions.items():
+        node = user_node(key)
+        linked = [q for q in dict.fromkeys(qids) if q in graph and not is_user_node(q)]
+        if linked:
+            keys.append(str(key))
+            edges.extend((node, q) for q in linked)
+    if not edges:
+        return graph, ()
+    out = graph.copy()
+    out.add_edges_from(edges, pids=(LIKED_BY,))
+    logger.info("collaborative graph: %d user nodes, %d user edges", len(keys), len(edges))
+    return out, tuple(keys)
+
+
 def build_sparse_graph(graph: nx.Graph, kb: KnowledgeBaseLike, weighting: GraphWeighting) -> SparseGraph:
     """Weight the item-value graph per :class:`GraphWeighting` and build its sparse matrix.
 
@@ -438,8 +514,12 @@ def build_sparse_graph(graph: nx.Graph, kb: KnowledgeBaseLike, weighting: GraphW
     is_item = kb.is_item
     pid_weight: dict[str, float] = {}
 
+    gamma = weighting.user_exponent
+
     def factor(node: Hashable) -> float:
         d = max(degree.get(node, 1), 1)
+        if is_user_node(node):
+            return float(d) ** -gamma if gamma else 1.0
         if is_item(str(node)):
             return float(d) ** eta if eta else 1.0
         return float(d) ** -beta if beta else 1.0
@@ -454,7 +534,7 @@ def build_sparse_graph(graph: nx.Graph, kb: KnowledgeBaseLike, weighting: GraphW
                 w += pid_weight[p]
         else:
             w = weighting.default_pid_weight
-        if w == 0 or not (beta or eta):
+        if w == 0 or not (beta or eta or gamma):
             return w
         return w * factor(u) * factor(v)
 
@@ -830,7 +910,8 @@ def elicitation_suggestions(recommender: Recommender, profile: Profile, *, k: in
 
 
 __all__ = [
-    "DEFAULT_PRIOR_MASS", "FALLBACK_ISOLATED_LIKES", "FALLBACK_NO_LIKES", "FALLBACK_UNKNOWN_LIKES",
+    "DEFAULT_PRIOR_MASS", "LIKED_BY", "USER_NODE_PREFIX", "add_user_edges", "is_user_node", "user_node",
+    "FALLBACK_ISOLATED_LIKES", "FALLBACK_NO_LIKES", "FALLBACK_UNKNOWN_LIKES",
     "DEFAULT_WEIGHTING", "PLAIN_WEIGHTING", "Critique", "CritiqueResult", "GraphWeighting", "ItemCard",
     "Profile", "Recommendations", "Recommender", "ScoredItem", "Suggestion", "apply_critique",
     "build_sparse_graph", "elicitation_suggestions", "item_card", "preview_links", "prior_vector",

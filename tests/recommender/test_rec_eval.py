@@ -14,10 +14,11 @@ from recommender.rec_eval import (
     evaluate_domain,
     markdown_report,
     rank_of,
+    study_interactions,
     study_popularity,
     summary_line,
 )
-from recommender.recommend import Recommender
+from recommender.recommend import Profile, Recommender
 
 from _rec_fakes import FakeKB  # noqa: E402
 
@@ -59,8 +60,8 @@ def test_leave_one_out_counts_and_hits(rec):
     # Nolan films: hiding one, the others + Nolan put it in the top 5 of the 7-9 unrated films
     assert r.metrics["pagerank"].hr5 == 1.0
     assert set(r.metrics) == {"pagerank", "popularity", "random"}
-    assert r.fallback_cases == 0 and r.isolated_cases == 0
-    assert r.metrics_connected["pagerank"] == r.metrics["pagerank"]
+    assert r.fallback_cases == 0 and r.unreachable_cases == 0
+    assert r.metrics_all_items["pagerank"] == r.metrics["pagerank"]
     assert json.loads(json.dumps(r.to_json()))["metrics"]["pagerank"]["hr5"] == 1.0
 
 
@@ -69,11 +70,56 @@ def test_single_like_case_falls_back_and_is_counted(rec):
     assert r.cases == 1 and r.fallback_cases == 1
 
 
-def test_isolated_held_out_item_is_a_case_and_broken_down(rec):
+def test_item_without_kb_edge_is_not_a_case_but_reported_as_not_reachable(rec):
+    # Q999001 is a KB item (a node of kb.graph()) without any property edge: not "in the graph"
     r = evaluate_domain(rec, [StudyUser("u", liked=("Q999001", INCEPTION, NOLAN))])
-    assert r.cases == 2 and r.isolated_cases == 1
-    assert r.metrics["pagerank"].hr5 == 0.5  # the isolated film ranks below every connected one
-    assert r.metrics_connected["pagerank"].hr5 == 1.0
+    assert (r.cases, r.unreachable_cases, r.liked_not_item) == (1, 1, 1)
+    assert r.metrics["pagerank"].hr5 == 1.0
+    assert r.metrics_unreachable["pagerank"].hr5 == 0.0  # below every connected film
+    assert r.metrics_all_items["pagerank"].hr5 == 0.5
+    assert "| movie | not reachable | 1 | pagerank |" in markdown_report({"movie": r})
+
+
+def test_unreachable_stays_unreachable_with_user_edges():
+    # another user links the edgeless film to Inception: still not a case (the KB decides)
+    rec = Recommender(FakeKB(), interactions={"other": ("Q999001", INCEPTION)})
+    r = evaluate_domain(rec, [StudyUser("u", liked=("Q999001", INCEPTION, NOLAN)),
+                              StudyUser("other", liked=("Q999001", INCEPTION))])
+    assert r.unreachable_cases == 2 and r.cases == 2
+    # for "u", other users' likes now lead the walk from Inception to the edgeless film
+    assert r.metrics_unreachable["pagerank"].hr10 > 0
+
+
+def test_held_out_user_own_edges_are_hidden():
+    """No leak: the held-out user's node (linking their likes) is removed for their cases."""
+    users = [StudyUser("messages_nl.json#1", liked=(TOY_STORY, TITANIC)),
+             StudyUser("messages_mixed.json#2", liked=(INCEPTION, INTERSTELLAR))]
+    rec = Recommender(FakeKB(), interactions=study_interactions(users))
+    assert set(rec.user_keys) == {"messages_nl.json#1", "messages_mixed.json#2"}
+    titanic = Profile(liked=frozenset({TITANIC}))
+    # with the user's own edge, Titanic -> user -> Toy Story puts Toy Story in the top 3
+    assert TOY_STORY in [s.qid for s in rec.recommend(titanic, k=3).items]
+    hidden, _ = rec.item_scores(titanic, hide_users=("messages_nl.json#1",))
+    order = [rec.item_qids[i] for i in np.argsort(-hidden)]
+    assert order.index(TOY_STORY) >= 7  # below the films reachable from Titanic (and Titanic itself)
+    plain, _ = Recommender(FakeKB(), interactions={"messages_mixed.json#2": (INCEPTION, INTERSTELLAR)}).item_scores(
+        titanic)
+    # hiding a user = building the graph without them (same items, same order)
+    np.testing.assert_allclose(hidden / hidden.sum(), plain / plain.sum(), atol=1e-6)
+    r = evaluate_domain(rec, users)
+    assert r.groups["messages_nl.json"][0] == 2 and r.groups["messages_mixed.json"][0] == 2
+    assert r.settings["user_nodes"] == 2
+    leak_free = evaluate_domain(rec, users[:1])  # the Toy Story case is a miss once hidden
+    assert leak_free.metrics["pagerank"].hr5 <= 0.5
+
+
+def test_baselines_do_not_depend_on_the_recommender():
+    users = [StudyUser("a", liked=(INCEPTION, INTERSTELLAR, DARK_KNIGHT)), StudyUser("b", liked=(INCEPTION, TITANIC)),
+             StudyUser("c", liked=(DUNKIRK, TOY_STORY))]
+    r1 = evaluate_domain(Recommender(FakeKB()), users, seed=3)
+    r2 = evaluate_domain(Recommender(FakeKB(), damping=0.3, prior_mass=0.5), users, seed=3)
+    assert r1.metrics["popularity"] == r2.metrics["popularity"]
+    assert r1.metrics["random"] == r2.metrics["random"]
 
 
 def test_popularity_baseline_uses_other_users_only(rec):
