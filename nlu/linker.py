@@ -34,6 +34,8 @@ How a message is linked:
    connectives; a whole-span hit replaces shorter exact matches inside it ("mullholand drive" is
    Mulholland Drive, not Drive). A lone capitalised first or last name ("I love Jackson") is looked
    up in a person-name index and yields the persons who carry it (usually an ambiguous mention).
+   A lone word matched exactly that is also a person's first or last name ("Boccaccio": a novel
+   and Giovanni Boccaccio) gets those persons as further candidates (similarity 0.72).
 6. **Ranking.** Each candidate gets ``score = 0.55*similarity + 0.35*popularity + 0.10*domain +
    context``. Similarity: 1.0 for a label, 0.96 for a genre label plus a type noun, 0.95 for an
    alias (0.7 when the same words are another entity's label), 0.94 for a derived variant,
@@ -46,7 +48,8 @@ How a message is linked:
 7. **Ambiguity rule.** ``Mention.ambiguous`` is true when at least two candidates remain and the
    second one scores within :data:`AMBIGUITY_MARGIN` (0.08) of the first; when two or more
    recommendable items carry the typed words as their own name ("Inside Out" 2015 and 2011,
-   "The Avengers" 2012 and 1998), whatever their popularity; and for a short word (under 4
+   "The Avengers" 2012 and 1998), whatever their popularity; when a lone name is also the first
+   or last name of a person at least as popular as the top candidate; and for a short word (under 4
    letters, not a stop word) that is the whole object of a like-verb ("I like sia": F29 says
    ask). It is false when the context singles out the top candidate and not the second: the
    focus item, an earlier mention, or the year named in the message ("Inside Out (2011)"). The
@@ -129,6 +132,7 @@ MAX_WHOLE_SPAN_TOKENS = 14
 
 _SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
 _SIM_SKELETON = 0.9
+_SIM_NAMESAKE = 0.72  # a person's first or last name (as the fuzzy first/last-name look-up: 0.9 * 0.8)
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
 _FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.35
 _FUZZY_SIM_FACTOR = 0.9
@@ -522,6 +526,9 @@ class EntityLinker:
         mentions = []
         for i, j, scored, kind in spans:
             start, end = tokens[i].start, tokens[j - 1].end
+            namesakes = self._namesakes(text, tokens, i, j, scored) if kind == "exact" else ()
+            if namesakes:
+                scored = {**scored, **{q: _SIM_NAMESAKE for q in namesakes}}
             cands = self._rank(scored, tokens, i, focus, history_set, years=years)
             if not cands:
                 continue
@@ -536,8 +543,32 @@ class EntityLinker:
                     ambiguous = ambiguous and self._context_pick(cands[1], focus, history_set, years)
                 elif kind == "exact":
                     ambiguous = ambiguous or _homonyms(cands, scored) >= 2
+                    # a lone name that is also the first or last name of a person at least as
+                    # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
+                    ambiguous = ambiguous or (cands[0].qid not in namesakes and any(
+                        c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid)
+                        for c in cands[1:]))
             mentions.append(Mention(text[start:end], start, end, cands, ambiguous))
         return tuple(mentions)
+
+    def _namesakes(self, text: str, tokens: list[_Token], i: int, j: int, scored: dict[str, float]) -> frozenset[str]:
+        """Persons whose first or last name is the one word matched exactly at ``i`` when that word
+        names something else too ("Boccaccio": a book and Giovanni Boccaccio; "Disney": the
+        company and Walt Disney); only for a capitalised word or the whole object of a like-verb.
+        Persons already matched by the word (their label or alias) are not namesakes."""
+        if j - i != 1:
+            return frozenset()
+        people = self._partial.get(tokens[i].key)
+        if not people:
+            return frozenset()
+        whole_object = i > 0 and tokens[i - 1].key in _LIKE_VERBS and (
+            j == len(tokens) or _boundary(text, tokens, j) or tokens[j].key in _SPAN_STOP | _CLAUSE_STOP
+        )
+        if not (tokens[i].raw[:1].isupper() or whole_object):
+            return frozenset()
+        if any(q in scored for q in people):
+            return frozenset()  # the word already names one of these persons ("Tolkien")
+        return frozenset(people)
 
     def _context_pick(self, top: Candidate, focus: QID | None, history: frozenset[QID], years: set[int]) -> bool:
         """The dialog or the message singles out the top candidate: it is the focus item, an earlier

@@ -356,3 +356,21 @@ def test_titles_typed_without_their_articles_and_particles():
     assert m.text == "lord of rings" and m.candidates[0].qid == "Q378913"
     (m,) = linker_.link("I love hunger games")  # not "Of Love and Hunger" from "love hunger"
     assert m.candidates[0].qid == "Q11678"
+
+
+def test_a_lone_name_offers_the_persons_called_so():
+    entries = ENTRIES + (
+        Entry("Q888976", "Boccaccio", item=True, pop=1),
+        Entry("Q1402", "Giovanni Boccaccio", roles=("P50", "P58"), pop=5),
+        Entry("Q83544", "Rocky", item=True, pop=80, year=1976),
+        Entry("Q900001", "Steve Rocky", roles=("P161",), pop=2),
+    )
+    linker_ = EntityLinker(FakeKB(entries))
+    (m,) = linker_.link("I like Boccaccio")
+    assert m.candidates[0].qid == "Q888976"  # the exact title still ranks first
+    assert "Q1402" in [c.qid for c in m.candidates] and m.ambiguous  # the author is offered
+    (m,) = linker_.link("I like Rocky")
+    assert "Q900001" in [c.qid for c in m.candidates]
+    assert not m.ambiguous  # a far less popular namesake is not worth a question
+    (m,) = linker_.link("I like Giovanni Boccaccio")
+    assert [c.qid for c in m.candidates] == ["Q1402"] and not m.ambiguous
