@@ -12,7 +12,8 @@ How a message is linked:
 2. **Exact index.** Every KB label and alias (``kb.names()``) is tokenised the same way; the tuple
    of folded tokens maps to the QIDs that carry it. Labels starting with "the" are also indexed
    without it, labels with a bracketed suffix also without it ("Havana (feat. Young Thug)"), and
-   genre values also as "horror", "horror films", "comedy movies" (genres are preferences too).
+   genre values also as "horror", "horror films", "comedy movies", "romantic movies" (genres
+   are preferences too).
    For every start token the longest n-gram is tried first; the longest non-overlapping spans
    win (F28, like spaCy's ``filter_spans``). Item titles are also keyed by their content words
    only (no articles, "of", "and", possessive "s"), so "fast and furious" also finds "The Fast
@@ -199,6 +200,12 @@ MAX_CUTS = 3
 MAX_LIST_ITEMS = 25
 """Comma-separated objects of one like-verb that are read as name-like spans."""
 _OBJECT_LEAD = frozenset("the a an of all any movies films books songs by as".split())
+_GENRE_ADJECTIVES = {
+    "romance": "romantic", "drama": "dramatic", "crime": "criminal", "comedy": "comic",
+    "history": "historical", "mystery": "mysterious", "biography": "biographical",
+    "animation": "animated", "satire": "satirical", "psychology": "psychological",
+}
+"""Adjectives of genre nouns, for the genre variants ("romantic movies" -> romance film)."""
 _GENRE_SUFFIXES = ("film", "movie", "music", "novel", "fiction", "literature", "genre")
 _SPAN_STOP = frozenset(
     """and but or however although though because since while whereas with without so then
@@ -423,6 +430,9 @@ class EntityLinker:
             variants = {base, base[:-1] + (_plural(base[-1]),), key[:-1] + (_plural(key[-1]),)}
             if base != key:
                 variants.update(base + (noun,) for noun in nouns)
+            adjective = _GENRE_ADJECTIVES.get(base[0])
+            if adjective is not None:  # "romance film" -> "romantic movies", "crime film" -> "criminal film"
+                variants.update((adjective, *base[1:], noun) for noun in nouns)
             for variant in variants:
                 if variant != key:
                     self._add(index, tuple(sys.intern(t) for t in variant), qid, _SIM_VARIANT)

@@ -374,3 +374,12 @@ def test_a_lone_name_offers_the_persons_called_so():
     assert not m.ambiguous  # a far less popular namesake is not worth a question
     (m,) = linker_.link("I like Giovanni Boccaccio")
     assert [c.qid for c in m.candidates] == ["Q1402"] and not m.ambiguous
+
+
+def test_genre_adjectives_link_to_the_genre():
+    entries = ENTRIES + (Entry("Q1054574", "romance film", roles=("P136",), pop=50),
+                         Entry("Q959790", "crime film", roles=("P136",), pop=50))
+    linker_ = EntityLinker(FakeKB(entries))
+    assert [m.candidates[0].qid for m in linker_.link("I like romantic movies")] == ["Q1054574"]
+    assert [m.candidates[0].qid for m in linker_.link("I hate criminal films")] == ["Q959790"]
+    assert linker_.link("I like the criminal") == ()  # the adjective alone names nothing
