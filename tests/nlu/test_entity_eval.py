@@ -197,3 +197,38 @@ def test_clean_flag_and_visibility(fake_kb):  # noqa: F811
     assert visible_in_message(fake_kb, "Q25188", "I like Inception")
     assert visible_in_message(fake_kb, "Q44578", "I like Titanik")  # typo, partial_ratio >= 80
     assert not visible_in_message(fake_kb, "Q44578", "I like how I met your mother")
+
+
+def test_ratings_of_the_item_on_screen_are_scored_for_polarity_only(linker, sentiment, fake_kb):  # noqa: F811
+    from nlu.entity_eval import evaluate_ratings, extract_ratings
+
+    records = CONVERSATION + [
+        rec(14, "I don't like it", "request_recommendation - preference", [("Q25188", "-")], ["preference"]),
+        rec(15, "Dislike", "request_recommendation - preference", [("Q83495", "-")], ["preference"]),
+        rec(16, "I like this movie, but I hate the director", "request_recommendation - preference",
+            [("Q44578", "+"), ("Q42574", "-")], ["preference"]),
+        rec(17, "skip", "request_recommendation - skip", [], ["recommendation"]),
+    ]
+    ratings = extract_ratings(records)
+    assert [(r.text, r.item, r.polarity) for r in ratings] == [
+        ("I like it", "Q44578", "+"), ("I don't like it", "Q25188", "-"), ("Dislike", "Q83495", "-"),
+        ("I like this movie, but I hate the director", "Q44578", "+"),
+    ]
+    scores = evaluate_ratings(ratings, linker, sentiment)
+    assert (scores.ratings, scores.ratings_correct) == (4, 4)
+    assert (scores.neg_tp, scores.neg_fp, scores.neg_fn) == (2, 0, 0)
+    assert scores.tasks == 0 and scores.gold == 0  # recall/precision untouched
+    tasks = evaluate_tasks(extract_tasks(records), linker, sentiment, fake_kb)
+    evaluate_ratings(ratings, linker, sentiment, tasks)
+    assert tasks.polarity_total == tasks.task_polarity_total + 4
+    assert tasks.rating_accuracy == 1.0
+
+
+def test_a_neutral_polarity_is_confirmed_by_the_simulated_user(linker, sentiment, fake_kb):  # noqa: F811
+    task = PreferenceTask(1, "I watched Inception", (("Q25188", "-"),), False)
+    outcome = simulate_task(task, linker, sentiment, fake_kb)
+    assert outcome.predicted == (("Q25188", Polarity.NEGATIVE),)  # "Did you like Inception?" "No"
+    assert outcome.confirmations == 1 and not outcome.asked  # not a disambiguation question
+    stated = PreferenceTask(1, "I hate Inception", (("Q25188", "+"),), False)
+    outcome = simulate_task(stated, linker, sentiment, fake_kb)
+    assert outcome.predicted == (("Q25188", Polarity.NEGATIVE),) and outcome.confirmations == 0

@@ -120,3 +120,37 @@ def test_reference_it_with_appended_pronoun():
 )
 def test_exclusions_and_idioms(linker, sentiment, text, expected):  # noqa: F811
     assert polarities_via_linker(linker, sentiment, text)[1] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I like it", POS),
+        ("I don't like it", NEG),
+        ("I donâ€™t like this movie", NEG),
+        ("I don’t like this book a lot", NEG),
+        ("Dislike", NEG),
+        ("Like", POS),
+        ("I dislike", NEG),
+        ("Don't like", NEG),
+        ("No i dislike it", NEG),  # an answer's "no" does not negate the verb after the subject
+        ("No", NEG),
+        ("Yes", POS),
+        ("I like it but I don't like the actors", POS),  # about *it*, not the actors
+        ("I don't like it, but I like the genre", NEG),
+        ("Yes i like this film, but i dont like the producer", POS),
+        ("I love this song", POS),
+        ("Show me the trailer", NEU),
+    ],
+)
+def test_message_polarity_about_the_item_on_screen(sentiment, text, expected):  # noqa: F811
+    assert sentiment.message_polarity(text) is expected
+
+
+def test_a_no_before_the_subject_does_not_negate(sentiment):  # noqa: F811
+    text = "No, I love Titanic"
+    assert sentiment.polarities(text, [span(text, "Titanic")]) == (POS,)
+    text = "No I hate Titanic"
+    assert sentiment.polarities(text, [span(text, "Titanic")]) == (NEG,)
+    text = "I do not like Titanic"
+    assert sentiment.polarities(text, [span(text, "Titanic")]) == (NEG,)
