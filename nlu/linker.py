@@ -443,16 +443,21 @@ class EntityLinker:
         or add articles and particles ("fast and furious", "the lord of rings"). Similarity
         :data:`_SIM_SKELETON`, so an exact label ranks first and a close pair is asked about."""
         out: dict[tuple[str, ...], dict[str, float]] = defaultdict(dict)
+        items = getattr(self.kb, "items", None)
+        is_item = items.__contains__ if isinstance(items, (set, frozenset, dict)) else self.kb.is_item
+        drop = _SKELETON_DROP
         for qid, key in self._label_keys.items():
-            if not self.kb.is_item(qid) or len(key) < 2:
+            if len(key) < 2 or drop.isdisjoint(key) or not is_item(qid):
                 continue
-            skeleton = _skeleton(key)
-            if len(skeleton) >= 2 and skeleton != key:
+            skeleton = tuple(t for t in key if t not in drop)
+            if len(skeleton) >= 2:
                 out[skeleton][qid] = _SIM_SKELETON
-            bare = name_key(_BRACKETED.sub("", labels[qid]).strip())
-            bare_skeleton = _skeleton(bare)
-            if len(bare_skeleton) >= 2 and bare_skeleton != bare:
-                out[bare_skeleton].setdefault(qid, _SIM_SKELETON)
+            label = labels[qid]
+            if "(" in label or "[" in label:
+                bare = name_key(_BRACKETED.sub("", label).strip())
+                bare_skeleton = _skeleton(bare)
+                if len(bare_skeleton) >= 2 and bare_skeleton != bare:
+                    out[bare_skeleton].setdefault(qid, _SIM_SKELETON)
         return dict(out)
 
     def _bare_variants(self, index: dict, labels: dict[str, str]) -> None:
