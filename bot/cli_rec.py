@@ -9,7 +9,8 @@
   ``rec: users=U cases=C hr10_movie=HM popularity_hr10_movie=PM random_hr10_movie=RM
   ndcg10_movie=NM hr10_book=HB hr10_music=HU``.
 - ``corsbot rec bench [--requests 200] [--networkx-requests 3] [--max-edges 1000000]``: latency of
-  one recommendation per domain vs ``networkx.pagerank`` per request, and a scaling curve on
+  one recommendation per domain (collaborative graph: KB + the study's user edges, as the bot
+  runs it) vs ``networkx.pagerank`` per request, and a scaling curve on
   synthetic graphs (``<home>/reports/rec/scaling.png``); last line exactly
   ``bench: domain=D nodes=N edges=M p50_ms=A p99_ms=B speedup_vs_networkx=S`` for the largest
   domain (by edges).
@@ -126,6 +127,45 @@ def study_users(domain: str, files: Sequence[Path] | None = None):
     return users
 
 
+def interactions_for(domain: str, *, records: Sequence[object] = (), include_study: bool = True
+                     ) -> dict[str, tuple[str, ...]]:
+    """Likes for ``Recommender(kb, interactions=...)``: the released study's and the bot's own.
+
+    - study users (if the released files exist): key ``"<file>#<userID>"``, their liked QIDs
+      (:func:`study_users`);
+    - the bot's logged turns ``records`` (``LogRecord``s, e.g. ``LogStore.records()``): key
+      ``"bot#<user_id>"``, every QID logged with ``+`` in ``recognized_objects`` of a rating turn
+      (a later ``-`` on the same QID removes it). Records of other domains may be passed: QIDs
+      that are not nodes of the domain's graph are ignored by the recommender.
+
+    Missing study files are not an error here (the bot still starts, with fewer user edges).
+
+    Returns:
+        user key -> liked QIDs (first-mention order).
+    """
+    from logs.record import conversations
+    from logs.schema import parse_objects
+    from recommender.rec_eval import study_interactions
+
+    out: dict[str, tuple[str, ...]] = {}
+    if include_study:
+        try:
+            out.update(study_interactions(study_users(domain)))
+        except ConfigError as exc:
+            logger.warning("no study likes for %s: %s", domain, exc)
+    for user_id, recs in conversations(records).items():  # type: ignore[arg-type]
+        opinion: dict[str, str] = {}
+        for rec in recs:
+            if not rec.intent.startswith(RATING_INTENT_PREFIXES):
+                continue
+            for qid, polarity in parse_objects(rec.recognized_objects):
+                opinion[qid] = polarity
+        liked = tuple(q for q, p in opinion.items() if p == "+")
+        if liked:
+            out[f"bot#{user_id}"] = liked
+    return out
+
+
 def _out_dir(args: argparse.Namespace) -> Path:
     out = args.out or paths.reports_dir() / "rec"
     out.mkdir(parents=True, exist_ok=True)
@@ -195,7 +235,8 @@ def run_bench(args: argparse.Namespace) -> int:
         raise ConfigError("need --requests >= 1, --networkx-requests >= 0, --max-edges >= 10000")
     results = []
     for domain in args.domains:
-        rec = load_recommender(domain)
+        # the production graph: KB edges plus the study's user edges (the bot adds its own users)
+        rec = load_recommender(domain, interactions=interactions_for(domain))
         r = latency(rec, requests=args.requests, networkx_requests=args.networkx_requests)
         results.append(r)
         print(f"{domain}: nodes={r.nodes} edges={r.edges} p50_ms={r.p50_ms:.2f} p99_ms={r.p99_ms:.2f} "

@@ -51,7 +51,8 @@ def test_bench_prints_last_line_and_png(study, capsys):
     assert cli.main(["rec", "bench", "--domains", "movie", "--requests", "5", "--networkx-requests", "1",
                      "--max-edges", "20000"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert re.fullmatch(r"bench: domain=movie nodes=20 edges=27 p50_ms=[\d.]+ p99_ms=[\d.]+ "
+    # 20 KB nodes / 27 KB edges + the 2 study users and their 5 likes (the production graph)
+    assert re.fullmatch(r"bench: domain=movie nodes=22 edges=32 p50_ms=[\d.]+ p99_ms=[\d.]+ "
                         r"speedup_vs_networkx=[\d.]+", last), last
     assert (study / "home" / "reports" / "rec" / "scaling.png").stat().st_size > 1000
 
@@ -61,3 +62,27 @@ def test_missing_study_is_one_clear_error(study, monkeypatch, capsys):
     assert cli.main(["rec", "evaluate", "--domains", "movie"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("corsbot: error: no released messages for movie") and "\n" not in err
+
+
+def test_evaluate_no_collaborative_and_user_weight_flags(study, capsys):
+    assert cli.main(["rec", "evaluate", "--domains", "movie", "--no-collaborative"]) == 0
+    report = json.loads((study / "home" / "reports" / "rec" / "evaluate.json").read_text())
+    assert report["movie"]["settings"]["user_nodes"] == 0
+    assert cli.main(["rec", "evaluate", "--domains", "movie", "--user-weight", "2.5", "--user-exponent", "0.5"]) == 0
+    out = capsys.readouterr().out
+    report = json.loads((study / "home" / "reports" / "rec" / "evaluate.json").read_text())
+    settings = report["movie"]["settings"]
+    assert (settings["user_nodes"], settings["user_weight"], settings["user_exponent"]) == (2, 2.5, 0.5)
+    assert "group messages_nl.json: cases=4" in out and "not_reachable=0" in out
+
+
+def test_interactions_for_merges_study_and_bot_likes(study):
+    from logs.record import LogRecord
+
+    bot = [LogRecord.from_json(_record(10, 5, "preference", "Q44578+, Q171048+")),
+           LogRecord.from_json(_record(11, 5, "request_recommendation - preference", "Q171048-")),
+           LogRecord.from_json(_record(12, 6, "show_profile", "Q25188+"))]
+    got = cli_rec.interactions_for("movie", records=bot)
+    assert got == {"messages_nl.json#1": ("Q25188", "Q13417189", "Q25191"),
+                   "messages_nl.json#2": ("Q163872", "Q24053263"), "bot#5": ("Q44578",)}
+    assert cli_rec.interactions_for("book", records=bot) == {"bot#5": ("Q44578",)}  # no book study: bot likes only
