@@ -11,7 +11,8 @@ Bot API server of ``tests/bot/fake_telegram.py`` (run in a subprocess, so that t
 server do not share one interpreter lock): ``--users`` users each send ``--messages`` texts, all
 queued at once and interleaved; the clock runs from the first push until every turn is handled and
 delivered. It uses the real dialog manager when it can be built from ``$CORSBOT_HOME`` (KB snapshot
-and intent model; state in a temporary database), else a trivial echo handler, and prints which.
+and intent model; state in a temporary database; warmed up off the clock by one user sending the
+bench texts once), else a trivial echo handler, and prints which.
 Last line: ``telegram: users=100 messages=N msgs_per_s=R lost=L``.
 """
 
@@ -28,7 +29,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -141,8 +142,8 @@ class BenchResult:
         users: concurrent users.
         messages: messages sent (users x messages per user).
         seconds: wall time from the first push to the last delivered reply.
-        lost: messages without a reply (per user: sent minus replies received, floored at 0), plus
-            echo replies out of order or to the wrong chat (trivial handler only).
+        lost: messages whose reply did not reach their chat in order: the echo handler's replies
+            are compared exactly; the real dialog manager's replies carry a per-turn marker line.
         handler: which handler answered.
         cpu_s: CPU time of the bot process (all its threads) over the same interval, in seconds:
             less sensitive than ``seconds`` to other jobs on a shared machine.
@@ -162,19 +163,34 @@ class BenchResult:
 
 
 class _CountingHandler:
-    """Wraps a handler and counts the turns it finished (thread-safe)."""
+    """Wraps a handler and counts the turns it finished (thread-safe).
 
-    def __init__(self, inner: Any) -> None:
+    With ``mark=True`` each reply gets a last line ``[bench <user> #<k>]`` (k = the user's k-th
+    turn, from 0), so that the benchmark can check that every turn's reply reached the right chat in
+    order, whatever the reply looks like (a split text, a photo with caption, ...).
+    """
+
+    def __init__(self, inner: Any, *, mark: bool = False) -> None:
         self.inner = inner
+        self.mark = mark
         self.done = 0
+        self._turns: dict[str, int] = {}  # user -> turns started (one user's turns never overlap)
         self._lock = threading.Lock()
 
     def handle(self, turn: Turn) -> Reply:
+        with self._lock:
+            k = self._turns.get(turn.user_id, 0)
+            self._turns[turn.user_id] = k + 1
         try:
-            return self.inner.handle(turn)
+            reply = self.inner.handle(turn)
+            return replace(reply, text=f"{reply.text}\n{_marker(turn.user_id, k)}") if self.mark else reply
         finally:
             with self._lock:
                 self.done += 1
+
+
+def _marker(user_key: str, k: int) -> str:
+    return f"[bench {user_key} #{k}]"
 
 
 def _control(port: int, action: str, body: Any = None) -> Any:
@@ -220,7 +236,8 @@ def run_bench(
         else:
             try:
                 inner = _real_dialog_manager(Path(tmp) / "bench.sqlite3", "bench")
-                inner.handle(Turn("bench:probe", "hi", interaction_type="mixed"))  # loads models and KB now
+                for text in BENCH_TEXTS:  # warm-up off the clock: loads the models, the KB and the recommender
+                    inner.handle(Turn("bench:probe", text, interaction_type="mixed"))
                 label = f"real DialogManager (KB and model from {paths.home()}, state in a temporary database)"
             except Exception as exc:  # noqa: BLE001 - any failure to build means: no real DM here
                 inner, label = EchoHandler(), f"trivial echo handler (real DialogManager unavailable: {exc})"
@@ -236,7 +253,7 @@ def run_bench(
             print(f"telegram bench: fake Bot API server in a subprocess on 127.0.0.1:{port}; {users} users x "
                   f"{per_user} messages; AIORateLimiter on with its overall limit off (Telegram's 30 msg/s would cap "
                   f"it); HTTP backend {http_backend}, pool {pool}")  # fmt: skip
-            counting = _CountingHandler(inner)
+            counting = _CountingHandler(inner, mark=not isinstance(inner, EchoHandler))
             return asyncio.run(_bench(port, counting, label, users, per_user, timeout_s, pool, http_backend))
         finally:
             if proc.stdin:
@@ -280,15 +297,23 @@ async def _bench(
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     finally:
         await channel.stop()
-    texts: dict[str, list[str]] = await asyncio.to_thread(_control, port, "texts")
+    replies: dict[str, list[str]] = await asyncio.to_thread(_control, port, "replies")
     lost = 0
     for u in ids:
-        got = texts.get(str(u), [])
+        got = replies.get(str(u), [])
         expected = [t for uu, t in sent if uu == u]
-        if isinstance(handler.inner, EchoHandler):
+        if not handler.mark:  # echo: the exact texts, in order
             lost += sum(1 for i, t in enumerate(expected) if i >= len(got) or got[i] != f"you said {t}")
-        else:
-            lost += max(0, len(expected) - len(got))
+            continue
+        # real dialog manager: the reply of the user's k-th turn ends with its marker, in order
+        ends = [m.rstrip() for m in got]
+        pos = found = 0
+        for k in range(len(expected)):
+            want = _marker(f"tg:{u}", k)
+            hit = next((i for i in range(pos, len(ends)) if ends[i].endswith(want)), None)
+            if hit is not None:  # a reply missing (or out of order) does not hide the later ones
+                found, pos = found + 1, hit + 1
+        lost += len(expected) - found
     return BenchResult(users, total, elapsed, lost, label, cpu)
 
 

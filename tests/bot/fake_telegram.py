@@ -454,7 +454,9 @@ class FakeTelegram:
 
     def _control(self, action: str, body: Any) -> Any:
         """Control endpoints for a server in another process (benchmarks): ``push_texts`` (body
-        ``[[user_id, text], ...]``), ``count`` (messages sent), ``texts`` (``{chat_id: [texts]}``)."""
+        ``[[user_id, text], ...]``), ``count`` (messages sent), ``texts`` (``{chat_id: [texts]}`` of
+        ``sendMessage``), ``replies`` (``{chat_id: [text or caption]}`` of ``sendMessage`` and
+        ``sendPhoto``, in order)."""
         if action == "push_texts":
             self.push_texts([(int(u), str(x)) for u, x in body])
             return True
@@ -466,6 +468,12 @@ class FakeTelegram:
                 for e in self.events:
                     if e["method"] == "sendMessage":
                         out.setdefault(str(e["chat_id"]), []).append(e["text"])
+                return out
+            if action == "replies":
+                out = {}
+                for e in self.events:
+                    if e["method"] in ("sendMessage", "sendPhoto"):
+                        out.setdefault(str(e["chat_id"]), []).append(e.get("text") or e.get("caption") or "")
                 return out
         raise ApiError(404, "Not Found: control action")
 

@@ -1,0 +1,36 @@
+"""``corsbot bench telegram`` counting with a dialog handler other than the echo: every turn's reply
+must reach its chat in order, whatever its shape (split long text, photo with caption), and a
+turn answered by the channel's apology instead counts as lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import cli_telegram
+from bot.turns import Reply, Turn
+
+
+class _ShapedHandler:
+    """Long replies (split in two messages) for one user, photos for another, plain text otherwise;
+    raises on the turns whose text contains ``fail_on``."""
+
+    def __init__(self, fail_on: str | None = None) -> None:
+        self.fail_on = fail_on
+
+    def handle(self, turn: Turn) -> Reply:
+        if self.fail_on and self.fail_on in turn.text:
+            raise RuntimeError("boom")
+        if turn.user_id == "tg:100001":
+            return Reply("line\n" * 1000)  # 5000 characters: two messages, the marker in the second
+        if turn.user_id == "tg:100002":
+            return Reply(f"poster of {turn.text}", image="https://example.org/poster.jpg")
+        return Reply(f"ok {turn.text}")
+
+
+@pytest.mark.parametrize(("fail_on", "lost"), [(None, 0), ("#1", 3)])
+def test_bench_counts_every_reply_shape_and_apologies_as_lost(monkeypatch, fail_on, lost):
+    monkeypatch.setattr(cli_telegram, "_real_dialog_manager", lambda db, session: _ShapedHandler(fail_on))
+    result = cli_telegram.run_bench(users=3, per_user=3, timeout_s=60)
+    assert result.handler.startswith("real DialogManager")
+    assert (result.messages, result.lost) == (9, lost)  # "#1": each user's second turn fails
+    assert result.cpu_s > 0 and result.msgs_per_s > 0
