@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import logging
 import math
+from bisect import bisect_left, bisect_right
 import re
 import sys
 import time
@@ -853,10 +854,14 @@ class EntityLinker:
         lo = math.floor(len(query) * cutoff / (200 - cutoff))
         hi = math.ceil(len(query) * (200 - cutoff) / cutoff)
         stop = _stop_words()
-        ids = sorted(
-            {pos for key in _block_keys(query, stop) for pos in self._block.get(key, ())
-             if lo <= self._fuzzy_lengths[pos] <= hi}
-        )
+        # names are sorted by length, so each block's positions are too: slice the length window
+        first, last = bisect_left(self._fuzzy_lengths, lo), bisect_right(self._fuzzy_lengths, hi)
+        window: set[int] = set()
+        for key in _block_keys(query, stop):
+            block = self._block.get(key)
+            if block:
+                window.update(block[bisect_left(block, first) : bisect_left(block, last)])
+        ids = sorted(window)
         if ids:
             choices = [self._fuzzy_names[pos] for pos in ids]
             hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2)
@@ -999,17 +1004,6 @@ def _boundary(text: str, tokens: list[_Token], j: int) -> bool:
     if gap.strip() == "." and len(tokens[j - 1].raw) == 1:
         return False
     return any(c in ",;.!?()\n" for c in gap)
-
-
-def _bisect(values: list[int], x: int) -> int:
-    lo, hi = 0, len(values)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if values[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 def _longest_first(found: Iterable[tuple[int, int, dict, str]]) -> list[tuple[int, int, dict, str]]:
