@@ -607,7 +607,7 @@ class EntityLinker:
             (Candidate(QID(q), kb.label(q), round(_W_SIM + _W_POP * math.log1p(max(kb.popularity(q), 0.0))
                                                  / self._pop_scale, 6), bool(kb.is_item(q)), (PID(pid),),
                        kb.description(q)) for q in dict.fromkeys(values)),
-            key=lambda c: (-c.score, c.qid),
+            key=lambda c: (-c.score, _qid_order(c.qid)),
         )
         first = i - 3 if i >= 3 and tokens[i - 3].key in ("the", "a", "an", "his", "her", "its", "their") else i - 2
         return first, tuple(ranked[:MAX_CANDIDATES])
@@ -906,8 +906,15 @@ class EntityLinker:
                 score += _HISTORY_BONUS
             label = kb.label(qid)
             out.append(Candidate(QID(qid), label, round(score, 6), is_item, roles, kb.description(qid)))
-        out.sort(key=lambda c: (-c.score, c.qid))
+        out.sort(key=lambda c: (-c.score, _qid_order(c.qid)))
         return tuple(out[:MAX_CANDIDATES])
+
+
+def _qid_order(qid: str) -> tuple[int, str]:
+    """Tie-break of equal scores: the lower Wikidata number first (older entities are usually the
+    better-known ones: Q44578 "Titanic" 1997 before Q1197729), numerically, not as text."""
+    digits = qid[1:]
+    return (int(digits), qid) if digits.isdigit() else (sys.maxsize, qid)
 
 
 def _homonyms(cands: Sequence[Candidate], scored: dict[str, float]) -> int:

@@ -383,3 +383,10 @@ def test_genre_adjectives_link_to_the_genre():
     assert [m.candidates[0].qid for m in linker_.link("I like romantic movies")] == ["Q1054574"]
     assert [m.candidates[0].qid for m in linker_.link("I hate criminal films")] == ["Q959790"]
     assert linker_.link("I like the criminal") == ()  # the adjective alone names nothing
+
+
+def test_equal_scores_put_the_lower_wikidata_number_first():
+    entries = ENTRIES + (Entry("Q1000001", "Nostromo", roles=("P921",), pop=3),
+                         Entry("Q200001", "Nostromo", roles=("P921",), pop=3))
+    (m,) = EntityLinker(FakeKB(entries)).link("I like Nostromo")
+    assert [c.qid for c in m.candidates] == ["Q200001", "Q1000001"]  # numerically, not as text
