@@ -12,7 +12,8 @@ Method, per message:
    "adore", "fan of", "favourite", "prefer", "into" ...), negative ("hate", "dislike",
    "can't stand", "detest", "sick of" ...); a negation ("not", "n't", "never", "no", "don't",
    "dont", "nor", "neither", "without" ...) within three words before the cue flips it ("I don't
-   like", "not a fan of", "I don’t like"). A clause with a negation and no cue ("but not X") is
+   like", "not a fan of", "I don’t like"); a negation before the cue's subject does not count
+   ("No, I dislike it", "No I like it"). A clause with a negation and no cue ("but not X") is
    negative. Otherwise VADER's compound score of the masked clause decides (>= 0.05 positive,
    <= -0.05 negative). A clause with none of these has *no cue*.
 5. **Scope.** An entity takes the polarity of its own clause; a clause with no cue inherits from
@@ -22,6 +23,10 @@ Method, per message:
    before it ("I like everything except Titanic", "I like Titanic but Avatar"). Still nothing:
    ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
+
+Whole messages about the item on screen ("I don't like it", "Dislike", "No"):
+:meth:`SentimentRecognizer.message_polarity` (the first reference "it"/"this movie" is scored as
+the entity; else the first clause with a cue; a bare yes/no answer counts).
 
 VADER: Hutto & Gilbert, "VADER: A Parsimonious Rule-based Model for Sentiment Analysis of Social
 Media Text", ICWSM 2014 (package ``vaderSentiment``).
@@ -178,8 +183,7 @@ class SentimentRecognizer:
         match = _REFERENCE.search(text)
         if match is not None:
             return self.polarities(text, [(match.start(), match.end())])[0]
-        masked = text
-        for clause in self._clauses(masked):
+        for clause in self._clauses(text):
             if clause.polarity is not None:
                 return clause.polarity
         answer = " ".join(_WORD.findall(text.lower()))
