@@ -134,6 +134,10 @@ MAX_WHOLE_SPAN_TOKENS = 14
 
 _SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
 _SIM_SKELETON = 0.9
+_SIM_SUBTITLE = 0.92
+_PERSON_ROLES = frozenset({"P50", "P57", "P58", "P161", "P162", "P175", "P86", "P170", "P676", "P110"})
+_SUBTITLE = re.compile(r"\s*:\s+|\s+[\u2013\u2014-]\s+")
+"""Title/subtitle separators: ": ", " – ", " — ", " - "."""
 _SIM_NAMESAKE = 0.72  # a person's first or last name (as the fuzzy first/last-name look-up: 0.9 * 0.8)
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
 _FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.35
@@ -462,13 +466,25 @@ class EntityLinker:
         return dict(out)
 
     def _bare_variants(self, index: dict, labels: dict[str, str]) -> None:
-        """Index labels without a bracketed suffix: "Havana (feat. Young Thug)" -> "Havana"."""
+        """Index labels without a bracketed suffix: "Havana (feat. Young Thug)" -> "Havana"; and
+        item titles by their subtitle of two words or more: "Star Wars: Episode III – Revenge of
+        the Sith" -> "Revenge of the Sith", "Mad Max: Fury Road" -> "Fury Road" (similarity 0.92),
+        unless the main title is a person's name ("J. K. Rowling: Harry Potter")."""
+        owners = {key: qid for qid, key in self._label_keys.items() if not self.kb.is_item(qid)}
         for qid, label in labels.items():
             bare = _BRACKETED.sub("", label).strip()
             if bare and bare != label:
                 key = name_key(bare)
                 if key:
                     self._add(index, key, qid, _SIM_VARIANT)
+            parts = _SUBTITLE.split(bare or label)
+            if len(parts) > 1 and self.kb.is_item(qid):  # "Star Wars: Episode III – Revenge of the Sith"
+                owner = owners.get(name_key(parts[0]))
+                if owner is not None and _PERSON_ROLES.intersection(self.kb.roles(owner)):
+                    continue  # "J. K. Rowling: Harry Potter" is about Harry Potter, not named so
+                key = name_key(parts[-1])
+                if len(key) >= 2 and sum(len(t) for t in key if t not in _SKELETON_DROP) >= 6:
+                    self._add(index, key, qid, _SIM_SUBTITLE)
 
     def _build_fuzzy(self) -> None:
         """Names for the fuzzy fallback, sorted by length, plus a person first/last-name index."""

@@ -390,3 +390,18 @@ def test_equal_scores_put_the_lower_wikidata_number_first():
                          Entry("Q200001", "Nostromo", roles=("P921",), pop=3))
     (m,) = EntityLinker(FakeKB(entries)).link("I like Nostromo")
     assert [c.qid for c in m.candidates] == ["Q200001", "Q1000001"]  # numerically, not as text
+
+
+def test_titles_are_found_by_their_subtitle():
+    entries = ENTRIES + (
+        Entry("Q42051", "Star Wars: Episode III – Revenge of the Sith", item=True, pop=52, year=2005),
+        Entry("Q937395", "Revenge of the Nerds", item=True, pop=20, year=1984),
+        Entry("Q1757288", "Mad Max: Fury Road", item=True, pop=27, year=2015),
+        Entry("Q104659815", "J. K. Rowling: Harry Potter", item=True, pop=1),
+        Entry("Q34660", "J. K. Rowling", roles=("P50",), pop=50),
+    )
+    linker_ = EntityLinker(FakeKB(entries))
+    assert [m.candidates[0].qid for m in linker_.link("I like Revenge of the sith")] == ["Q42051"]
+    assert [m.candidates[0].qid for m in linker_.link("I love fury road")] == ["Q1757288"]
+    # a book about Harry Potter by a named person is not "Harry Potter"
+    assert all(m.candidates[0].qid != "Q104659815" for m in linker_.link("I like Harry Potter"))
