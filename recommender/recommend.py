@@ -208,8 +208,16 @@ PLAIN_WEIGHTING = GraphWeighting()
 """Weight 1 per property linking a pair (a director who also wrote the film: 2), no degree
 factors: the plain PageRank with priors of the original system over the KB graph."""
 
-DEFAULT_WEIGHTING = PLAIN_WEIGHTING
-"""Default edge weighting: the plain graph, chosen on the released study (``corsbot rec evaluate``).
+DEFAULT_USER_WEIGHT = 3.0
+"""Weight of a collaborative (user--liked QID) edge against 1 per KB property; see
+:data:`DEFAULT_WEIGHTING` for how it was chosen."""
+
+DEFAULT_WEIGHTING = GraphWeighting(user_weight=DEFAULT_USER_WEIGHT)
+"""Default edge weighting: the plain KB graph (:data:`PLAIN_WEIGHTING`) plus user edges of weight
+:data:`DEFAULT_USER_WEIGHT` when the recommender gets ``interactions`` (without interactions it is
+exactly the plain graph). TUNING_NOTE
+
+KB-only tuning (before the collaborative graph), chosen on the released study (``corsbot rec evaluate``).
 
 How it was chosen: leave-one-out on the movie study (966 cases), selecting on the NL users and
 checking on the mixed ones, over hub_exponent {0, 0.25, 0.5, 0.75, 1}, item_exponent {0, 0.5, 1},
