@@ -812,6 +812,9 @@ class EntityLinker:
                     # a lone first/last name only when capitalised or the whole object ("I like kubrick")
                     partial = tokens[a].raw[:1].isupper() or (a == i and b == j)
                     scored = lookup(tokens[a:b], allow_partial=partial)
+                    if not scored and b < m and tokens[b].key in _TYPE_WORDS:
+                        b += 1  # a typo'd genre keeps its noun: "ramance film" -> romance film
+                        scored = lookup(tokens[a:b], allow_partial=False)
                     if scored:
                         out.append((a, b, scored, "fuzzy"))
                 k = m

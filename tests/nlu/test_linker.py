@@ -405,3 +405,9 @@ def test_titles_are_found_by_their_subtitle():
     assert [m.candidates[0].qid for m in linker_.link("I love fury road")] == ["Q1757288"]
     # a book about Harry Potter by a named person is not "Harry Potter"
     assert all(m.candidates[0].qid != "Q104659815" for m in linker_.link("I like Harry Potter"))
+
+
+def test_a_typo_in_a_genre_keeps_its_noun():
+    entries = ENTRIES + (Entry("Q1054574", "romance film", roles=("P136",), pop=50),)
+    (m,) = EntityLinker(FakeKB(entries)).link("I don't like ramance film")
+    assert m.candidates[0].qid == "Q1054574" and m.text == "ramance film"
