@@ -23,7 +23,7 @@ Protocol (``corsbot nlu evaluate-entities``):
   gold QIDs the KB knows (``kb.has``); ``precision_in_kb`` = matched / predicted over the tasks
   whose gold QIDs are all in the KB (a false positive there is always our mistake);
   ``precision_all`` over every scored task. ``question_rate`` = share of tasks where we asked at
-  least one question; ``original_question_rate`` = share where the original did (``events``
+  least one disambiguation (item or role) question (yes/no confirmations are counted apart); ``original_question_rate`` = share where the original did (``events``
   contain ``disambiguation`` in any record of the task).
 - **Polarity** (issue 5: "per entity against the logged +/-"): accuracy and F1 of the negative
   class over (a) the matched QIDs of the preference tasks and (b) every rating of the item on
