@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 export CORSBOT_HOME ?= $(CURDIR)/var
+SHARED ?= ../shared/data
+DUMP := $(SHARED)/wikidata/wikidata-subset.nt.gz
+SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.json.gz)
 
 .PHONY: run test setup kb model replay clean
 
@@ -14,21 +17,25 @@ $(BIN)/corsbot: pyproject.toml
 
 setup: $(BIN)/corsbot
 
-kb: setup
-	$(BIN)/corsbot kb build
+# one snapshot per domain, rebuilt when the dump or the code that builds it changes
+$(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py recommender/sparql.py recommender/kb.py
+	$(BIN)/corsbot kb build --domain $*
+
+kb: $(SNAPSHOTS)
 
 model: setup
 	$(BIN)/corsbot nlu train
 
 replay: setup
-	$(BIN)/corsbot replay ../shared/data/converse/movie/messages_nl.json
+	$(BIN)/corsbot replay $(SHARED)/converse/movie/messages_nl.json
 
-# Fresh machine: venv + install, build the knowledge base from the shared dump, train the intent
-# model on the released messages, then replay the movie NL study through the whole pipeline.
+# Fresh machine: venv + install, build the knowledge base from the shared Wikidata dump, train the
+# intent model on the released messages, then replay the movie NL study through the whole pipeline.
 run: setup kb model replay
 
-test: setup
-	$(BIN)/python -m pytest
+# The tests build their own fixtures; the movie snapshot lets the tests on real data run too.
+test: setup $(CORSBOT_HOME)/kb/movie/kb.json.gz
+	$(BIN)/python -m pytest -p no:cacheprovider
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) $(CORSBOT_HOME)
