@@ -36,6 +36,9 @@ The channel *holds* a PTB :class:`~telegram.ext.Application` (it is not one) and
 - **Order and concurrency** (F11): updates of one user are processed strictly in arrival order (a
   per-user FIFO lock taken by the update processor before anything else is awaited), different users
   concurrently (up to ``max_concurrent_updates``).
+- **HTTP**: PTB talks to the Bot API through :class:`AiohttpRequest` (aiohttp, kept-alive
+  connections, ``connection_pool_size`` of them), or PTB's own httpx backend with
+  ``http_backend="httpx"``.
 - **Flood control**: PTB's :class:`~telegram.ext.AIORateLimiter` (overall rate configurable) retries
   after a 429 ``RetryAfter`` up to ``max_retries`` times, waiting the time Telegram asks for.
 - **Blocked users** (F09): a 403 ``Forbidden`` on a send, or Telegram's ``my_chat_member`` update
@@ -315,8 +318,8 @@ class AiohttpRequest(BaseRequest):
     PTB's default backend (httpx over httpcore and anyio) costs about 4-5 ms of CPU per Bot API call
     on this project's 2-core test machine, most of it in httpcore's connection-pool bookkeeping
     (its queue is re-scanned for every request, each idle connection is probed with a ``poll``
-    syscall); this backend costs about 1 ms (measured with ``corsbot bench telegram`` and py-spy,
-    see ``bot/cli_telegram.py``). It implements PTB's documented extension point
+    syscall); this one about 0.4 ms, and a whole message through PTB and the channel 1.2-1.6 ms
+    instead of 5-6.5 ms (``corsbot bench telegram`` and py-spy; figures in ``bot/cli_telegram.py``). It implements PTB's documented extension point
     :class:`telegram.request.BaseRequest`: parameters are sent form-encoded (JSON values as PTB
     encodes them), files as ``multipart/form-data``.
 
@@ -537,6 +540,7 @@ class TelegramChannel:
         self._fatal: str | None = None
         self._stop_event: asyncio.Event | None = None
         self._started = False
+        self._requests: tuple[AiohttpRequest, ...] = ()  # closed at teardown even if PTB never initialised
         self.processor = _SerialUpdateProcessor(
             config.max_concurrent_updates, key=_serial_key, gate=self._gate, done=self._done
         )
@@ -555,11 +559,11 @@ class TelegramChannel:
             .rate_limiter(AIORateLimiter(overall_max_rate=cfg.overall_rate_per_s, max_retries=cfg.max_retries))
         )
         if cfg.http_backend == "aiohttp":
-            builder = builder.request(
-                AiohttpRequest(connection_pool_size=cfg.connection_pool_size, timeout_s=cfg.request_timeout_s)
-            ).get_updates_request(
-                AiohttpRequest(connection_pool_size=1, timeout_s=cfg.request_timeout_s, read_timeout_s=cfg.poll_timeout_s + 10)
+            self._requests = (
+                AiohttpRequest(connection_pool_size=cfg.connection_pool_size, timeout_s=cfg.request_timeout_s),
+                AiohttpRequest(connection_pool_size=1, timeout_s=cfg.request_timeout_s, read_timeout_s=cfg.poll_timeout_s + 10),
             )
+            builder = builder.request(self._requests[0]).get_updates_request(self._requests[1])
         else:
             builder = (
                 builder.connection_pool_size(cfg.connection_pool_size)
@@ -660,6 +664,11 @@ class TelegramChannel:
                 await step()
             except Exception as exc:  # noqa: BLE001 - keep tearing down the rest
                 logger.warning("stopping the %s failed: %s", name, exc)
+        for request in self._requests:  # PTB skips them when initialize() failed half-way
+            try:
+                await request.shutdown()
+            except Exception as exc:  # noqa: BLE001 - keep tearing down the rest
+                logger.warning("closing the HTTP session failed: %s", exc)
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
