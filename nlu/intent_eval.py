@@ -220,7 +220,7 @@ def cross_validate(
         for i in test:
             e = examples[i]
             t0 = time.perf_counter()
-            pred = rec.predict(e.text, e.contexts, events=e.events)
+            pred = rec.predict(e.text, e.contexts, events=e.events, domain=e.domain)
             alt_latency.append((time.perf_counter() - t0) * 1000.0)
             if pred.alternatives:
                 top[i], top_p[i] = pred.alternatives[0]
