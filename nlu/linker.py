@@ -170,6 +170,7 @@ _TYPE_WORDS = frozenset(
     """movie movies film films book books novel novels song songs track album record band group
     series show tv saga franchise trilogy genre story""".split()
 )
+_TYPE_NOUNS_SINGULAR = frozenset("movie film book novel song track album record band group series show".split())
 _ROLE_WORDS: dict[str, str] = {
     "actor": "P161", "actors": "P161", "actress": "P161", "star": "P161", "starring": "P161",
     "director": "P57", "directed": "P57", "filmmaker": "P57",
@@ -178,6 +179,10 @@ _ROLE_WORDS: dict[str, str] = {
     "singer": "P175", "band": "P175", "artist": "P175", "rapper": "P175", "musician": "P175",
     "group": "P175", "performer": "P175", "dj": "P175",
 }
+_ROLE_OR_TYPE_WORDS = frozenset(_ROLE_WORDS) | _TYPE_WORDS | frozenset(
+    """actors actresses directors authors writers producers composers singers artists musicians bands
+    groups performers rappers screenwriters albums tracks records genre genres""".split()
+)
 _REFERENCE_NOUNS = frozenset(
     "movie film one book novel song track album record series show title piece work".split()
 )
@@ -697,8 +702,8 @@ class EntityLinker:
             return False
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         quoted = before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES))
-        typed = (
-            i > 1 and tokens[i - 1].key in _TYPE_WORDS and tokens[i - 2].key in ("the", "a", "an", "that")
+        typed = (  # "the movie It", not "the movies she acted in"
+            i > 1 and tokens[i - 1].key in _TYPE_NOUNS_SINGULAR and tokens[i - 2].key in ("the", "a", "an", "that")
             and words[0] not in _PREPOSITIONS
         )
         if all(w.isdigit() for w in content):
@@ -715,7 +720,10 @@ class EntityLinker:
             return True
         if typed:  # after a type word: "the movie It", "the song Help"
             return True
-        # capitalised mid-sentence in a message that is not Title Cased throughout
+        # capitalised mid-sentence in a message that is not Title Cased throughout; a role or type
+        # word is never a title so ("Woody Allen as Actors")
+        if all(w in _ROLE_OR_TYPE_WORDS for w in content):
+            return False
         first = tokens[i].raw
         sentence_start = i == 0 or before.endswith((".", "!", "?", ":", ";", "\n"))
         if first[:1].isupper() and not sentence_start and letters >= 2:

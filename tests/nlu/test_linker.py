@@ -411,3 +411,14 @@ def test_a_typo_in_a_genre_keeps_its_noun():
     entries = ENTRIES + (Entry("Q1054574", "romance film", roles=("P136",), pop=50),)
     (m,) = EntityLinker(FakeKB(entries)).link("I don't like ramance film")
     assert m.candidates[0].qid == "Q1054574" and m.text == "ramance film"
+
+
+def test_pronouns_after_plural_type_words_and_capitalised_role_words_are_not_titles():
+    entries = ENTRIES + (Entry("Q2800583", "She", item=True, pop=5),
+                         Entry("Q33999", "actor", roles=("P921",), pop=3),
+                         Entry("Q189490", "Jennifer Lawrence", roles=("P161",), pop=14))
+    linker_ = EntityLinker(FakeKB(entries))
+    text = "I like Jennifer Lawrence, I've watched all the movies she acted in"
+    assert [m.candidates[0].qid for m in linker_.link(text)] == ["Q189490"]
+    assert [m.candidates[0].qid for m in linker_.link("I love Tom Cruise as Actors")] == ["Q37079"]
+    assert [m.candidates[0].qid for m in linker_.link("I like the movie She")] == ["Q2800583"]
