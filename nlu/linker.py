@@ -560,6 +560,7 @@ class EntityLinker:
         spans.sort(key=lambda s: s[0])
         years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}
         history_set = frozenset(history)
+        covered = {k for s in spans for k in range(s[0], s[1])}
         mentions = []
         for i, j, scored, kind in spans:
             start, end = tokens[i].start, tokens[j - 1].end
@@ -585,6 +586,10 @@ class EntityLinker:
                     ambiguous = ambiguous or (cands[0].qid not in namesakes and any(
                         c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid)
                         for c in cands[1:]))
+            if kind == "exact" and relation is None and not ambiguous and not self._context_pick(
+                cands[0], focus, history_set, years
+            ):
+                ambiguous = _dangling(text, tokens, i, j, covered)
             mentions.append(Mention(text[start:end], start, end, cands, ambiguous))
         return tuple(mentions)
 
@@ -942,6 +947,23 @@ def _qid_order(qid: str) -> tuple[int, str]:
     better-known ones: Q44578 "Titanic" 1997 before Q1197729), numerically, not as text."""
     digits = qid[1:]
     return (int(digits), qid) if digits.isdigit() else (sys.maxsize, qid)
+
+
+def _dangling(text: str, tokens: list[_Token], i: int, j: int, covered: set[int]) -> bool:
+    """A one-word match glued to an unknown word ("Laura Prepon", "paul deitel", "Una notte"): the
+    word is probably part of a name the KB lacks, so the match is asked about, not assumed."""
+    if j - i != 1:
+        return False
+    common = _common_words()
+    for k in (i - 1, j):
+        if not 0 <= k < len(tokens) or k in covered:
+            continue
+        if _boundary(text, tokens, max(k, i)):
+            continue
+        word = tokens[k]
+        if word.raw.isalpha() and len(word.key) >= 3 and word.key not in common and word.key not in _LIKE_VERBS:
+            return True
+    return False
 
 
 def _homonyms(cands: Sequence[Candidate], scored: dict[str, float]) -> int:

@@ -422,3 +422,13 @@ def test_pronouns_after_plural_type_words_and_capitalised_role_words_are_not_tit
     assert [m.candidates[0].qid for m in linker_.link(text)] == ["Q189490"]
     assert [m.candidates[0].qid for m in linker_.link("I love Tom Cruise as Actors")] == ["Q37079"]
     assert [m.candidates[0].qid for m in linker_.link("I like the movie She")] == ["Q2800583"]
+
+
+def test_a_one_word_title_glued_to_an_unknown_word_is_asked_about():
+    entries = ENTRIES + (Entry("Q976149", "Laura", item=True, pop=30),)
+    linker_ = EntityLinker(FakeKB(entries))
+    (m,) = linker_.link("I like Laura Prepon")  # an actress the KB lacks, not the film Laura
+    assert m.candidates[0].qid == "Q976149" and m.ambiguous
+    (m,) = linker_.link("I like Laura")
+    assert not m.ambiguous
+    assert not any(m.ambiguous for m in linker_.link("I like Laura, Inception and Titanic a lot"))
