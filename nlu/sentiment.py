@@ -14,8 +14,9 @@ Method, per message:
    "dont", "nor", "neither", "without" ...) within three words before the cue flips it ("I don't
    like", "not a fan of", "I don’t like"); a negation before the cue's subject does not count
    ("No, I dislike it", "No I like it"). A clause with a negation and no cue ("but not X") is
-   negative. Otherwise VADER's compound score of the masked clause decides (>= 0.05 positive,
-   <= -0.05 negative). A clause with none of these has *no cue*.
+   negative, unless it only says the entity was not seen/read/heard ("I haven't seen it").
+   Otherwise VADER's compound score of the masked clause decides (>= 0.05 positive, <= -0.05
+   negative). A clause with none of these has *no cue*.
 5. **Scope.** An entity takes the polarity of its own clause; a clause with no cue inherits from
    the nearest clause before it across plain boundaries ("I love X and Y"), else from the nearest
    clause after it across plain boundaries ("X and Y are great"); nothing is inherited across a
@@ -101,6 +102,10 @@ _REFERENCE = re.compile(
 """A reference to the item being discussed ("it", "this movie"), for :meth:`SentimentRecognizer.message_polarity`."""
 _YES_ANSWERS = frozenset({"yes", "yeah", "yep", "yup", "sure", "of course", "absolutely", "definitely", "yes i do", "i do"})
 _NO_ANSWERS = frozenset({"no", "nope", "nah", "not really", "no i don't", "no i dont", "i don't", "i dont", "not at all"})
+_EXPERIENCE_VERBS = frozenset(
+    "seen see saw watched watch read heard hear listened listen tried try played play finished know knew".split()
+)
+"""Not having seen/read/heard something is no opinion about it ("I haven't seen it")."""
 _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "im"})
 """A negation before the subject of the cue's clause does not negate the cue ("No I dislike it")."""
 _INTENSIFIER_NEGATIONS = frozenset({"really", "that", "so", "very", "too", "much", "a", "big", "huge", "the", "at", "all", "much"})
@@ -202,8 +207,9 @@ class SentimentRecognizer:
         cue = self._cue(low, words)
         if cue is not None:
             return cue
-        if any(w in _NEGATIONS for w in words) and any(w.startswith(_PLACEHOLDER.lower()) for w in words):
-            return Polarity.NEGATIVE  # "but not The Shining", "neither X"
+        if (any(w in _NEGATIONS for w in words) and any(w.startswith(_PLACEHOLDER.lower()) for w in words)
+                and not any(w in _EXPERIENCE_VERBS for w in words)):
+            return Polarity.NEGATIVE  # "but not The Shining", "neither X" (not "I haven't seen X")
         compound = self._vader.polarity_scores(clause)["compound"]
         if compound >= VADER_THRESHOLD:
             return Polarity.POSITIVE

@@ -154,3 +154,11 @@ def test_a_no_before_the_subject_does_not_negate(sentiment):  # noqa: F811
     assert sentiment.polarities(text, [span(text, "Titanic")]) == (NEG,)
     text = "I do not like Titanic"
     assert sentiment.polarities(text, [span(text, "Titanic")]) == (NEG,)
+
+
+def test_not_having_seen_something_is_no_opinion(sentiment):  # noqa: F811
+    assert sentiment.message_polarity("I haven't seen it") is NEU
+    text = "I didn't watch Titanic"
+    assert sentiment.polarities(text, [span(text, "Titanic")]) == (NEU,)
+    text = "I love Inception but not Titanic"
+    assert sentiment.polarities(text, [span(text, "Titanic")]) == (NEG,)
