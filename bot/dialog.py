@@ -707,8 +707,7 @@ class DialogManager:
 
     def _text_polarity(self, text: str) -> str:
         """Polarity of a whole message about the item on screen ("I don't like it")."""
-        polarities = self._services.sentiment.polarities(text + " it", [(len(text) + 1, len(text) + 3)])
-        return polarities[0].value if polarities else "0"
+        return self._services.sentiment.message_polarity(text).value
 
     def _on_rec_skip(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         outcome = _Outcome("")

@@ -136,8 +136,7 @@ class Pol:
         self.value = value
 
 
-class FakeSentiment:
-    """'+' unless the clause of the mention has a negation or a dislike verb; '0' for "watched"."""
+XX
 
     def polarities(self, text, spans):
         out = []
