@@ -198,6 +198,7 @@ class DialogManager:
             for name, life in outcome.webhook_contexts.items():
                 state.contexts[name] = max(life, state.contexts.get(name, 0))
             state.logged_contexts = logged_contexts
+            state.logged_events = tuple(_dedupe(outcome.events))
             self._append_log(turn, state, intent, outcome, logged_contexts, started)
             self._states.save(turn.user_id, state)
         return Reply(text=outcome.text, choices=outcome.choices, image=outcome.image, card=outcome.card)
@@ -277,7 +278,7 @@ class DialogManager:
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)
-        prediction = self._services.intents.predict(text, contexts)
+        prediction = self._services.intents.predict(text, contexts, events=state.logged_events, domain=state.domain)
         intent = self._admissible(state, prediction, refinable=bool(refinable))
         if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
             return intent, self._refine(state, text, refinable)

@@ -33,6 +33,7 @@ class DialogState:
         domain: active domain (``movie``, ``book``, ``music``).
         contexts: active contexts, name -> remaining lifespan in turns (DialogFlow semantics).
         logged_contexts: the contexts logged by the previous turn (the intent recognizer's input).
+        logged_events: the events logged by the previous turn (also an input of the recognizer).
         pending: the open question, or None. ``{"kind": "item"|"role"|"confirm"|"critique"|"delete"|"reset",
             ...}`` with the candidates / roles / polarity needed to finish the task, and ``queue``: mentions
             still to process after it.
@@ -49,6 +50,7 @@ class DialogState:
     domain: str = "movie"
     contexts: dict[str, int] = field(default_factory=dict)
     logged_contexts: tuple[str, ...] = ()
+    logged_events: tuple[str, ...] = ()
     pending: dict[str, Any] | None = None
     rec_list: list[str] = field(default_factory=list)
     rec_pos: int = 0
@@ -73,6 +75,7 @@ class DialogState:
         """Serialise to a JSON string (with a version number)."""
         data = dataclasses.asdict(self)
         data["logged_contexts"] = list(self.logged_contexts)
+        data["logged_events"] = list(self.logged_events)
         data["version"] = STATE_VERSION
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -88,4 +91,5 @@ class DialogState:
         names = {f.name for f in dataclasses.fields(cls)}
         kwargs = {k: v for k, v in data.items() if k in names}
         kwargs["logged_contexts"] = tuple(kwargs.get("logged_contexts", ()))
+        kwargs["logged_events"] = tuple(kwargs.get("logged_events", ()))
         return cls(**kwargs)
