@@ -81,11 +81,37 @@ class Services:
             raise ConfigError(f"no intent model at {model_dir}: run `corsbot nlu train` (or `make run`) first")
         if not any((kb_dir / d).exists() for d in paths.DOMAINS):
             raise ConfigError(f"no knowledge base in {kb_dir}: run `corsbot kb build` (or `make run`) first")
-        return cls(IntentRecognizer.load(model_dir), SentimentRecognizer(), lambda d: load_domain(kb_dir / d))
+        database = paths.database()
+
+        def loader(domain: str) -> DomainServices:
+            return load_domain(kb_dir / domain, interactions=collaborative_likes(domain, database))
+
+        return cls(IntentRecognizer.load(model_dir), SentimentRecognizer(), loader)
 
 
-def load_domain(snapshot: Path) -> DomainServices:
+def collaborative_likes(domain: str, database: Path | None) -> dict[str, tuple[str, ...]]:
+    """Users' likes for the recommender's collaborative edges: the released study's users and the
+    bot's own logged likes (``database``, if it exists). See ``bot.cli_rec.interactions_for``."""
+    from bot.cli_rec import interactions_for
+    from logs.store import LogStore
+
+    records: list[Any] = []
+    if database is not None and database.is_file():
+        store = LogStore(database)
+        try:
+            records = store.records()
+        finally:
+            store.close()
+    return interactions_for(domain, records=records)
+
+
+def load_domain(snapshot: Path, *, interactions: dict[str, tuple[str, ...]] | None = None) -> DomainServices:
     """Load a domain snapshot and build its linker and recommender.
+
+    Args:
+        snapshot: the domain's snapshot folder.
+        interactions: user key -> liked QIDs, added to the graph as user nodes (collaborative
+            edges; ``recommender.recommend.Recommender``); None for the knowledge graph alone.
 
     Raises:
         KnowledgeBaseError: the snapshot is missing or unreadable.
@@ -96,4 +122,5 @@ def load_domain(snapshot: Path) -> DomainServices:
 
     kb = KnowledgeBase.load(snapshot)
     logger.info("loaded %s knowledge base: %d items", kb.domain, len(kb.items))
-    return DomainServices(kb=kb, linker=EntityLinker(kb), recommender=Recommender(kb))
+    recommender = Recommender(kb, interactions=interactions) if interactions else Recommender(kb)
+    return DomainServices(kb=kb, linker=EntityLinker(kb), recommender=recommender)
