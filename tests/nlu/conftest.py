@@ -72,10 +72,12 @@ def movie_recognizer():
     """An IntentRecognizer trained once on the released movie NL messages (skips without them)."""
     from bot import paths
     from bot.cli_intents import examples_from_files
-    from nlu.intents import IntentRecognizer, smalltalk_examples
+    from nlu.intents import IntentRecognizer, agent_examples, smalltalk_examples
 
     path = paths.converse_dir() / "movie" / "messages_nl.json"
     if not path.is_file():
         pytest.skip(f"shared data not available: {path}")
     examples, _, _ = examples_from_files([path])
-    return IntentRecognizer.train(examples + smalltalk_examples(), epochs=6)
+    agent = paths.shared_data() / "dialogflow-agent"
+    extra = agent_examples(agent) if agent.is_dir() else []
+    return IntentRecognizer.train(examples + smalltalk_examples() + extra)
