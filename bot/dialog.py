@@ -278,7 +278,10 @@ class DialogManager:
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)
-        prediction = self._services.intents.predict(text, contexts, events=state.logged_events, domain=state.domain)
+        # The previous turn's events are not passed: in the training data they record the original
+        # agent's question policy (it asked role questions we don't need), and on the replayed study
+        # passing ours lowered intent agreement (0.860 vs 0.869 overall, 0.854 vs 0.881 validated).
+        prediction = self._services.intents.predict(text, contexts, events=None, domain=state.domain)
         intent = self._admissible(state, prediction, refinable=bool(refinable))
         if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
             return intent, self._refine(state, text, refinable)
