@@ -266,26 +266,22 @@ def _dot(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     return float(np.multiply(a, b).sum())
 
 
-def _solve_cg_unmasked(graph: SparseGraph, p: NDArray[np.float64], damping: float, tol: float,
-                       max_iter: int) -> NDArray[np.float64]:
-    """CG on the precomputed normalized matrix over the active (non-isolated) nodes only."""
-    assert graph.active is not None and graph.normalized is not None
-    idx = graph.active
-    norm = graph.normalized
-    sqrt_d = np.sqrt(graph.out_weight[idx])
-    b = p[idx] / sqrt_d
+def _conjugate_gradient(apply: Callable[[NDArray[np.float64]], NDArray[np.float64]], b: NDArray[np.float64],
+                        tol: float, max_iter: int) -> NDArray[np.float64]:
+    """Solve ``A z = b`` for a symmetric positive definite ``A`` given as ``apply(v) = A v``.
+
+    Stops when the residual norm falls below ``tol`` times that of ``b`` (Hestenes & Stiefel 1952).
+    """
     z = np.zeros_like(b)
     r = b.copy()
     direction = r.copy()
     rs = _dot(r, r)
     bound = (tol * np.sqrt(rs)) ** 2
     iteration = 0
-    a_dir = np.empty_like(b)
     for iteration in range(1, max_iter + 1):
         if rs <= bound:
             break
-        np.multiply(norm @ direction, -damping, out=a_dir)
-        a_dir += direction
+        a_dir = apply(direction)
         step = rs / _dot(direction, a_dir)
         z += step * direction
         r -= step * a_dir
@@ -297,6 +293,23 @@ def _solve_cg_unmasked(graph: SparseGraph, p: NDArray[np.float64], damping: floa
         if rs > bound:
             logger.warning("pagerank (cg) did not converge in %d iterations (residual %.2e)", max_iter, np.sqrt(rs))
     logger.debug("pagerank (cg) converged in %d iterations", iteration)
+    return z
+
+
+def _solve_cg_unmasked(graph: SparseGraph, p: NDArray[np.float64], damping: float, tol: float,
+                       max_iter: int) -> NDArray[np.float64]:
+    """CG on the precomputed normalized matrix over the active (non-isolated) nodes only."""
+    assert graph.active is not None and graph.normalized is not None
+    idx = graph.active
+    norm = graph.normalized
+    sqrt_d = np.sqrt(graph.out_weight[idx])
+    a_dir = np.empty(idx.size)
+
+    def apply(direction: NDArray[np.float64]) -> NDArray[np.float64]:
+        np.multiply(norm @ direction, -damping, out=a_dir)
+        return np.add(a_dir, direction, out=a_dir)
+
+    z = _conjugate_gradient(apply, p[idx] / sqrt_d, tol, max_iter)
     y = p.copy()  # isolated nodes keep their prior (dangling mass follows the personalization)
     y[idx] = sqrt_d * z
     return y / y.sum()
@@ -309,28 +322,7 @@ def _solve_cg(graph: SparseGraph, p: NDArray[np.float64], out_weight: NDArray[np
     sqrt_d = np.sqrt(np.where(active, out_weight, 0.0))
     s = np.divide(1.0, sqrt_d, out=np.zeros_like(sqrt_d), where=active)
     wt = graph.weights_t
-    b = s * p
-    z = np.zeros_like(b)
-    r = b.copy()
-    direction = r.copy()
-    rs = _dot(r, r)
-    bound = (tol * np.sqrt(rs)) ** 2
-    iteration = 0
-    for iteration in range(1, max_iter + 1):
-        if rs <= bound:
-            break
-        a_dir = direction - damping * s * (wt @ (s * direction))
-        step = rs / _dot(direction, a_dir)
-        z += step * direction
-        r -= step * a_dir
-        rs_new = _dot(r, r)
-        direction *= rs_new / rs
-        direction += r
-        rs = rs_new
-    else:
-        if rs > bound:
-            logger.warning("pagerank (cg) did not converge in %d iterations (residual %.2e)", max_iter, np.sqrt(rs))
-    logger.debug("pagerank (cg) converged in %d iterations", iteration)
+    z = _conjugate_gradient(lambda d: d - damping * s * (wt @ (s * d)), s * p, tol, max_iter)
     y = np.where(active, sqrt_d * z, p)
     if keep is not None:
         y *= keep
