@@ -25,6 +25,7 @@ Example (with services built on a knowledge base that knows Stephen King)::
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
@@ -53,6 +54,8 @@ DEFAULT_LIST_SIZE = 5
 """Items per recommendation list, presented one at a time (as in the paper)."""
 MAX_MENTIONS_PER_TURN = 25
 """Mentions processed from one message; the rest is ignored (a 10,000-character message stays cheap)."""
+ROWS_CACHE_USERS = 1000
+"""Users whose session log is kept in memory for the per-turn toCheck recomputation (LRU)."""
 MAX_CHOICES = 6
 """Candidates offered in one disambiguation question (plus "none of these")."""
 
@@ -127,6 +130,8 @@ class DialogManager:
         self._clock = clock
         self._to_check = to_check
         self._locks: dict[str, threading.Lock] = {}
+        self._rows_cache: dict[int, list[tuple[int, LogRecord]]] = {}
+        self._rows_guard = threading.Lock()
         self._locks_guard = threading.Lock()
         self._handlers: dict[str, Callable[[DialogState, str, Turn], _Outcome]] = {
             Intent.START: self._on_start,
@@ -247,14 +252,28 @@ class DialogManager:
             number_recommendation_list=state.number_recommendation_list,
             interaction_type=turn.interaction_type,
         )
-        self._log.append(self._session, record)
+        row_id = self._log.append(self._session, record)
         if self._to_check is not None:
-            self._recheck(numeric_id)
+            self._recheck(numeric_id, row_id, record)
 
-    def _recheck(self, numeric_id: int) -> None:
-        rows = self._log.rows(self._session, user_id=numeric_id)
-        flags = self._to_check([record for _, record in rows])
-        changed = {row_id: flag for (row_id, record), flag in zip(rows, flags, strict=True) if record.to_check != flag}
+    def _recheck(self, numeric_id: int, row_id: int, record: LogRecord) -> None:
+        """Recompute toCheck over the user's log (kept in a bounded in-memory cache, loaded once)."""
+        with self._rows_guard:
+            rows = self._rows_cache.pop(numeric_id, None)
+        if rows is None:
+            rows = self._log.rows(self._session, user_id=numeric_id)
+        elif not rows or rows[-1][0] != row_id:
+            rows.append((row_id, record))
+        with self._rows_guard:
+            self._rows_cache[numeric_id] = rows
+            while len(self._rows_cache) > ROWS_CACHE_USERS:
+                self._rows_cache.pop(next(iter(self._rows_cache)))
+        flags = self._to_check([rec for _, rec in rows])
+        changed = {}
+        for i, ((rid, rec), flag) in enumerate(zip(rows, flags, strict=True)):
+            if rec.to_check != flag:
+                changed[rid] = flag
+                rows[i] = (rid, dataclasses.replace(rec, to_check=flag))
         if changed:
             self._log.set_to_check(changed)
 

@@ -73,7 +73,7 @@ class DialogState:
 
     def to_json(self) -> str:
         """Serialise to a JSON string (with a version number)."""
-        data = dataclasses.asdict(self)
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # shallow: json copies
         data["logged_contexts"] = list(self.logged_contexts)
         data["logged_events"] = list(self.logged_events)
         data["version"] = STATE_VERSION
