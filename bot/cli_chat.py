@@ -143,6 +143,12 @@ def _replay_cli(args: argparse.Namespace) -> int:
     if missing:
         print(f"corsbot: error: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
+    if args.report is not None and args.report.exists() and not args.report.is_dir():
+        print(f"corsbot: error: --report must be a folder, {args.report} is a file", file=sys.stderr)
+        return 2
+    if args.limit_users is not None and args.limit_users < 1:
+        print("corsbot: error: --limit-users must be at least 1", file=sys.stderr)
+        return 2
     services = Services.from_home()
     db = paths.home() / "replay.sqlite3"
     for suffix in ("", "-wal", "-shm"):

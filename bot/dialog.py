@@ -185,6 +185,8 @@ class DialogManager:
             The reply to show. Errors of the knowledge base or models become a polite reply (and a
             logged warning); the turn is still logged.
         """
+        if not _encodable(turn.text):  # lone surrogates from undecodable bytes: keep the rest
+            turn = dataclasses.replace(turn, text=turn.text.encode("utf-8", "replace").decode("utf-8"))
         with self._user_lock(turn.user_id):
             started = self._now_ms()
             state = self._states.load(turn.user_id)
@@ -197,7 +199,7 @@ class DialogManager:
                 intent, outcome = self._dispatch(state, turn, refinable)
             except CorsbotError as exc:
                 logger.warning("turn of %s failed: %s", turn.user_id, exc)
-                intent, outcome = Intent.FALLBACK.value, _Outcome(msg.UNAVAILABLE.format(what="service", reason=exc))
+                intent, outcome = Intent.FALLBACK.value, _Outcome(msg.SERVICE_ERROR)
             state.contexts = advance_contexts(state.contexts, intent)
             logged_contexts = tuple(state.contexts)
             for name, life in outcome.webhook_contexts.items():
@@ -294,6 +296,12 @@ class DialogManager:
         switched = _domain_switch(text)
         if switched is not None:
             return self._switch_domain(state, switched)
+        pending = state.pending or {}
+        if pending.get("kind") in ("item", "role") and _is_bare_answer(text):
+            options = self._option_labels(state, pending["kind"], pending["entry"])
+            if _parse_answer(pending["kind"], text, None, options) is not None:  # it answers the question
+                intent = Intent.PREFERENCE_DISAMBIGUATION.value
+                return intent, self._answer(state, intent, text, None)
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)
@@ -302,9 +310,29 @@ class DialogManager:
         # passing ours lowered intent agreement (0.860 vs 0.869 overall, 0.854 vs 0.881 validated).
         prediction = self._services.intents.predict(text, contexts, events=None, domain=state.domain)
         intent = self._admissible(state, prediction, refinable=bool(refinable) and _is_bare_answer(text))
+        intent = self._overrule(state, intent, text)
         if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
             return intent, self._refine(state, text, refinable)
         return intent, self._run(intent, state, text, turn)
+
+    def _overrule(self, state: DialogState, intent: str, text: str) -> str:
+        """Deterministic corrections of the classifier where the wording leaves no doubt.
+
+        - "delete X" / "remove X" / "forget X" is a profile deletion, in any context;
+        - "show my profile" is the profile;
+        - an opinion about a named entity ("I love the Avengers") is a preference, even when the
+          classifier hears small talk ("I love ..." addressed to the bot).
+        """
+        folded = fold(text)
+        if _DELETE.match(folded) and state.profile():
+            return Intent.DELETE_PREFERENCE.value
+        if _SHOW_PROFILE.match(folded):
+            return Intent.SHOW_PROFILE.value
+        if is_smalltalk(intent) and _OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
+            mentions = [m for m in self._domain(state).linker.link(text) if m.candidates]
+            if mentions:
+                return Intent.REC_PREFERENCE.value if state.focus is not None else Intent.PREFERENCE.value
+        return intent
 
     def _admissible(self, state: DialogState, prediction: Any, *, refinable: bool = False) -> str:
         """The predicted intent, or the best alternative whose input contexts are active.
@@ -683,7 +711,8 @@ class DialogManager:
         state.rec_list, state.rec_pos = items, 0
         outcome = self._card(state, [Event.QUESTION, Event.RECOMMENDATION])
         if result.fallback_reason:
-            outcome.text = msg.FALLBACK_POPULAR.format(reason=result.fallback_reason,
+            outcome.text = msg.FALLBACK_POPULAR.format(reason=msg.FALLBACK_REASONS.get(result.fallback_reason,
+                                                                                    "I know too little of it"),
                                                        nouns=msg.DOMAIN_NOUNS[state.domain]) + "\n" + outcome.text
         return outcome
 
@@ -712,6 +741,7 @@ class DialogManager:
 
     def _on_rate(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         focus = state.focus
+        state.pending = None  # an open question about another entity is dropped: the user moved on
         outcome = _Outcome("")
         entries = self._entries(state, text, focus=focus)
         others = [e for e in entries if e["candidates"][0] != focus]
@@ -722,7 +752,16 @@ class DialogManager:
             state.profile()[focus] = {"polarity": polarity, "role": None}
             outcome.objects.append((focus, polarity))
         if others:
-            self._process(state, [e for e in others if not e["ambiguous"]], outcome, question_events=())
+            self._process(state, others, outcome,
+                          question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
+        if not outcome.objects or state.pending or focus not in dict(outcome.objects):
+            # only other things were named ("I love the Avengers"): the item stays on screen
+            if not state.pending:
+                card = self._card(state, [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE])
+                card.text = (outcome.text + "\n" if outcome.text else "") + card.text
+                card.objects = outcome.objects
+                return card
+            return outcome
         self._advance(state, outcome, [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE],
                       [Event.FINISHED_RECOMMENDATION, Event.PREFERENCE, Event.RECOMMENDATION])
         return outcome
@@ -797,12 +836,23 @@ class DialogManager:
         """
         focus = state.focus
         kb = self._domain(state).kb
+        said = self._text_polarity(text)  # the words decide; the intent's default only if they don't
+        item_polarity = said if said in ("+", "-") else item_polarity
         value_polarity = "-" if item_polarity == "+" else "+"
         state.profile()[focus] = {"polarity": item_polarity, "role": None}
         outcome = _Outcome("", events=[Event.PREFERENCE, Event.RECOMMENDATION], objects=[(focus, item_polarity)])
         values = dict((v, p) for p, v in kb.item_values(focus))
-        targets = [e["candidates"][0] for e in self._entries(state, text, focus=focus)
-                   if e["candidates"] and e["candidates"][0] in values]
+        entries = [e for e in self._entries(state, text, focus=focus) if e["candidates"][0] != focus]
+        named = [e for e in entries if e["candidates"][0] in values]
+        targets = [e["candidates"][0] for e in named]
+        if named and named[0]["polarity"] in ("+", "-"):
+            value_polarity = named[0]["polarity"]
+        if not targets and entries:  # "I like it, but not Keanu Reeves" where the KB lacks the link
+            for entry in entries:
+                entry["polarity"] = entry["polarity"] if entry["polarity"] in ("+", "-") else value_polarity
+            self._process(state, [e for e in entries if not e["ambiguous"]], outcome, question_events=())
+            self._rerank(state, outcome)
+            return outcome
         if not targets:
             roles = {pid for word, pid in _ROLE_WORDS.items() if re.search(rf"\b{word}\b", text, re.I)}
             targets = [v for v, p in values.items() if p in roles]
@@ -967,6 +1017,14 @@ def _details(kb: Any, qid: str | None) -> dict[str, Any]:
     return {name: getattr(details, name, None) for name in ("year", "description", "image")}
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _is_bare_answer(text: str) -> bool:
     """A short answer with no opinion verb ("actor", "the 1998 one", "Walt Disney"), not a new opinion."""
     folded = fold(text)
@@ -1073,6 +1131,9 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 _RF = "request_recommendation-followup"
+_DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
+_SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
+_OPINION = re.compile(r"\b(like|love|loved|liked|hate|hated|enjoy|adore|dislike|can't stand|cannot stand)\b")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}
 _ANSWER_INTENT: dict[str, dict[str, str]] = {

@@ -37,6 +37,12 @@ NOT_STORED = "OK, I won't store {label}."
 NEED_MORE = "I need at least {min_prefs} preferences to recommend (you have {have}). Tell me what you like."
 NO_RECOMMENDATION = "I have nothing left to recommend right now. Tell me more of what you like."
 FALLBACK_POPULAR = "I don't know your tastes well enough yet ({reason}), so here are popular {nouns}."
+FALLBACK_REASONS = {
+    "no_likes": "you haven't told me anything you like",
+    "unknown_likes": "what you like is not in my knowledge base yet",
+    "isolated_likes": "what you like has no links in my knowledge base",
+}
+SERVICE_ERROR = "Sorry, something went wrong on my side (the knowledge base or a model is unavailable). Please try again later."
 REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask why, details, trailer, or skip."
 REC_FINISHED = "That was the last one of this list. Ask for more recommendations whenever you like."
 REC_STOPPED = "OK, I stopped the recommendations."

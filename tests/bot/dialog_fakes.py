@@ -140,7 +140,10 @@ class FakeSentiment:
     """'+' unless the clause of the mention has a negation or a dislike verb; '0' for "watched"."""
 
     def message_polarity(self, text):
-        return self.polarities(text + " it", [(len(text) + 1, len(text) + 3)])[0]
+        """The clause that mentions "it" (else the whole message) decides."""
+        clauses = re.split(r"\bbut\b|,", text)
+        clause = next((c for c in clauses if re.search(r"\bit\b", c)), text)
+        return self.polarities(clause + " it", [(len(clause) + 1, len(clause) + 3)])[0]
 
     def polarities(self, text, spans):
         out = []

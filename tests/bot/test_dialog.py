@@ -204,3 +204,42 @@ def test_tap_on_an_old_card_does_not_rate_the_new_item(dm):
     assert new not in dm._states.load("t:1").profile()
     _say(dm, "Like", payload=f"like:{new}")
     assert _last(dm).recognized_objects == f"{new}+"
+
+
+def _open_list(dm):
+    for text in ("I love Christopher Nolan", "I like Tom Cruise", "actor", "I hate Top Gun", "recommend me something"):
+        _say(dm, text)
+    return dm._states.load("t:1").focus
+
+
+def test_critique_keeps_the_item_liked_and_the_value_disliked(dm):
+    """'I like it, but not Tom Cruise' likes the item and dislikes the person, whatever intent variant."""
+    focus = _open_list(dm)
+    _say(dm, "I like it, but not Tom Cruise")
+    profile = dm._states.load("t:1").profile()
+    assert profile[focus]["polarity"] == "+"
+    assert profile["Q200"]["polarity"] == "-"
+
+
+def test_undecodable_bytes_do_not_crash_or_lose_the_preference(dm):
+    _say(dm, "I love Christopher Nolan \udcff")
+    assert dm._states.load("t:1").profile()["Q100"]["polarity"] == "+"
+
+
+def test_delete_works_outside_the_profile_context(dm):
+    _say(dm, "I love Christopher Nolan")
+    _say(dm, "I hate Top Gun")
+    _say(dm, "remove Top Gun")
+    assert _last(dm).intent == "show_profile - delete_preference"
+    assert set(dm._states.load("t:1").profile()) == {"Q100"}
+
+
+def test_opinion_on_a_named_entity_is_a_preference_not_smalltalk(dm, monkeypatch):
+    from tests.bot.dialog_fakes import FakePrediction
+
+    monkeypatch.setattr(dm._services.intents, "predict",
+                        lambda *a, **k: FakePrediction("smalltalk.user.loves_agent", 0.9, ()))
+    _say(dm, "I love Memento")
+    assert _last(dm).intent == "preference" and _last(dm).recognized_objects == "Q8+"
+    _say(dm, "I love you")
+    assert _last(dm).intent == "smalltalk.user.loves_agent"
