@@ -512,7 +512,7 @@ class DialogManager:
 
     def _ask_item(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
                   question_events: Sequence[str]) -> None:
-        choices = [Choice(self._display(state, qid, describe=True)[:60], f"pick:{i}")
+        choices = [Choice(_shorten(self._display(state, qid, describe=True), 60), f"pick:{i}")
                    for i, qid in enumerate(entry["candidates"])]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
         lines = "\n".join(f"{i + 1}. {c.label}" for i, c in enumerate(choices[:-1]))
@@ -786,7 +786,10 @@ class DialogManager:
         lines = [self._display(state, card.qid)]
         if card.description:
             lines.append(card.description)
-        lines.extend(f"{role.capitalize()}: {', '.join(names)}" for role, names in card.people)
+        for role, names in card.people:
+            shown = [name for name in names if not _BARE_QID.match(name)]  # never a bare QID to a user
+            if shown:
+                lines.append(f"{role.capitalize()}: {', '.join(shown)}")
         if card.genres:
             lines.append(f"Genres: {', '.join(card.genres)}")
         lines.extend(f"{site}: {url}" for site, url in card.links)
@@ -1005,7 +1008,7 @@ class DialogManager:
         details = _details(kb, qid)
         parts = [str(details["year"])] if details.get("year") else []
         if describe and details.get("description"):
-            parts.append(str(details["description"])[:40])
+            parts.append(_shorten(str(details["description"]), 48))
         return f"{label} ({', '.join(parts)})" if parts else label
 
 
@@ -1015,6 +1018,16 @@ def _details(kb: Any, qid: str | None) -> dict[str, Any]:
         return {}
     details = kb.details(qid)
     return {name: getattr(details, name, None) for name in ("year", "description", "image")}
+
+
+_BARE_QID = re.compile(r"^Q\d+$")
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis if cut."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:-") + "…"
 
 
 def _encodable(text: str) -> bool:
