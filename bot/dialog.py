@@ -328,6 +328,11 @@ class DialogManager:
             return Intent.DELETE_PREFERENCE.value
         if _SHOW_PROFILE.match(folded):
             return Intent.SHOW_PROFILE.value
+        if _MORE.match(folded):
+            return Intent.RECOMMENDATION.value
+        if state.focus is not None and not state.pending and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(
+                folded.strip(" .!"))):  # a bare yes/no answers the card's "Do you like it?"
+            return Intent.REC_PREFERENCE.value
         if is_smalltalk(intent) and _OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
             mentions = [m for m in self._domain(state).linker.link(text) if m.candidates]
             if mentions:
@@ -746,8 +751,11 @@ class DialogManager:
         entries = self._entries(state, text, focus=focus)
         others = [e for e in entries if e["candidates"][0] != focus]
         own = [e for e in entries if e["candidates"][0] == focus]
+        bare = fold(text).strip(" .!")
         if own or not others:
             polarity = own[0]["polarity"] if own else self._text_polarity(text)
+            if _NO.fullmatch(bare) or _YES.fullmatch(bare):  # the answer to "Do you like it?"
+                polarity = "-" if _NO.fullmatch(bare) else "+"
             polarity = polarity if polarity in ("+", "-") else "+"
             state.profile()[focus] = {"polarity": polarity, "role": None}
             outcome.objects.append((focus, polarity))
@@ -1144,6 +1152,7 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 _RF = "request_recommendation-followup"
+_MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")
 _DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
 _SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
 _OPINION = re.compile(r"\b(like|love|loved|liked|hate|hated|enjoy|adore|dislike|can't stand|cannot stand)\b")

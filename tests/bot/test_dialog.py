@@ -243,3 +243,13 @@ def test_opinion_on_a_named_entity_is_a_preference_not_smalltalk(dm, monkeypatch
     assert _last(dm).intent == "preference" and _last(dm).recognized_objects == "Q8+"
     _say(dm, "I love you")
     assert _last(dm).intent == "smalltalk.user.loves_agent"
+
+
+def test_bare_no_on_a_card_is_a_dislike_and_more_asks_for_a_new_list(dm):
+    focus = _open_list(dm)
+    _say(dm, "no")
+    rec = _last(dm)
+    assert (rec.intent, rec.recognized_objects) == ("request_recommendation - preference", f"{focus}-")
+    _say(dm, "more")
+    rec = _last(dm)
+    assert rec.intent == "request_recommendation" and rec.pagerank_cycle == 2
