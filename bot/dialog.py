@@ -868,15 +868,11 @@ class DialogManager:
             roles = {pid for word, pid in _ROLE_WORDS.items() if re.search(rf"\b{word}\b", text, re.I)}
             targets = [v for v, p in values.items() if p in roles]
         if len(targets) > 1:
-            choices = [Choice(kb.label(q)[:60], f"pick:{i}") for i, q in enumerate(targets[:MAX_CHOICES])]
-            choices.append(Choice(msg.NONE_OF_THESE, "none"))
-            question = msg.CRITIQUE_ROLE.format(options=", ".join(c.label for c in choices[:-1]))
-            state.pending = {"kind": "critique", "question": question, "options": targets[:MAX_CHOICES],
-                             "polarity": value_polarity, "origin": "recommendation",
-                             "choices": [{"label": c.label, "payload": c.payload} for c in choices]}
-            outcome.text, outcome.choices, outcome.card = question, tuple(choices), True
-            outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
-            outcome.webhook_contexts["property_type_disambiguation"] = 2
+            options = targets[:MAX_CHOICES]
+            labels = [kb.label(q)[:60] for q in options]
+            question = msg.CRITIQUE_ROLE.format(options=", ".join(labels))
+            self._ask_options(state, "critique", question, options, labels, outcome, origin="recommendation",
+                              polarity=value_polarity)
             return outcome
         for qid in targets:
             state.profile()[qid] = {"polarity": value_polarity, "role": values[qid]}
@@ -942,15 +938,24 @@ class DialogManager:
             state.profile().pop(matches[0], None)
             outcome.text = msg.DELETED.format(label=self._display(state, matches[0]))
             return outcome
-        choices = [Choice(self._display(state, q)[:60], f"pick:{i}") for i, q in enumerate(matches[:MAX_CHOICES])]
+        options = matches[:MAX_CHOICES]
+        labels = [self._display(state, q)[:60] for q in options]
+        self._ask_options(state, "delete", msg.ITEM_QUESTION.format(mention=text), options, labels, outcome,
+                          origin="profile")
+        return outcome
+
+    @staticmethod
+    def _ask_options(state: DialogState, kind: str, question: str, options: list[str], labels: list[str],
+                     outcome: _Outcome, **extra: Any) -> None:
+        """Ask to pick one of ``options`` (QIDs shown as ``labels``) or none: the pending question of a
+        critique or a deletion, answered by ``pick:<i>`` / ``none`` or typed text."""
+        choices = [Choice(label, f"pick:{i}") for i, label in enumerate(labels)]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
-        question = msg.ITEM_QUESTION.format(mention=text)
-        state.pending = {"kind": "delete", "question": question, "options": matches[:MAX_CHOICES], "origin": "profile",
+        state.pending = {"kind": kind, "question": question, "options": options, **extra,
                          "choices": [{"label": c.label, "payload": c.payload} for c in choices]}
         outcome.text, outcome.choices, outcome.card = question, tuple(choices), True
         outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
         outcome.webhook_contexts["property_type_disambiguation"] = 2
-        return outcome
 
     def _profile_matches(self, state: DialogState, text: str) -> list[str]:
         from rapidfuzz import fuzz
