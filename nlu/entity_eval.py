@@ -67,11 +67,15 @@ from rapidfuzz import fuzz
 
 from nlu.linker import EntityLinker
 from nlu.sentiment import Polarity, SentimentRecognizer
-from nlu.textnorm import fold
+from nlu.textnorm import fold, normalize, repair_contractions
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "AuditCounts",
+    "audit_ratings",
+    "audit_sign",
+    "audit_tasks",
     "EntityScores",
     "EvalRecord",
     "FocusRating",
@@ -120,6 +124,8 @@ class PreferenceTask:
         asked_original: the original system asked a disambiguation question in this task.
         follow_ups: the follow-up messages as typed (not used for linking; kept for reports).
         clean: every record of the task has ``toCheck`` false (the dataset's silver standard).
+        polarity_scored: the gold signs are scored for polarity (False when :func:`audit_tasks`
+            finds them to be one message-level sign over a contrast, rule R2).
     """
 
     user_id: int
@@ -128,6 +134,7 @@ class PreferenceTask:
     asked_original: bool
     follow_ups: tuple[str, ...] = ()
     clean: bool = False
+    polarity_scored: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,7 +410,7 @@ def evaluate_tasks(
         scores.asked_original += task.asked_original
         scores.link_ms.append(outcome.link_ms)
         scores.confirmations += outcome.confirmations
-        for qid in hits:
+        for qid in hits if task.polarity_scored else ():
             scores.count_polarity(gold[qid], predicted[qid].value, rating=False)
         if hits != set(gold) or set(predicted) - hits:
             logger.debug("task %r gold=%s predicted=%s", task.text, sorted(gold), sorted(predicted))
@@ -507,3 +514,141 @@ def summary_line(scores: EntityScores) -> str:
         f"recall_all={scores.recall_all:.3f} question_rate={scores.question_rate:.3f} "
         f"polarity_accuracy={scores.polarity_accuracy:.3f} negative_f1={scores.negative_f1:.3f}"
     )
+
+
+# --- Audited gold -------------------------------------------------------------------------------
+# The released recognizedObjects are the original system's output, not a human annotation. Three
+# fixed rules, applied to every record whatever our own output is, set aside the gold that the
+# message itself contradicts. They are deliberately minimal and do not use our linker or our
+# sentiment recognizer: A1 uses only the KB names, R1 and R2 only the word lists below.
+
+_AUDIT_POSITIVE = frozenset("like likes liked love loves loved adore adores enjoy enjoys enjoyed".split())
+_AUDIT_NEGATIVE = frozenset("dislike dislikes disliked hate hates hated".split())
+_AUDIT_NEGATORS = frozenset("don't dont do not never didn't didnt doesn't doesnt".split())
+_AUDIT_LEAD = frozenset("i yes ok okay really so also too just absolutely".split())
+_AUDIT_CONTRAST = frozenset("but however although though whereas while except yet".split())
+
+
+def audit_sign(message: str) -> str | None:
+    """Rule R1: the sign a single-opinion message states unambiguously, else None.
+
+    The message must hold exactly one opinion verb (like/love/adore/enjoy, dislike/hate), no
+    contrast word ("but", "however", ...), nothing before the verb but lead words ("I", "yes",
+    "ok", "really", ...) and negators ("don't", "do not", "never"), and no negator after it.
+    A negator before the verb flips its sign. Examples: "Dislike" -> "-", "I dont like it" -> "-",
+    "Yes I like it" -> "+", "I like Tom Hanks and Ben Stiller" -> "+"; "No dislike",
+    "I like it but not the actors" and "I dislike A and I like B" -> None.
+
+    Returns:
+        "+", "-" or None.
+    """
+    text = fold(normalize(repair_contractions(message)))
+    words = re.findall(r"[a-z']+", text)
+    if any(w in _AUDIT_CONTRAST for w in words):
+        return None
+    verbs = [i for i, w in enumerate(words) if w in _AUDIT_POSITIVE or w in _AUDIT_NEGATIVE]
+    if len(verbs) != 1:
+        return None
+    at = verbs[0]
+    before, after = words[:at], words[at + 1:]
+    if any(w not in _AUDIT_LEAD and w not in _AUDIT_NEGATORS for w in before):
+        return None
+    if any(w in _AUDIT_NEGATORS for w in after):
+        return None
+    positive = words[at] in _AUDIT_POSITIVE
+    if any(w in _AUDIT_NEGATORS for w in before):
+        positive = not positive
+    return "+" if positive else "-"
+
+
+def _message_level_sign(message: str, gold: Sequence[tuple[str, str]]) -> bool:
+    """Rule R2: a contrast message whose two or more logged QIDs all carry one sign (the original
+    applied one sentiment per message, e.g. "I like this film but I dislike his director" logged
+    as film "-", director "-"): the signs are not per-entity gold."""
+    words = re.findall(r"[a-z']+", fold(message))
+    return len(gold) >= 2 and len({sign for _, sign in gold}) == 1 and any(w in _AUDIT_CONTRAST for w in words)
+
+
+@dataclass(slots=True)
+class AuditCounts:
+    """How many gold items each audit rule changed or set aside (printed by the CLI).
+
+    Attributes:
+        tasks_unnamed: tasks dropped by A1 (an in-KB gold QID whose name is not in the message).
+        signs_flipped: gold signs replaced by R1's (tasks' entities and ratings).
+        polarity_excluded: tasks or ratings whose signs R2 sets aside (linking still scored).
+    """
+
+    tasks_unnamed: int = 0
+    signs_flipped: int = 0
+    polarity_excluded: int = 0
+
+    def add(self, other: "AuditCounts") -> None:
+        """Add ``other``'s counts to these (in place)."""
+        self.tasks_unnamed += other.tasks_unnamed
+        self.signs_flipped += other.signs_flipped
+        self.polarity_excluded += other.polarity_excluded
+
+
+def audit_tasks(tasks: Sequence[PreferenceTask], kb: Any, counts: AuditCounts | None = None) -> list[PreferenceTask]:
+    """The tasks with audited gold (rules A1, R1, R2; see :func:`audit_sign`).
+
+    A1 drops a task when one of its in-KB gold QIDs is not named in the message at all
+    (:func:`visible_in_message`: e.g. "I like back to the future" is kept, "I like star wars"
+    logged as *Star Trek* is dropped); tasks without gold are kept as they are. R1 replaces the
+    gold signs by the single sign the message states; R2 keeps the task for linking but does not
+    score its signs.
+
+    Args:
+        tasks: as from :func:`extract_tasks`.
+        kb: the domain's knowledge base (``has``, ``label``, ``aliases``).
+        counts: incremented in place if given.
+
+    Returns:
+        A new list of tasks (the inputs are not changed).
+    """
+    counts = counts if counts is not None else AuditCounts()
+    audited: list[PreferenceTask] = []
+    for task in tasks:
+        if any(kb.has(q) and not visible_in_message(kb, q, task.text) for q, _ in task.gold):
+            counts.tasks_unnamed += 1
+            continue
+        gold = task.gold
+        sign = audit_sign(task.text)
+        if sign is not None:
+            counts.signs_flipped += sum(s != sign for _, s in gold)
+            gold = tuple((q, sign) for q, _ in gold)
+        scored = not _message_level_sign(task.text, gold)
+        counts.polarity_excluded += bool(gold) and not scored
+        audited.append(PreferenceTask(task.user_id, task.text, gold, task.asked_original, task.follow_ups,
+                                      task.clean, scored))
+    return audited
+
+
+def audit_ratings(
+    ratings: Sequence[FocusRating], records: Iterable[EvalRecord], counts: AuditCounts | None = None
+) -> list[FocusRating]:
+    """The ratings of the item on screen with audited gold (R1 and R2 of :func:`audit_tasks`).
+
+    Args:
+        ratings: as from :func:`extract_ratings`.
+        records: the records they came from (R2 needs every logged QID of the record).
+        counts: incremented in place if given.
+
+    Returns:
+        The ratings R2 does not set aside, with R1's sign where it applies.
+    """
+    counts = counts if counts is not None else AuditCounts()
+    logged = {(r.user_id, r.message, r.recognized_objects[0][0]): r.recognized_objects
+              for r in records if r.intent == RATE and r.recognized_objects}
+    audited: list[FocusRating] = []
+    for rating in ratings:
+        if _message_level_sign(rating.text, logged.get((rating.user_id, rating.text, rating.item), ())):
+            counts.polarity_excluded += 1
+            continue
+        sign = audit_sign(rating.text)
+        if sign is not None and sign != rating.polarity:
+            counts.signs_flipped += 1
+            rating = FocusRating(rating.user_id, rating.text, rating.item, sign, rating.clean)
+        audited.append(rating)
+    return audited

@@ -50,6 +50,7 @@ from enum import Enum
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from nlu.errors import NluError
+from nlu.textnorm import contraction_repairs, repair_contractions
 
 logger = logging.getLogger(__name__)
 
@@ -62,8 +63,6 @@ NEGATION_WINDOW = 3
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'", "`": "'"})
 _PLACEHOLDER = "ENTITY"
-_MOJIBAKE = re.compile("\u00e2\u20ac[\u2122\u02dc]")
-"""A UTF-8 apostrophe read as cp1252 ("donâ€™t"), as in the released messages."""
 
 _CONTRAST = r"but|however|although|though|whereas|while|except|yet"
 _PLAIN = r"and|or|nor|plus|also"
@@ -184,7 +183,7 @@ class SentimentRecognizer:
         Returns:
             The message's :class:`Polarity` about the focus item.
         """
-        text = _MOJIBAKE.sub("'", (text or "").translate(_APOSTROPHES))
+        text = repair_contractions((text or "").translate(_APOSTROPHES))
         match = _REFERENCE.search(text)
         if match is not None:
             return self.polarities(text, [(match.start(), match.end())])[0]
@@ -257,15 +256,15 @@ class SentimentRecognizer:
 
 
 def _fix_mojibake(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
-    """Replace "â€™" by "'" and shift the spans accordingly."""
-    matches = list(_MOJIBAKE.finditer(text))
-    if not matches:
+    """Apply :func:`nlu.textnorm.contraction_repairs` ("donâ€™t", "don t" -> "don't") and shift the spans."""
+    repairs = contraction_repairs(text)
+    if not repairs:
         return text, list(spans)
 
     def shift(pos: int) -> int:
-        return pos - sum(len(m.group(0)) - 1 for m in matches if m.end() <= pos)
+        return pos + sum(len(new) - (end - start) for start, end, new in repairs if end <= pos)
 
-    return _MOJIBAKE.sub("'", text), [(shift(a), shift(b)) for a, b in spans]
+    return repair_contractions(text), [(shift(a), shift(b)) for a, b in spans]
 
 
 def _compile_phrases(phrases: Sequence[str]) -> re.Pattern[str]:

@@ -39,6 +39,49 @@ def normalize(text: str | None, *, max_chars: int = MAX_CHARS) -> str:
     return _SPACES.sub(" ", text).strip()[:max_chars]
 
 
+_MOJIBAKE_APOSTROPHE = "\u00e2\u20ac[\u2122\u02dc]"
+_BROKEN_NEGATION = (
+    r"\b(?P<aux>do|does|did|is|was|are|were|could|would|should|have|has|had|ca|wo|ai|must|need)n"
+    r"(?:\s+t\b|t't\b|'(?!t))"
+)
+_REPAIRS = re.compile(rf"(?P<mojibake>{_MOJIBAKE_APOSTROPHE})|{_BROKEN_NEGATION}", re.IGNORECASE)
+
+
+def contraction_repairs(text: str) -> list[tuple[int, int, str]]:
+    """Where typed apostrophes and negations are broken, and what to put there.
+
+    Repairs: a UTF-8 apostrophe read as cp1252 ("donâ€™t" -> "don't", as in the released
+    messages); negations typed with a space, a doubled or a missing ``t`` ("don t", "dont't",
+    "don' like", "don'like" -> "don't ..."). Plain "dont" is left as it is (the sentiment
+    recognizer reads it as a negation already).
+
+    Args:
+        text: any text (after :func:`normalize` or not).
+
+    Returns:
+        ``[(start, end, replacement), ...]`` in text order, non-overlapping; empty if nothing to repair.
+    """
+    repairs: list[tuple[int, int, str]] = []
+    for match in _REPAIRS.finditer(text):
+        if match.group("mojibake"):
+            repairs.append((match.start(), match.end(), "'"))
+            continue
+        glued = match.end() < len(text) and text[match.end()].isalpha()
+        repairs.append((match.start(), match.end(), match.group("aux") + "n't" + (" " if glued else "")))
+    return repairs
+
+
+def repair_contractions(text: str) -> str:
+    """``text`` with :func:`contraction_repairs` applied ("I don t like it" -> "I don't like it")."""
+    out, cursor = [], 0
+    for start, end, replacement in contraction_repairs(text):
+        out.append(text[cursor:start])
+        out.append(replacement)
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
 def strip_accents(text: str) -> str:
     """Remove combining marks ("Amélie" -> "Amelie")."""
     decomposed = unicodedata.normalize("NFKD", text)

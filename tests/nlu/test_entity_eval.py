@@ -232,3 +232,62 @@ def test_a_neutral_polarity_is_confirmed_by_the_simulated_user(linker, sentiment
     stated = PreferenceTask(1, "I hate Inception", (("Q25188", "+"),), False)
     outcome = simulate_task(stated, linker, sentiment, fake_kb)
     assert outcome.predicted == (("Q25188", Polarity.NEGATIVE),) and outcome.confirmations == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "sign"),
+    [
+        ("Dislike", "-"), ("I dont like it", "-"), ("I donâ€™t like this book a lot", "-"),
+        ("I don t like superman", "-"), ("Yes I like it", "+"), ("I like Tom Hanks and Ben Stiller", "+"),
+        ("I really love it", "+"), ("No dislike", None), ("I like it but not the actors", None),
+        ("i dislike Julia Roberts and i like Jodie Foster", None), ("I haven't seen it", None),
+        ("I like Never Let Me Go", None),  # a negator after the verb: no single sign
+    ],
+)
+def test_audit_sign_only_for_single_opinion_messages(message, sign):
+    from nlu.entity_eval import audit_sign
+
+    assert audit_sign(message) == sign
+
+
+def test_audit_tasks_drops_unnamed_gold_and_fixes_signs(fake_kb):  # noqa: F811
+    from nlu.entity_eval import AuditCounts, audit_tasks
+
+    tasks = [
+        PreferenceTask(1, "I like how I met your mother", (("Q44578", "+"),), False),   # A1: not named
+        PreferenceTask(1, "I don t like Inception", (("Q25188", "+"),), False),          # R1: sign
+        PreferenceTask(1, "I like Inception but I hate The Shining",                      # R2: one sign
+                       (("Q25188", "-"), ("Q186341", "-")), False),
+        PreferenceTask(1, "I like Q404 stuff", (("Q404404", "+"),), False),              # not in KB: kept
+        PreferenceTask(1, "I love the Avengers", (), True),                              # no gold: kept
+    ]
+    counts = AuditCounts()
+    audited = audit_tasks(tasks, fake_kb, counts)
+    assert [t.text for t in audited] == [t.text for t in tasks[1:]]
+    assert audited[0].gold == (("Q25188", "-"),) and audited[0].polarity_scored
+    assert audited[1].gold == tasks[2].gold and not audited[1].polarity_scored
+    assert (counts.tasks_unnamed, counts.signs_flipped, counts.polarity_excluded) == (1, 1, 1)
+    assert tasks[1].gold == (("Q25188", "+"),)  # inputs unchanged
+
+
+def test_audited_polarity_is_scored_on_the_audited_signs(linker, sentiment, fake_kb):  # noqa: F811
+    from nlu.entity_eval import AuditCounts, audit_ratings, audit_tasks, extract_ratings
+
+    records = [
+        rec(1, "I don t like Inception", "preference", [("Q25188", "+")], ["preference"]),
+        rec(2, "I like Inception but I hate The Shining", "preference",
+            [("Q25188", "-"), ("Q186341", "-")], ["preference"]),
+        rec(3, "Dislike", "request_recommendation - preference", [("Q83495", "+")], ["preference"]),
+        rec(4, "I like this film but I dislike his director", "request_recommendation - preference",
+            [("Q44578", "-"), ("Q42574", "-")], ["preference"]),
+    ]
+    tasks = extract_tasks(records)
+    raw = evaluate_tasks(tasks, linker, sentiment, fake_kb)
+    assert (raw.task_polarity_total, raw.task_polarity_correct) == (3, 1)  # logged signs disagree with the text
+    counts = AuditCounts()
+    audited = evaluate_tasks(audit_tasks(tasks, fake_kb, counts), linker, sentiment, fake_kb)
+    assert (audited.task_polarity_total, audited.task_polarity_correct) == (1, 1)
+    assert audited.matched == raw.matched == 3  # linking is scored on the same tasks
+    ratings = audit_ratings(extract_ratings(records), records, counts)
+    assert [(r.text, r.polarity) for r in ratings] == [("Dislike", "-")]
+    assert (counts.signs_flipped, counts.polarity_excluded) == (2, 2)

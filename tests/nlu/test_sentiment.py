@@ -162,3 +162,30 @@ def test_not_having_seen_something_is_no_opinion(sentiment):  # noqa: F811
     assert sentiment.polarities(text, [span(text, "Titanic")]) == (NEU,)
     text = "I love Inception but not Titanic"
     assert sentiment.polarities(text, [span(text, "Titanic")]) == (NEG,)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I don t like Clint Eastwood", "-"),      # negation typed with a space
+        ("I didn t like Superman", "-"),
+        ("I dont't like Clint Eastwood", "-"),     # doubled t
+        ("I don' like Clint Eastwood", "-"),       # missing t
+        ("I don'like Clint Eastwood", "-"),        # missing t, glued to the verb
+        ("I donâ€™t like Clint Eastwood", "-"),     # mojibake apostrophe, as in the released messages
+        ("I like Don Jon", "+"),                   # "Don" the word is no negation
+    ],
+)
+def test_broken_negations_still_negate(sentiment, text, expected):  # noqa: F811
+    name = text.split("like ")[-1]
+    assert sentiment.polarities(text, [span(text, name)])[0].value == expected
+    assert sentiment.message_polarity(text.replace(name, "it")).value == expected
+
+
+def test_contraction_repairs_shift_nothing_else():
+    from nlu.textnorm import contraction_repairs, repair_contractions
+
+    assert repair_contractions("I don t like it, I didn t either") == "I don't like it, I didn't either"
+    assert repair_contractions("I don'like this") == "I don't like this"
+    assert repair_contractions("London tea, Don Jon, don") == "London tea, Don Jon, don"
+    assert contraction_repairs("I donâ€™t") == [(5, 8, "'")]
