@@ -36,6 +36,15 @@ Protocol (``corsbot nlu evaluate-entities``):
   user answers from the gold sign, as for the disambiguation questions. For (b), NEUTRAL counts
   as wrong. Both parts are also printed separately by the CLI.
 
+- **Audited gold.** The logged signs and QIDs are the original system's output, not a human
+  annotation, and the message often contradicts them ("Dislike" logged ``+`` in 30 of 34 such
+  ratings; "I like star wars" logged as *Star Trek*). The CLI prints the same scores against an
+  audited gold built by three fixed rules that look only at the message, the KB names and the
+  logged gold, never at our output: A1 drops a task whose in-KB gold QID is not named in the
+  message (:func:`visible_in_message`); R1 sets the sign of a single-opinion message
+  (:func:`audit_sign`); R2 leaves unscored the signs of a contrast message whose several logged
+  QIDs share one sign (a message-level sentiment). The last line stays on the logged gold.
+
 The CLI also prints the same scores on *clean* tasks (every record ``toCheck`` false, the
 dataset's silver standard) and the share of in-KB gold QIDs whose name appears in the message at
 all (:func:`visible_in_message`), which bounds the recall reachable from the text.
@@ -524,8 +533,8 @@ def summary_line(scores: EntityScores) -> str:
 
 _AUDIT_POSITIVE = frozenset("like likes liked love loves loved adore adores enjoy enjoys enjoyed".split())
 _AUDIT_NEGATIVE = frozenset("dislike dislikes disliked hate hates hated".split())
-_AUDIT_NEGATORS = frozenset("don't dont do not never didn't didnt doesn't doesnt".split())
-_AUDIT_LEAD = frozenset("i yes ok okay really so also too just absolutely".split())
+_AUDIT_NEGATORS = frozenset("don't dont not never didn't didnt doesn't doesnt".split())
+_AUDIT_LEAD = frozenset("i yes ok okay really so also too just absolutely do".split())
 _AUDIT_CONTRAST = frozenset("but however although though whereas while except yet".split())
 
 

@@ -239,7 +239,7 @@ def test_a_neutral_polarity_is_confirmed_by_the_simulated_user(linker, sentiment
     [
         ("Dislike", "-"), ("I dont like it", "-"), ("I donâ€™t like this book a lot", "-"),
         ("I don t like superman", "-"), ("Yes I like it", "+"), ("I like Tom Hanks and Ben Stiller", "+"),
-        ("I really love it", "+"), ("No dislike", None), ("I like it but not the actors", None),
+        ("I really love it", "+"), ("I do dislike say nothing", "-"), ("No dislike", None), ("I like it but not the actors", None),
         ("i dislike Julia Roberts and i like Jodie Foster", None), ("I haven't seen it", None),
         ("I like Never Let Me Go", None),  # a negator after the verb: no single sign
     ],
