@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         latency_summary,
         simulate_task,
         summary_line,
+        vader_baseline,
     )
     from nlu.linker import EntityLinker
     from nlu.sentiment import SentimentRecognizer
@@ -80,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
     total_clean = EntityScores()
     total_audited = EntityScores()
     total_hard = EntityScores()
+    vader_logged = EntityScores()
+    vader_audited = EntityScores()
     total_counts = AuditCounts()
     evaluated = 0
     for domain in domains:
@@ -117,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         hard = evaluate_tasks([t for t in audited_tasks if audit_sign(t.text) is None], linker, sentiment, kb)
         evaluate_ratings([r for r in audited_ratings if audit_sign(r.text) is None], linker, sentiment, hard)
         total_hard.add(hard)
+        vader_logged.add(vader_baseline(tasks, ratings))
+        vader_audited.add(vader_baseline(audited_tasks, audited_ratings))
         total_counts.add(counts)
         evaluated += 1
         print(
@@ -157,6 +162,11 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"overall: audited polarity where the message states no single sign (rule R1 silent): "
         f"{total_hard.polarity_accuracy:.3f} (n={total_hard.polarity_total}, negative_f1={total_hard.negative_f1:.3f})"
+    )
+    print(
+        f"overall: raw VADER on whole messages over every gold entity: logged gold "
+        f"{vader_logged.polarity_accuracy:.3f} (negative_f1={vader_logged.negative_f1:.3f}), audited gold "
+        f"{vader_audited.polarity_accuracy:.3f} (negative_f1={vader_audited.negative_f1:.3f})"
     )
     print(f"overall (audited gold: {_counts_text(total_counts)}): {summary_line(total_audited)}")
     print(summary_line(total))

@@ -99,6 +99,7 @@ __all__ = [
     "visible_in_message",
     "simulate_task",
     "summary_line",
+    "vader_baseline",
 ]
 
 PREFERENCE = "preference"
@@ -661,3 +662,28 @@ def audit_ratings(
             rating = FocusRating(rating.user_id, rating.text, rating.item, sign, rating.clean)
         audited.append(rating)
     return audited
+
+
+def vader_baseline(tasks: Sequence[PreferenceTask], ratings: Sequence[FocusRating]) -> EntityScores:
+    """Polarity of the issue's reference method on the same gold: raw VADER on the whole message.
+
+    Every gold entity of each task (whose signs are scored) and every rating gets the message's
+    VADER compound sign (>= 0.05 "+", <= -0.05 "-", else "0", counted wrong); Hutto & Gilbert
+    (2014), the ``vaderSentiment`` package. Only the polarity counts of the result are filled.
+    """
+    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+    analyzer = SentimentIntensityAnalyzer()
+
+    def sign(text: str) -> str:
+        compound = analyzer.polarity_scores(text)["compound"]
+        return "+" if compound >= 0.05 else "-" if compound <= -0.05 else "0"
+
+    scores = EntityScores()
+    for task in tasks:
+        if task.polarity_scored:
+            for _, want in task.gold:
+                scores.count_polarity(want, sign(task.text), rating=False)
+    for rating in ratings:
+        scores.count_polarity(rating.polarity, sign(rating.text), rating=True)
+    return scores

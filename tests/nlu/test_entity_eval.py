@@ -291,3 +291,15 @@ def test_audited_polarity_is_scored_on_the_audited_signs(linker, sentiment, fake
     ratings = audit_ratings(extract_ratings(records), records, counts)
     assert [(r.text, r.polarity) for r in ratings] == [("Dislike", "-")]
     assert (counts.signs_flipped, counts.polarity_excluded) == (2, 2)
+
+
+def test_vader_baseline_scores_whole_messages():
+    from nlu.entity_eval import FocusRating, vader_baseline
+
+    ratings = [FocusRating(1, "Dislike", "Q1", "-"), FocusRating(1, "I like it", "Q2", "+"),
+               FocusRating(1, "I watched Die Hard", "Q3", "+")]  # "die" makes VADER negative
+    tasks = [PreferenceTask(1, "I love Inception and Titanic", (("Q25188", "+"), ("Q44578", "+")), False),
+             PreferenceTask(1, "I like A but hate B", (("Q1", "-"), ("Q2", "-")), False, polarity_scored=False)]
+    scores = vader_baseline(tasks, ratings)
+    assert (scores.polarity_total, scores.polarity_correct) == (5, 4)
+    assert (scores.neg_tp, scores.neg_fp, scores.neg_fn) == (1, 0, 1)
