@@ -127,6 +127,10 @@ MAX_SKELETON_SPAN = 10
 """Longest message span (tokens) compared with titles by their content words only."""
 MAX_TEXT_CHARS = MAX_CHARS
 """Longer messages are cut (``textnorm.MAX_CHARS``, as every NLU component does)."""
+MIN_TITLE_WORD_CHARS = 6
+"""A lone word of a title is looked up (and asked about) only from this many letters ("lebowski")."""
+MAX_TITLE_WORD_ITEMS = 3
+"""A title word shared by more items than this is not distinctive."""
 MAX_FUZZY_LOOKUPS = 24
 """Fuzzy look-ups per message; keeps a pathological message (1,000 capitalised words) in bounds."""
 MAX_WHOLE_SPAN_TOKENS = 14
@@ -138,6 +142,7 @@ _SIM_SUBTITLE = 0.92
 _PERSON_ROLES = frozenset({"P50", "P57", "P58", "P161", "P162", "P175", "P86", "P170", "P676", "P110"})
 _SUBTITLE = re.compile(r"\s*:\s+|\s+[\u2013\u2014-]\s+")
 """Title/subtitle separators: ": ", " – ", " — ", " - "."""
+_SIM_TITLE_WORD = 0.6  # one distinctive word of a title ("lebowski"): always asked about
 _SIM_NAMESAKE = 0.72  # a person's first or last name (as the fuzzy first/last-name look-up: 0.9 * 0.8)
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
 _FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.35
@@ -403,6 +408,7 @@ class EntityLinker:
             if len(key) > self._max_len.get(key[0], 0):
                 self._max_len[key[0]] = len(key)
         self._build_fuzzy()
+        self._title_words = self._title_word_index(labels)
         self._pop_scale = math.log1p(max((kb.popularity(q) for q in labels), default=1.0) or 1.0) or 1.0
         self.build_seconds = time.perf_counter() - started
         logger.info(
@@ -416,6 +422,39 @@ class EntityLinker:
         entry = index[key]
         if entry.get(qid, 0.0) < sim:
             entry[qid] = sim
+
+    def _title_word_index(self, labels: dict[str, str]) -> dict[str, tuple[str, ...]]:
+        """Distinctive words of item titles: word -> the (at most MAX_TITLE_WORD_ITEMS) items whose
+        label of two or more words contains it. Only words of >= MIN_TITLE_WORD_CHARS letters that
+        are not common words ("lebowski" -> The Big Lebowski; not "house", "night")."""
+        common = _common_words()
+        found: dict[str, set[str]] = defaultdict(set)
+        for qid, label in labels.items():
+            if not self.kb.is_item(qid):
+                continue
+            key = self._label_keys.get(qid) or name_key(label)
+            if len(key) < 2:
+                continue
+            for word in key:
+                if len(word) >= MIN_TITLE_WORD_CHARS and word.isalpha() and word not in common:
+                    found[word].add(qid)
+        return {w: tuple(sorted(q, key=_qid_order)) for w, q in found.items() if len(q) <= MAX_TITLE_WORD_ITEMS}
+
+    def _title_word_spans(self, text: str, tokens: list[_Token], taken: list) -> list[tuple[int, int, dict[str, float], str]]:
+        """A lone distinctive word that is the whole object of a like-verb and matched nothing else
+        ("I like lebowski"): the titles that contain it, always asked about ("ask")."""
+        covered = {k for s in taken for k in range(s[0], s[1])}
+        out = []
+        for i in range(1, len(tokens)):
+            if i in covered or tokens[i - 1].key not in _LIKE_VERBS:
+                continue
+            if not (i + 1 == len(tokens) or _boundary(text, tokens, i + 1)
+                    or tokens[i + 1].key in _SPAN_STOP | _CLAUSE_STOP):
+                continue
+            items = self._title_words.get(tokens[i].key)
+            if items:
+                out.append((i, i + 1, {q: _SIM_TITLE_WORD for q in items}, "ask"))
+        return out
 
     def _genre_variants(self, index: dict, labels: dict[str, str]) -> None:
         """Index "horror film" also as "horror", "horror films", "horror movies" (genre values).
@@ -556,6 +595,7 @@ class EntityLinker:
         spans = [s for s in self._exact_spans(text, tokens) if not bracketed.issuperset(range(s[0], s[1]))]
         spans += self._reference_spans(tokens, spans, focus)
         spans += self._fuzzy_spans(text, tokens, spans)
+        spans += self._title_word_spans(text, tokens, spans)
         spans = [s for s in spans if not bracketed.issuperset(range(s[0], s[1]))]
         spans.sort(key=lambda s: s[0])
         years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}

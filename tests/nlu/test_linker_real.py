@@ -80,3 +80,12 @@ def test_real_latency(real):
         linker.link(text)
     per_message_ms = (time.perf_counter() - started) * 1000 / len(texts)
     assert per_message_ms < 100.0  # a few ms when the machine is idle
+
+
+def test_a_distinctive_title_word_is_asked_about(real):
+    kb, linker, _ = real
+    [mention] = linker.link("I like lebowski")
+    assert mention.ambiguous and [c.label for c in mention.candidates] == ["The Big Lebowski"]
+    assert top(linker, "I like Zoolander") == [("Zoolander", False)]  # a whole title stays exact
+    assert linker.link("I like nothing") == ()                          # common words are no title words
+    assert top(linker, "I like lebowski and Zoolander")[1] == ("Zoolander", False)
