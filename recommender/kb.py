@@ -270,6 +270,18 @@ def snapshot_file(path: Path) -> Path:
     return path if path.name.endswith(".json.gz") or path.is_file() else path / SNAPSHOT_FILE
 
 
+def snapshot_items(path: Path) -> int | None:
+    """Number of items of the snapshot at ``path``, or None if there is no readable snapshot there.
+
+    Used before overwriting a snapshot (``recommender.sparql.build_snapshot``); reads the whole
+    document (about a second for the real domains).
+    """
+    try:
+        return int(read_snapshot(path)["n_items"])
+    except (KnowledgeBaseError, KeyError, TypeError, ValueError):
+        return None
+
+
 def read_snapshot(path: Path) -> dict[str, Any]:
     """Read and check a snapshot document.
 
