@@ -168,8 +168,9 @@ _MOVIE_DETAILS = _COMMON_DETAILS + (
 _BOOK_DETAILS = _COMMON_DETAILS + (DetailField("year", PID("P571"), "date"),)
 _MUSIC_DETAILS = _COMMON_DETAILS + (
     DetailField("year", PID("P571"), "date"),
-    DetailField("spotify_id", PID("P2205"), "id"),
-    DetailField("spotify_id", PID("P1902"), "id"),
+    DetailField("spotify_track_id", PID("P2207"), "id"),
+    DetailField("spotify_album_id", PID("P2205"), "id"),
+    DetailField("spotify_artist_id", PID("P1902"), "id"),
     DetailField("lastfm_id", PID("P3192"), "id"),
     DetailField("discogs_id", PID("P1954"), "id"),
     DetailField("trailer", PID("P1651"), "id"),

@@ -109,6 +109,10 @@ def test_details(tiny_kbs):
     assert music.details("Q11649").spotify_id == "6olE6TJLqED3rqDCT0FyPh"
     assert music.details("Q11649").lastfm_id == "Nirvana"
     assert music.details("Q17444").spotify_id == "2UJcKiJxNryhL050F5Z1Fk"
+    # the page kind follows the property: P1902 artist (Nirvana), P2205 album (Nevermind)
+    assert (music.details("Q11649").spotify_kind, music.details("Q17444").spotify_kind) == ("artist", "album")
+    assert dict(music.details("Q11649").links())["Spotify"] == "https://open.spotify.com/artist/6olE6TJLqED3rqDCT0FyPh"
+    assert dict(music.details("Q17444").links())["Spotify"] == "https://open.spotify.com/album/2UJcKiJxNryhL050F5Z1Fk"
     missing = tiny_kbs["movie"].details("Q172241")  # F19: no trailer/image/date -> None, no crash
     assert (missing.trailer, missing.image, missing.year) == (None, None, None)
     assert tiny_kbs["movie"].details("Q424242") == ItemDetails(qid="Q424242", label="Q424242")
@@ -273,3 +277,27 @@ def test_interrupted_write_keeps_the_previous_snapshot_and_no_temp_folder(tmp_pa
     monkeypatch.undo()
     kbmod.write_snapshot(data, out)  # and a normal write replaces it
     assert KnowledgeBase.load(out).items == {"Q1"}
+
+
+def test_snapshot_of_the_old_format_infers_the_spotify_page_kind(tmp_path, tiny_snapshots):
+    """Snapshots built before the kinds were kept have one ``spotify_id`` field: a work (it has a
+    performer) gets an album page, an artist an artist page."""
+    doc = json.loads(gzip.decompress((tiny_snapshots["music"] / SNAPSHOT_FILE).read_bytes()))
+    for details in doc["details"].values():
+        for kind in ("track", "album", "artist"):
+            if f"spotify_{kind}_id" in details:
+                details["spotify_id"] = details.pop(f"spotify_{kind}_id")
+    (tmp_path / "music").mkdir()
+    (tmp_path / "music" / SNAPSHOT_FILE).write_bytes(gzip.compress(json.dumps(doc).encode()))
+    music = KnowledgeBase.load(tmp_path / "music")
+    assert (music.details("Q11649").spotify_kind, music.details("Q17444").spotify_kind) == ("artist", "album")
+
+
+def test_music_card_without_spotify_id_links_a_search_by_name(tiny_kbs):
+    from recommender.recommend import item_card
+
+    music = tiny_kbs["music"]
+    no_id = sorted(q for q in music.items if not music.details(q).spotify_id)[0]
+    links = dict(item_card(music, no_id).links)
+    assert links["Spotify"].startswith("https://open.spotify.com/search/") and " " not in links["Spotify"]
+    assert dict(item_card(music, "Q17444").links)["Spotify"] == "https://open.spotify.com/album/2UJcKiJxNryhL050F5Z1Fk"
