@@ -75,6 +75,8 @@ _ROLE_WORDS = {
     "producer": "P162", "producers": "P162", "composer": "P86", "soundtrack": "P86", "music": "P86",
     "genre": "P136", "genres": "P136", "theme": "P921", "subject": "P921", "author": "P50", "writers": "P50",
     "performer": "P175", "singer": "P175", "band": "P175", "label": "P264", "series": "P179", "saga": "P179",
+    "album": "P361", "lyricist": "P676", "lyrics": "P676", "instrument": "P1303", "publisher": "P123",
+    "movement": "P135", "franchise": "P8345", "cinematographer": "P344", "editor": "P1040",
 }
 
 
@@ -529,7 +531,7 @@ class DialogManager:
         from recommender.schema import role_name
 
         entry["roles"] = roles
-        names = [role_name(pid) for pid in roles]
+        names = [role_name(pid, state.domain) for pid in roles]
         choices = [Choice(name.capitalize(), f"role:{pid}") for name, pid in zip(names, roles, strict=True)]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
         label = self._display(state, entry["candidates"][0])
@@ -637,7 +639,8 @@ class DialogManager:
             state.profile()[qid] = {"polarity": polarity, "role": roles[0]}
             state.last_stored = [entry]
             outcome.objects.append((qid, polarity))
-            outcome.text = msg.STORED.format(items=f"{self._display(state, qid)} ({role_name(roles[0])}, {polarity})")
+            outcome.text = msg.STORED.format(
+                items=f"{self._display(state, qid)} ({role_name(roles[0], state.domain)}, {polarity})")
             return outcome
         if _NONE.search(folded) or _NO.fullmatch(folded.strip(" .!")):
             state.profile().pop(qid, None)
@@ -673,7 +676,8 @@ class DialogManager:
         if kind == "role":
             from recommender.schema import role_name
 
-            return [[role_name(pid)] + [w for w, p in _ROLE_WORDS.items() if p == pid] for pid in entry["roles"]]
+            return [[role_name(pid, state.domain), pid] + [w for w, p in _ROLE_WORDS.items() if p == pid]
+                    for pid in entry["roles"]]
         if kind == "confirm":
             return [["yes"], ["no"]]
         return []
@@ -823,7 +827,7 @@ class DialogManager:
         liked, disliked = self._profile_sets(state)
         reasons = recommender.explain(Profile(liked=liked, disliked=disliked), qid)
         title = self._display(state, qid)
-        sentence = explain_text(recommender, reasons) if reasons else ""
+        sentence = explain_text(recommender, reasons, item=qid) if reasons else ""
         reply = msg.WHY.format(title=title, reasons=sentence) if sentence else msg.WHY_NONE.format(title=title)
         return _Outcome(reply, choices=_card_choices(state.focus), events=[Event.RECOMMENDATION, Event.QUESTION])
 
@@ -923,7 +927,7 @@ class DialogManager:
             return _Outcome(msg.PROFILE_EMPTY.format(nouns=nouns))
         lines = []
         for qid, pref in profile.items():
-            role = f" ({role_name(pref['role'])})" if pref.get("role") else ""
+            role = f" ({role_name(pref['role'], state.domain)})" if pref.get("role") else ""
             sign = "👍" if pref["polarity"] == "+" else "👎"
             lines.append(msg.PROFILE_LINE.format(sign=sign, label=self._display(state, qid), role=role))
         return _Outcome(msg.PROFILE.format(nouns=nouns, lines="\n".join(lines)))
@@ -1103,11 +1107,9 @@ def _parse_answer(kind: str | None, text: str, payload: str | None, options: lis
             return 1 if kind == "confirm" else "none"
         if name == "pick" and value.isdigit() and int(value) < max(len(options), 1):
             return int(value)
-        if name == "role":
-            from recommender.schema import role_name
-
+        if name == "role":  # options of a role question name the PID second (see _option_labels)
             for i, words in enumerate(options):
-                if words and words[0] == role_name(value):
+                if value in words[1:2]:
                     return i
         return None
     from rapidfuzz import fuzz

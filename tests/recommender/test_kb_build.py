@@ -239,6 +239,32 @@ def test_schema_roles_and_domains():
         get_domain("film")
 
 
+READABLE_ROLES = {
+    "movie": {"P57": "director", "P161": "actor", "P58": "screenwriter", "P162": "producer",
+              "P1431": "executive producer", "P86": "composer", "P136": "genre", "P179": "series",
+              "P8345": "franchise", "P144": "source work", "P921": "subject", "P272": "production company",
+              "P1040": "film editor", "P344": "cinematographer", "P155": "prequel", "P156": "sequel"},
+    "book": {"P50": "author", "P136": "genre", "P179": "series", "P921": "subject", "P144": "source work",
+             "P135": "literary movement", "P123": "publisher", "P155": "prequel", "P156": "sequel"},
+    "music": {"P175": "performer", "P86": "composer", "P676": "lyricist", "P136": "genre", "P264": "record label",
+              "P463": "band", "P1303": "instrument", "P361": "album", "P155": "previous release",
+              "P156": "next release"},
+}
+
+
+@pytest.mark.parametrize("domain", sorted(READABLE_ROLES))
+def test_every_property_has_a_readable_role_name_in_its_domain(domain):
+    """Role questions and explanations name a value by what it is to the item ("album", "band"),
+    never by the raw property label ("part of", "member of") or a PID."""
+    schema = DOMAINS[domain]
+    assert set(schema.edge_pids) == set(READABLE_ROLES[domain])
+    for pid in schema.edge_pids:
+        assert role_name(pid, domain) == READABLE_ROLES[domain][pid] == schema.role(pid)
+    for pid in {p for s in DOMAINS.values() for p in s.edge_pids}:  # domain-free names are readable too
+        name = role_name(pid)
+        assert not name.startswith("related (") and name not in {"part of", "member of", "based on", "main subject"}
+
+
 def test_real_snapshots_load_if_built():
     """If the real snapshots exist (``corsbot kb build``), they load and hold the shared dump's films.
 
