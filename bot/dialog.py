@@ -519,8 +519,7 @@ class DialogManager:
 
     def _ask_item(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
                   question_events: Sequence[str]) -> None:
-        choices = [Choice(_shorten(self._display(state, qid, describe=True), 60), f"pick:{i}")
-                   for i, qid in enumerate(entry["candidates"])]
+        choices = [Choice(name, f"pick:{i}") for i, name in enumerate(self._option_names(state, entry["candidates"]))]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
         lines = "\n".join(f"{i + 1}. {c.label}" for i, c in enumerate(choices[:-1]))
         question = msg.ITEM_QUESTION.format(mention=entry["mention"]) + "\n" + lines
@@ -666,13 +665,7 @@ class DialogManager:
     def _option_labels(self, state: DialogState, kind: str | None, entry: dict[str, Any]) -> list[list[str]]:
         """Words that name each option of a question (for typed answers)."""
         if kind == "item":
-            kb = self._domain(state).kb
-            out = []
-            for qid in entry["candidates"]:
-                details = _details(kb, qid)
-                year = str(details.get("year") or "")
-                out.append([kb.label(qid), self._display(state, qid, describe=True), year])
-            return out
+            return self._option_words(state, entry["candidates"])
         if kind == "role":
             from recommender.schema import role_name
 
@@ -873,7 +866,7 @@ class DialogManager:
             targets = [v for v, p in values.items() if p in roles]
         if len(targets) > 1:
             options = targets[:MAX_CHOICES]
-            labels = [kb.label(q)[:60] for q in options]
+            labels = self._option_names(state, options)
             question = msg.CRITIQUE_ROLE.format(options=", ".join(labels))
             self._ask_options(state, "critique", question, options, labels, outcome, origin="recommendation",
                               polarity=value_polarity)
@@ -943,7 +936,7 @@ class DialogManager:
             outcome.text = msg.DELETED.format(label=self._display(state, matches[0]))
             return outcome
         options = matches[:MAX_CHOICES]
-        labels = [self._display(state, q)[:60] for q in options]
+        labels = self._option_names(state, options)
         self._ask_options(state, "delete", msg.ITEM_QUESTION.format(mention=text), options, labels, outcome,
                           origin="profile")
         return outcome
@@ -1016,17 +1009,38 @@ class DialogManager:
 
     # ------------------------------------------------------------------ rendering helpers
 
-    def _display(self, state: DialogState, qid: str | None, *, describe: bool = False) -> str:
-        """A user-facing name: label, year, and (for questions) a short description."""
+    def _display(self, state: DialogState, qid: str | None) -> str:
+        """A user-facing name: label and year."""
         if qid is None:
             return ""
         kb = self._domain(state).kb
         label = kb.label(qid) if kb.has(qid) else qid
         details = _details(kb, qid)
-        parts = [str(details["year"])] if details.get("year") else []
-        if describe and details.get("description"):
-            parts.append(_shorten(str(details["description"]), 48))
-        return f"{label} ({', '.join(parts)})" if parts else label
+        return f"{label} ({details['year']})" if details.get("year") else label
+
+    def _option_names(self, state: DialogState, qids: Sequence[str]) -> list[str]:
+        """Names of the options of a question, each telling its entity apart from the others
+        (year, "film by X", role, description, QID as a last resort: ``recommender.names``)."""
+        from recommender.names import distinct_labels
+
+        return distinct_labels(self._domain(state).kb, qids)
+
+    def _option_words(self, state: DialogState, qids: Sequence[str]) -> list[list[str]]:
+        """Words a typed answer may use to pick each option: its label, its full option name, and the
+        qualifiers only that option has ("1984", "David Lynch", "band")."""
+        kb = self._domain(state).kb
+        names = self._option_names(state, qids)
+        qualifiers = []
+        for name in names:
+            inner = name[name.rfind("(") + 1:-1] if name.endswith(")") else ""
+            parts = [p.strip() for p in inner.split(",") if p.strip()]
+            qualifiers.append(parts + [re.sub(r"^(film by|book by|by) ", "", p) for p in parts if " by " in f" {p}"])
+        counts: dict[str, int] = {}
+        for parts in qualifiers:
+            for part in set(parts):
+                counts[fold(part)] = counts.get(fold(part), 0) + 1
+        return [[kb.label(q) if kb.has(q) else q, name] + [p for p in parts if counts[fold(p)] == 1]
+                for q, name, parts in zip(qids, names, qualifiers, strict=True)]
 
 
 def _details(kb: Any, qid: str | None) -> dict[str, Any]:
@@ -1038,13 +1052,6 @@ def _details(kb: Any, qid: str | None) -> dict[str, Any]:
 
 
 _BARE_QID = re.compile(r"^Q\d+$")
-
-
-def _shorten(text: str, limit: int) -> str:
-    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis if cut."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:-") + "…"
 
 
 def _encodable(text: str) -> bool:
@@ -1129,7 +1136,7 @@ def _parse_answer(kind: str | None, text: str, payload: str | None, options: lis
             return index
     year = re.search(r"\b(1[89]\d\d|20\d\d)\b", folded)
     if year:
-        hits = [i for i, words in enumerate(options) if year.group(1) in words]
+        hits = [i for i, words in enumerate(options) if re.search(rf"\b{year.group(1)}\b", " ".join(words[1:]))]
         if len(hits) == 1:
             return hits[0]
     best, best_score = None, 0.0

@@ -253,3 +253,29 @@ def test_bare_no_on_a_card_is_a_dislike_and_more_asks_for_a_new_list(dm):
     _say(dm, "more")
     rec = _last(dm)
     assert rec.intent == "request_recommendation" and rec.pagerank_cycle == 2
+
+
+@pytest.fixture()
+def dune_dm(tmp_path, monkeypatch):
+    """The fake KB plus two films both labelled "Dune" (no year, no description): Q9 by Christopher
+    Nolan (Q100), Q10 with no director."""
+    from tests.bot import dialog_fakes
+
+    monkeypatch.setitem(dialog_fakes.LABELS, "Q9", "Dune")
+    monkeypatch.setitem(dialog_fakes.LABELS, "Q10", "Dune")
+    monkeypatch.setattr(dialog_fakes, "EDGES", [*dialog_fakes.EDGES, ("Q9", "P57", "Q100"), ("Q10", "P136", "Q400")])
+    kb = FakeKB()
+    domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
+    services = Services(FakeIntents(), FakeSentiment(), lambda name: domain)
+    return DialogManager(services, StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"),
+                         session="test")
+
+
+def test_identical_titles_are_told_apart_in_the_question_and_by_typed_answers(dune_dm):
+    reply = _say(dune_dm, "I love Dune")
+    labels = [c.label for c in reply.choices]
+    assert labels == ["Dune (film by Christopher Nolan)", "Dune (film)", "None of these"]
+    assert "1. Dune (film by Christopher Nolan)\n2. Dune (film)" in reply.text
+    _say(dune_dm, "the Christopher Nolan one")
+    rec = _last(dune_dm)
+    assert (rec.intent, rec.recognized_objects) == ("preference - disambiguation", "Q9+")
