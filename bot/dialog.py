@@ -15,6 +15,10 @@ One call, :meth:`DialogManager.handle`, per user message or button press, whatev
    numberRecommendationList) to the :class:`~logs.store.LogStore`;
 5. save the state and return a channel-independent :class:`~bot.turns.Reply`.
 
+A preference question the user does not answer (they say something else) is handled by
+:meth:`DialogManager._keep_ignored_question`: what is unambiguous is stored, the rest stays open for
+:data:`QUESTION_LIFESPAN` turns, and the user is told what happened.
+
 Turns of one user are serialised by a per-user lock; different users run concurrently.
 
 Example (with services built on a knowledge base that knows Stephen King)::
@@ -58,6 +62,10 @@ ROWS_CACHE_USERS = 1000
 """Users whose session log is kept in memory for the per-turn toCheck recomputation (LRU)."""
 MAX_CHOICES = 6
 """Candidates offered in one disambiguation question (plus "none of these")."""
+QUESTION_LIFESPAN = 2
+"""Turns a preference question stays open while the user talks about something else: the lifespan
+(2) the original agent's webhook gave ``property_type_disambiguation`` with a question."""
+_QUESTION_KINDS = ("item", "role", "confirm")
 
 _YES = re.compile(r"^(yes|yeah|yep|yup|sure|ok|okay|correct|right|of course|y|si|sì|👍)\b", re.I)
 _NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither)\b", re.I)
@@ -91,6 +99,8 @@ class _Outcome:
     events: list[str] = field(default_factory=list)
     objects: list[tuple[str, str]] = field(default_factory=list)
     webhook_contexts: dict[str, int] = field(default_factory=dict)
+    settled: bool = False
+    """The turn answered or explicitly closed the open preference question (answer, skip, /start)."""
 
 
 class DialogManager:
@@ -197,8 +207,11 @@ class DialogManager:
             if state.focus is not None:  # an open list keeps its context (the webhook re-set it)
                 state.contexts.setdefault(_RF, 1)
             refinable, state.last_stored = state.last_stored, []
+            open_question = state.pending if (state.pending or {}).get("kind") in _QUESTION_KINDS else None
             try:
                 intent, outcome = self._dispatch(state, turn, refinable)
+                if open_question is not None and state.pending is not open_question and not outcome.settled:
+                    self._keep_ignored_question(state, open_question, outcome)
             except CorsbotError as exc:
                 logger.warning("turn of %s failed: %s", turn.user_id, exc)
                 intent, outcome = Intent.FALLBACK.value, _Outcome(msg.SERVICE_ERROR)
@@ -293,17 +306,17 @@ class DialogManager:
         command = _command(text)
         if command is not None:
             return self._on_command(state, command, turn)
+        pending = state.pending or {}
+        if pending.get("kind") in ("item", "role") and _is_bare_answer(text):
+            options = self._option_labels(state, pending["kind"], pending["entry"])
+            if _parse_answer(pending["kind"], text, None, options) is not None:  # it answers the question ("2")
+                intent = Intent.PREFERENCE_DISAMBIGUATION.value
+                return intent, self._answer(state, intent, text, None)
         if not has_letters(text):
             return Intent.FALLBACK.value, _Outcome(msg.EMPTY_INPUT)
         switched = _domain_switch(text)
         if switched is not None:
             return self._switch_domain(state, switched)
-        pending = state.pending or {}
-        if pending.get("kind") in ("item", "role") and _is_bare_answer(text):
-            options = self._option_labels(state, pending["kind"], pending["entry"])
-            if _parse_answer(pending["kind"], text, None, options) is not None:  # it answers the question
-                intent = Intent.PREFERENCE_DISAMBIGUATION.value
-                return intent, self._answer(state, intent, text, None)
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)
@@ -412,14 +425,15 @@ class DialogManager:
     def _switch_domain(self, state: DialogState, domain: str) -> tuple[str, _Outcome]:
         state.domain = domain
         _reset_dialog(state)
-        return Intent.START.value, _Outcome(msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain]))
+        return Intent.START.value, _Outcome(msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain]), settled=True)
 
     def _on_start(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         _reset_dialog(state)
         state.contexts.clear()
         choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in _DOMAIN_WORDS)
         return _Outcome(
-            msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences), choices=choices
+            msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences), choices=choices,
+            settled=True,
         )
 
     def _on_help(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
@@ -561,6 +575,58 @@ class DialogManager:
         outcome.events[:] = _dedupe(first + outcome.events + list(question_events))
         outcome.webhook_contexts[context] = 2
 
+    def _keep_ignored_question(self, state: DialogState, question: dict[str, Any], outcome: _Outcome) -> None:
+        """The user answered a preference question with something else: keep what was understood.
+
+        - a role question ("Tom Cruise: as actor or producer?") about a rated person: the person is
+          stored without a role (the recommender does not use roles), and the user is told so;
+        - an item or yes/no question: it stays open for :data:`QUESTION_LIFESPAN` turns (the
+          original agent's context lifespan), re-shown after the reply; if the new turn asked its
+          own preference question, it is queued after it; when the lifespan is over, or another
+          kind of question (critique, deletion, reset) took its place, it is dropped and the user is
+          told.
+        Entries queued behind the question (other mentions of the same message) follow it.
+        """
+        from recommender.schema import role_name
+
+        entry, queue = dict(question["entry"]), list(question.get("queue", ()))
+        notes: list[str] = []
+        if question["kind"] == "role" and entry.get("polarity") in ("+", "-"):
+            qid = entry["candidates"][0]
+            state.profile()[qid] = {"polarity": entry["polarity"], "role": None}
+            state.last_stored.append(dict(entry, role=None))  # "actor" next turn still refines it
+            outcome.objects.append((qid, entry["polarity"]))
+            roles = " and ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
+            notes.append(msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid), polarity=entry["polarity"],
+                                                        roles=roles or "its roles"))
+            kept: list[dict[str, Any]] = queue
+        else:
+            kept = [entry, *queue]
+        ignored = int(question.get("ignored", 0)) + 1
+        if kept and state.pending is None and ignored < QUESTION_LIFESPAN and kept[0] is entry:
+            state.pending = dict(question, ignored=ignored)
+            notes.append(msg.QUESTION_STILL_OPEN.format(question=question["question"]))
+            if not outcome.choices:
+                outcome.choices = tuple(Choice(**c) for c in question.get("choices", ()))
+                outcome.card = True
+            outcome.webhook_contexts.setdefault("confirmation" if question["kind"] == "confirm"
+                                                else "property_type_disambiguation", QUESTION_LIFESPAN)
+        elif kept and state.pending is None and kept[0] is not entry:  # the role was settled: go on
+            extra = _Outcome("")
+            self._process(state, kept, extra, question_events=())
+            notes.append(extra.text)
+            outcome.objects.extend(extra.objects)
+            if state.pending is not None and not outcome.choices:
+                outcome.choices, outcome.card = extra.choices, True
+        elif kept and (state.pending or {}).get("kind") in _QUESTION_KINDS and ignored < QUESTION_LIFESPAN:
+            state.pending["queue"] = [*state.pending.get("queue", ()), *kept]
+            notes.append(msg.QUESTION_LATER.format(mention=kept[0]["mention"]))
+        elif kept:
+            notes.append(msg.QUESTION_DROPPED.format(mention=kept[0]["mention"]))
+        notes = [n for n in notes if n]
+        if notes:
+            outcome.text = "\n".join([outcome.text, *notes]) if outcome.text else "\n".join(notes)
+
     def _on_answer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         pending = (state.pending or {}).get("kind")
         intent = _ANSWER_INTENT.get(pending, {}).get("pick", Intent.PREFERENCE_DISAMBIGUATION.value)
@@ -600,6 +666,7 @@ class DialogManager:
             if kind == "confirm":
                 outcome.webhook_contexts = {"confirmation": 2}
             return outcome
+        outcome.settled = True
         if choice == "none":
             outcome.text = msg.NOT_STORED.format(label=entry["mention"])
         elif kind == "item":
@@ -680,7 +747,7 @@ class DialogManager:
             events = [Event.PREFERENCE] if state.pending.get("origin", "preference") == "preference" else []
             queue = list(state.pending.get("queue", ()))
             state.pending = None
-            outcome = _Outcome(msg.SKIPPED, events=events)
+            outcome = _Outcome(msg.SKIPPED, events=events, settled=True)
             if queue:
                 self._process(state, queue, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
             return outcome

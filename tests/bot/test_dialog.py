@@ -279,3 +279,49 @@ def test_identical_titles_are_told_apart_in_the_question_and_by_typed_answers(du
     _say(dune_dm, "the Christopher Nolan one")
     rec = _last(dune_dm)
     assert (rec.intent, rec.recognized_objects) == ("preference - disambiguation", "Q9+")
+
+
+def _profile(dm, user="t:1"):
+    return dm._states.load(user).profile()
+
+
+def test_ignored_role_question_stores_the_person_without_a_role_and_says_so(dm):
+    reply = _say(dm, "I like Tom Cruise")
+    assert [c.payload for c in reply.choices] == ["role:P161", "role:P162", "none"]
+    reply = _say(dm, "I love Christopher Nolan")  # answers with a new preference instead
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": None}
+    assert _profile(dm)["Q100"]["polarity"] == "+"
+    assert "I stored Tom Cruise (+) without choosing between actor and producer" in reply.text
+    assert set(_last(dm).recognized_objects.split(", ")) == {"Q100+", "Q200+"}
+    _say(dm, "actor")  # the role can still be given afterwards
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}
+
+
+def test_ignored_item_question_stays_open_for_its_lifespan_then_is_dropped_with_a_notice(dm):
+    _say(dm, "I love The Avengers")
+    reply = _say(dm, "recommend me something")  # a request instead of an answer
+    assert reply.text.startswith("I need at least 3 preferences")
+    assert "(Still open: Which \"The Avengers\" do you mean?" in reply.text
+    assert [c.payload for c in reply.choices] == ["pick:0", "pick:1", "none"]
+    _say(dm, "2")  # a typed number answers it
+    assert _last(dm).intent == "preference - disambiguation"
+    assert _profile(dm) == {"Q6": {"polarity": "+", "role": None}}
+
+    _say(dm, "I hate The Avengers")
+    _say(dm, "recommend me something")
+    reply = _say(dm, "show my profile")  # ignored a second time: the lifespan is over
+    assert "I dropped my question about \"The Avengers\"" in reply.text
+    assert dm._states.load("t:1").pending is None
+    assert _profile(dm) == {"Q6": {"polarity": "+", "role": None}}  # nothing lost, nothing invented
+
+
+def test_ignored_item_question_is_asked_after_the_new_one(dm):
+    _say(dm, "I love The Avengers")
+    reply = _say(dm, "I like Tom Cruise")  # a new preference that needs its own question
+    assert [c.payload for c in reply.choices] == ["role:P161", "role:P162", "none"]
+    assert "I'll come back to \"The Avengers\" after this." in reply.text
+    reply = _say(dm, "actor")
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}
+    assert reply.text.splitlines()[1] == "Which \"The Avengers\" do you mean?"
+    _say(dm, "the first one")
+    assert _profile(dm)["Q5"] == {"polarity": "+", "role": None}
