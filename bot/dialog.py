@@ -62,6 +62,8 @@ ROWS_CACHE_USERS = 1000
 """Users whose session log is kept in memory for the per-turn toCheck recomputation (LRU)."""
 MAX_CHOICES = 6
 """Candidates offered in one disambiguation question (plus "none of these")."""
+SUGGESTIONS = 4
+"""Items offered to rate when the user has too few preferences or asks what to rate."""
 QUESTION_LIFESPAN = 2
 """Turns a preference question stays open while the user talks about something else: the lifespan
 (2) the original agent's webhook gave ``property_type_disambiguation`` with a question."""
@@ -343,6 +345,8 @@ class DialogManager:
             return Intent.DELETE_PREFERENCE.value
         if _SHOW_PROFILE.match(folded):
             return Intent.SHOW_PROFILE.value
+        if _WHAT_TO_RATE.search(folded) and state.focus is None and not state.pending:
+            return Intent.HELP.value
         if _MORE.match(folded):
             return Intent.RECOMMENDATION.value
         if state.focus is not None and not state.pending and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(
@@ -415,6 +419,8 @@ class DialogManager:
             return intent, self._run(intent, state, _REC_PAYLOAD_TEXT.get(kind, normalize(turn.text)), turn)
         if kind == "more":
             return Intent.RECOMMENDATION.value, self._on_recommend(state, "", turn)
+        if kind == "rate":
+            return Intent.PREFERENCE.value, self._on_rate_suggestion(state, value, turn)
         if kind == "reset" and value in _RESET_INTENTS:
             return _RESET_INTENTS[value], self._on_reset_choice(state, value)
         return Intent.FALLBACK.value, _Outcome(msg.UNAVAILABLE.format(what="button", reason="that list is out of date"),
@@ -437,11 +443,34 @@ class DialogManager:
         )
 
     def _on_help(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
-        outcome = _Outcome(msg.HELP.format(domain=state.domain))
+        asks_what_to_rate = bool(_WHAT_TO_RATE.search(fold(text)))
+        outcome = _Outcome("" if asks_what_to_rate else msg.HELP.format(domain=state.domain))
         if state.pending:
             outcome.text += "\n" + state.pending.get("question", "")
             outcome.choices = tuple(Choice(**c) for c in state.pending.get("choices", ()))
+        elif asks_what_to_rate or len(state.profile()) < self._min_preferences:
+            self._suggest(state, turn, outcome)
         return outcome
+
+    def _suggest(self, state: DialogState, turn: Turn, outcome: _Outcome) -> None:
+        """Offer a few items to rate (``recommender.recommend.elicitation_suggestions``: close to what
+        the user likes, else popular): named in the text, and as 👍 buttons (``rate:+:<QID>``, logged
+        as a ``preference`` turn) when the session shows buttons (interaction type ``mixed``)."""
+        from recommender.recommend import Profile, elicitation_suggestions
+
+        liked, disliked = self._profile_sets(state)
+        suggestions = elicitation_suggestions(self._domain(state).recommender, Profile(liked=liked, disliked=disliked),
+                                              k=SUGGESTIONS)
+        qids = [s.qid for s in suggestions]
+        if not qids:
+            return
+        names = self._option_names(state, qids)
+        template = msg.SUGGEST_BUTTONS if turn.interaction_type == "mixed" else msg.SUGGEST_TEXT
+        first = self._domain(state).kb.label(qids[0])
+        text = template.format(nouns=msg.DOMAIN_NOUNS[state.domain], items="; ".join(names), first=first)
+        outcome.text = f"{outcome.text}\n{text}" if outcome.text else text
+        if turn.interaction_type == "mixed" and not outcome.choices:
+            outcome.choices = tuple(Choice(f"👍 {name}", f"rate:+:{qid}") for name, qid in zip(names, qids, strict=True))
 
     def _on_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         if state.pending and state.pending.get("question"):
@@ -473,6 +502,21 @@ class DialogManager:
             outcome.text = msg.NOTHING_FOUND
             return outcome
         self._process(state, entries, outcome, question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
+        return outcome
+
+    def _on_rate_suggestion(self, state: DialogState, value: str, turn: Turn) -> _Outcome:
+        """A tapped suggestion (payload ``rate:<polarity>:<QID>``): stored like a typed preference."""
+        polarity, _, qid = value.partition(":")
+        kb = self._domain(state).kb
+        if polarity not in ("+", "-") or not kb.has(qid):
+            return _Outcome(msg.UNAVAILABLE.format(what="button", reason="that suggestion is out of date"))
+        state.pending = None
+        outcome = _Outcome("", events=[Event.PREFERENCE])
+        entry = {"mention": kb.label(qid), "candidates": [qid], "roles_hint": [], "ambiguous": False,
+                 "polarity": polarity, "role": None}
+        self._process(state, [entry], outcome, question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
+        if len(state.profile()) < self._min_preferences and state.pending is None:
+            self._suggest(state, turn, outcome)
         return outcome
 
     def _entries(self, state: DialogState, text: str, *, focus: str | None = None) -> list[dict[str, Any]]:
@@ -765,8 +809,10 @@ class DialogManager:
         state.pending = None
         have = len(state.profile())
         if have < self._min_preferences:
-            return _Outcome(msg.NEED_MORE.format(min_prefs=self._min_preferences, have=have),
-                            events=[Event.RECOMMENDATION])
+            outcome = _Outcome(msg.NEED_MORE.format(min_prefs=self._min_preferences, have=have),
+                               events=[Event.RECOMMENDATION])
+            self._suggest(state, turn, outcome)
+            return outcome
         from recommender.recommend import Profile
 
         liked, disliked = self._profile_sets(state)
@@ -1236,6 +1282,9 @@ _RF = "request_recommendation-followup"
 _MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")
 _DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
 _SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
+_WHAT_TO_RATE = re.compile(r"\b(what|which)\b.{0,30}\b(should|could|can|do|to) i (rate|tell you about)\b"
+                           r"|\b(something|things|items|\w+s) to rate\b|^\W*rate (movies|films|books|songs|music|"
+                           r"albums|artists|properties|something)\b")
 _OPINION = re.compile(r"\b(like|love|loved|liked|hate|hated|enjoy|adore|dislike|can't stand|cannot stand)\b")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}

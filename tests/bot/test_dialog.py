@@ -325,3 +325,29 @@ def test_ignored_item_question_is_asked_after_the_new_one(dm):
     assert reply.text.splitlines()[1] == "Which \"The Avengers\" do you mean?"
     _say(dm, "the first one")
     assert _profile(dm)["Q5"] == {"polarity": "+", "role": None}
+
+
+def test_too_few_preferences_offers_items_to_rate_as_buttons_in_mixed_mode(dm):
+    reply = dm.handle(Turn("t:1", "recommend me something", interaction_type="mixed"))
+    assert reply.text.startswith("I need at least 3 preferences to recommend (you have 0).")
+    rate = [c for c in reply.choices if c.payload.startswith("rate:+:")]
+    assert len(rate) == 4 and all(c.label.startswith("👍 ") for c in rate)
+    qid = rate[0].payload.split(":")[2]
+    assert _last(dm).intent == "request_recommendation"
+    reply = dm.handle(Turn("t:1", rate[0].label, payload=rate[0].payload, interaction_type="mixed"))
+    rec = _last(dm)
+    assert (rec.intent, rec.events, rec.recognized_objects, rec.message) == ("preference", "preference", f"{qid}+",
+                                                                             rate[0].label)
+    assert reply.text.startswith("Got it: ") and "Tell me 2 more" in reply.text
+    assert qid not in {c.payload.split(":")[2] for c in reply.choices}  # a rated item is not offered again
+    assert len(reply.choices) == 4
+
+
+def test_nl_mode_names_the_suggestions_in_the_text_and_what_should_i_rate_is_help(dm):
+    reply = _say(dm, "what should I rate?")
+    assert _last(dm).intent == "help"
+    assert reply.choices == ()
+    assert reply.text.startswith("Not sure what to tell me? Do you like any of these movies: ")
+    assert reply.text.count(";") == 3 and "\"I like " in reply.text
+    reply = _say(dm, "/help")
+    assert "Do you like any of these movies" in reply.text  # help offers them while the profile is too small
