@@ -423,8 +423,7 @@ class DialogManager:
             return Intent.PREFERENCE.value, self._on_rate_suggestion(state, value, turn)
         if kind == "reset" and value in _RESET_INTENTS:
             return _RESET_INTENTS[value], self._on_reset_choice(state, value)
-        return Intent.FALLBACK.value, _Outcome(msg.UNAVAILABLE.format(what="button", reason="that list is out of date"),
-                                               choices=(Choice("Recommend again", "more"),))
+        return Intent.FALLBACK.value, _Outcome(msg.STALE_LIST, choices=(Choice(msg.RECOMMEND_AGAIN, "more"),))
 
     # ------------------------------------------------------------------ start, help, fallback, smalltalk
 
@@ -470,7 +469,7 @@ class DialogManager:
         text = template.format(nouns=msg.DOMAIN_NOUNS[state.domain], items="; ".join(names), first=first)
         outcome.text = f"{outcome.text}\n{text}" if outcome.text else text
         if turn.interaction_type == "mixed" and not outcome.choices:
-            outcome.choices = tuple(Choice(f"👍 {name}", f"rate:+:{qid}") for name, qid in zip(names, qids, strict=True))
+            outcome.choices = tuple(Choice(msg.RATE_BUTTON.format(name=name), f"rate:+:{qid}") for name, qid in zip(names, qids, strict=True))
 
     def _on_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         if state.pending and state.pending.get("question"):
@@ -509,7 +508,7 @@ class DialogManager:
         polarity, _, qid = value.partition(":")
         kb = self._domain(state).kb
         if polarity not in ("+", "-") or not kb.has(qid):
-            return _Outcome(msg.UNAVAILABLE.format(what="button", reason="that suggestion is out of date"))
+            return _Outcome(msg.STALE_SUGGESTION)
         state.pending = None
         outcome = _Outcome("", events=[Event.PREFERENCE])
         entry = {"mention": kb.label(qid), "candidates": [qid], "roles_hint": [], "ambiguous": False,
@@ -598,7 +597,7 @@ class DialogManager:
     def _ask_confirm(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
                      question_events: Sequence[str]) -> None:
         question = msg.CONFIRM_QUESTION.format(label=self._display(state, entry["candidates"][0]))
-        choices = [Choice("Yes", "yes"), Choice("No", "no")]
+        choices = [Choice(msg.YES, "yes"), Choice(msg.NO, "no")]
         self._set_question(state, "confirm", question, choices, entry, rest, outcome, (Event.QUESTION,),
                            context="confirmation")
 
@@ -642,7 +641,7 @@ class DialogManager:
             outcome.objects.append((qid, entry["polarity"]))
             roles = " and ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
             notes.append(msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid), polarity=entry["polarity"],
-                                                        roles=roles or "its roles"))
+                                                        roles=roles or msg.ITS_ROLES))
             kept: list[dict[str, Any]] = queue
         else:
             kept = [entry, *queue]
@@ -827,7 +826,7 @@ class DialogManager:
         outcome = self._card(state, [Event.QUESTION, Event.RECOMMENDATION])
         if result.fallback_reason:
             outcome.text = msg.FALLBACK_POPULAR.format(reason=msg.FALLBACK_REASONS.get(result.fallback_reason,
-                                                                                    "I know too little of it"),
+                                                                                    msg.FALLBACK_REASON_DEFAULT),
                                                        nouns=msg.DOMAIN_NOUNS[state.domain]) + "\n" + outcome.text
         return outcome
 
@@ -847,7 +846,7 @@ class DialogManager:
             state.rec_list, state.rec_pos = [], 0
             outcome.events.extend(events_done)
             outcome.text = (outcome.text + "\n" if outcome.text else "") + msg.REC_FINISHED
-            outcome.choices = (Choice("Recommend more", "more"),)
+            outcome.choices = (Choice(msg.RECOMMEND_MORE, "more"),)
             return
         card = self._card(state, [])
         outcome.events.extend(events_next)
@@ -907,10 +906,10 @@ class DialogManager:
         for role, names in card.people:
             shown = [name for name in names if not _BARE_QID.match(name)]  # never a bare QID to a user
             if shown:
-                lines.append(f"{role.capitalize()}: {', '.join(shown)}")
+                lines.append(msg.DETAILS_PEOPLE.format(role=role.capitalize(), names=", ".join(shown)))
         if card.genres:
-            lines.append(f"Genres: {', '.join(card.genres)}")
-        lines.extend(f"{site}: {url}" for site, url in card.links)
+            lines.append(msg.DETAILS_GENRES.format(names=", ".join(card.genres)))
+        lines.extend(msg.DETAILS_LINK.format(site=site, url=url) for site, url in card.links)
         reply = "\n".join(lines) if len(lines) > 1 else msg.DETAILS_NONE.format(title=lines[0])
         return _Outcome(reply, choices=_card_choices(state.focus), image=card.image,
                         events=[Event.RECOMMENDATION, Event.QUESTION])
@@ -1096,15 +1095,16 @@ class DialogManager:
 
     def _on_reset_profile(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         items = msg.DOMAIN_NOUNS[state.domain]
-        choices = (Choice("Everything", "reset:everything"), Choice(f"Only {items}", "reset:items"),
-                   Choice("Only properties", "reset:properties"))
+        choices = (Choice(msg.RESET_EVERYTHING_BUTTON, "reset:everything"),
+                   Choice(msg.RESET_ITEMS_BUTTON.format(items=items), "reset:items"),
+                   Choice(msg.RESET_PROPERTIES_BUTTON, "reset:properties"))
         state.pending = None
         return _Outcome(msg.RESET_WHAT.format(items=items), choices=choices, events=[Event.QUESTION])
 
     def _on_reset_choice(self, state: DialogState, what: str) -> _Outcome:
         state.pending = {"kind": "reset", "what": what, "origin": "profile",
-                         "question": msg.RESET_CONFIRM.format(what=_RESET_LABELS[what])}
-        return _Outcome(state.pending["question"], choices=(Choice("Yes", "yes"), Choice("No", "no")))
+                         "question": msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what])}
+        return _Outcome(state.pending["question"], choices=(Choice(msg.YES, "yes"), Choice(msg.NO, "no")))
 
     def _on_reset_answer(self, state: DialogState, *, yes: bool) -> _Outcome:
         pending = state.pending or {}
@@ -1118,7 +1118,7 @@ class DialogManager:
             if what == "everything" or (what == "items") == is_item:
                 del profile[qid]
         state.rec_list, state.rec_pos = [], 0
-        return _Outcome(msg.RESET_DONE.format(what=_RESET_LABELS[what]))
+        return _Outcome(msg.RESET_DONE.format(what=msg.RESET_LABELS[what]))
 
     # ------------------------------------------------------------------ rendering helpers
 
@@ -1185,7 +1185,7 @@ def _card_choices(qid: str | None = None) -> tuple[Choice, ...]:
     """The buttons of a recommendation card; payloads carry the item's QID (``like:Q42``) so that a tap
     on a card that is no longer current is answered "out of date" instead of rating another item."""
     suffix = f":{qid}" if qid else ""
-    return tuple(Choice(label, payload + suffix) for label, payload in _CARD_BUTTONS)
+    return tuple(Choice(label, payload + suffix) for label, payload in msg.CARD_BUTTONS)
 
 
 def _dedupe(values: Sequence[str]) -> list[str]:
@@ -1305,11 +1305,7 @@ _REC_PAYLOADS = {
     "stop": Intent.REC_STOP.value,
 }
 _REC_PAYLOAD_TEXT = {"like": "I like it", "dislike": "I don't like it"}
-_CARD_BUTTONS = (("👍 Like", "like"), ("👎 Dislike", "dislike"), ("Skip", "skip"), ("Why?", "why"),
-                 ("Details", "details"), ("Trailer", "trailer"))
 _RESET_INTENTS = {
     "everything": Intent.RESET_EVERYTHING.value, "items": Intent.RESET_ITEMS.value,
     "properties": Intent.RESET_PROPERTIES.value,
 }
-_RESET_LABELS = {"everything": "your whole profile", "items": "the items you rated",
-                 "properties": "the people, genres and other properties you rated"}

@@ -351,3 +351,21 @@ def test_nl_mode_names_the_suggestions_in_the_text_and_what_should_i_rate_is_hel
     assert reply.text.count(";") == 3 and "\"I like " in reply.text
     reply = _say(dm, "/help")
     assert "Do you like any of these movies" in reply.text  # help offers them while the profile is too small
+
+
+def test_dialog_texts_live_in_messages():
+    """Reply texts and button labels of the dialog manager come from bot/messages.py (STYLE H14):
+    no string literal as the text of an ``_Outcome`` or the label of a ``Choice`` in bot/dialog.py."""
+    import ast
+    from pathlib import Path
+
+    import bot.dialog
+
+    tree = ast.parse(Path(bot.dialog.__file__).read_text(encoding="utf-8"))
+    offenders = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Choice", "_Outcome") and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.JoinedStr) or (isinstance(first, ast.Constant) and first.value):
+                offenders.append(f"line {node.lineno}: {ast.unparse(node)[:60]}")
+    assert offenders == []
