@@ -466,7 +466,7 @@ class DialogManager:
         names = self._option_names(state, qids)
         template = msg.SUGGEST_BUTTONS if turn.interaction_type == "mixed" else msg.SUGGEST_TEXT
         first = self._domain(state).kb.label(qids[0])
-        text = template.format(nouns=msg.DOMAIN_NOUNS[state.domain], items="; ".join(names), first=first)
+        text = template.format(nouns=msg.SUGGEST_NOUNS[state.domain], items="; ".join(names), first=first)
         outcome.text = f"{outcome.text}\n{text}" if outcome.text else text
         if turn.interaction_type == "mixed" and not outcome.choices:
             outcome.choices = tuple(Choice(msg.RATE_BUTTON.format(name=name), f"rate:+:{qid}") for name, qid in zip(names, qids, strict=True))
@@ -639,9 +639,10 @@ class DialogManager:
             state.profile()[qid] = {"polarity": entry["polarity"], "role": None}
             state.last_stored.append(dict(entry, role=None))  # "actor" next turn still refines it
             outcome.objects.append((qid, entry["polarity"]))
-            roles = " and ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
-            notes.append(msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid), polarity=entry["polarity"],
-                                                        roles=roles or msg.ITS_ROLES))
+            roles = ", ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
+            before = msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid), polarity=entry["polarity"],
+                                                    roles=roles or msg.ITS_ROLES)
+            outcome.text = f"{before}\n{outcome.text}" if outcome.text else before
             kept: list[dict[str, Any]] = queue
         else:
             kept = [entry, *queue]
@@ -968,9 +969,14 @@ class DialogManager:
         if named and named[0]["polarity"] in ("+", "-"):
             value_polarity = named[0]["polarity"]
         if not targets and entries:  # "I like it, but not Keanu Reeves" where the KB lacks the link
-            for entry in entries:
+            for entry in entries:  # stored at once: a role question would be lost when the list moves on
                 entry["polarity"] = entry["polarity"] if entry["polarity"] in ("+", "-") else value_polarity
+                qid = entry["candidates"][0]
+                if entry["role"] is None and not kb.is_item(qid):
+                    roles = list(entry.get("roles_hint") or kb.roles(qid))
+                    entry["role"] = roles[0] if roles else None
             self._process(state, [e for e in entries if not e["ambiguous"]], outcome, question_events=())
+            state.pending = None
             self._rerank(state, outcome)
             return outcome
         if not targets:

@@ -6,6 +6,7 @@ Texts are plain strings with ``{name}`` placeholders; channels escape them for t
 from __future__ import annotations
 
 DOMAIN_NOUNS = {"movie": "movies", "book": "books", "music": "music"}
+SUGGEST_NOUNS = {"movie": "movies", "book": "books", "music": "artists and albums"}
 ITEM_NOUNS = {"movie": "movie", "book": "book", "music": "song or album"}
 
 WELCOME = (
@@ -34,7 +35,7 @@ CONFIRM_QUESTION = "Did you like {label}?"
 NONE_OF_THESE = "None of these"
 SKIPPED = "OK, let's skip that."
 NOT_STORED = "OK, I won't store {label}."
-STORED_WITHOUT_ROLE = "I stored {label} ({polarity}) without choosing between {roles}; say which one to be precise."
+STORED_WITHOUT_ROLE = "I stored {label} ({polarity}) without a role ({roles}); say the role to be precise."
 ITS_ROLES = "its roles"
 QUESTION_STILL_OPEN = "(Still open: {question} Answer with a number or a name, or say \"skip\".)"
 QUESTION_LATER = "I'll come back to \"{mention}\" after this."

@@ -29,6 +29,7 @@ Example:
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -264,6 +265,7 @@ _IT_PHRASE: dict[str, str] = {
 }
 """How an item's value is stated ("like Inception, it stars Tom Hardy")."""
 
+_DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 _DOMAIN_NOUN = {"movie": "films", "book": "books", "music": "music"}
 
 
@@ -323,7 +325,7 @@ def render_reasons(reasons: Iterable[Reason], *, label: Callable[[str], str], do
     if co_liked:
         names = co_liked[0] if len(co_liked) == 1 else ", ".join(co_liked[:-1]) + " and " + co_liked[-1]
         sentences.append(f"People who liked {names} also liked it.")
-    return " ".join(sentences)
+    return _DOUBLE_STOP.sub(".", " ".join(sentences))  # a label ending in "." ("Warner Bros.")
 
 
 def _it(pid: str | None, value_label: str, role_name: Callable[[str], str] | None) -> str:

@@ -221,6 +221,19 @@ def test_critique_keeps_the_item_liked_and_the_value_disliked(dm):
     assert profile["Q200"]["polarity"] == "-"
 
 
+def test_critique_of_a_person_not_in_the_item_is_stored_without_a_lost_question(dm):
+    """"I like it, but not Tom Cruise" on a Nolan film: Tom Cruise (actor and producer) is disliked at
+    once; no role question is left dangling while the list moves on."""
+    for text in ("I love Christopher Nolan", "I love science fiction film", "I love Dunkirk", "recommend me something"):
+        _say(dm, text)
+    focus = dm._states.load("t:1").focus
+    assert focus in {"Q1", "Q2", "Q8"}  # a Nolan film without Tom Cruise
+    _say(dm, "I like it, but not Tom Cruise")
+    state = dm._states.load("t:1")
+    assert state.profile()["Q200"]["polarity"] == "-" and state.profile()[focus]["polarity"] == "+"
+    assert state.pending is None
+
+
 def test_undecodable_bytes_do_not_crash_or_lose_the_preference(dm):
     _say(dm, "I love Christopher Nolan \udcff")
     assert dm._states.load("t:1").profile()["Q100"]["polarity"] == "+"
@@ -291,7 +304,7 @@ def test_ignored_role_question_stores_the_person_without_a_role_and_says_so(dm):
     reply = _say(dm, "I love Christopher Nolan")  # answers with a new preference instead
     assert _profile(dm)["Q200"] == {"polarity": "+", "role": None}
     assert _profile(dm)["Q100"]["polarity"] == "+"
-    assert "I stored Tom Cruise (+) without choosing between actor and producer" in reply.text
+    assert reply.text.startswith("I stored Tom Cruise (+) without a role (actor, producer); say the role")
     assert set(_last(dm).recognized_objects.split(", ")) == {"Q100+", "Q200+"}
     _say(dm, "actor")  # the role can still be given afterwards
     assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}

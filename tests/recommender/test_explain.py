@@ -103,3 +103,11 @@ def test_music_explanations_use_readable_roles_and_the_claim_direction(tiny_kbs)
     text = render_reasons([part_of], label=lambda q: "OK Computer", domain="music",
                           role_name=lambda p: role_name(p, "music"))
     assert text == "It is on OK Computer, close to your taste."
+
+
+def test_label_ending_in_a_full_stop_gives_no_double_stop():
+    reasons = [Reason(ReasonKind.RELATED_VALUE, "Q1", "P272", None, 0.1)]
+    assert render_reasons(reasons, label=lambda q: "Warner Bros.") == "It is produced by Warner Bros., close to your taste."
+    reasons = [Reason(ReasonKind.LIKED_VALUE, "Q1", None, None, 0.1)]
+    assert render_reasons(reasons, label=lambda q: "Warner Bros.") == "You like Warner Bros."
+    assert render_reasons(reasons, label=lambda q: "Wait...") == "You like Wait...."  # an ellipsis is kept
