@@ -564,7 +564,9 @@ class DialogManager:
             state.profile()[qid] = {"polarity": entry["polarity"], "role": entry["role"]}
             state.last_stored.append(entry)
             outcome.objects.append((qid, entry["polarity"]))
-            stored.append(f"{self._display(state, qid)} ({entry['polarity']})")
+            shown = f"{self._display(state, qid)} ({entry['polarity']})"
+            if shown not in stored:  # "I like Alien Alien Alien": said once
+                stored.append(shown)
             queue = queue[1:]
         if not queue:
             state.pending = None

@@ -382,3 +382,12 @@ def test_dialog_texts_live_in_messages():
             if isinstance(first, ast.JoinedStr) or (isinstance(first, ast.Constant) and first.value):
                 offenders.append(f"line {node.lineno}: {ast.unparse(node)[:60]}")
     assert offenders == []
+
+
+def test_a_repeated_mention_is_confirmed_once(dm, monkeypatch):
+    linker = dm._services.domain("movie").linker
+    once = linker.link
+    monkeypatch.setattr(linker, "link", lambda text, focus=None: once(text, focus=focus) * 30)  # 30 mentions
+    reply = _say(dm, "I love Inception " * 30)
+    assert reply.text.startswith("Got it: Inception (2010) (+). Tell me 2 more")
+    assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}}
