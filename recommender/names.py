@@ -5,7 +5,8 @@ labelled "Dune"), so every option carries what distinguishes it, read from the k
 
 1. the year (``ItemDetails.year``) and what the entity is: for an item, the domain's noun and its key
    person (movie: "film by Denis Villeneuve" from P57; book: "book by Frank Herbert" from P50;
-   music: "album or song by Nirvana" from P175, "band" or "artist" for an artist); for a property
+   music: "by Nirvana" from P175, "band" or "artist" for an artist), else its first genre
+   ("drama film", "book, science fiction", "reggaeton"); for a property
    value, its role names in the domain ("actor, producer"); the KB description instead when no key
    person is known and there is one;
 2. for options whose names are still identical: the KB description (when not shown yet);
@@ -98,6 +99,10 @@ def _what(kb: Any, qid: str) -> str | None:
             return "band"
         if any(p == "P175" for p, _ in kb.value_items(qid)):  # it performs works
             return "artist"
+    genres = [v for p, v in kb.item_values(qid) if p == "P136" and kb.has(v)]
+    if genres:  # "drama film", "book, science fiction", "reggaeton"
+        genre = _short(kb.label(genres[0]), MAX_LABEL_CHARS)
+        return f"book, {genre}" if domain == "book" else genre
     return None
 
 

@@ -287,8 +287,8 @@ def dune_dm(tmp_path, monkeypatch):
 def test_identical_titles_are_told_apart_in_the_question_and_by_typed_answers(dune_dm):
     reply = _say(dune_dm, "I love Dune")
     labels = [c.label for c in reply.choices]
-    assert labels == ["Dune (film by Christopher Nolan)", "Dune (film)", "None of these"]
-    assert "1. Dune (film by Christopher Nolan)\n2. Dune (film)" in reply.text
+    assert labels == ["Dune (film by Christopher Nolan)", "Dune (war film)", "None of these"]
+    assert "1. Dune (film by Christopher Nolan)\n2. Dune (war film)" in reply.text
     _say(dune_dm, "the Christopher Nolan one")
     rec = _last(dune_dm)
     assert (rec.intent, rec.recognized_objects) == ("preference - disambiguation", "Q9+")

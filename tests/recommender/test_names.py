@@ -71,3 +71,10 @@ def test_long_labels_keep_their_qualifiers_visible():
     kb = TinyKB("book", {"Q1": "A Very Long Title That Goes On And On Forever", "Q2": "Ann"}, items={"Q1"},
                 edges=[("Q1", "P50", "Q2")])
     assert distinct_labels(kb, ["Q1"]) == ["A Very Long Title That Goes On… (book by Ann)"]
+
+
+def test_items_without_a_key_person_are_told_apart_by_genre():
+    kb = TinyKB("movie", {"Q1": "Titanic", "Q2": "Titanic", "Q3": "James Cameron", "Q4": "drama film",
+                          "Q5": "disaster film"}, items={"Q1", "Q2"},
+                edges=[("Q1", "P57", "Q3"), ("Q1", "P136", "Q4"), ("Q2", "P136", "Q5")])
+    assert distinct_labels(kb, ["Q1", "Q2"]) == ["Titanic (film by James Cameron)", "Titanic (disaster film)"]
