@@ -391,3 +391,14 @@ def test_a_repeated_mention_is_confirmed_once(dm, monkeypatch):
     reply = _say(dm, "I love Inception " * 30)
     assert reply.text.startswith("Got it: Inception (2010) (+). Tell me 2 more")
     assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}}
+
+
+@pytest.mark.parametrize("intent", ["request_recommendation - why", "request_recommendation - details",
+                                    "request_recommendation - trailer"])
+def test_questions_about_a_card_with_no_list_open_say_so(dm, monkeypatch, intent):
+    from tests.bot.dialog_fakes import FakePrediction
+
+    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(intent, 0.9, ((intent, 0.9),)))
+    reply = _say(dm, "why that one?")
+    assert reply.text == "There is no recommendation on screen. Ask me for recommendations first."
+    assert _last(dm).intent == "Default Fallback Intent"
