@@ -328,8 +328,9 @@ class DialogManager:
         prediction = self._services.intents.predict(text, contexts, events=None, domain=state.domain)
         intent = self._admissible(state, prediction, refinable=bool(refinable) and _is_bare_answer(text))
         intent = self._overrule(state, intent, text)
-        if intent == Intent.FALLBACK and prediction.intent in _ABOUT_THE_CARD and state.focus is None:
-            return intent, _Outcome(msg.NO_ITEM_ON_SCREEN)  # "why?" with no list open
+        if (state.focus is None and not state.pending and (intent == Intent.FALLBACK or is_smalltalk(intent))
+                and (prediction.intent in _ABOUT_THE_CARD or _CARD_WORD.match(fold(text)))):
+            return Intent.FALLBACK.value, _Outcome(msg.NO_ITEM_ON_SCREEN)  # "why?" with no list open
         if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
             return intent, self._refine(state, text, refinable)
         return intent, self._run(intent, state, text, turn)
@@ -1289,6 +1290,7 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 _RF = "request_recommendation-followup"
+_CARD_WORD = re.compile(r"^\W*(why|details?|trailer|(show|give) me the (details|trailer))\W*$")
 _ABOUT_THE_CARD = {Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value}
 _MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")
 _DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")

@@ -402,3 +402,12 @@ def test_questions_about_a_card_with_no_list_open_say_so(dm, monkeypatch, intent
     reply = _say(dm, "why that one?")
     assert reply.text == "There is no recommendation on screen. Ask me for recommendations first."
     assert _last(dm).intent == "Default Fallback Intent"
+
+
+@pytest.mark.parametrize("text", ["details", "trailer", "why?"])
+def test_bare_card_words_with_no_list_open_say_so_whatever_the_classifier_says(dm, monkeypatch, text):
+    from tests.bot.dialog_fakes import FakePrediction
+
+    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(
+        "smalltalk.confirmation.yes", 0.6, (("smalltalk.confirmation.yes", 0.6),)))
+    assert _say(dm, text).text.startswith("There is no recommendation on screen.")
