@@ -165,13 +165,12 @@ DETAIL_NAMES: tuple[str, ...] = (
     "imdb_id",
     "tmdb_id",
     "spotify_id",
-    "spotify_track_id",
-    "spotify_album_id",
-    "spotify_artist_id",
     "lastfm_id",
     "discogs_id",
 )
-"""The ``ItemDetails`` fields filled from detail properties (see ``DomainSchema.details``)."""
+"""The ``ItemDetails`` fields filled from detail properties (see ``DomainSchema.details``); the snapshot
+stores the Spotify id under ``spotify_<kind>_id`` (kinds: :data:`SPOTIFY_KINDS`), older ones under
+``spotify_id``."""
 
 
 @dataclass(slots=True)
@@ -602,7 +601,7 @@ class KnowledgeBase:
         """How many items have each detail field (incl. ``description`` and ``wikipedia``)."""
         counts: Counter[str] = Counter()
         for d in self._details.values():
-            counts.update(k for k, v in d.items() if v is not None)
+            counts.update({"spotify_id" if k.startswith("spotify_") else k for k, v in d.items() if v is not None})
         n_items = len(self.items)
         counts["description"] = sum(1 for i in self._descriptions if i < n_items)
         counts["wikipedia"] = sum(1 for i in self._sitelinks if i < n_items)

@@ -109,6 +109,7 @@ def test_details(tiny_kbs):
     assert music.details("Q11649").spotify_id == "6olE6TJLqED3rqDCT0FyPh"
     assert music.details("Q11649").lastfm_id == "Nirvana"
     assert music.details("Q17444").spotify_id == "2UJcKiJxNryhL050F5Z1Fk"
+    assert music.detail_counts()["spotify_id"] == 2  # one count whatever the page kind
     # the page kind follows the property: P1902 artist (Nirvana), P2205 album (Nevermind)
     assert (music.details("Q11649").spotify_kind, music.details("Q17444").spotify_kind) == ("artist", "album")
     assert dict(music.details("Q11649").links())["Spotify"] == "https://open.spotify.com/artist/6olE6TJLqED3rqDCT0FyPh"
