@@ -2,7 +2,10 @@
 
 - ``corsbot kb build [--domain D ...] [--endpoint URL] [--dump FILE] [--store DIR]``: extract each
   domain (default all three) from the embedded store loaded from the shared dump (default), from
-  another dump, or from a SPARQL endpoint, and write ``var/kb/<domain>/`` atomically.
+  another dump, or from a SPARQL endpoint, and write ``var/kb/<domain>/`` atomically. A domain
+  whose build finds no items (``--min-items``, default 1), or under half the items of the snapshot
+  it would replace (unless ``--force``), is not written: one ``corsbot: error:`` line on stderr, the
+  other domains are still built, exit status 2.
 - ``corsbot kb stats [--domain D ...]``: per-domain counts and the coverage of the QIDs the released
   study's users named (``recognizedObjects``); last line
   ``kb: entities=N edges=M coverage_movie=X coverage_book=Y coverage_music=Z``.
@@ -44,6 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--timeout", type=float, default=60.0, help="client timeout per request, seconds (remote)")
     build.add_argument("--batch-size", type=int, help="entities per VALUES batch")
     build.add_argument("--no-progress", action="store_true", help="no progress bars")
+    build.add_argument("--min-items", type=int, default=None,
+                       help="fewest items a domain's snapshot may have (default 1); fewer is an error and the "
+                            "existing snapshot is kept")
+    build.add_argument("--force", action="store_true",
+                       help="replace an existing snapshot even if the new one has under half of its items")
     build.set_defaults(handler=cmd_build)
 
     stats = kb_sub.add_parser("stats", help="counts per domain and coverage of the study's QIDs")
@@ -66,7 +74,15 @@ def _snapshot(kb_dir: Path | None, domain: str) -> Path:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Build the requested domains' snapshots; prints one summary line per domain."""
-    from recommender.sparql import RemoteBackend, build_snapshot, open_embedded, store_stamp
+    from recommender.errors import EmptySnapshotError
+    from recommender.sparql import (
+        DEFAULT_MIN_ITEMS,
+        DEFAULT_MIN_SHARE_OF_PREVIOUS,
+        RemoteBackend,
+        build_snapshot,
+        open_embedded,
+        store_stamp,
+    )
 
     domains = args.domain or list(paths.DOMAINS)
     if args.endpoint:
@@ -83,16 +99,26 @@ def cmd_build(args: argparse.Namespace) -> int:
             f"opened in {time.perf_counter() - start:.1f} s, loaded in {stamp.get('load_seconds', '?')} s)"
         )
     total = time.perf_counter()
+    failed: list[str] = []
+    min_items = DEFAULT_MIN_ITEMS if args.min_items is None else max(args.min_items, 1)
+    share = 0.0 if args.force else DEFAULT_MIN_SHARE_OF_PREVIOUS
     for domain in domains:
         out = _snapshot(args.out, domain)
-        report = build_snapshot(backend, domain, out, progress=not args.no_progress and sys.stderr.isatty())
+        try:
+            report = build_snapshot(backend, domain, out, progress=not args.no_progress and sys.stderr.isatty(),
+                                    min_items=min_items, min_share_of_previous=share)
+        except EmptySnapshotError as exc:  # the other domains are still built
+            print(f"corsbot: error: {exc}", file=sys.stderr)
+            failed.append(domain)
+            continue
         print(
             f"{domain}: items={report.items} values={report.values} edges={report.edges} "
             f"labels={report.labels} aliases={report.aliases} dropped_unlabeled={report.dropped_unlabeled} "
             f"queries={report.queries} seconds={report.seconds:.1f} size={report.size_bytes} -> {report.path}"
         )
-    print(f"built {len(domains)} snapshot(s) in {time.perf_counter() - total:.1f} s")
-    return 0
+    print(f"built {len(domains) - len(failed)} snapshot(s) in {time.perf_counter() - total:.1f} s"
+          + (f"; FAILED (empty or near-empty): {', '.join(failed)}" if failed else ""))
+    return 2 if failed else 0
 
 
 def study_qids(converse_dir: Path, domain: str) -> set[str]:

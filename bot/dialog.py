@@ -15,6 +15,10 @@ One call, :meth:`DialogManager.handle`, per user message or button press, whatev
    numberRecommendationList) to the :class:`~logs.store.LogStore`;
 5. save the state and return a channel-independent :class:`~bot.turns.Reply`.
 
+A preference question the user does not answer (they say something else) is handled by
+:meth:`DialogManager._keep_ignored_question`: what is unambiguous is stored, the rest stays open for
+:data:`QUESTION_LIFESPAN` turns, and the user is told what happened.
+
 Turns of one user are serialised by a per-user lock; different users run concurrently.
 
 Example (with services built on a knowledge base that knows Stephen King)::
@@ -58,6 +62,12 @@ ROWS_CACHE_USERS = 1000
 """Users whose session log is kept in memory for the per-turn toCheck recomputation (LRU)."""
 MAX_CHOICES = 6
 """Candidates offered in one disambiguation question (plus "none of these")."""
+SUGGESTIONS = 4
+"""Items offered to rate when the user has too few preferences or asks what to rate."""
+QUESTION_LIFESPAN = 2
+"""Turns a preference question stays open while the user talks about something else: the lifespan
+(2) the original agent's webhook gave ``property_type_disambiguation`` with a question."""
+_QUESTION_KINDS = ("item", "role", "confirm")
 
 _YES = re.compile(r"^(yes|yeah|yep|yup|sure|ok|okay|correct|right|of course|y|si|sì|👍)\b", re.I)
 _NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither)\b", re.I)
@@ -75,6 +85,8 @@ _ROLE_WORDS = {
     "producer": "P162", "producers": "P162", "composer": "P86", "soundtrack": "P86", "music": "P86",
     "genre": "P136", "genres": "P136", "theme": "P921", "subject": "P921", "author": "P50", "writers": "P50",
     "performer": "P175", "singer": "P175", "band": "P175", "label": "P264", "series": "P179", "saga": "P179",
+    "album": "P361", "lyricist": "P676", "lyrics": "P676", "instrument": "P1303", "publisher": "P123",
+    "movement": "P135", "franchise": "P8345", "cinematographer": "P344", "editor": "P1040",
 }
 
 
@@ -89,6 +101,8 @@ class _Outcome:
     events: list[str] = field(default_factory=list)
     objects: list[tuple[str, str]] = field(default_factory=list)
     webhook_contexts: dict[str, int] = field(default_factory=dict)
+    settled: bool = False
+    """The turn answered or explicitly closed the open preference question (answer, skip, /start)."""
 
 
 class DialogManager:
@@ -195,8 +209,11 @@ class DialogManager:
             if state.focus is not None:  # an open list keeps its context (the webhook re-set it)
                 state.contexts.setdefault(_RF, 1)
             refinable, state.last_stored = state.last_stored, []
+            open_question = state.pending if (state.pending or {}).get("kind") in _QUESTION_KINDS else None
             try:
                 intent, outcome = self._dispatch(state, turn, refinable)
+                if open_question is not None and state.pending is not open_question and not outcome.settled:
+                    self._keep_ignored_question(state, open_question, outcome)
             except CorsbotError as exc:
                 logger.warning("turn of %s failed: %s", turn.user_id, exc)
                 intent, outcome = Intent.FALLBACK.value, _Outcome(msg.SERVICE_ERROR)
@@ -291,17 +308,17 @@ class DialogManager:
         command = _command(text)
         if command is not None:
             return self._on_command(state, command, turn)
+        pending = state.pending or {}
+        if pending.get("kind") in ("item", "role") and _is_bare_answer(text):
+            options = self._option_labels(state, pending["kind"], pending["entry"])
+            if _parse_answer(pending["kind"], text, None, options) is not None:  # it answers the question ("2")
+                intent = Intent.PREFERENCE_DISAMBIGUATION.value
+                return intent, self._answer(state, intent, text, None)
         if not has_letters(text):
             return Intent.FALLBACK.value, _Outcome(msg.EMPTY_INPUT)
         switched = _domain_switch(text)
         if switched is not None:
             return self._switch_domain(state, switched)
-        pending = state.pending or {}
-        if pending.get("kind") in ("item", "role") and _is_bare_answer(text):
-            options = self._option_labels(state, pending["kind"], pending["entry"])
-            if _parse_answer(pending["kind"], text, None, options) is not None:  # it answers the question
-                intent = Intent.PREFERENCE_DISAMBIGUATION.value
-                return intent, self._answer(state, intent, text, None)
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)
@@ -311,6 +328,9 @@ class DialogManager:
         prediction = self._services.intents.predict(text, contexts, events=None, domain=state.domain)
         intent = self._admissible(state, prediction, refinable=bool(refinable) and _is_bare_answer(text))
         intent = self._overrule(state, intent, text)
+        if (state.focus is None and not state.pending and (intent == Intent.FALLBACK or is_smalltalk(intent))
+                and (prediction.intent in _ABOUT_THE_CARD or _CARD_WORD.match(fold(text)))):
+            return Intent.FALLBACK.value, _Outcome(msg.NO_ITEM_ON_SCREEN)  # "why?" with no list open
         if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
             return intent, self._refine(state, text, refinable)
         return intent, self._run(intent, state, text, turn)
@@ -328,6 +348,8 @@ class DialogManager:
             return Intent.DELETE_PREFERENCE.value
         if _SHOW_PROFILE.match(folded):
             return Intent.SHOW_PROFILE.value
+        if _WHAT_TO_RATE.search(folded) and state.focus is None and not state.pending:
+            return Intent.HELP.value
         if _MORE.match(folded):
             return Intent.RECOMMENDATION.value
         if state.focus is not None and not state.pending and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(
@@ -400,32 +422,57 @@ class DialogManager:
             return intent, self._run(intent, state, _REC_PAYLOAD_TEXT.get(kind, normalize(turn.text)), turn)
         if kind == "more":
             return Intent.RECOMMENDATION.value, self._on_recommend(state, "", turn)
+        if kind == "rate":
+            return Intent.PREFERENCE.value, self._on_rate_suggestion(state, value, turn)
         if kind == "reset" and value in _RESET_INTENTS:
             return _RESET_INTENTS[value], self._on_reset_choice(state, value)
-        return Intent.FALLBACK.value, _Outcome(msg.UNAVAILABLE.format(what="button", reason="that list is out of date"),
-                                               choices=(Choice("Recommend again", "more"),))
+        return Intent.FALLBACK.value, _Outcome(msg.STALE_LIST, choices=(Choice(msg.RECOMMEND_AGAIN, "more"),))
 
     # ------------------------------------------------------------------ start, help, fallback, smalltalk
 
     def _switch_domain(self, state: DialogState, domain: str) -> tuple[str, _Outcome]:
         state.domain = domain
         _reset_dialog(state)
-        return Intent.START.value, _Outcome(msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain]))
+        return Intent.START.value, _Outcome(msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain]), settled=True)
 
     def _on_start(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         _reset_dialog(state)
         state.contexts.clear()
         choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in _DOMAIN_WORDS)
         return _Outcome(
-            msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences), choices=choices
+            msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences), choices=choices,
+            settled=True,
         )
 
     def _on_help(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
-        outcome = _Outcome(msg.HELP.format(domain=state.domain))
+        asks_what_to_rate = bool(_WHAT_TO_RATE.search(fold(text)))
+        outcome = _Outcome("" if asks_what_to_rate else msg.HELP.format(domain=state.domain))
         if state.pending:
             outcome.text += "\n" + state.pending.get("question", "")
             outcome.choices = tuple(Choice(**c) for c in state.pending.get("choices", ()))
+        elif asks_what_to_rate or len(state.profile()) < self._min_preferences:
+            self._suggest(state, turn, outcome)
         return outcome
+
+    def _suggest(self, state: DialogState, turn: Turn, outcome: _Outcome) -> None:
+        """Offer a few items to rate (``recommender.recommend.elicitation_suggestions``: close to what
+        the user likes, else popular): named in the text, and as 👍 buttons (``rate:+:<QID>``, logged
+        as a ``preference`` turn) when the session shows buttons (interaction type ``mixed``)."""
+        from recommender.recommend import Profile, elicitation_suggestions
+
+        liked, disliked = self._profile_sets(state)
+        suggestions = elicitation_suggestions(self._domain(state).recommender, Profile(liked=liked, disliked=disliked),
+                                              k=SUGGESTIONS)
+        qids = [s.qid for s in suggestions]
+        if not qids:
+            return
+        names = self._option_names(state, qids)
+        template = msg.SUGGEST_BUTTONS if turn.interaction_type == "mixed" else msg.SUGGEST_TEXT
+        first = self._domain(state).kb.label(qids[0])
+        text = template.format(nouns=msg.SUGGEST_NOUNS[state.domain], items="; ".join(names), first=first)
+        outcome.text = f"{outcome.text}\n{text}" if outcome.text else text
+        if turn.interaction_type == "mixed" and not outcome.choices:
+            outcome.choices = tuple(Choice(msg.RATE_BUTTON.format(name=name), f"rate:+:{qid}") for name, qid in zip(names, qids, strict=True))
 
     def _on_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         if state.pending and state.pending.get("question"):
@@ -457,6 +504,21 @@ class DialogManager:
             outcome.text = msg.NOTHING_FOUND
             return outcome
         self._process(state, entries, outcome, question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
+        return outcome
+
+    def _on_rate_suggestion(self, state: DialogState, value: str, turn: Turn) -> _Outcome:
+        """A tapped suggestion (payload ``rate:<polarity>:<QID>``): stored like a typed preference."""
+        polarity, _, qid = value.partition(":")
+        kb = self._domain(state).kb
+        if polarity not in ("+", "-") or not kb.has(qid):
+            return _Outcome(msg.STALE_SUGGESTION)
+        state.pending = None
+        outcome = _Outcome("", events=[Event.PREFERENCE])
+        entry = {"mention": kb.label(qid), "candidates": [qid], "roles_hint": [], "ambiguous": False,
+                 "polarity": polarity, "role": None}
+        self._process(state, [entry], outcome, question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
+        if len(state.profile()) < self._min_preferences and state.pending is None:
+            self._suggest(state, turn, outcome)
         return outcome
 
     def _entries(self, state: DialogState, text: str, *, focus: str | None = None) -> list[dict[str, Any]]:
@@ -505,7 +567,9 @@ class DialogManager:
             state.profile()[qid] = {"polarity": entry["polarity"], "role": entry["role"]}
             state.last_stored.append(entry)
             outcome.objects.append((qid, entry["polarity"]))
-            stored.append(f"{self._display(state, qid)} ({entry['polarity']})")
+            shown = f"{self._display(state, qid)} ({entry['polarity']})"
+            if shown not in stored:  # "I like Alien Alien Alien": said once
+                stored.append(shown)
             queue = queue[1:]
         if not queue:
             state.pending = None
@@ -517,8 +581,7 @@ class DialogManager:
 
     def _ask_item(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
                   question_events: Sequence[str]) -> None:
-        choices = [Choice(_shorten(self._display(state, qid, describe=True), 60), f"pick:{i}")
-                   for i, qid in enumerate(entry["candidates"])]
+        choices = [Choice(name, f"pick:{i}") for i, name in enumerate(self._option_names(state, entry["candidates"]))]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
         lines = "\n".join(f"{i + 1}. {c.label}" for i, c in enumerate(choices[:-1]))
         question = msg.ITEM_QUESTION.format(mention=entry["mention"]) + "\n" + lines
@@ -529,7 +592,7 @@ class DialogManager:
         from recommender.schema import role_name
 
         entry["roles"] = roles
-        names = [role_name(pid) for pid in roles]
+        names = [role_name(pid, state.domain) for pid in roles]
         choices = [Choice(name.capitalize(), f"role:{pid}") for name, pid in zip(names, roles, strict=True)]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
         label = self._display(state, entry["candidates"][0])
@@ -539,7 +602,7 @@ class DialogManager:
     def _ask_confirm(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
                      question_events: Sequence[str]) -> None:
         question = msg.CONFIRM_QUESTION.format(label=self._display(state, entry["candidates"][0]))
-        choices = [Choice("Yes", "yes"), Choice("No", "no")]
+        choices = [Choice(msg.YES, "yes"), Choice(msg.NO, "no")]
         self._set_question(state, "confirm", question, choices, entry, rest, outcome, (Event.QUESTION,),
                            context="confirmation")
 
@@ -559,6 +622,59 @@ class DialogManager:
         first = list(question_events) if Event.PREFERENCE in question_events else []
         outcome.events[:] = _dedupe(first + outcome.events + list(question_events))
         outcome.webhook_contexts[context] = 2
+
+    def _keep_ignored_question(self, state: DialogState, question: dict[str, Any], outcome: _Outcome) -> None:
+        """The user answered a preference question with something else: keep what was understood.
+
+        - a role question ("Tom Cruise: as actor or producer?") about a rated person: the person is
+          stored without a role (the recommender does not use roles), and the user is told so;
+        - an item or yes/no question: it stays open for :data:`QUESTION_LIFESPAN` turns (the
+          original agent's context lifespan), re-shown after the reply; if the new turn asked its
+          own preference question, it is queued after it; when the lifespan is over, or another
+          kind of question (critique, deletion, reset) took its place, it is dropped and the user is
+          told.
+        Entries queued behind the question (other mentions of the same message) follow it.
+        """
+        from recommender.schema import role_name
+
+        entry, queue = dict(question["entry"]), list(question.get("queue", ()))
+        notes: list[str] = []
+        if question["kind"] == "role" and entry.get("polarity") in ("+", "-"):
+            qid = entry["candidates"][0]
+            state.profile()[qid] = {"polarity": entry["polarity"], "role": None}
+            state.last_stored.append(dict(entry, role=None))  # "actor" next turn still refines it
+            outcome.objects.append((qid, entry["polarity"]))
+            roles = ", ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
+            before = msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid), polarity=entry["polarity"],
+                                                    roles=roles or msg.ITS_ROLES)
+            outcome.text = f"{before}\n{outcome.text}" if outcome.text else before
+            kept: list[dict[str, Any]] = queue
+        else:
+            kept = [entry, *queue]
+        ignored = int(question.get("ignored", 0)) + 1
+        if kept and state.pending is None and ignored < QUESTION_LIFESPAN and kept[0] is entry:
+            state.pending = dict(question, ignored=ignored)
+            notes.append(msg.QUESTION_STILL_OPEN.format(question=question["question"]))
+            if not outcome.choices:
+                outcome.choices = tuple(Choice(**c) for c in question.get("choices", ()))
+                outcome.card = True
+            outcome.webhook_contexts.setdefault("confirmation" if question["kind"] == "confirm"
+                                                else "property_type_disambiguation", QUESTION_LIFESPAN)
+        elif kept and state.pending is None and kept[0] is not entry:  # the role was settled: go on
+            extra = _Outcome("")
+            self._process(state, kept, extra, question_events=())
+            notes.append(extra.text)
+            outcome.objects.extend(extra.objects)
+            if state.pending is not None and not outcome.choices:
+                outcome.choices, outcome.card = extra.choices, True
+        elif kept and (state.pending or {}).get("kind") in _QUESTION_KINDS and ignored < QUESTION_LIFESPAN:
+            state.pending["queue"] = [*state.pending.get("queue", ()), *kept]
+            notes.append(msg.QUESTION_LATER.format(mention=kept[0]["mention"]))
+        elif kept:
+            notes.append(msg.QUESTION_DROPPED.format(mention=kept[0]["mention"]))
+        notes = [n for n in notes if n]
+        if notes:
+            outcome.text = "\n".join([outcome.text, *notes]) if outcome.text else "\n".join(notes)
 
     def _on_answer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         pending = (state.pending or {}).get("kind")
@@ -599,6 +715,7 @@ class DialogManager:
             if kind == "confirm":
                 outcome.webhook_contexts = {"confirmation": 2}
             return outcome
+        outcome.settled = True
         if choice == "none":
             outcome.text = msg.NOT_STORED.format(label=entry["mention"])
         elif kind == "item":
@@ -637,7 +754,8 @@ class DialogManager:
             state.profile()[qid] = {"polarity": polarity, "role": roles[0]}
             state.last_stored = [entry]
             outcome.objects.append((qid, polarity))
-            outcome.text = msg.STORED.format(items=f"{self._display(state, qid)} ({role_name(roles[0])}, {polarity})")
+            outcome.text = msg.STORED.format(
+                items=f"{self._display(state, qid)} ({role_name(roles[0], state.domain)}, {polarity})")
             return outcome
         if _NONE.search(folded) or _NO.fullmatch(folded.strip(" .!")):
             state.profile().pop(qid, None)
@@ -663,17 +781,12 @@ class DialogManager:
     def _option_labels(self, state: DialogState, kind: str | None, entry: dict[str, Any]) -> list[list[str]]:
         """Words that name each option of a question (for typed answers)."""
         if kind == "item":
-            kb = self._domain(state).kb
-            out = []
-            for qid in entry["candidates"]:
-                details = _details(kb, qid)
-                year = str(details.get("year") or "")
-                out.append([kb.label(qid), self._display(state, qid, describe=True), year])
-            return out
+            return self._option_words(state, entry["candidates"])
         if kind == "role":
             from recommender.schema import role_name
 
-            return [[role_name(pid)] + [w for w, p in _ROLE_WORDS.items() if p == pid] for pid in entry["roles"]]
+            return [[role_name(pid, state.domain), pid] + [w for w, p in _ROLE_WORDS.items() if p == pid]
+                    for pid in entry["roles"]]
         if kind == "confirm":
             return [["yes"], ["no"]]
         return []
@@ -683,7 +796,7 @@ class DialogManager:
             events = [Event.PREFERENCE] if state.pending.get("origin", "preference") == "preference" else []
             queue = list(state.pending.get("queue", ()))
             state.pending = None
-            outcome = _Outcome(msg.SKIPPED, events=events)
+            outcome = _Outcome(msg.SKIPPED, events=events, settled=True)
             if queue:
                 self._process(state, queue, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
             return outcome
@@ -701,8 +814,10 @@ class DialogManager:
         state.pending = None
         have = len(state.profile())
         if have < self._min_preferences:
-            return _Outcome(msg.NEED_MORE.format(min_prefs=self._min_preferences, have=have),
-                            events=[Event.RECOMMENDATION])
+            outcome = _Outcome(msg.NEED_MORE.format(min_prefs=self._min_preferences, have=have),
+                               events=[Event.RECOMMENDATION])
+            self._suggest(state, turn, outcome)
+            return outcome
         from recommender.recommend import Profile
 
         liked, disliked = self._profile_sets(state)
@@ -717,7 +832,7 @@ class DialogManager:
         outcome = self._card(state, [Event.QUESTION, Event.RECOMMENDATION])
         if result.fallback_reason:
             outcome.text = msg.FALLBACK_POPULAR.format(reason=msg.FALLBACK_REASONS.get(result.fallback_reason,
-                                                                                    "I know too little of it"),
+                                                                                    msg.FALLBACK_REASON_DEFAULT),
                                                        nouns=msg.DOMAIN_NOUNS[state.domain]) + "\n" + outcome.text
         return outcome
 
@@ -737,7 +852,7 @@ class DialogManager:
             state.rec_list, state.rec_pos = [], 0
             outcome.events.extend(events_done)
             outcome.text = (outcome.text + "\n" if outcome.text else "") + msg.REC_FINISHED
-            outcome.choices = (Choice("Recommend more", "more"),)
+            outcome.choices = (Choice(msg.RECOMMEND_MORE, "more"),)
             return
         card = self._card(state, [])
         outcome.events.extend(events_next)
@@ -797,10 +912,10 @@ class DialogManager:
         for role, names in card.people:
             shown = [name for name in names if not _BARE_QID.match(name)]  # never a bare QID to a user
             if shown:
-                lines.append(f"{role.capitalize()}: {', '.join(shown)}")
+                lines.append(msg.DETAILS_PEOPLE.format(role=role.capitalize(), names=", ".join(shown)))
         if card.genres:
-            lines.append(f"Genres: {', '.join(card.genres)}")
-        lines.extend(f"{site}: {url}" for site, url in card.links)
+            lines.append(msg.DETAILS_GENRES.format(names=", ".join(card.genres)))
+        lines.extend(msg.DETAILS_LINK.format(site=site, url=url) for site, url in card.links)
         reply = "\n".join(lines) if len(lines) > 1 else msg.DETAILS_NONE.format(title=lines[0])
         return _Outcome(reply, choices=_card_choices(state.focus), image=card.image,
                         events=[Event.RECOMMENDATION, Event.QUESTION])
@@ -823,7 +938,7 @@ class DialogManager:
         liked, disliked = self._profile_sets(state)
         reasons = recommender.explain(Profile(liked=liked, disliked=disliked), qid)
         title = self._display(state, qid)
-        sentence = explain_text(recommender, reasons) if reasons else ""
+        sentence = explain_text(recommender, reasons, item=qid) if reasons else ""
         reply = msg.WHY.format(title=title, reasons=sentence) if sentence else msg.WHY_NONE.format(title=title)
         return _Outcome(reply, choices=_card_choices(state.focus), events=[Event.RECOMMENDATION, Event.QUESTION])
 
@@ -859,9 +974,14 @@ class DialogManager:
         if named and named[0]["polarity"] in ("+", "-"):
             value_polarity = named[0]["polarity"]
         if not targets and entries:  # "I like it, but not Keanu Reeves" where the KB lacks the link
-            for entry in entries:
+            for entry in entries:  # stored at once: a role question would be lost when the list moves on
                 entry["polarity"] = entry["polarity"] if entry["polarity"] in ("+", "-") else value_polarity
+                qid = entry["candidates"][0]
+                if entry["role"] is None and not kb.is_item(qid):
+                    roles = list(entry.get("roles_hint") or kb.roles(qid))
+                    entry["role"] = roles[0] if roles else None
             self._process(state, [e for e in entries if not e["ambiguous"]], outcome, question_events=())
+            state.pending = None
             self._rerank(state, outcome)
             return outcome
         if not targets:
@@ -869,7 +989,7 @@ class DialogManager:
             targets = [v for v, p in values.items() if p in roles]
         if len(targets) > 1:
             options = targets[:MAX_CHOICES]
-            labels = [kb.label(q)[:60] for q in options]
+            labels = self._option_names(state, options)
             question = msg.CRITIQUE_ROLE.format(options=", ".join(labels))
             self._ask_options(state, "critique", question, options, labels, outcome, origin="recommendation",
                               polarity=value_polarity)
@@ -923,7 +1043,7 @@ class DialogManager:
             return _Outcome(msg.PROFILE_EMPTY.format(nouns=nouns))
         lines = []
         for qid, pref in profile.items():
-            role = f" ({role_name(pref['role'])})" if pref.get("role") else ""
+            role = f" ({role_name(pref['role'], state.domain)})" if pref.get("role") else ""
             sign = "👍" if pref["polarity"] == "+" else "👎"
             lines.append(msg.PROFILE_LINE.format(sign=sign, label=self._display(state, qid), role=role))
         return _Outcome(msg.PROFILE.format(nouns=nouns, lines="\n".join(lines)))
@@ -939,7 +1059,7 @@ class DialogManager:
             outcome.text = msg.DELETED.format(label=self._display(state, matches[0]))
             return outcome
         options = matches[:MAX_CHOICES]
-        labels = [self._display(state, q)[:60] for q in options]
+        labels = self._option_names(state, options)
         self._ask_options(state, "delete", msg.ITEM_QUESTION.format(mention=text), options, labels, outcome,
                           origin="profile")
         return outcome
@@ -986,15 +1106,16 @@ class DialogManager:
 
     def _on_reset_profile(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         items = msg.DOMAIN_NOUNS[state.domain]
-        choices = (Choice("Everything", "reset:everything"), Choice(f"Only {items}", "reset:items"),
-                   Choice("Only properties", "reset:properties"))
+        choices = (Choice(msg.RESET_EVERYTHING_BUTTON, "reset:everything"),
+                   Choice(msg.RESET_ITEMS_BUTTON.format(items=items), "reset:items"),
+                   Choice(msg.RESET_PROPERTIES_BUTTON, "reset:properties"))
         state.pending = None
         return _Outcome(msg.RESET_WHAT.format(items=items), choices=choices, events=[Event.QUESTION])
 
     def _on_reset_choice(self, state: DialogState, what: str) -> _Outcome:
         state.pending = {"kind": "reset", "what": what, "origin": "profile",
-                         "question": msg.RESET_CONFIRM.format(what=_RESET_LABELS[what])}
-        return _Outcome(state.pending["question"], choices=(Choice("Yes", "yes"), Choice("No", "no")))
+                         "question": msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what])}
+        return _Outcome(state.pending["question"], choices=(Choice(msg.YES, "yes"), Choice(msg.NO, "no")))
 
     def _on_reset_answer(self, state: DialogState, *, yes: bool) -> _Outcome:
         pending = state.pending or {}
@@ -1008,21 +1129,42 @@ class DialogManager:
             if what == "everything" or (what == "items") == is_item:
                 del profile[qid]
         state.rec_list, state.rec_pos = [], 0
-        return _Outcome(msg.RESET_DONE.format(what=_RESET_LABELS[what]))
+        return _Outcome(msg.RESET_DONE.format(what=msg.RESET_LABELS[what]))
 
     # ------------------------------------------------------------------ rendering helpers
 
-    def _display(self, state: DialogState, qid: str | None, *, describe: bool = False) -> str:
-        """A user-facing name: label, year, and (for questions) a short description."""
+    def _display(self, state: DialogState, qid: str | None) -> str:
+        """A user-facing name: label and year."""
         if qid is None:
             return ""
         kb = self._domain(state).kb
         label = kb.label(qid) if kb.has(qid) else qid
         details = _details(kb, qid)
-        parts = [str(details["year"])] if details.get("year") else []
-        if describe and details.get("description"):
-            parts.append(_shorten(str(details["description"]), 48))
-        return f"{label} ({', '.join(parts)})" if parts else label
+        return f"{label} ({details['year']})" if details.get("year") else label
+
+    def _option_names(self, state: DialogState, qids: Sequence[str]) -> list[str]:
+        """Names of the options of a question, each telling its entity apart from the others
+        (year, "film by X", role, description, QID as a last resort: ``recommender.names``)."""
+        from recommender.names import distinct_labels
+
+        return distinct_labels(self._domain(state).kb, qids)
+
+    def _option_words(self, state: DialogState, qids: Sequence[str]) -> list[list[str]]:
+        """Words a typed answer may use to pick each option: its label, its full option name, and the
+        qualifiers only that option has ("1984", "David Lynch", "band")."""
+        kb = self._domain(state).kb
+        names = self._option_names(state, qids)
+        qualifiers = []
+        for name in names:
+            inner = name[name.rfind("(") + 1:-1] if name.endswith(")") else ""
+            parts = [p.strip() for p in inner.split(",") if p.strip()]
+            qualifiers.append(parts + [re.sub(r"^(film by|book by|by) ", "", p) for p in parts if " by " in f" {p}"])
+        counts: dict[str, int] = {}
+        for parts in qualifiers:
+            for part in set(parts):
+                counts[fold(part)] = counts.get(fold(part), 0) + 1
+        return [[kb.label(q) if kb.has(q) else q, name] + [p for p in parts if counts[fold(p)] == 1]
+                for q, name, parts in zip(qids, names, qualifiers, strict=True)]
 
 
 def _details(kb: Any, qid: str | None) -> dict[str, Any]:
@@ -1034,13 +1176,6 @@ def _details(kb: Any, qid: str | None) -> dict[str, Any]:
 
 
 _BARE_QID = re.compile(r"^Q\d+$")
-
-
-def _shorten(text: str, limit: int) -> str:
-    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis if cut."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:-") + "…"
 
 
 def _encodable(text: str) -> bool:
@@ -1061,7 +1196,7 @@ def _card_choices(qid: str | None = None) -> tuple[Choice, ...]:
     """The buttons of a recommendation card; payloads carry the item's QID (``like:Q42``) so that a tap
     on a card that is no longer current is answered "out of date" instead of rating another item."""
     suffix = f":{qid}" if qid else ""
-    return tuple(Choice(label, payload + suffix) for label, payload in _CARD_BUTTONS)
+    return tuple(Choice(label, payload + suffix) for label, payload in msg.CARD_BUTTONS)
 
 
 def _dedupe(values: Sequence[str]) -> list[str]:
@@ -1103,11 +1238,9 @@ def _parse_answer(kind: str | None, text: str, payload: str | None, options: lis
             return 1 if kind == "confirm" else "none"
         if name == "pick" and value.isdigit() and int(value) < max(len(options), 1):
             return int(value)
-        if name == "role":
-            from recommender.schema import role_name
-
+        if name == "role":  # options of a role question name the PID second (see _option_labels)
             for i, words in enumerate(options):
-                if words and words[0] == role_name(value):
+                if value in words[1:2]:
                     return i
         return None
     from rapidfuzz import fuzz
@@ -1127,7 +1260,7 @@ def _parse_answer(kind: str | None, text: str, payload: str | None, options: lis
             return index
     year = re.search(r"\b(1[89]\d\d|20\d\d)\b", folded)
     if year:
-        hits = [i for i, words in enumerate(options) if year.group(1) in words]
+        hits = [i for i, words in enumerate(options) if re.search(rf"\b{year.group(1)}\b", " ".join(words[1:]))]
         if len(hits) == 1:
             return hits[0]
     best, best_score = None, 0.0
@@ -1157,9 +1290,14 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 _RF = "request_recommendation-followup"
+_CARD_WORD = re.compile(r"^\W*(why|details?|trailer|(show|give) me the (details|trailer))\W*$")
+_ABOUT_THE_CARD = {Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value}
 _MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")
 _DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
 _SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
+_WHAT_TO_RATE = re.compile(r"\b(what|which)\b.{0,30}\b(should|could|can|do|to) i (rate|tell you about)\b"
+                           r"|\b(something|things|items|\w+s) to rate\b|^\W*rate (movies|films|books|songs|music|"
+                           r"albums|artists|properties|something)\b")
 _OPINION = re.compile(r"\b(like|love|loved|liked|hate|hated|enjoy|adore|dislike|can't stand|cannot stand)\b")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}
@@ -1180,11 +1318,7 @@ _REC_PAYLOADS = {
     "stop": Intent.REC_STOP.value,
 }
 _REC_PAYLOAD_TEXT = {"like": "I like it", "dislike": "I don't like it"}
-_CARD_BUTTONS = (("👍 Like", "like"), ("👎 Dislike", "dislike"), ("Skip", "skip"), ("Why?", "why"),
-                 ("Details", "details"), ("Trailer", "trailer"))
 _RESET_INTENTS = {
     "everything": Intent.RESET_EVERYTHING.value, "items": Intent.RESET_ITEMS.value,
     "properties": Intent.RESET_PROPERTIES.value,
 }
-_RESET_LABELS = {"everything": "your whole profile", "items": "the items you rated",
-                 "properties": "the people, genres and other properties you rated"}

@@ -6,6 +6,7 @@ Texts are plain strings with ``{name}`` placeholders; channels escape them for t
 from __future__ import annotations
 
 DOMAIN_NOUNS = {"movie": "movies", "book": "books", "music": "music"}
+SUGGEST_NOUNS = {"movie": "movies", "book": "books", "music": "artists and albums"}
 ITEM_NOUNS = {"movie": "movie", "book": "book", "music": "song or album"}
 
 WELCOME = (
@@ -34,6 +35,14 @@ CONFIRM_QUESTION = "Did you like {label}?"
 NONE_OF_THESE = "None of these"
 SKIPPED = "OK, let's skip that."
 NOT_STORED = "OK, I won't store {label}."
+STORED_WITHOUT_ROLE = "I stored {label} ({polarity}) without a role ({roles}); say the role to be precise."
+ITS_ROLES = "its roles"
+QUESTION_STILL_OPEN = "(Still open: {question} Answer with a number or a name, or say \"skip\".)"
+QUESTION_LATER = "I'll come back to \"{mention}\" after this."
+QUESTION_DROPPED = "I dropped my question about \"{mention}\": tell me again if you want it stored."
+SUGGEST_TEXT = "Not sure what to tell me? Do you like any of these {nouns}: {items}? Say e.g. \"I like {first}\" or \"I don't like {first}\"."
+SUGGEST_BUTTONS = "Not sure what to tell me? Tap the {nouns} you like below, or tell me what you think of them."
+RATE_BUTTON = "👍 {name}"
 NEED_MORE = "I need at least {min_prefs} preferences to recommend (you have {have}). Tell me what you like."
 NO_RECOMMENDATION = "I have nothing left to recommend right now. Tell me more of what you like."
 FALLBACK_POPULAR = "I don't know your tastes well enough yet ({reason}), so here are popular {nouns}."
@@ -42,6 +51,7 @@ FALLBACK_REASONS = {
     "unknown_likes": "what you like is not in my knowledge base yet",
     "isolated_likes": "what you like has no links in my knowledge base",
 }
+FALLBACK_REASON_DEFAULT = "I know too little of it"
 SERVICE_ERROR = "Sorry, something went wrong on my side (the knowledge base or a model is unavailable). Please try again later."
 REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask why, details, trailer, or skip."
 REC_FINISHED = "That was the last one of this list. Ask for more recommendations whenever you like."
@@ -78,3 +88,23 @@ SMALLTALK = {
     "smalltalk.user.likes_agent": "Thanks! Tell me which {nouns} you like.",
 }
 SMALLTALK_DEFAULT = "Nice chatting! Tell me a {item} you like, or ask for recommendations."
+
+# --- button labels and other short texts shown by the dialog manager -----------------------------
+YES = "Yes"
+NO = "No"
+RECOMMEND_AGAIN = "Recommend again"
+RECOMMEND_MORE = "Recommend more"
+CARD_BUTTONS = (("👍 Like", "like"), ("👎 Dislike", "dislike"), ("Skip", "skip"), ("Why?", "why"),
+                ("Details", "details"), ("Trailer", "trailer"))
+"""(label, payload action) of the buttons under a recommendation card."""
+RESET_EVERYTHING_BUTTON = "Everything"
+RESET_ITEMS_BUTTON = "Only {items}"
+RESET_PROPERTIES_BUTTON = "Only properties"
+RESET_LABELS = {"everything": "your whole profile", "items": "the items you rated",
+                "properties": "the people, genres and other properties you rated"}
+"""What a reset removes, as said in "Are you sure you want to reset {what}?"."""
+STALE_LIST = "That list is out of date (it belongs to an older message). Ask me again, or tap below for a fresh one."
+STALE_SUGGESTION = "That suggestion is out of date. Tell me a title or a name you like instead."
+DETAILS_PEOPLE = "{role}: {names}"
+DETAILS_GENRES = "Genres: {names}"
+DETAILS_LINK = "{site}: {url}"

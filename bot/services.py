@@ -91,8 +91,8 @@ class Services:
 
 def collaborative_likes(domain: str, database: Path | None) -> dict[str, tuple[str, ...]]:
     """Users' likes for the recommender's collaborative edges: the released study's users and the
-    bot's own logged likes (``database``, if it exists). See ``bot.cli_rec.interactions_for``."""
-    from bot.cli_rec import interactions_for
+    bot's own logged likes (``database``, if it exists). See :func:`bot.likes.interactions_for`."""
+    from bot.likes import interactions_for
     from logs.store import LogStore
 
     records: list[Any] = []

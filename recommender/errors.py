@@ -3,6 +3,7 @@
 Tree (callers catch by what they do about it)::
 
     KnowledgeBaseError              no backend could answer, or a snapshot is missing/unreadable
+    +-- EmptySnapshotError          a build found (almost) nothing: nothing was written
     +-- EndpointError               a SPARQL endpoint failed (url, HTTP status, Retry-After)
         +-- EndpointTimeoutError    no answer within the client timeout / deadline (F18)
         +-- BadResponseError        HTTP 200 whose body is not SPARQL JSON results (F16)
@@ -16,6 +17,24 @@ from logs.errors import CorsbotError
 
 class KnowledgeBaseError(CorsbotError):
     """No backend could answer, or a snapshot is missing or unreadable."""
+
+
+class EmptySnapshotError(KnowledgeBaseError):
+    """A build extracted no or too few items (empty or wrong dump, wrong endpoint, broken schema).
+
+    The snapshot is not written, so a good previous snapshot stays in place.
+
+    Attributes:
+        domain: the domain being built.
+        items: how many items the build found.
+        needed: the minimum it needed.
+    """
+
+    def __init__(self, message: str, *, domain: str, items: int, needed: int) -> None:
+        super().__init__(message)
+        self.domain = domain
+        self.items = items
+        self.needed = needed
 
 
 class EndpointError(KnowledgeBaseError):

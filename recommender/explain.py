@@ -29,6 +29,7 @@ Example:
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -195,6 +196,28 @@ _LIKED_PHRASE: dict[str, str] = {
     "P264": "the label {x}",
     "P1040": "{x}, who edited it",
     "P344": "{x}, who shot it",
+    "P1431": "{x}, who executive-produced it",
+    "P676": "{x}, who wrote its lyrics",
+    "P361": "{x}, the album it is on",
+    "P463": "{x}, a band it belongs to",
+    "P1303": "{x}, an instrument it plays",
+    "P123": "{x}, its publisher",
+    "P135": "the {x} movement",
+    "P921": "{x}, its subject",
+    "P179": "the {x} series",
+    "P8345": "the {x} franchise",
+    "P144": "{x}, which it is based on",
+    "P155": "{x}, which it follows",
+    "P156": "{x}, which follows it",
+    # the item is the *value* of the claim (both ends are items: "~" marks the reversed edge)
+    "~P175": "{x}, which it performs",
+    "~P86": "{x}, which it composed",
+    "~P676": "{x}, which it wrote the lyrics of",
+    "~P361": "{x}, which is on it",
+    "~P463": "{x}, one of its members",
+    "~P144": "{x}, which is based on it",
+    "~P155": "{x}, which follows it",
+    "~P156": "{x}, which it follows",
 }
 """How a liked value is named in "You like ..." (``{x}`` = its label)."""
 
@@ -220,9 +243,29 @@ _IT_PHRASE: dict[str, str] = {
     "P1411": "it was nominated for the {x}",
     "P155": "it follows {x}",
     "P156": "it is followed by {x}",
+    "P1431": "it is executive-produced by {x}",
+    "P676": "it has lyrics by {x}",
+    "P361": "it is on {x}",
+    "P463": "it belongs to the band {x}",
+    "P1303": "it plays the {x}",
+    "P123": "it is published by {x}",
+    "P135": "it belongs to the {x} movement",
+    "P8345": "it is part of the {x} franchise",
+    "P144": "it is based on {x}",
+    "P1040": "it is edited by {x}",
+    "P344": "it is shot by {x}",
+    "~P175": "it performs {x}",
+    "~P86": "it composed {x}",
+    "~P676": "it wrote the lyrics of {x}",
+    "~P361": "{x} is on it",
+    "~P463": "{x} is one of its members",
+    "~P144": "{x} is based on it",
+    "~P155": "it is followed by {x}",
+    "~P156": "it follows {x}",
 }
 """How an item's value is stated ("like Inception, it stars Tom Hardy")."""
 
+_DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 _DOMAIN_NOUN = {"movie": "films", "book": "books", "music": "music"}
 
 
@@ -262,12 +305,12 @@ def render_reasons(reasons: Iterable[Reason], *, label: Callable[[str], str], do
     for r in reasons:
         if r.kind == ReasonKind.LIKED_VALUE:
             x = _short(label(r.entity))
-            if r.pid == "P136":
+            if r.pid == "P136":  # genre
                 liked_parts.append(f"{x} {noun}" if domain != "music" else f"{x} music")
             elif r.pid in _LIKED_PHRASE:
                 liked_parts.append(_LIKED_PHRASE[r.pid].format(x=x))
             else:
-                role = _role(r.pid, role_name)
+                role = _role(r.pid, role_name) if not (r.pid or "").startswith("~") else None
                 liked_parts.append(f"{x} ({role})" if role else x)
         elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None:
             sentences.append(f"Like {_short(label(r.entity))}, which you like, {_it(r.pid, label(r.via), role_name)}.")
@@ -282,7 +325,7 @@ def render_reasons(reasons: Iterable[Reason], *, label: Callable[[str], str], do
     if co_liked:
         names = co_liked[0] if len(co_liked) == 1 else ", ".join(co_liked[:-1]) + " and " + co_liked[-1]
         sentences.append(f"People who liked {names} also liked it.")
-    return " ".join(sentences)
+    return _DOUBLE_STOP.sub(".", " ".join(sentences))  # a label ending in "." ("Warner Bros.")
 
 
 def _it(pid: str | None, value_label: str, role_name: Callable[[str], str] | None) -> str:
@@ -290,6 +333,8 @@ def _it(pid: str | None, value_label: str, role_name: Callable[[str], str] | Non
     if pid in _IT_PHRASE:
         return _IT_PHRASE[pid].format(x=x)
     role = _role(pid, role_name)
+    if pid is not None and pid.startswith("~"):  # the item is the value: "it is the album of X" is not safe
+        return f"it is linked to {x} ({role})" if role else f"it is linked to {x}"
     return f"it has {x} as {role}" if role else f"it is linked to {x}"
 
 
@@ -297,15 +342,38 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def explain_text(recommender: Recommender, reasons: Iterable[Reason]) -> str:
-    """:func:`render_reasons` with the recommender's KB labels, domain and role names."""
+def explain_text(recommender: Recommender, reasons: Iterable[Reason], *, item: str | None = None) -> str:
+    """:func:`render_reasons` with the recommender's KB labels, domain and the domain's role names.
+
+    Args:
+        recommender: gives the KB (labels, domain, claims).
+        reasons: from :meth:`Recommender.explain`.
+        item: the explained item; when given, an edge whose claim goes the other way (the item is
+            the *value*: an artist recommended because you like an album they perform) is phrased
+            from the item's side ("You like Nevermind, which it performs") instead of the claim's.
+
+    Returns:
+        The sentences (empty string if there is no reason).
+    """
+    from recommender.schema import role_name as schema_role_name
+
     kb = recommender.kb
-    try:
-        from recommender.schema import role_name as schema_role_name
-    except ImportError:
-        schema_role_name = None
-    return render_reasons(reasons, label=kb.label, domain=getattr(kb, "domain", "movie"),
-                          role_name=schema_role_name)
+    domain = getattr(kb, "domain", "movie")
+    if item is not None:
+        reasons = [_oriented(kb, item, r) for r in reasons]
+    return render_reasons(reasons, label=kb.label, domain=domain,
+                          role_name=lambda pid: schema_role_name(pid.lstrip("~"), domain))
+
+
+def _oriented(kb: object, item: str, reason: Reason) -> Reason:
+    """``reason`` with its pid marked ``~P..`` when the claim is ``value -pid-> item`` (reversed)."""
+    other = reason.via if reason.kind == ReasonKind.SHARED_VALUE else reason.entity
+    if reason.pid is None or other is None or reason.kind == ReasonKind.CO_LIKED:
+        return reason
+    forward = (reason.pid, other) in set(kb.item_values(item))  # type: ignore[attr-defined]
+    if forward or (reason.pid, item) not in set(kb.item_values(other)):  # type: ignore[attr-defined]
+        return reason
+    return Reason(reason.kind, reason.entity, "~" + reason.pid, reason.via, reason.weight)
 
 
 __all__ = ["MAX_REASONS", "Reason", "ReasonKind", "explain_text", "render_reasons", "top_reasons"]

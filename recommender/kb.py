@@ -38,6 +38,7 @@ import gzip
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -47,6 +48,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from recommender.errors import KnowledgeBaseError
 from recommender.schema import DOMAINS, PID, QID
@@ -77,7 +79,9 @@ class ItemDetails:
         trailer: YouTube video id (P1651) or None.
         imdb_id: IMDb id (P345), e.g. ``"tt0133093"``, or None.
         tmdb_id: TMDB movie id (P4947) or None.
-        spotify_id: Spotify album (P2205) or artist (P1902) id, or None.
+        spotify_id: Spotify track (P2207), album (P2205) or artist (P1902) id, or None.
+        spotify_kind: ``"track"``, ``"album"`` or ``"artist"`` (the open.spotify.com page kind of
+            ``spotify_id``), or None when unknown (then only a search link is built).
         lastfm_id: Last.fm id (P3192) or None.
         discogs_id: Discogs master id (P1954) or None.
         wikipedia: English Wikipedia article URL or None.
@@ -95,26 +99,63 @@ class ItemDetails:
     lastfm_id: str | None = None
     discogs_id: str | None = None
     wikipedia: str | None = None
+    spotify_kind: str | None = None
 
     def links(self) -> tuple[tuple[str, str], ...]:
-        """External pages about the entity as ``((site name, URL), ...)``, most useful first."""
+        """External pages about the entity as ``((site name, URL), ...)``, most useful first.
+
+        URLs follow the Wikidata formatter URLs of the identifiers (P1651 YouTube video, P345 IMDb
+        title ``tt…`` or name ``nm…``, P4947 TMDB movie, P2207/P2205/P1902 Spotify
+        track/album/artist, P3192 Last.fm, P1954 Discogs master), with each id URL-quoted. A Spotify
+        id of unknown kind or malformed gives a Spotify search for the label instead.
+        """
         out: list[tuple[str, str]] = []
         if self.trailer:
-            out.append(("trailer", f"https://www.youtube.com/watch?v={self.trailer}"))
+            out.append(("trailer", "https://www.youtube.com/watch?v=" + quote(self.trailer.strip(), safe="")))
         if self.imdb_id:
-            out.append(("IMDb", f"https://www.imdb.com/title/{self.imdb_id}/"))
+            kind = "name" if self.imdb_id.startswith("nm") else "title"
+            out.append(("IMDb", f"https://www.imdb.com/{kind}/{quote(self.imdb_id.strip(), safe='')}/"))
         if self.tmdb_id:
-            out.append(("TMDB", f"https://www.themoviedb.org/movie/{self.tmdb_id}"))
+            out.append(("TMDB", f"https://www.themoviedb.org/movie/{quote(self.tmdb_id.strip(), safe='')}"))
         if self.spotify_id:
-            out.append(("Spotify", f"https://open.spotify.com/search/{self.spotify_id}"))
-        if self.lastfm_id:
-            out.append(("Last.fm", f"https://www.last.fm/music/{self.lastfm_id}"))
+            out.append(("Spotify", spotify_url(self.spotify_id, self.spotify_kind, self.label)))
+        if self.lastfm_id:  # Wikidata stores it URL-ready ("Pink+Floyd", "%EB%B0%95"): only spaces are fixed
+            out.append(("Last.fm", "https://www.last.fm/music/" + quote(self.lastfm_id.strip().replace(" ", "+"),
+                                                                        safe="/+%_-.~!*'(),:@&=;$")))
         if self.discogs_id:
-            out.append(("Discogs", f"https://www.discogs.com/master/{self.discogs_id}"))
+            out.append(("Discogs", f"https://www.discogs.com/master/{quote(self.discogs_id.strip(), safe='')}"))
         if self.wikipedia:
             out.append(("Wikipedia", self.wikipedia))
         out.append(("Wikidata", f"https://www.wikidata.org/wiki/{self.qid}"))
         return tuple(out)
+
+
+SPOTIFY_KINDS = ("track", "album", "artist")
+"""open.spotify.com page kinds, by the Wikidata property of the id (P2207, P2205, P1902)."""
+_SPOTIFY_ID = re.compile(r"^[0-9A-Za-z]{22}$")
+
+
+def spotify_url(spotify_id: str | None, kind: str | None, label: str) -> str:
+    """The open.spotify.com page of an id of a known ``kind``, else a Spotify search for ``label``.
+
+    Args:
+        spotify_id: a Spotify base-62 id (22 characters) or None.
+        kind: ``"track"``, ``"album"``, ``"artist"`` or None (unknown).
+        label: the entity's name, used for the search URL.
+
+    Returns:
+        ``https://open.spotify.com/<kind>/<id>`` when both are valid, else
+        ``https://open.spotify.com/search/<label, URL-quoted>``.
+
+    Example:
+        >>> spotify_url("4Z8W4fKeB5YxbusRsdQVPb", "artist", "Radiohead")
+        'https://open.spotify.com/artist/4Z8W4fKeB5YxbusRsdQVPb'
+        >>> spotify_url(None, None, "AC/DC & friends")
+        'https://open.spotify.com/search/AC%2FDC%20%26%20friends'
+    """
+    if spotify_id and kind in SPOTIFY_KINDS and _SPOTIFY_ID.match(spotify_id.strip()):
+        return f"https://open.spotify.com/{kind}/{spotify_id.strip()}"
+    return "https://open.spotify.com/search/" + quote(label, safe="")
 
 
 DETAIL_NAMES: tuple[str, ...] = (
@@ -127,7 +168,9 @@ DETAIL_NAMES: tuple[str, ...] = (
     "lastfm_id",
     "discogs_id",
 )
-"""The ``ItemDetails`` fields filled from detail properties (see ``DomainSchema.details``)."""
+"""The ``ItemDetails`` fields filled from detail properties (see ``DomainSchema.details``); the snapshot
+stores the Spotify id under ``spotify_<kind>_id`` (kinds: :data:`SPOTIFY_KINDS`), older ones under
+``spotify_id``."""
 
 
 @dataclass(slots=True)
@@ -268,6 +311,18 @@ def snapshot_file(path: Path) -> Path:
     """The ``kb.json.gz`` of a snapshot folder (``path`` may also be the file itself)."""
     path = Path(path)
     return path if path.name.endswith(".json.gz") or path.is_file() else path / SNAPSHOT_FILE
+
+
+def snapshot_items(path: Path) -> int | None:
+    """Number of items of the snapshot at ``path``, or None if there is no readable snapshot there.
+
+    Used before overwriting a snapshot (``recommender.sparql.build_snapshot``); reads the whole
+    document (about a second for the real domains).
+    """
+    try:
+        return int(read_snapshot(path)["n_items"])
+    except (KnowledgeBaseError, KeyError, TypeError, ValueError):
+        return None
 
 
 def read_snapshot(path: Path) -> dict[str, Any]:
@@ -512,6 +567,7 @@ class KnowledgeBase:
             return ItemDetails(qid=QID(qid), label=qid)
         d = self._details.get(i, {})
         year = d.get("year")
+        spotify_id, spotify_kind = self._spotify(qid, d)
         return ItemDetails(
             qid=QID(qid),
             label=self.label(qid),
@@ -521,17 +577,31 @@ class KnowledgeBase:
             trailer=d.get("trailer"),
             imdb_id=d.get("imdb_id"),
             tmdb_id=d.get("tmdb_id"),
-            spotify_id=d.get("spotify_id"),
+            spotify_id=spotify_id,
+            spotify_kind=spotify_kind,
             lastfm_id=d.get("lastfm_id"),
             discogs_id=d.get("discogs_id"),
             wikipedia=self._sitelinks.get(i),
         )
 
+    def _spotify(self, qid: str, d: Mapping[str, Any]) -> tuple[str | None, str | None]:
+        """(Spotify id, page kind) of an entity's details; snapshots written before the kinds were
+        kept (one ``spotify_id`` field, album id preferred over artist id) give ``album`` for a work
+        (it has a performer) and ``artist`` otherwise."""
+        for kind in SPOTIFY_KINDS:
+            if d.get(f"spotify_{kind}_id"):
+                return d[f"spotify_{kind}_id"], kind
+        legacy = d.get("spotify_id")
+        if not legacy:
+            return None, None
+        is_work = any(pid == "P175" for pid, _ in self.item_values(qid))
+        return legacy, "album" if is_work else "artist"
+
     def detail_counts(self) -> dict[str, int]:
         """How many items have each detail field (incl. ``description`` and ``wikipedia``)."""
         counts: Counter[str] = Counter()
         for d in self._details.values():
-            counts.update(k for k, v in d.items() if v is not None)
+            counts.update({"spotify_id" if k.startswith("spotify_") else k for k, v in d.items() if v is not None})
         n_items = len(self.items)
         counts["description"] = sum(1 for i in self._descriptions if i < n_items)
         counts["wikipedia"] = sum(1 for i in self._sitelinks if i < n_items)

@@ -43,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from logs.errors import ConfigError
+from recommender.kb import spotify_url
 from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, SparseGraph, personalized_pagerank
 
 CG_TOL = 1e-7
@@ -777,7 +778,6 @@ _LINK_TEMPLATES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     # (ItemDetails attributes tried, site name, URL template)
     (("imdb_id", "imdb"), "IMDb", "https://www.imdb.com/title/{}/"),
     (("tmdb_id", "tmdb"), "TMDB", "https://www.themoviedb.org/movie/{}"),
-    (("spotify_id", "spotify"), "Spotify", "https://open.spotify.com/search/{}"),
     (("lastfm_id", "lastfm"), "Last.fm", "https://www.last.fm/music/{}"),
     (("discogs_id", "discogs"), "Discogs", "https://www.discogs.com/master/{}"),
     (("wikipedia",), "Wikipedia", "{}"),
@@ -796,6 +796,10 @@ def preview_links(details: Any) -> tuple[tuple[str, str], ...]:
     if callable(getattr(details, "links", None)):
         links = [(site, url) for site, url in details.links() if site in _PREVIEW_SITES]
     else:
+        spotify = _first_attr(details, "spotify_id", "spotify")
+        if spotify:
+            label = str(_first_attr(details, "label") or spotify)
+            links.append(("Spotify", spotify_url(str(spotify), _first_attr(details, "spotify_kind"), label)))
         for attrs, site, template in _LINK_TEMPLATES:
             raw = _first_attr(details, *attrs)
             if not raw:
@@ -867,6 +871,8 @@ def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = 3) -> ItemCa
     image = _first_attr(details, "image") if details is not None else None
     trailer = trailer_url(_first_attr(details, "trailer") if details is not None else None)
     links = preview_links(details) if details is not None else ()
+    if getattr(kb, "domain", "") == "music" and not any(site == "Spotify" for site, _ in links):
+        links = (*links, ("Spotify", spotify_url(None, None, label)))  # a search by name, never a guessed id
     kind = {"movie": "trailer", "book": "book preview", "music": "listen"}.get(getattr(kb, "domain", ""), "trailer")
     query = f"{label} {year} {kind}" if year else f"{label} {kind}"
     host = ("https://www.google.com/search?tbm=bks&q=" if kind == "book preview"

@@ -168,8 +168,9 @@ _MOVIE_DETAILS = _COMMON_DETAILS + (
 _BOOK_DETAILS = _COMMON_DETAILS + (DetailField("year", PID("P571"), "date"),)
 _MUSIC_DETAILS = _COMMON_DETAILS + (
     DetailField("year", PID("P571"), "date"),
-    DetailField("spotify_id", PID("P2205"), "id"),
-    DetailField("spotify_id", PID("P1902"), "id"),
+    DetailField("spotify_track_id", PID("P2207"), "id"),
+    DetailField("spotify_album_id", PID("P2205"), "id"),
+    DetailField("spotify_artist_id", PID("P1902"), "id"),
     DetailField("lastfm_id", PID("P3192"), "id"),
     DetailField("discogs_id", PID("P1954"), "id"),
     DetailField("trailer", PID("P1651"), "id"),
@@ -192,11 +193,11 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
                 ("P136", "genre"),
                 ("P179", "series"),
                 ("P8345", "franchise"),
-                ("P144", "based on"),
-                ("P921", "main subject"),
+                ("P144", "source work"),
+                ("P921", "subject"),
                 ("P272", "production company"),
                 ("P1040", "film editor"),
-                ("P344", "director of photography"),
+                ("P344", "cinematographer"),
                 ("P155", "prequel"),
                 ("P156", "sequel"),
             ),
@@ -215,9 +216,9 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
                 ("P50", "author"),
                 ("P136", "genre"),
                 ("P179", "series"),
-                ("P921", "main subject"),
-                ("P144", "based on"),
-                ("P135", "movement"),
+                ("P921", "subject"),
+                ("P144", "source work"),
+                ("P135", "literary movement"),
                 ("P123", "publisher"),
                 ("P155", "prequel"),
                 ("P156", "sequel"),
@@ -239,11 +240,11 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
                 ("P676", "lyricist"),
                 ("P136", "genre"),
                 ("P264", "record label"),
-                ("P463", "member of"),
+                ("P463", "band"),
                 ("P1303", "instrument"),
-                ("P361", "part of"),
-                ("P155", "prequel"),
-                ("P156", "sequel"),
+                ("P361", "album"),
+                ("P155", "previous release"),
+                ("P156", "next release"),
             ),
             details=_MUSIC_DETAILS,
             value_types=(
@@ -267,38 +268,46 @@ _ROLE_NAMES: Mapping[str, str] = MappingProxyType(
         "P50": "author",
         "P175": "performer",
         "P264": "record label",
-        "P463": "member of",
+        "P463": "group",
         "P179": "series",
         "P8345": "franchise",
-        "P144": "based on",
-        "P921": "main subject",
+        "P144": "source work",
+        "P921": "subject",
         "P272": "production company",
         "P1040": "film editor",
-        "P344": "director of photography",
+        "P344": "cinematographer",
         "P155": "prequel",
         "P156": "sequel",
         "P676": "lyricist",
         "P1303": "instrument",
-        "P361": "part of",
+        "P361": "collection",
         "P135": "movement",
         "P123": "publisher",
         "P170": "creator",
-        "P737": "influenced by",
+        "P737": "influence",
         "P31": "type",
     }
 )
 
 
-def role_name(pid: PID | str) -> str:
-    """The user-facing role name of a property's values.
+def role_name(pid: PID | str, domain: str | None = None) -> str:
+    """The user-facing role name of a property's values: what the value *is* to the item, as a noun.
 
     Args:
         pid: a property id such as ``"P57"``.
+        domain: ``"movie"``, ``"book"`` or ``"music"`` to use that domain's name (``P361`` "part of"
+            is an ``"album"`` in music, ``P463`` "member of" a ``"band"``); None (or an unknown
+            domain) for the domain-free name.
 
     Returns:
         The role name (``"director"`` for P57, ``"actor"`` for P161 ...); for a property no schema
         names, the generic ``"related (P123)"`` so a user never sees a bare PID alone.
     """
+    schema = DOMAINS.get(domain) if domain else None
+    if schema is not None:
+        for edge in schema.edges:
+            if edge.pid == str(pid):
+                return edge.role
     return _ROLE_NAMES.get(str(pid), f"related ({pid})")
 
 

@@ -57,15 +57,21 @@ from typing import Any, NamedTuple, Protocol
 
 from recommender.errors import (
     BadResponseError,
+    EmptySnapshotError,
     EndpointError,
     EndpointTimeoutError,
     KnowledgeBaseError,
     TruncatedResultError,
 )
-from recommender.kb import SnapshotData, write_snapshot
+from recommender.kb import SnapshotData, snapshot_items, write_snapshot
 from recommender.schema import WDT, DomainSchema, get_domain
 
 logger = logging.getLogger(__name__)
+
+DEFAULT_MIN_ITEMS = 1
+"""Fewest items a built snapshot may have (an empty dump gives 0): fewer is an error, nothing is written."""
+DEFAULT_MIN_SHARE_OF_PREVIOUS = 0.5
+"""A rebuild must keep at least this share of the existing snapshot's items, or it is refused."""
 
 DEFAULT_USER_AGENT = (
     "corsbot/0.1 (conversational recommender research prototype; "
@@ -867,6 +873,8 @@ def build_snapshot(
     *,
     progress: bool = True,
     built_at: str | None = None,
+    min_items: int = DEFAULT_MIN_ITEMS,
+    min_share_of_previous: float = DEFAULT_MIN_SHARE_OF_PREVIOUS,
 ) -> BuildReport:
     """Extract one domain from ``backend`` and write its snapshot atomically.
 
@@ -876,11 +884,18 @@ def build_snapshot(
         out_path: the snapshot folder (``var/kb/<domain>``).
         progress: show tqdm progress bars on stderr.
         built_at: timestamp recorded in the snapshot (default now; fixed in tests).
+        min_items: fewest items a usable snapshot has; fewer (e.g. 0 from an empty dump) raises
+            :class:`EmptySnapshotError` and writes nothing.
+        min_share_of_previous: when a snapshot already exists at ``out_path``, the new one must have
+            at least this share of its items (0 disables): a build that shrinks a good snapshot to a
+            fraction of it (a truncated dump, the wrong endpoint) raises instead of replacing it.
 
     Returns:
         The counts, timing and size of what was written.
 
     Raises:
+        EmptySnapshotError: too few items (see ``min_items``, ``min_share_of_previous``); the
+            previous snapshot at ``out_path`` is left untouched.
         KnowledgeBaseError (or an ``EndpointError`` subclass): if any query fails; the message says
             what failed and the previous snapshot at ``out_path`` is left untouched.
     """
@@ -919,6 +934,8 @@ def build_snapshot(
     for table in (ex.data.labels, ex.data.aliases, ex.data.descriptions, ex.data.sitelinks, ex.data.details):
         for q in [q for q in table if q not in keep]:
             del table[q]
+    _check_not_empty(domain, len(ex.data.items), out_path, min_items=min_items,
+                     min_share_of_previous=min_share_of_previous)
     file = write_snapshot(ex.data, out_path, built_at=built_at)
     report = BuildReport(
         domain=domain,
@@ -935,6 +952,24 @@ def build_snapshot(
     )
     logger.info("%s", report)
     return report
+
+
+def _check_not_empty(domain: str, items: int, out_path: Path, *, min_items: int,
+                     min_share_of_previous: float) -> None:
+    """Raise :class:`EmptySnapshotError` if ``items`` is too few to replace what is at ``out_path``."""
+    previous = snapshot_items(out_path) if min_share_of_previous > 0 else None
+    needed = max(min_items, math.ceil(previous * min_share_of_previous) if previous else 0)
+    if items >= needed:
+        return
+    kept = (f"the previous snapshot ({previous} items) is kept" if previous is not None
+            else "no snapshot was written")
+    if previous and items >= min_items:
+        why = (f"only {items} items, under {min_share_of_previous:.0%} of the {previous} of the existing snapshot "
+               "(truncated dump or wrong endpoint?)")
+    else:
+        why = f"{items} items (at least {min_items} needed): the dump or endpoint has no {domain} data"
+    raise EmptySnapshotError(f"building the {domain} knowledge base found {why}; {kept}",
+                             domain=domain, items=items, needed=needed)
 
 
 def _with_context(exc: KnowledgeBaseError, domain: str, out_path: Path) -> KnowledgeBaseError:

@@ -59,3 +59,22 @@ def test_only_the_sparql_module_imports_sparqlwrapper():
         and path.relative_to(ROOT).as_posix() != "recommender/sparql.py"
     ]
     assert offenders == []
+
+
+def test_no_runtime_module_imports_cli_glue():
+    """CLI glue (bot/cli*.py) sits on top: the dialog, services and channels never import it."""
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        if not path.name.startswith("cli")
+        for name in _imports(path) | _lazy_imports(path)
+        if name.startswith("bot.cli")
+    ]
+    assert offenders == []
+
+
+def _lazy_imports(path: Path) -> set[str]:
+    """``from bot import cli_rec`` style imports (module named in the imported names)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {f"{node.module}.{alias.name}" for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "bot" for alias in node.names}

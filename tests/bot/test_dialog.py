@@ -221,6 +221,19 @@ def test_critique_keeps_the_item_liked_and_the_value_disliked(dm):
     assert profile["Q200"]["polarity"] == "-"
 
 
+def test_critique_of_a_person_not_in_the_item_is_stored_without_a_lost_question(dm):
+    """"I like it, but not Tom Cruise" on a Nolan film: Tom Cruise (actor and producer) is disliked at
+    once; no role question is left dangling while the list moves on."""
+    for text in ("I love Christopher Nolan", "I love science fiction film", "I love Dunkirk", "recommend me something"):
+        _say(dm, text)
+    focus = dm._states.load("t:1").focus
+    assert focus in {"Q1", "Q2", "Q8"}  # a Nolan film without Tom Cruise
+    _say(dm, "I like it, but not Tom Cruise")
+    state = dm._states.load("t:1")
+    assert state.profile()["Q200"]["polarity"] == "-" and state.profile()[focus]["polarity"] == "+"
+    assert state.pending is None
+
+
 def test_undecodable_bytes_do_not_crash_or_lose_the_preference(dm):
     _say(dm, "I love Christopher Nolan \udcff")
     assert dm._states.load("t:1").profile()["Q100"]["polarity"] == "+"
@@ -253,3 +266,148 @@ def test_bare_no_on_a_card_is_a_dislike_and_more_asks_for_a_new_list(dm):
     _say(dm, "more")
     rec = _last(dm)
     assert rec.intent == "request_recommendation" and rec.pagerank_cycle == 2
+
+
+@pytest.fixture()
+def dune_dm(tmp_path, monkeypatch):
+    """The fake KB plus two films both labelled "Dune" (no year, no description): Q9 by Christopher
+    Nolan (Q100), Q10 with no director."""
+    from tests.bot import dialog_fakes
+
+    monkeypatch.setitem(dialog_fakes.LABELS, "Q9", "Dune")
+    monkeypatch.setitem(dialog_fakes.LABELS, "Q10", "Dune")
+    monkeypatch.setattr(dialog_fakes, "EDGES", [*dialog_fakes.EDGES, ("Q9", "P57", "Q100"), ("Q10", "P136", "Q400")])
+    kb = FakeKB()
+    domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
+    services = Services(FakeIntents(), FakeSentiment(), lambda name: domain)
+    return DialogManager(services, StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"),
+                         session="test")
+
+
+def test_identical_titles_are_told_apart_in_the_question_and_by_typed_answers(dune_dm):
+    reply = _say(dune_dm, "I love Dune")
+    labels = [c.label for c in reply.choices]
+    assert labels == ["Dune (film by Christopher Nolan)", "Dune (war film)", "None of these"]
+    assert "1. Dune (film by Christopher Nolan)\n2. Dune (war film)" in reply.text
+    _say(dune_dm, "the Christopher Nolan one")
+    rec = _last(dune_dm)
+    assert (rec.intent, rec.recognized_objects) == ("preference - disambiguation", "Q9+")
+
+
+def _profile(dm, user="t:1"):
+    return dm._states.load(user).profile()
+
+
+def test_ignored_role_question_stores_the_person_without_a_role_and_says_so(dm):
+    reply = _say(dm, "I like Tom Cruise")
+    assert [c.payload for c in reply.choices] == ["role:P161", "role:P162", "none"]
+    reply = _say(dm, "I love Christopher Nolan")  # answers with a new preference instead
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": None}
+    assert _profile(dm)["Q100"]["polarity"] == "+"
+    assert reply.text.startswith("I stored Tom Cruise (+) without a role (actor, producer); say the role")
+    assert set(_last(dm).recognized_objects.split(", ")) == {"Q100+", "Q200+"}
+    _say(dm, "actor")  # the role can still be given afterwards
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}
+
+
+def test_ignored_item_question_stays_open_for_its_lifespan_then_is_dropped_with_a_notice(dm):
+    _say(dm, "I love The Avengers")
+    reply = _say(dm, "recommend me something")  # a request instead of an answer
+    assert reply.text.startswith("I need at least 3 preferences")
+    assert "(Still open: Which \"The Avengers\" do you mean?" in reply.text
+    assert [c.payload for c in reply.choices] == ["pick:0", "pick:1", "none"]
+    _say(dm, "2")  # a typed number answers it
+    assert _last(dm).intent == "preference - disambiguation"
+    assert _profile(dm) == {"Q6": {"polarity": "+", "role": None}}
+
+    _say(dm, "I hate The Avengers")
+    _say(dm, "recommend me something")
+    reply = _say(dm, "show my profile")  # ignored a second time: the lifespan is over
+    assert "I dropped my question about \"The Avengers\"" in reply.text
+    assert dm._states.load("t:1").pending is None
+    assert _profile(dm) == {"Q6": {"polarity": "+", "role": None}}  # nothing lost, nothing invented
+
+
+def test_ignored_item_question_is_asked_after_the_new_one(dm):
+    _say(dm, "I love The Avengers")
+    reply = _say(dm, "I like Tom Cruise")  # a new preference that needs its own question
+    assert [c.payload for c in reply.choices] == ["role:P161", "role:P162", "none"]
+    assert "I'll come back to \"The Avengers\" after this." in reply.text
+    reply = _say(dm, "actor")
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}
+    assert reply.text.splitlines()[1] == "Which \"The Avengers\" do you mean?"
+    _say(dm, "the first one")
+    assert _profile(dm)["Q5"] == {"polarity": "+", "role": None}
+
+
+def test_too_few_preferences_offers_items_to_rate_as_buttons_in_mixed_mode(dm):
+    reply = dm.handle(Turn("t:1", "recommend me something", interaction_type="mixed"))
+    assert reply.text.startswith("I need at least 3 preferences to recommend (you have 0).")
+    rate = [c for c in reply.choices if c.payload.startswith("rate:+:")]
+    assert len(rate) == 4 and all(c.label.startswith("👍 ") for c in rate)
+    qid = rate[0].payload.split(":")[2]
+    assert _last(dm).intent == "request_recommendation"
+    reply = dm.handle(Turn("t:1", rate[0].label, payload=rate[0].payload, interaction_type="mixed"))
+    rec = _last(dm)
+    assert (rec.intent, rec.events, rec.recognized_objects, rec.message) == ("preference", "preference", f"{qid}+",
+                                                                             rate[0].label)
+    assert reply.text.startswith("Got it: ") and "Tell me 2 more" in reply.text
+    assert qid not in {c.payload.split(":")[2] for c in reply.choices}  # a rated item is not offered again
+    assert len(reply.choices) == 4
+
+
+def test_nl_mode_names_the_suggestions_in_the_text_and_what_should_i_rate_is_help(dm):
+    reply = _say(dm, "what should I rate?")
+    assert _last(dm).intent == "help"
+    assert reply.choices == ()
+    assert reply.text.startswith("Not sure what to tell me? Do you like any of these movies: ")
+    assert reply.text.count(";") == 3 and "\"I like " in reply.text
+    reply = _say(dm, "/help")
+    assert "Do you like any of these movies" in reply.text  # help offers them while the profile is too small
+
+
+def test_dialog_texts_live_in_messages():
+    """Reply texts and button labels of the dialog manager come from bot/messages.py (STYLE H14):
+    no string literal as the text of an ``_Outcome`` or the label of a ``Choice`` in bot/dialog.py."""
+    import ast
+    from pathlib import Path
+
+    import bot.dialog
+
+    tree = ast.parse(Path(bot.dialog.__file__).read_text(encoding="utf-8"))
+    offenders = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Choice", "_Outcome") and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.JoinedStr) or (isinstance(first, ast.Constant) and first.value):
+                offenders.append(f"line {node.lineno}: {ast.unparse(node)[:60]}")
+    assert offenders == []
+
+
+def test_a_repeated_mention_is_confirmed_once(dm, monkeypatch):
+    linker = dm._services.domain("movie").linker
+    once = linker.link
+    monkeypatch.setattr(linker, "link", lambda text, focus=None: once(text, focus=focus) * 30)  # 30 mentions
+    reply = _say(dm, "I love Inception " * 30)
+    assert reply.text.startswith("Got it: Inception (2010) (+). Tell me 2 more")
+    assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}}
+
+
+@pytest.mark.parametrize("intent", ["request_recommendation - why", "request_recommendation - details",
+                                    "request_recommendation - trailer"])
+def test_questions_about_a_card_with_no_list_open_say_so(dm, monkeypatch, intent):
+    from tests.bot.dialog_fakes import FakePrediction
+
+    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(intent, 0.9, ((intent, 0.9),)))
+    reply = _say(dm, "why that one?")
+    assert reply.text == "There is no recommendation on screen. Ask me for recommendations first."
+    assert _last(dm).intent == "Default Fallback Intent"
+
+
+@pytest.mark.parametrize("text", ["details", "trailer", "why?"])
+def test_bare_card_words_with_no_list_open_say_so_whatever_the_classifier_says(dm, monkeypatch, text):
+    from tests.bot.dialog_fakes import FakePrediction
+
+    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(
+        "smalltalk.confirmation.yes", 0.6, (("smalltalk.confirmation.yes", 0.6),)))
+    assert _say(dm, text).text.startswith("There is no recommendation on screen.")

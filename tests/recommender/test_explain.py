@@ -6,6 +6,7 @@ import pytest
 
 from recommender.explain import MAX_REASONS, Reason, ReasonKind, explain_text, render_reasons
 from recommender.recommend import Profile, Recommender
+from recommender.schema import role_name
 
 from _rec_fakes import LABELS, FakeKB  # noqa: E402
 
@@ -85,3 +86,28 @@ def test_far_item_gets_one_related_reason(rec):
     reasons = rec.explain(Profile(liked=frozenset({"Q223596"})), "Q44578")
     assert len(reasons) == 1 and reasons[0].kind == ReasonKind.RELATED_VALUE
     assert reasons[0].entity in {"Q38111", "Q130232", "Q3772"}
+
+
+def test_music_explanations_use_readable_roles_and_the_claim_direction(tiny_kbs):
+    """An artist recommended for a liked album is phrased from the artist's side; role names are
+    the music domain's ("album", not "part of")."""
+    music = tiny_kbs["music"]
+    rec = Recommender(music)
+    nirvana, nevermind = "Q11649", "Q17444"
+    reasons = rec.explain(Profile(liked=frozenset({nevermind})), nirvana)
+    assert [(r.entity, r.pid) for r in reasons] == [(nevermind, "P175")]
+    assert explain_text(rec, reasons, item=nirvana) == "You like Nevermind, which it performs."
+    reasons = rec.explain(Profile(liked=frozenset({nirvana})), nevermind)
+    assert explain_text(rec, reasons, item=nevermind) == "You like Nirvana, who performs it."
+    part_of = Reason(ReasonKind.RELATED_VALUE, "Q1", "P361", None, 0.1)
+    text = render_reasons([part_of], label=lambda q: "OK Computer", domain="music",
+                          role_name=lambda p: role_name(p, "music"))
+    assert text == "It is on OK Computer, close to your taste."
+
+
+def test_label_ending_in_a_full_stop_gives_no_double_stop():
+    reasons = [Reason(ReasonKind.RELATED_VALUE, "Q1", "P272", None, 0.1)]
+    assert render_reasons(reasons, label=lambda q: "Warner Bros.") == "It is produced by Warner Bros., close to your taste."
+    reasons = [Reason(ReasonKind.LIKED_VALUE, "Q1", None, None, 0.1)]
+    assert render_reasons(reasons, label=lambda q: "Warner Bros.") == "You like Warner Bros."
+    assert render_reasons(reasons, label=lambda q: "Wait...") == "You like Wait...."  # an ellipsis is kept

@@ -109,6 +109,11 @@ def test_details(tiny_kbs):
     assert music.details("Q11649").spotify_id == "6olE6TJLqED3rqDCT0FyPh"
     assert music.details("Q11649").lastfm_id == "Nirvana"
     assert music.details("Q17444").spotify_id == "2UJcKiJxNryhL050F5Z1Fk"
+    assert music.detail_counts()["spotify_id"] == 2  # one count whatever the page kind
+    # the page kind follows the property: P1902 artist (Nirvana), P2205 album (Nevermind)
+    assert (music.details("Q11649").spotify_kind, music.details("Q17444").spotify_kind) == ("artist", "album")
+    assert dict(music.details("Q11649").links())["Spotify"] == "https://open.spotify.com/artist/6olE6TJLqED3rqDCT0FyPh"
+    assert dict(music.details("Q17444").links())["Spotify"] == "https://open.spotify.com/album/2UJcKiJxNryhL050F5Z1Fk"
     missing = tiny_kbs["movie"].details("Q172241")  # F19: no trailer/image/date -> None, no crash
     assert (missing.trailer, missing.image, missing.year) == (None, None, None)
     assert tiny_kbs["movie"].details("Q424242") == ItemDetails(qid="Q424242", label="Q424242")
@@ -235,6 +240,32 @@ def test_schema_roles_and_domains():
         get_domain("film")
 
 
+READABLE_ROLES = {
+    "movie": {"P57": "director", "P161": "actor", "P58": "screenwriter", "P162": "producer",
+              "P1431": "executive producer", "P86": "composer", "P136": "genre", "P179": "series",
+              "P8345": "franchise", "P144": "source work", "P921": "subject", "P272": "production company",
+              "P1040": "film editor", "P344": "cinematographer", "P155": "prequel", "P156": "sequel"},
+    "book": {"P50": "author", "P136": "genre", "P179": "series", "P921": "subject", "P144": "source work",
+             "P135": "literary movement", "P123": "publisher", "P155": "prequel", "P156": "sequel"},
+    "music": {"P175": "performer", "P86": "composer", "P676": "lyricist", "P136": "genre", "P264": "record label",
+              "P463": "band", "P1303": "instrument", "P361": "album", "P155": "previous release",
+              "P156": "next release"},
+}
+
+
+@pytest.mark.parametrize("domain", sorted(READABLE_ROLES))
+def test_every_property_has_a_readable_role_name_in_its_domain(domain):
+    """Role questions and explanations name a value by what it is to the item ("album", "band"),
+    never by the raw property label ("part of", "member of") or a PID."""
+    schema = DOMAINS[domain]
+    assert set(schema.edge_pids) == set(READABLE_ROLES[domain])
+    for pid in schema.edge_pids:
+        assert role_name(pid, domain) == READABLE_ROLES[domain][pid] == schema.role(pid)
+    for pid in {p for s in DOMAINS.values() for p in s.edge_pids}:  # domain-free names are readable too
+        name = role_name(pid)
+        assert not name.startswith("related (") and name not in {"part of", "member of", "based on", "main subject"}
+
+
 def test_real_snapshots_load_if_built():
     """If the real snapshots exist (``corsbot kb build``), they load and hold the shared dump's films.
 
@@ -273,3 +304,27 @@ def test_interrupted_write_keeps_the_previous_snapshot_and_no_temp_folder(tmp_pa
     monkeypatch.undo()
     kbmod.write_snapshot(data, out)  # and a normal write replaces it
     assert KnowledgeBase.load(out).items == {"Q1"}
+
+
+def test_snapshot_of_the_old_format_infers_the_spotify_page_kind(tmp_path, tiny_snapshots):
+    """Snapshots built before the kinds were kept have one ``spotify_id`` field: a work (it has a
+    performer) gets an album page, an artist an artist page."""
+    doc = json.loads(gzip.decompress((tiny_snapshots["music"] / SNAPSHOT_FILE).read_bytes()))
+    for details in doc["details"].values():
+        for kind in ("track", "album", "artist"):
+            if f"spotify_{kind}_id" in details:
+                details["spotify_id"] = details.pop(f"spotify_{kind}_id")
+    (tmp_path / "music").mkdir()
+    (tmp_path / "music" / SNAPSHOT_FILE).write_bytes(gzip.compress(json.dumps(doc).encode()))
+    music = KnowledgeBase.load(tmp_path / "music")
+    assert (music.details("Q11649").spotify_kind, music.details("Q17444").spotify_kind) == ("artist", "album")
+
+
+def test_music_card_without_spotify_id_links_a_search_by_name(tiny_kbs):
+    from recommender.recommend import item_card
+
+    music = tiny_kbs["music"]
+    no_id = sorted(q for q in music.items if not music.details(q).spotify_id)[0]
+    links = dict(item_card(music, no_id).links)
+    assert links["Spotify"].startswith("https://open.spotify.com/search/") and " " not in links["Spotify"]
+    assert dict(item_card(music, "Q17444").links)["Spotify"] == "https://open.spotify.com/album/2UJcKiJxNryhL050F5Z1Fk"

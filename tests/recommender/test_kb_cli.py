@@ -91,3 +91,46 @@ def test_build_with_missing_dump_is_one_clear_line(tmp_path, capsys):
     assert main(["kb", "build", "--dump", str(tmp_path / "missing.nt.gz"), "--store", str(tmp_path / "s"), "--out", str(tmp_path / "kb")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"corsbot: error: RDF dump not found: {tmp_path / 'missing.nt.gz'} (set CORSBOT_SHARED or pass --dump FILE)"]
+
+
+def _copy_kb(built: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    kb = tmp_path / "kb"
+    shutil.copytree(built / "kb", kb)
+    return kb
+
+
+def test_empty_dump_is_an_error_and_keeps_the_good_snapshots(built, tmp_path, capsys):
+    kb = _copy_kb(built, tmp_path)
+    before = {d: (kb / d / "kb.json.gz").read_bytes() for d in ("movie", "book", "music")}
+    empty = tmp_path / "empty.nt"
+    empty.write_text("")
+    code = main(["kb", "build", "--dump", str(empty), "--store", str(tmp_path / "s"), "--out", str(kb), "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 2
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 3 and all(e.startswith("corsbot: error: building the ") for e in errors)
+    assert "found 0 items (at least 1 needed)" in errors[0] and "the previous snapshot (7 items) is kept" in errors[0]
+    assert captured.out.strip().splitlines()[-1].startswith("built 0 snapshot(s) in ")
+    assert "FAILED (empty or near-empty): movie, book, music" in captured.out
+    assert {d: (kb / d / "kb.json.gz").read_bytes() for d in before} == before
+
+
+def test_near_empty_rebuild_is_refused_unless_forced(built, tmp_path, capsys):
+    kb = _copy_kb(built, tmp_path)
+    before = (kb / "movie" / "kb.json.gz").read_bytes()
+    lines = [line for line in TINY_NT.read_text().splitlines()
+             if "P279" in line or line.startswith("<http://www.wikidata.org/entity/Q83495>")]
+    small = tmp_path / "small.nt"
+    small.write_text("\n".join(lines) + "\n")
+    args = ["kb", "build", "--domain", "movie", "--dump", str(small), "--store", str(tmp_path / "s"), "--out", str(kb),
+            "--no-progress"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "found only 1 items, under 50% of the 7 of the existing snapshot" in err
+    assert (kb / "movie" / "kb.json.gz").read_bytes() == before
+    assert main(args + ["--min-items", "2", "--force"]) == 2  # --force does not lower --min-items
+    assert "found 1 items (at least 2 needed)" in capsys.readouterr().err
+    assert main(args + ["--force"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2].startswith("movie: items=1 ")

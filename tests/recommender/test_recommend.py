@@ -236,6 +236,31 @@ def test_item_card_uses_real_item_details_links():
     details = ItemDetails(qid="Q1", label="Song", spotify_id="abc", lastfm_id="Radiohead/OK+Computer",
                           trailer="vid")
     links = preview_links(details)
-    assert ("Spotify", "https://open.spotify.com/search/abc") in links
+    assert ("Spotify", "https://open.spotify.com/search/Song") in links  # an id of unknown kind: search by name
     assert ("Last.fm", "https://www.last.fm/music/Radiohead/OK+Computer") in links
     assert all(site not in ("trailer", "Wikidata") for site, _ in links)
+
+
+@pytest.mark.parametrize(("kind", "spotify_id", "url"), [
+    ("artist", "4Z8W4fKeB5YxbusRsdQVPb", "https://open.spotify.com/artist/4Z8W4fKeB5YxbusRsdQVPb"),
+    ("album", "6dVIqQ8qmQ5GBnJ9shOYGE", "https://open.spotify.com/album/6dVIqQ8qmQ5GBnJ9shOYGE"),
+    ("track", "3n3Ppam7vgaVa1iaRUc9Lp", "https://open.spotify.com/track/3n3Ppam7vgaVa1iaRUc9Lp"),
+    ("artist", "kristinef95", "https://open.spotify.com/search/Guns%20N%27%20Roses%20%2F%20AC%2FDC"),  # malformed id
+    (None, "4Z8W4fKeB5YxbusRsdQVPb", "https://open.spotify.com/search/Guns%20N%27%20Roses%20%2F%20AC%2FDC"),
+])
+def test_spotify_links_open_the_right_page_kind_or_search_the_name(kind, spotify_id, url):
+    from recommender.kb import ItemDetails
+
+    details = ItemDetails(qid="Q1", label="Guns N' Roses / AC/DC", spotify_id=spotify_id, spotify_kind=kind)
+    assert dict(details.links())["Spotify"] == url
+
+
+def test_links_quote_ids_and_imdb_names_go_to_name_pages():
+    from recommender.kb import ItemDetails
+
+    links = dict(ItemDetails(qid="Q2", label="X", trailer="a b&c", imdb_id="nm0000123", lastfm_id="Pink Floyd",
+                             discogs_id="1 2").links())
+    assert links["trailer"] == "https://www.youtube.com/watch?v=a%20b%26c"
+    assert links["IMDb"] == "https://www.imdb.com/name/nm0000123/"
+    assert links["Last.fm"] == "https://www.last.fm/music/Pink+Floyd"
+    assert links["Discogs"] == "https://www.discogs.com/master/1%202"

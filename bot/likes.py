@@ -1,0 +1,113 @@
+"""Users' likes for the recommender's collaborative edges, read from dataset-format logs.
+
+The recommender (``recommender.recommend.Recommender(kb, interactions=...)``) can add one node per
+user linked to the items and values that user liked. This module gathers those likes from the
+released ConveRSE study (``$CORSBOT_SHARED/converse/<domain>/messages_*.json``) and from the bot's
+own session log; both the bot (:mod:`bot.services`) and the CLI (``corsbot rec``, :mod:`bot.cli_rec`)
+use it. It lives in ``bot`` because it reads ``logs`` records, which ``recommender`` never imports.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot import paths
+from logs.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+RATING_INTENT_PREFIXES = ("preference", "request_recommendation")
+"""Turns whose ``recognizedObjects`` are the user's ratings: preference acquisition (incl.
+disambiguation and confirmation) and rating/critiquing a recommended item."""
+
+
+def study_users(domain: str, files: Sequence[Path] | None = None):
+    """The released study's users of ``domain`` with their liked/disliked QIDs.
+
+    A user is one ``userID`` of one file (the nl and mixed files have separate users). Opinions
+    come from ``recognizedObjects`` of turns whose intent starts with one of
+    :data:`RATING_INTENT_PREFIXES`, in timestamp order; a later opinion on the same QID wins.
+
+    Args:
+        domain: ``"movie"``, ``"book"`` or ``"music"``.
+        files: dataset files to read (default: the released files of ``domain``).
+
+    Returns:
+        list of :class:`recommender.rec_eval.StudyUser`.
+
+    Raises:
+        ConfigError: if no released file of the domain exists.
+    """
+    from logs.record import conversations, read_records
+    from logs.schema import parse_objects
+    from recommender.rec_eval import StudyUser
+
+    if files is None:
+        files = [p for p in paths.released_files() if p.parent.name == domain]
+    files = [f for f in files if f.exists()]
+    if not files:
+        raise ConfigError(f"no released messages for {domain} under {paths.converse_dir()}")
+    users = []
+    for path in files:
+        result = read_records(path)
+        for problem in result.problems[:5]:
+            logger.warning("%s: %s", path.name, problem)
+        for user_id, records in sorted(conversations(result.records).items()):
+            opinion: dict[str, str] = {}
+            for rec in records:
+                if not rec.intent.startswith(RATING_INTENT_PREFIXES):
+                    continue
+                for qid, polarity in parse_objects(rec.recognized_objects):
+                    opinion.pop(qid, None)
+                    opinion[qid] = polarity
+            liked = tuple(q for q, p in opinion.items() if p == "+")
+            disliked = tuple(q for q, p in opinion.items() if p == "-")
+            if liked or disliked:
+                users.append(StudyUser(f"{path.name}#{user_id}", liked, disliked))
+    return users
+
+
+def interactions_for(domain: str, *, records: Sequence[object] = (), include_study: bool = True
+                     ) -> dict[str, tuple[str, ...]]:
+    """Likes for ``Recommender(kb, interactions=...)``: the released study's and the bot's own.
+
+    - study users (if the released files exist): key ``"<file>#<userID>"``, their liked QIDs
+      (:func:`study_users`);
+    - the bot's logged turns ``records`` (``LogRecord``s, e.g. ``LogStore.records()``): key
+      ``"bot#<user_id>"``, every QID logged with ``+`` in ``recognized_objects`` of a rating turn
+      (a later ``-`` on the same QID removes it). Records of other domains may be passed: QIDs
+      that are not nodes of the domain's graph are ignored by the recommender.
+
+    Missing study files are not an error here (the bot still starts, with fewer user edges).
+
+    Args:
+        domain: the domain whose study files are read.
+        records: the bot's logged ``LogRecord``s (any domain).
+        include_study: False to use the bot's own likes only.
+
+    Returns:
+        user key -> liked QIDs (first-mention order).
+    """
+    from logs.record import conversations
+    from logs.schema import parse_objects
+    from recommender.rec_eval import study_interactions
+
+    out: dict[str, tuple[str, ...]] = {}
+    if include_study:
+        try:
+            out.update(study_interactions(study_users(domain)))
+        except ConfigError as exc:
+            logger.warning("no study likes for %s: %s", domain, exc)
+    for user_id, recs in conversations(records).items():  # type: ignore[arg-type]
+        opinion: dict[str, str] = {}
+        for rec in recs:
+            if not rec.intent.startswith(RATING_INTENT_PREFIXES):
+                continue
+            for qid, polarity in parse_objects(rec.recognized_objects):
+                opinion[qid] = polarity
+        liked = tuple(q for q, p in opinion.items() if p == "+")
+        if liked:
+            out[f"bot#{user_id}"] = liked
+    return out
