@@ -536,7 +536,7 @@ class DialogManager:
                     "mention": mention.text,
                     "candidates": [c.qid for c in mention.candidates[:MAX_CHOICES]],
                     "roles_hint": list(getattr(mention.candidates[0], "roles", ()) or ()),
-                    "ambiguous": bool(mention.ambiguous) and len(mention.candidates) > 1,
+                    "ambiguous": bool(mention.ambiguous) and (len(mention.candidates) > 1 or mention.partial),
                     "polarity": polarity.value,
                     "role": None,
                 }

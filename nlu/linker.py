@@ -270,6 +270,8 @@ class Mention:
         candidates: ranked candidates, best first (at most :data:`MAX_CANDIDATES`).
         ambiguous: ask the user: the top two candidates are within :data:`AMBIGUITY_MARGIN`, or the
             mention is a short word that needs a confirmation ("I like sia", F29).
+        partial: the span is one word of the candidates' titles, not a whole name ("I like
+            lebowski"): confirm even a single candidate before storing it.
     """
 
     text: str
@@ -277,6 +279,7 @@ class Mention:
     end: int
     candidates: tuple[Candidate, ...]
     ambiguous: bool
+    partial: bool = False
 
     @property
     def best(self) -> Candidate | None:
@@ -630,7 +633,8 @@ class EntityLinker:
                 cands[0], focus, history_set, years
             ):
                 ambiguous = _dangling(text, tokens, i, j, covered)
-            mentions.append(Mention(text[start:end], start, end, cands, ambiguous))
+            mentions.append(Mention(text[start:end], start, end, cands, ambiguous,
+                                    partial=kind == "ask" and all(v == _SIM_TITLE_WORD for v in scored.values())))
         return tuple(mentions)
 
     def _namesakes(self, text: str, tokens: list[_Token], i: int, j: int, scored: dict[str, float]) -> frozenset[str]:

@@ -102,6 +102,7 @@ class FakeMention:
     end: int
     candidates: tuple
     ambiguous: bool
+    partial: bool = False
 
 
 class FakeLinker:

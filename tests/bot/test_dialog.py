@@ -411,3 +411,31 @@ def test_bare_card_words_with_no_list_open_say_so_whatever_the_classifier_says(d
     monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(
         "smalltalk.confirmation.yes", 0.6, (("smalltalk.confirmation.yes", 0.6),)))
     assert _say(dm, text).text.startswith("There is no recommendation on screen.")
+
+
+def test_a_partial_title_is_confirmed_before_it_is_stored(tmp_path, monkeypatch):
+    from tests.bot.dialog_fakes import FakeCandidate, FakeMention
+
+    kb = FakeKB()
+    linker = FakeLinker(kb)
+    domain = DomainServices(kb=kb, linker=linker, recommender=Recommender(kb))
+    dm = DialogManager(Services(FakeIntents(), FakeSentiment(), lambda name: domain),
+                       StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"), session="test")
+
+    def link(text, *, focus=None):
+        if "dunk" not in text:
+            return ()
+        start = text.index("dunk")
+        cand = FakeCandidate("Q7", "Dunkirk", 0.6, True, (), None)
+        return (FakeMention("dunk", start, start + 4, (cand,), True, partial=True),)
+
+    monkeypatch.setattr(linker, "link", link)
+    _say(dm, "/start")
+    reply = _say(dm, "I like dunk")
+    assert _last(dm).recognized_objects == ""          # nothing stored yet: one candidate, still asked
+    assert [c.payload for c in reply.choices] == ["pick:0", "none"]
+    _say(dm, "none of these")
+    assert "Q7" not in _last(dm).recognized_objects
+    _say(dm, "I like dunk")
+    _say(dm, "1")
+    assert _last(dm).recognized_objects == "Q7+"
