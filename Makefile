@@ -17,6 +17,10 @@ $(BIN)/corsbot: pyproject.toml
 
 setup: $(BIN)/corsbot
 
+$(DUMP):
+	@echo "corsbot: error: the shared Wikidata dump is missing at $(DUMP) (clone this repository next to the shared folder)" >&2
+	@exit 2
+
 # one snapshot per domain, rebuilt when the dump or the code that builds it changes
 $(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py recommender/sparql.py recommender/kb.py
 	$(BIN)/corsbot kb build --domain $*
