@@ -30,7 +30,9 @@ The channel *holds* a PTB :class:`~telegram.ext.Application` (it is not one) and
   photo, then the text); if the photo fails the reply falls back to text. Inline keyboards come from
   ``Reply.choices``, ``callback_data`` = ``Choice.payload`` (checked <= 64 bytes by ``Choice``, F08).
 - **Work off the loop** (F12): ``DialogHandler.handle`` (NLU, PageRank, SQLite) runs in the channel's
-  thread pool. A "typing" action is sent once if the answer is not ready after ``typing_delay_s``,
+  thread pool; a handler with an ``ahandle`` coroutine (:class:`AsyncDialogHandler`, e.g. the dialog
+  managers in worker processes of :mod:`bot.dialog_pool`, what ``corsbot telegram`` runs) is awaited
+  on the loop instead. A "typing" action is sent once if the answer is not ready after ``typing_delay_s``,
   a "still working on it" note once after ``slow_notice_s``; after ``deadline_s`` the user gets an
   apology and the channel stops waiting (the worker thread itself cannot be interrupted).
 - **Order and concurrency** (F11): updates of one user are processed strictly in arrival order (a
@@ -155,6 +157,16 @@ class DialogHandler(Protocol):
 
     def handle(self, turn: Turn) -> Reply:
         """Answer one turn."""
+        ...
+
+
+class AsyncDialogHandler(DialogHandler, Protocol):
+    """A handler that can also answer on the event loop without blocking it (e.g.
+    :class:`bot.dialog_pool.ProcessDialogHandler`, whose turns run in worker processes): the
+    channel awaits ``ahandle`` instead of running ``handle`` in its thread pool."""
+
+    async def ahandle(self, turn: Turn) -> Reply:
+        """Answer one turn (a coroutine; must not block the loop)."""
         ...
 
 
@@ -874,7 +886,8 @@ class TelegramChannel:
     # ----------------------------------------------------------------- computing (F12)
 
     async def _compute(self, turn: Turn, chat_id: int) -> Reply | None:
-        """Run ``handler.handle(turn)`` in the thread pool; typing once, a note once, a deadline.
+        """Run ``handler.handle(turn)`` in the thread pool (or await ``handler.ahandle(turn)`` when the
+        handler has it); typing once, a note once, a deadline.
 
         Returns:
             The reply; an apology reply if the handler failed or missed the deadline; None if the
@@ -885,7 +898,12 @@ class TelegramChannel:
             return None
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
-        future = loop.run_in_executor(self._executor, self._handler.handle, turn)
+        ahandle = getattr(self._handler, "ahandle", None)
+        future: asyncio.Future[Reply] = (
+            asyncio.ensure_future(ahandle(turn))
+            if ahandle is not None
+            else loop.run_in_executor(self._executor, self._handler.handle, turn)
+        )
         waits = (
             (cfg.typing_delay_s, self._send_typing),
             (cfg.slow_notice_s - cfg.typing_delay_s, self._send_still_working),
@@ -1101,6 +1119,7 @@ def _button_label(message: Message | None, data: str) -> str:
 
 __all__ = [
     "AiohttpRequest",
+    "AsyncDialogHandler",
     "ChannelError",
     "ChannelTexts",
     "DialogHandler",
