@@ -2,23 +2,23 @@
 turns run in ``processes`` child processes, each user pinned to one of them.
 
 Why: a turn of the real dialog manager is pure-Python CPU work (NLU, entity linking, PageRank,
-toCheck, SQLite), about 1.2-1.6 ms; python-telegram-bot, aiohttp and the channel cost another
-0.8-1 ms per message on the event loop. In one process both share one interpreter lock, so the bot
-is capped near one core (about 300 msg/s on the 2-core test machine, 3.0-3.4 ms of CPU per message
-because the worker threads and the loop also thrash each other). With the dialog managers in
-their own processes the channel's loop and the turns run on different cores, and a long turn
-(a PageRank run, the first load of a domain) never holds the loop's interpreter lock. Figures in
-``bot/cli_telegram.py``.
+toCheck, SQLite), about 1.2 ms on an idle core; python-telegram-bot, aiohttp and the channel cost
+the event loop another 1-2 ms per message. In one process both share one interpreter lock, so the
+bot is capped at one core (about 300 msg/s on the idle 2-core test machine, under 210 when other
+jobs load it). With the dialog managers in their own processes the channel's loop and the turns
+run on different cores, and a long turn (a PageRank run, the first load of a domain) never holds
+the loop's interpreter lock. Figures in ``bot/cli_telegram.py``.
 
 How:
 
 - Each worker is one child process (``spawn`` start method: no inherited threads, locks or SQLite
   connections) talking over a :func:`multiprocessing.Pipe`: it builds its handler by calling
   ``factory()`` once (the factory must be picklable: a module-level function or a
-  :func:`functools.partial` of one), handles the ``warmup`` turns (loads the models and the KB), then
+  :func:`functools.partial` of one; as with any ``spawn`` start, the main script needs the
+  ``if __name__ == "__main__":`` guard), handles the ``warmup`` turns (loads the models and the KB), then
   answers one pickled :class:`Turn` at a time with a pickled :class:`Reply`. A plain pipe rather
-  than a ``ProcessPoolExecutor``: the executor's feeder and manager threads cost the bot process
-  about 1 ms of CPU per turn in interpreter-lock hand-offs, the pipe a few tens of microseconds.
+  than a ``ProcessPoolExecutor``, whose feeder and manager threads cost the bot process more CPU
+  per turn in interpreter-lock hand-offs (measured in ``bot/cli_telegram.py``).
 - A user goes to worker ``crc32(user_id) % processes``, always the same one, so the dialog manager's
   per-user in-memory caches (the toCheck rows) stay right; the state itself is read from and
   committed to SQLite on every turn, as in one process (WAL, a busy timeout of 30 s, so the

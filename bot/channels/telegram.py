@@ -196,7 +196,8 @@ class TelegramConfig:
         base_url: Bot API root; PTB appends the token (``https://api.telegram.org/bot``; a fake
             server in tests, ``http://127.0.0.1:PORT/bot``).
         base_file_url: file download root, same convention.
-        workers: threads running ``DialogHandler.handle`` (>= 1).
+        workers: threads running ``DialogHandler.handle`` (>= 1) and the user bookkeeping; a handler
+            with ``ahandle`` is awaited on the loop instead.
         max_concurrent_updates: updates processed at once across users (>= 1).
         typing_delay_s: send one "typing" action if the answer is not ready after this many seconds.
         slow_notice_s: send one "still working" note after this many seconds.
