@@ -42,3 +42,19 @@ def make_pid_handler() -> PidHandler:
 def make_broken_handler() -> PidHandler:
     """A factory that fails like a missing model does."""
     raise ConfigError("no intent model: run `corsbot nlu train`")
+
+
+def make_fake_dialog_manager(db: str) -> object:
+    """The real :class:`bot.dialog.DialogManager` on the small fake KB and NLU of
+    ``tests/bot/dialog_fakes.py``, with its state and log in the SQLite file ``db``."""
+    from bot.dialog import DialogManager  # noqa: PLC0415 - only in the worker
+    from bot.services import DomainServices, Services  # noqa: PLC0415
+    from bot.store import StateStore  # noqa: PLC0415
+    from logs.store import LogStore  # noqa: PLC0415
+    from recommender.recommend import Recommender  # noqa: PLC0415
+    from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakeSentiment  # noqa: PLC0415
+
+    kb = FakeKB()
+    domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
+    services = Services(FakeIntents(), FakeSentiment(), lambda name: domain)
+    return DialogManager(services, StateStore(db), LogStore(db), session="pool-test")

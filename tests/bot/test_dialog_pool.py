@@ -116,3 +116,37 @@ async def test_channel_awaits_the_workers_end_to_end(fake_tg, make_channel):
                                            "The knowledge base is busy, try again in a moment."]  # fmt: skip
     finally:
         handler.close()
+
+
+async def test_dialog_manager_in_workers_keeps_preferences_when_its_worker_is_killed(fake_tg, make_channel, tmp_path):
+    import functools
+    import signal
+
+    from bot.store import StateStore
+    from tests.bot.pool_fakes import make_fake_dialog_manager
+
+    db = tmp_path / "dm.sqlite3"
+    handler = ProcessDialogHandler(functools.partial(make_fake_dialog_manager, str(db)), processes=2)
+    await asyncio.to_thread(handler.start)
+    try:
+        await make_channel(handler)
+        user = 7
+        for k, text in enumerate(("/start", "I love Christopher Nolan", "I like Tom Cruise"), 1):
+            fake_tg.push_text(user, text)
+            assert await wait_until(lambda k=k: len(fake_tg.sent(user)) == k, timeout=20)
+        question = fake_tg.sent(user)[2]
+        assert [data for row in question["buttons"] for _, data in row] == ["role:P161", "role:P162", "none"]
+        fake_tg.push_callback(user, question["message_id"], "role:P161")
+        assert await wait_until(lambda: "Q200" in StateStore(db).load(f"tg:{user}").profile("movie"), timeout=20)
+        index = handler.worker_of(f"tg:{user}")
+        pid = handler.pids()[index]
+        os.kill(pid, signal.SIGKILL)  # the worker dies between two turns
+        assert await wait_until(lambda: pid not in handler.pids(), timeout=10)  # the loop saw its pipe close
+        sent = len(fake_tg.sent(user)) + len(fake_tg.calls_of("editMessageText"))
+        fake_tg.push_text(user, "show my profile")
+        assert await wait_until(lambda: len(fake_tg.sent(user)) + len(fake_tg.calls_of("editMessageText")) > sent, timeout=30)
+        profile = fake_tg.texts(user)[-1]
+        assert "Christopher Nolan" in profile and "Tom Cruise" in profile  # read back from SQLite by a new worker
+        assert len(handler.pids()) == 2 and pid not in handler.pids()
+    finally:
+        handler.close()
