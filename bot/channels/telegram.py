@@ -69,6 +69,7 @@ import os
 import re
 import signal
 import time
+import warnings
 from collections.abc import AsyncIterator, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -82,6 +83,7 @@ from telegram import (
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
+    ReplyParameters,
     Update,
 )
 from telegram.constants import ChatAction, ParseMode
@@ -98,6 +100,7 @@ from telegram.ext import (
     filters,
 )
 from telegram.request import BaseRequest, RequestData
+from telegram.warnings import PTBUserWarning
 
 from bot.channels.render import (
     TELEGRAM_CAPTION_LIMIT,
@@ -606,6 +609,10 @@ class TelegramChannel:
                 server cannot listen. Whatever was started is stopped again.
         """
         cfg = self.config
+        # Bot.do_api_request("sendMessage", ...) (see _post_message) warns that Bot.sendMessage exists;
+        # it is used on purpose, to skip parsing the answer. Set here, not at import, so that it also
+        # holds under test runners that reset the warning filters around each test.
+        warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage' instead", category=PTBUserWarning)
         self._executor = ThreadPoolExecutor(cfg.workers, thread_name_prefix="corsbot-dialog")
         self._stop_event = asyncio.Event()
         self._fatal = None
@@ -993,16 +1000,13 @@ class TelegramChannel:
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *, reply_to: int | None = None
     ) -> None:
         """Send one part in HTML; resend as plain text on a parse error, re-split if still too long."""
-        bot = self.application.bot
         try:
-            await bot.send_message(
-                chat_id, escape_html(text), parse_mode=ParseMode.HTML, reply_markup=markup, reply_to_message_id=reply_to
-            )
+            await self._post_message(chat_id, escape_html(text), ParseMode.HTML, markup, reply_to)
         except BadRequest as exc:
             reason = exc.message.lower()
             if "parse entities" in reason:
                 logger.warning("HTML rejected (%s); resending as plain text", exc.message)
-                await bot.send_message(chat_id, text, parse_mode=None, reply_markup=markup, reply_to_message_id=reply_to)
+                await self._post_message(chat_id, text, None, markup, reply_to)
             elif "too long" in reason and len(text) > 16:
                 logger.warning("message rejected as too long (%d chars); splitting it", len(text))
                 halves = split_text(text, limit=max(len(text) // 2, 8), measure=len)
@@ -1012,6 +1016,23 @@ class TelegramChannel:
                 await self._send_text(chat_id, text, markup)
             else:
                 raise
+
+    async def _post_message(
+        self, chat_id: int, text: str, parse_mode: str | None, markup: InlineKeyboardMarkup | None, reply_to: int | None
+    ) -> None:
+        """``sendMessage`` through PTB (rate limiter, retries, error mapping) without parsing Telegram's
+        answer into a :class:`~telegram.Message`, which the channel never uses: ``Bot.send_message``
+        spent about 15 % of the event loop's CPU in ``Message.de_json`` of its own answers (inline
+        keyboards included; py-spy of ``corsbot bench telegram``). Errors as ``Bot.send_message``.
+        """
+        params: dict[str, Any] = {"chat_id": chat_id, "text": text}
+        if parse_mode is not None:
+            params["parse_mode"] = parse_mode
+        if markup is not None:
+            params["reply_markup"] = markup
+        if reply_to is not None:
+            params["reply_parameters"] = ReplyParameters(message_id=reply_to)
+        await self.application.bot.do_api_request("sendMessage", api_kwargs=params)
 
     async def _send_photo(self, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None) -> bool:
         """Photo with caption (or photo then text); False if the photo could not be sent."""
