@@ -24,16 +24,19 @@ PTB's :class:`~telegram.ext.AIORateLimiter` is installed as in production, with 
 off (Telegram's 30 messages/s would cap the figure). Last line:
 ``telegram: users=100 messages=N msgs_per_s=R lost=L``.
 
-Dialog managers in worker processes (2026-11-30, 2-core shared machine, load average 1.7-2.1 from
-other jobs, 100 users x 10 messages, old and new runs interleaved; CPU reference
-``sum(range(10**6))`` 16-29 ms):
+Dialog managers in worker processes (2026-11-30, 2-core shared machine, load average 0.5-1.4
+from other jobs, 100 users x 10 messages, before and after runs interleaved, 6 pairs). The CPU
+reference ``sum(range(10**6))`` printed by each run was 16-19 ms in some runs and 28-31 ms in others
+(the other core busy): the same work then costs about 1.7x the CPU, so the table splits the runs:
 
-=======================================  =========================================  ===============
-dialog manager                           CPU per message                            msgs/s
-=======================================  =========================================  ===============
-in the bot process, 8 threads (before)   bot 4.8-5.8 ms                             167-206
-2 worker processes (default)             bot 1.6-2.0, workers 2.6-3.1, server 0.4   340-394
-=======================================  =========================================  ===============
+==========================================  ==================================  ========  ========
+dialog manager                              CPU per message (ref. 16-19 ms)     msgs/s    msgs/s
+                                                                                ref 16-19 ref 28-31
+==========================================  ==================================  ========  ========
+in the bot process, 8 threads (before)      bot 5.2-6.4 ms                      154-189   142-154
+2 worker processes (default)                bot 1.2-1.7, workers 2.3-3.3,       338-465   276-292
+                                            fake server 0.3-0.5 ms
+==========================================  ==================================  ========  ========
 
 What made the difference: a turn of the real dialog manager is pure-Python CPU work (about 1.2 ms
 alone on an idle core: entity linking about 40 %, intent model 22 %, log and toCheck 17 %, state
@@ -43,14 +46,22 @@ parses back from Telegram's answer). In one process both share one interpreter l
 capped at one core (on an idle machine: 3.0-3.3 ms per message, 290-300 msg/s; the echo handler
 0.85 ms, the dialog manager alone 1.2 ms, keyboards and thread hand-offs the rest). Running the
 turns inline on the loop instead of in threads gained nothing measurable (3.4-3.6 ms per message
-against 3.5-4.4 in the same series), and a single worker thread neither (3.7-3.9). The fake server already ran in its own process (0.4-0.5 ms per message, not
-the bottleneck); SQLite (WAL, synchronous=NORMAL, 2-3 short commits per turn) is about 10 % of a
-turn. The worker processes put the dialog on the other core, and the channel awaits them over a
-pipe watched by the event loop (no thread hand-off: 1.6-2.0 ms per message in the bot process,
-against 2.1-3.0 with a ``ProcessPoolExecutor`` and its feeder and manager threads, and 2.1 with
-threads blocking on the pipe, at similar loads). Three and four workers gave 413-483 and 165-439
-msg/s against 240-301 for two in one interleaved series: within this machine's noise, so the
-default stays at one worker per core.
+against 3.5-4.4 in the same series), and a single worker thread neither (3.7-3.9). The fake server
+already ran in its own process (0.3-0.5 ms per message, not the bottleneck). The worker processes
+put the dialog on the other core, and the channel awaits them over a pipe watched by the event
+loop (no thread hand-off: 1.6-2.0 ms per message in the bot process, against 2.1-3.0 with a
+``ProcessPoolExecutor`` and its feeder and manager threads, and 2.1 with threads blocking on the
+pipe, at similar loads). Two smaller gains: ``sendMessage`` no longer parses Telegram's answer into
+a ``Message`` the channel never uses (``Message.de_json`` was about 20 % of the loop's CPU, its
+own answers about 15 %; 3-15 % less bot CPU per message with the dialog manager's replies in 3
+interleaved pairs), and
+the log append is one autocommitted statement. One, three and four workers gave 288-431, 290-483
+and 165-439 msg/s against 240-431 for two in interleaved series: within this machine's noise, so
+the default stays at one worker per core. SQLite (WAL, synchronous=NORMAL) is about 10 % of a
+turn's CPU; with two workers writing one file, a worker also waits about 0.7-0.9 ms per turn in
+its SQLite writes (wall minus CPU time: SQLite's busy handler, whose first retry sleeps 1 ms, and
+descheduling), which costs throughput only when a core is idle.
+Everything here is CPU-bound: on this machine msgs/s follows the CPU the other jobs leave.
 
 Earlier measurements of the HTTP backends (in-process dialog manager; load average 5.5-6.5, CPU
 reference 22-41 ms):
