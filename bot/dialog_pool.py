@@ -35,6 +35,9 @@ How:
   child with its traceback and comes back as :class:`WorkerCrash`. If a worker process dies
   (killed, segfault), the turn raises :class:`WorkerCrash` and the worker is restarted for the next
   turn (the committed state is in SQLite, nothing stored is lost).
+- Stopping: workers ignore SIGINT and SIGTERM (sent to the whole process group by Ctrl-C or a
+  service manager); :meth:`close` stops them after their current turn, and a worker whose parent
+  died (even by SIGKILL) exits when its pipe closes.
 
 Example::
 
@@ -52,6 +55,7 @@ import contextlib
 import dataclasses
 import logging
 import multiprocessing
+import signal
 import threading
 import zlib
 from collections.abc import Callable, Sequence
@@ -89,6 +93,10 @@ def _worker_main(
     ``("ok", Reply)``, ``("error", message)`` (a CorsbotError) or ``("crash", description)``.
     Warm-up user keys get ``#<index>`` appended, so that two workers never write one user's state.
     """
+    # Ctrl-C and a service manager's SIGTERM reach the whole process group: the bot process decides
+    # when the workers stop (after their current turn); a dead parent closes the pipe (EOF) anyway.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s")
     log = logging.getLogger(__name__)
     try:
