@@ -926,6 +926,7 @@ class TelegramChannel:
                     logger.warning(
                         "no answer for %s after %.0f s; giving up waiting", turn.user_id, time.perf_counter() - started
                     )
+                    future.add_done_callback(_discard_outcome)  # a late failure is not "never retrieved"
                     return Reply(self.texts.too_slow)
                 await action(chat_id)
             return future.result()
@@ -1108,6 +1109,12 @@ class TelegramChannel:
             logger.debug("callback query %s not answered: %s", query.id, exc.message)
         except TelegramError as exc:
             logger.info("callback query %s not answered: %s", query.id, exc)
+
+
+def _discard_outcome(future: asyncio.Future[Any]) -> None:
+    """Done-callback of a turn the channel stopped waiting for: retrieve (and drop) its outcome."""
+    if not future.cancelled() and future.exception() is not None:
+        logger.info("a turn answered after its deadline failed: %s", future.exception())
 
 
 def _keyboard(choices: tuple[Choice, ...]) -> InlineKeyboardMarkup | None:
