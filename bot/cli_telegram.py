@@ -24,19 +24,21 @@ PTB's :class:`~telegram.ext.AIORateLimiter` is installed as in production, with 
 off (Telegram's 30 messages/s would cap the figure). Last line:
 ``telegram: users=100 messages=N msgs_per_s=R lost=L``.
 
-Dialog managers in worker processes (2026-11-30, 2-core shared machine, load average 0.5-1.4
-from other jobs, 100 users x 10 messages, before and after runs interleaved, 6 pairs). The CPU
-reference ``sum(range(10**6))`` printed by each run was 16-19 ms in some runs and 28-31 ms in others
-(the other core busy): the same work then costs about 1.7x the CPU, so the table splits the runs:
+Dialog managers in worker processes (2026-11-30, 2-core machine shared with other jobs, load
+average 0.5-1.7, 100 users x 10 messages; 9 runs each of the code before and after, interleaved in
+pairs; the CPU reference ``sum(range(10**6))`` printed by each run was 16-31 ms, i.e. the other
+core was often busy, and then the same work costs up to 1.7x the CPU):
 
-==========================================  ==================================  ========  ========
-dialog manager                              CPU per message (ref. 16-19 ms)     msgs/s    msgs/s
-                                                                                ref 16-19 ref 28-31
-==========================================  ==================================  ========  ========
-in the bot process, 8 threads (before)      bot 5.2-6.4 ms                      154-189   142-154
-2 worker processes (default)                bot 1.2-1.7, workers 2.3-3.3,       338-465   276-292
-                                            fake server 0.3-0.5 ms
-==========================================  ==================================  ========  ========
+=======================================  ===============================  =================  ======
+dialog manager                           CPU per message                  msgs/s (median)    lost
+=======================================  ===============================  =================  ======
+in the bot process, 8 threads (before)   bot 5.2-6.9 ms                   142-189 (148)      0
+2 worker processes (default)             bot 1.2-2.2, workers 2.3-3.9,    276-465 (327)      0
+                                         fake server 0.3-0.6 ms
+=======================================  ===============================  =================  ======
+
+The after/before ratio of each interleaved pair was 1.9-2.5. Everything here is CPU-bound: msgs/s
+follows the CPU the other jobs leave (the before code gave 290-300 msg/s on the idle machine).
 
 What made the difference: a turn of the real dialog manager is pure-Python CPU work (about 1.2 ms
 alone on an idle core: entity linking about 40 %, intent model 22 %, log and toCheck 17 %, state
@@ -54,14 +56,12 @@ loop (no thread hand-off: 1.6-2.0 ms per message in the bot process, against 2.1
 pipe, at similar loads). Two smaller gains: ``sendMessage`` no longer parses Telegram's answer into
 a ``Message`` the channel never uses (``Message.de_json`` was about 20 % of the loop's CPU, its
 own answers about 15 %; 3-15 % less bot CPU per message with the dialog manager's replies in 3
-interleaved pairs), and
-the log append is one autocommitted statement. One, three and four workers gave 288-431, 290-483
+interleaved pairs), and the log append is one autocommitted statement. One, three and four workers gave 288-431, 290-483
 and 165-439 msg/s against 240-431 for two in interleaved series: within this machine's noise, so
 the default stays at one worker per core. SQLite (WAL, synchronous=NORMAL) is about 10 % of a
-turn's CPU; with two workers writing one file, a worker also waits about 0.7-0.9 ms per turn in
-its SQLite writes (wall minus CPU time: SQLite's busy handler, whose first retry sleeps 1 ms, and
-descheduling), which costs throughput only when a core is idle.
-Everything here is CPU-bound: on this machine msgs/s follows the CPU the other jobs leave.
+turn's CPU (two SELECTs less per turn now); with two workers writing one file, a worker also waits
+about 0.7-0.9 ms per turn in its SQLite writes (wall minus CPU time: SQLite's busy handler, whose
+first retry sleeps 1 ms, and descheduling), which costs throughput only when a core is idle.
 
 Earlier measurements of the HTTP backends (in-process dialog manager; load average 5.5-6.5, CPU
 reference 22-41 ms):
