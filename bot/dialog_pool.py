@@ -97,6 +97,8 @@ def _worker_main(
     # when the workers stop (after their current turn); a dead parent closes the pipe (EOF) anyway.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # This is the worker process's entry point (its "CLI"): it mirrors the parent's log level, as
+    # bot/cli.py configured it, with the process name added.
     logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s")
     log = logging.getLogger(__name__)
     try:
