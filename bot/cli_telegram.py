@@ -1,26 +1,70 @@
 """``corsbot telegram`` (run the bot) and ``corsbot bench telegram`` (its throughput benchmark).
 
 ``corsbot telegram`` reads the bot token from an environment variable (never from the command line,
-where ``ps`` would show it), takes the single-instance lock next to the database, builds the dialog
-manager from ``$CORSBOT_HOME`` (``bot.cli_chat.build_dialog_manager``) and serves by long polling,
-or by webhook with ``--webhook-url``. ``--echo`` answers with an echo handler instead of the dialog
-manager (to check a token and the channel without models).
+where ``ps`` would show it), takes the single-instance lock next to the database, starts
+``--processes`` dialog-manager worker processes (default 2; :mod:`bot.dialog_pool`: each builds the
+dialog manager from ``$CORSBOT_HOME`` with ``bot.cli_chat.build_dialog_manager``, each user is pinned
+to one of them, all share the SQLite database) and serves by long polling, or by webhook with
+``--webhook-url``. ``--processes 0`` runs the dialog manager in the bot process on the channel's
+threads instead. ``--echo`` answers with an echo handler instead of the dialog manager (to check a
+token and the channel without models).
 
 ``corsbot bench telegram`` measures messages per second through python-telegram-bot and the fake
-Bot API server of ``tests/bot/fake_telegram.py`` (run in a subprocess, so that the bot and the
-server do not share one interpreter lock): ``--users`` users each send ``--messages`` texts, all
-queued at once and interleaved; the clock runs from the first push until every turn is handled and
-delivered. It uses the real dialog manager when it can be built from ``$CORSBOT_HOME`` (KB snapshot
-and intent model; state in a temporary database; warmed up off the clock by one user sending the
-bench texts once), else a trivial echo handler, and prints which.
-It also prints the bot process's CPU time per message over the same interval, the figure to
-compare variants with on a shared machine (msgs/s follows the CPU share the bot gets). PTB's
-:class:`~telegram.ext.AIORateLimiter` is installed as in production, with its overall limit off
-(Telegram's 30 messages/s would cap the figure). Last line:
+Bot API server of ``tests/bot/fake_telegram.py`` (run in a subprocess, as the real Bot API is
+another machine): ``--users`` users each send ``--messages`` texts, all queued at once and
+interleaved; the clock runs from the first push until every turn is handled and delivered. It uses
+the real dialog manager when it can be built from ``$CORSBOT_HOME`` (KB snapshot and intent model;
+state and session log in a temporary SQLite database; run as in production, in ``--processes``
+worker processes, each warmed up off the clock by sending the bench texts once under its own user
+key), else a trivial echo handler, and prints which. It also prints the CPU time per message of the
+bot process, of the dialog workers and of the fake server over the same interval: the figures to
+compare variants with on a shared machine (msgs/s follows the CPU share the processes get, and on
+this machine the CPU time of the same work itself grows about 2x when both cores are busy).
+PTB's :class:`~telegram.ext.AIORateLimiter` is installed as in production, with its overall limit
+off (Telegram's 30 messages/s would cap the figure). Last line:
 ``telegram: users=100 messages=N msgs_per_s=R lost=L``.
 
-Measured on the 2-core shared machine (load average 5.5-6.5, 100 users x 10 messages, runs
-interleaved; CPU reference ``sum(range(10**6))`` 22-41 ms):
+Dialog managers in worker processes (2026-11-30, 2-core machine shared with other jobs, load
+average 0.5-1.7, 100 users x 10 messages; 9 runs each of the code before and after, interleaved in
+pairs; the CPU reference ``sum(range(10**6))`` printed by each run was 16-31 ms, i.e. the other
+core was often busy, and then the same work costs up to 1.7x the CPU):
+
+=======================================  ===============================  =================  ======
+dialog manager                           CPU per message                  msgs/s (median)    lost
+=======================================  ===============================  =================  ======
+in the bot process, 8 threads (before)   bot 5.2-6.9 ms                   142-189 (148)      0
+2 worker processes (default)             bot 1.2-2.2, workers 2.3-3.9,    276-465 (327)      0
+                                         fake server 0.3-0.6 ms
+=======================================  ===============================  =================  ======
+
+The after/before ratio of each interleaved pair was 1.9-2.5. Everything here is CPU-bound: msgs/s
+follows the CPU the other jobs leave (the before code gave 290-300 msg/s on the idle machine).
+
+What made the difference: a turn of the real dialog manager is pure-Python CPU work (about 1.2 ms
+alone on an idle core: entity linking about 40 %, intent model 22 %, log and toCheck 17 %, state
+store 10 %), and python-telegram-bot with aiohttp costs the loop another 1-2 ms per message with the
+dialog manager's replies (half of them carry inline keyboards, which PTB builds, serialises and
+parses back from Telegram's answer). In one process both share one interpreter lock, so the bot was
+capped at one core (on an idle machine: 3.0-3.3 ms per message, 290-300 msg/s; the echo handler
+0.85 ms, the dialog manager alone 1.2 ms, keyboards and thread hand-offs the rest). Running the
+turns inline on the loop instead of in threads gained nothing measurable (3.4-3.6 ms per message
+against 3.5-4.4 in the same series), and a single worker thread neither (3.7-3.9). The fake server
+already ran in its own process (0.3-0.5 ms per message, not the bottleneck). The worker processes
+put the dialog on the other core, and the channel awaits them over a pipe watched by the event
+loop (no thread hand-off: 1.6-2.0 ms per message in the bot process, against 2.1-3.0 with a
+``ProcessPoolExecutor`` and its feeder and manager threads, and 2.1 with threads blocking on the
+pipe, at similar loads). Two smaller gains: ``sendMessage`` no longer parses Telegram's answer into
+a ``Message`` the channel never uses (``Message.de_json`` was about 20 % of the loop's CPU, its
+own answers about 15 %; 3-15 % less bot CPU per message with the dialog manager's replies in 3
+interleaved pairs), and the log append is one autocommitted statement. One, three and four workers gave 288-431, 290-483
+and 165-439 msg/s against 240-431 for two in interleaved series: within this machine's noise, so
+the default stays at one worker per core. SQLite (WAL, synchronous=NORMAL) is about 10 % of a
+turn's CPU (two SELECTs less per turn now); with two workers writing one file, a worker also waits
+about 0.7-0.9 ms per turn in its SQLite writes (wall minus CPU time: SQLite's busy handler, whose
+first retry sleeps 1 ms, and descheduling), which costs throughput only when a core is idle.
+
+Earlier measurements of the HTTP backends (in-process dialog manager; load average 5.5-6.5, CPU
+reference 22-41 ms):
 
 ================================  ====================  ======================
 handler / HTTP backend            bot CPU per message   msgs/s
@@ -39,14 +83,15 @@ semaphore in front of it only gained 10-30 %. A bare client loop at 100 concurre
 3.8-5.3 ms CPU per call, aiohttp 0.35-0.5 ms. With aiohttp the loop thread is about 35 % aiohttp,
 23 % PTB's ``de_json`` (updates and the returned ``Message``), 10 % asyncio, 10 % the rest of PTB,
 5 % the channel. uvloop and other aiohttp settings (cookie jar, pre-encoded bodies, cached timeouts)
-made no difference beyond the noise; the fake server uses 0.4-1 s CPU per 1000 messages in its
-own process (not the bottleneck).
+made no difference beyond the noise.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import os
@@ -68,6 +113,8 @@ logger = logging.getLogger(__name__)
 
 FAKE_SERVER = paths.PROJECT_ROOT / "tests" / "bot" / "fake_telegram.py"
 FAKE_TOKEN = "123456789:TEST-fake-token"  # the token tests/bot/fake_telegram.py accepts
+DEFAULT_PROCESSES = 2
+"""Dialog-manager worker processes of ``corsbot telegram`` and its bench (see :mod:`bot.dialog_pool`)."""
 BENCH_TEXTS = (
     "hi",
     "I like Christopher Nolan",
@@ -93,7 +140,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--secret-env", default="TELEGRAM_WEBHOOK_SECRET", help="env variable with the webhook secret")
     p.add_argument("--base-url", help="Bot API root, e.g. http://127.0.0.1:8081/bot (tests, a local Bot API)")
     p.add_argument("--db", type=Path, help="SQLite database (default $CORSBOT_HOME/corsbot.sqlite3)")
-    p.add_argument("--workers", type=int, default=8, help="threads running the dialog manager (default 8)")
+    p.add_argument("--workers", type=int, default=8, help="channel threads running or awaiting turns (default 8)")
+    p.add_argument("--processes", type=int, default=DEFAULT_PROCESSES,
+                   help=f"dialog-manager worker processes, each user pinned to one (default {DEFAULT_PROCESSES}; "
+                        "0 = in the bot process, on the threads)")  # fmt: skip
     p.add_argument("--http-backend", choices=("aiohttp", "httpx"), default="aiohttp",
                    help="HTTP client for the Bot API (default aiohttp; httpx = PTB's own)")
     p.add_argument("--echo", action="store_true", help="answer with an echo handler instead of the dialog manager")
@@ -109,6 +159,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--pool", type=int, default=64, help="HTTP connections of the bot (default 64, as in production)")
     t.add_argument("--http-backend", choices=("aiohttp", "httpx"), default="aiohttp",
                    help="the bot's HTTP client (default aiohttp, as in production; httpx = PTB's default)")
+    t.add_argument("--processes", type=int, default=DEFAULT_PROCESSES,
+                   help=f"dialog-manager worker processes (default {DEFAULT_PROCESSES}, as in production; 0 = in the bot process)")
     t.add_argument("--trivial", action="store_true", help="use the trivial echo handler even if a model exists")
     t.set_defaults(handler=_bench_cli)
 
@@ -126,10 +178,28 @@ class EchoHandler:
         return Reply(f"you said {turn.text}")
 
 
-def _real_dialog_manager(db: Path, session: str) -> Any:
+def _real_dialog_manager(db: Path, session: str, processes: int = 0, warmup: tuple[Turn, ...] = ()) -> Any:
+    """The real dialog manager on ``db``: in this process (``processes=0``, warmed up here with
+    ``warmup``) or in worker processes (:class:`bot.dialog_pool.ProcessDialogHandler`, started and
+    each warmed up with ``warmup``; close it after use).
+
+    Raises:
+        ConfigError: the model or knowledge base is missing, or a worker could not start.
+    """
     from bot.cli_chat import build_dialog_manager  # noqa: PLC0415 - heavy (models, KB)
 
-    return build_dialog_manager(db=db, session=session)
+    if processes <= 0:
+        dm = build_dialog_manager(db=db, session=session)
+        for turn in warmup:
+            dm.handle(turn)
+        return dm
+    from bot.dialog_pool import ProcessDialogHandler  # noqa: PLC0415
+
+    pool = ProcessDialogHandler(
+        functools.partial(build_dialog_manager, db=db, session=session), processes=processes, warmup=warmup
+    )
+    pool.start()
+    return pool
 
 
 # ------------------------------------------------------------------------------------- corsbot telegram
@@ -143,7 +213,9 @@ def _telegram_cli(args: argparse.Namespace) -> int:
     if not token:
         raise ConfigError(f"no bot token: set the environment variable {args.token_env} (from @BotFather)")
     db = args.db or paths.database()
-    options: dict[str, Any] = {"workers": args.workers, "http_backend": args.http_backend}
+    if args.processes < 0:
+        raise ConfigError("--processes must be >= 0")
+    options: dict[str, Any] = {"workers": max(args.workers, args.processes), "http_backend": args.http_backend}
     if args.base_url:
         options["base_url"] = args.base_url
         options["base_file_url"] = args.base_url[: -len("/bot")] + "/file/bot" if args.base_url.endswith("/bot") else args.base_url
@@ -152,10 +224,14 @@ def _telegram_cli(args: argparse.Namespace) -> int:
                        secret_token=os.environ.get(args.secret_env) or None)  # fmt: skip
     config = TelegramConfig(token=token, **options)
     with InstanceLock(lock_path_for(token, db.parent)):
-        handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram")
-        channel = TelegramChannel(handler, config, users=ChannelUsers(db))
-        print(f"telegram: serving ({'webhook ' + args.webhook_url if args.webhook_url else 'long polling'}); Ctrl-C stops")
-        channel.run()
+        handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram", args.processes)
+        try:
+            channel = TelegramChannel(handler, config, users=ChannelUsers(db))
+            print(f"telegram: serving ({'webhook ' + args.webhook_url if args.webhook_url else 'long polling'}); Ctrl-C stops")
+            channel.run()
+        finally:
+            if hasattr(handler, "close"):
+                handler.close()
     print("telegram: stopped")
     return 0
 
@@ -176,6 +252,8 @@ class BenchResult:
         handler: which handler answered.
         cpu_s: CPU time of the bot process (all its threads) over the same interval, in seconds:
             less sensitive than ``seconds`` to other jobs on a shared machine.
+        workers_cpu_s: CPU seconds of the dialog worker processes over the interval (0 without).
+        server_cpu_s: CPU seconds of the fake Bot API server process over the interval.
     """
 
     users: int
@@ -184,6 +262,8 @@ class BenchResult:
     lost: int
     handler: str
     cpu_s: float = 0.0
+    workers_cpu_s: float = 0.0
+    server_cpu_s: float = 0.0
 
     @property
     def msgs_per_s(self) -> float:
@@ -205,17 +285,46 @@ class _CountingHandler:
         self.done = 0
         self._turns: dict[str, int] = {}  # user -> turns started (one user's turns never overlap)
         self._lock = threading.Lock()
+        if hasattr(inner, "ahandle"):  # the channel awaits it instead of using its threads
+            self.ahandle = self._ahandle
 
-    def handle(self, turn: Turn) -> Reply:
+    def _start(self, turn: Turn) -> int:
         with self._lock:
             k = self._turns.get(turn.user_id, 0)
             self._turns[turn.user_id] = k + 1
+        return k
+
+    def _finish(self, turn: Turn, k: int, reply: Reply) -> Reply:
+        return replace(reply, text=f"{reply.text}\n{_marker(turn.user_id, k)}") if self.mark else reply
+
+    def handle(self, turn: Turn) -> Reply:
+        k = self._start(turn)
         try:
-            reply = self.inner.handle(turn)
-            return replace(reply, text=f"{reply.text}\n{_marker(turn.user_id, k)}") if self.mark else reply
+            return self._finish(turn, k, self.inner.handle(turn))
         finally:
             with self._lock:
                 self.done += 1
+
+    async def _ahandle(self, turn: Turn) -> Reply:
+        k = self._start(turn)
+        try:
+            return self._finish(turn, k, await self.inner.ahandle(turn))
+        finally:
+            with self._lock:
+                self.done += 1
+
+
+def _cpu_of(pids: list[int]) -> float:
+    """CPU seconds (user + system) used so far by the processes ``pids``, from ``/proc`` (0 where unreadable)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime (fields 14 and 15)
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 def _marker(user_key: str, k: int) -> str:
@@ -237,6 +346,7 @@ def run_bench(
     pool: int = 64,
     trivial: bool = False,
     http_backend: str = "aiohttp",
+    processes: int = DEFAULT_PROCESSES,
 ) -> BenchResult:
     """Run the Telegram throughput benchmark (see the module docstring).
 
@@ -247,6 +357,7 @@ def run_bench(
         pool: HTTP connections of the bot.
         http_backend: ``"aiohttp"`` or ``"httpx"`` (``TelegramConfig.http_backend``).
         trivial: use the echo handler even if the real dialog manager can be built.
+        processes: dialog-manager worker processes (0 = in the bot process).
 
     Returns:
         The measured :class:`BenchResult`.
@@ -254,8 +365,8 @@ def run_bench(
     Raises:
         ConfigError: bad counts, or the fake server (a source checkout's tests folder) is missing.
     """
-    if users < 1 or per_user < 1:
-        raise ConfigError("--users and --messages must be >= 1")
+    if users < 1 or per_user < 1 or processes < 0:
+        raise ConfigError("--users and --messages must be >= 1, --processes >= 0")
     if not FAKE_SERVER.is_file():
         raise ConfigError(f"the benchmark needs the fake Bot API server {FAKE_SERVER} (a source checkout)")
     with tempfile.TemporaryDirectory(prefix="corsbot-bench-") as tmp:
@@ -263,11 +374,12 @@ def run_bench(
         if trivial:
             inner, label = EchoHandler(), "trivial echo handler (--trivial)"
         else:
-            try:
-                inner = _real_dialog_manager(Path(tmp) / "bench.sqlite3", "bench")
-                for text in BENCH_TEXTS:  # warm-up off the clock: loads the models, the KB and the recommender
-                    inner.handle(Turn("bench:probe", text, interaction_type="mixed"))
-                label = f"real DialogManager (KB and model from {paths.home()}, state in a temporary database)"
+            try:  # warm-up off the clock: loads the models, the KB and the recommender
+                warmup = tuple(Turn("bench:probe", text, interaction_type="mixed") for text in BENCH_TEXTS)
+                inner = _real_dialog_manager(Path(tmp) / "bench.sqlite3", "bench", processes, warmup)
+                where = f"{processes} worker processes" if processes > 0 else "in the bot process"
+                label = (f"real DialogManager ({where}; KB and model from {paths.home()}, "
+                         "state in a temporary database)")  # fmt: skip
             except Exception as exc:  # noqa: BLE001 - any failure to build means: no real DM here
                 inner, label = EchoHandler(), f"trivial echo handler (real DialogManager unavailable: {exc})"
         print(f"telegram bench: handler = {label}")
@@ -283,8 +395,14 @@ def run_bench(
                   f"{per_user} messages; AIORateLimiter on with its overall limit off (Telegram's 30 msg/s would cap "
                   f"it); HTTP backend {http_backend}, pool {pool}")  # fmt: skip
             counting = _CountingHandler(inner, mark=not isinstance(inner, EchoHandler))
-            return asyncio.run(_bench(port, counting, label, users, per_user, timeout_s, pool, http_backend))
+            workers = max(8, processes)
+            return asyncio.run(
+                _bench(port, counting, label, users, per_user, timeout_s, pool, http_backend, workers, proc.pid)
+            )
         finally:
+            if hasattr(inner, "close"):
+                with contextlib.suppress(Exception):
+                    inner.close()
             if proc.stdin:
                 proc.stdin.close()
             try:
@@ -302,12 +420,14 @@ async def _bench(
     timeout_s: float,
     pool: int,
     http_backend: str,
+    workers: int = 8,
+    server_pid: int | None = None,
 ) -> BenchResult:
     from bot.channels.telegram import TelegramChannel, TelegramConfig  # noqa: PLC0415
 
     config = TelegramConfig(
         token=FAKE_TOKEN, base_url=f"http://127.0.0.1:{port}/bot", base_file_url=f"http://127.0.0.1:{port}/file/bot",
-        overall_rate_per_s=0, connection_pool_size=pool, http_backend=http_backend, poll_timeout_s=2.0, typing_delay_s=2.0,
+        overall_rate_per_s=0, connection_pool_size=pool, workers=workers, http_backend=http_backend, poll_timeout_s=2.0, typing_delay_s=2.0,
         slow_notice_s=30.0, deadline_s=max(timeout_s, 30.0),
     )  # fmt: skip
     channel = TelegramChannel(handler, config)
@@ -316,6 +436,9 @@ async def _bench(
     sent = [(u, f"{BENCH_TEXTS[k % len(BENCH_TEXTS)]} #{k}") for k in range(per_user) for u in ids]
     total = len(sent)
     try:
+        worker_pids = handler.inner.pids() if hasattr(handler.inner, "pids") else []
+        server_pids = [server_pid] if server_pid is not None else []
+        workers_started, server_started = _cpu_of(worker_pids), _cpu_of(server_pids)
         started, cpu_started = time.perf_counter(), time.process_time()
         await asyncio.to_thread(_control, port, "push_texts", sent)
         deadline = started + timeout_s
@@ -324,6 +447,7 @@ async def _bench(
                 break
             await asyncio.sleep(0.02)
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        workers_cpu, server_cpu = _cpu_of(worker_pids) - workers_started, _cpu_of(server_pids) - server_started
     finally:
         await channel.stop()
     replies: dict[str, list[str]] = await asyncio.to_thread(_control, port, "replies")
@@ -343,7 +467,7 @@ async def _bench(
             if hit is not None:  # a reply missing (or out of order) does not hide the later ones
                 found, pos = found + 1, hit + 1
         lost += len(expected) - found
-    return BenchResult(users, total, elapsed, lost, label, cpu)
+    return BenchResult(users, total, elapsed, lost, label, cpu, workers_cpu, server_cpu)
 
 
 def cpu_reference_ms() -> float:
@@ -360,8 +484,10 @@ def _bench_cli(args: argparse.Namespace) -> int:
     print(f"telegram bench: CPU reference sum(range(10**6)) = {cpu_reference_ms():.1f} ms "
           f"(idle desktop core: about 10-15 ms), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
     result = run_bench(users=args.users, per_user=args.messages, timeout_s=args.timeout, pool=args.pool, trivial=args.trivial,
-                       http_backend=args.http_backend)  # fmt: skip
-    print(f"telegram bench: {result.messages} messages in {result.seconds:.2f} s; bot process CPU "
-          f"{result.cpu_s / max(result.messages, 1) * 1000:.2f} ms per message")  # fmt: skip
+                       http_backend=args.http_backend, processes=args.processes)  # fmt: skip
+    per = 1000 / max(result.messages, 1)
+    print(f"telegram bench: {result.messages} messages in {result.seconds:.2f} s; CPU per message: bot process "
+          f"{result.cpu_s * per:.2f} ms, dialog workers {result.workers_cpu_s * per:.2f} ms, fake server "
+          f"{result.server_cpu_s * per:.2f} ms")  # fmt: skip
     print(f"telegram: users={result.users} messages={result.messages} msgs_per_s={result.msgs_per_s:.1f} lost={result.lost}")
     return 0

@@ -203,8 +203,9 @@ class DialogManager:
             turn = dataclasses.replace(turn, text=turn.text.encode("utf-8", "replace").decode("utf-8"))
         with self._user_lock(turn.user_id):
             started = self._now_ms()
-            state = self._states.load(turn.user_id)
-            if not self._states.exists(turn.user_id):
+            saved = self._states.load_saved(turn.user_id)
+            state = saved if saved is not None else DialogState()
+            if saved is None:
                 state.domain = self.default_domain
             if state.focus is not None:  # an open list keeps its context (the webhook re-set it)
                 state.contexts.setdefault(_RF, 1)

@@ -29,6 +29,10 @@ CREATE TABLE IF NOT EXISTS users (
 """
 
 
+_IDS_CACHED = 100_000
+"""Row ids remembered by :meth:`StateStore.numeric_id` before the memo is cleared (bounded memory)."""
+
+
 class StateStore:
     """Dialog states in SQLite (WAL mode), one row per user.
 
@@ -44,12 +48,18 @@ class StateStore:
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute(_SCHEMA)
         self._lock = threading.RLock()
+        self._ids: dict[str, int] = {}  # user_id -> row id, see numeric_id
 
     def load(self, user_id: str) -> DialogState:
         """The saved state of ``user_id``, or a fresh one."""
+        saved = self.load_saved(user_id)
+        return saved if saved is not None else DialogState.from_json(None)
+
+    def load_saved(self, user_id: str) -> DialogState | None:
+        """The saved state of ``user_id``, or None if none was saved (one query for load + exists)."""
         with self._lock:
             row = self._conn.execute("SELECT state FROM users WHERE user_id = ?", (user_id,)).fetchone()
-        return DialogState.from_json(row[0] if row else None)
+        return DialogState.from_json(row[0]) if row else None
 
     def exists(self, user_id: str) -> bool:
         """True when a state was saved for ``user_id``."""
@@ -67,12 +77,22 @@ class StateStore:
             )
 
     def numeric_id(self, user_id: str) -> int:
-        """The user's stable integer id (the row id; created with a fresh state if needed)."""
+        """The user's stable integer id (the row id; created with a fresh state if needed).
+
+        Remembered once known (rows are never deleted and the upsert keeps the row id), so a turn
+        does not query it again.
+        """
         with self._lock:
+            known = self._ids.get(user_id)
+            if known is not None:
+                return known
             row = self._conn.execute("SELECT rowid FROM users WHERE user_id = ?", (user_id,)).fetchone()
             if row is None:
                 self.save(user_id, DialogState())
                 row = self._conn.execute("SELECT rowid FROM users WHERE user_id = ?", (user_id,)).fetchone()
+            if len(self._ids) >= _IDS_CACHED:
+                self._ids.clear()
+            self._ids[user_id] = int(row[0])
         return int(row[0])
 
     def set_active(self, user_id: str, active: bool) -> None:

@@ -103,7 +103,28 @@ class LogStore:
         Raises:
             StoreError: the database cannot be written.
         """
-        return self.append_many(session, (record,))[0]
+        row = (
+            session,
+            record.user_id,
+            record.message_id,
+            record.timestamp_start,
+            record.intent,
+            int(record.to_check),
+            json.dumps(record.to_json(), ensure_ascii=False),
+        )
+        # One autocommitted statement (atomic by itself): the write lock is held only inside SQLite,
+        # not across Python code between BEGIN and COMMIT, which matters when several processes
+        # (the Telegram bot's dialog workers) append to one file.
+        with self._lock:
+            try:
+                cursor = self._conn.execute(
+                    "INSERT INTO log_records (session, user_id, message_id, timestamp_start,"
+                    " intent, to_check, record) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot append to the log ({exc})") from exc
+        return int(cursor.lastrowid or 0)
 
     def append_many(self, session: str, records: Iterable[LogRecord]) -> list[int]:
         """Append several records to ``session`` in one transaction (e.g. a replay batch).

@@ -30,7 +30,9 @@ The channel *holds* a PTB :class:`~telegram.ext.Application` (it is not one) and
   photo, then the text); if the photo fails the reply falls back to text. Inline keyboards come from
   ``Reply.choices``, ``callback_data`` = ``Choice.payload`` (checked <= 64 bytes by ``Choice``, F08).
 - **Work off the loop** (F12): ``DialogHandler.handle`` (NLU, PageRank, SQLite) runs in the channel's
-  thread pool. A "typing" action is sent once if the answer is not ready after ``typing_delay_s``,
+  thread pool; a handler with an ``ahandle`` coroutine (:class:`AsyncDialogHandler`, e.g. the dialog
+  managers in worker processes of :mod:`bot.dialog_pool`, what ``corsbot telegram`` runs) is awaited
+  on the loop instead. A "typing" action is sent once if the answer is not ready after ``typing_delay_s``,
   a "still working on it" note once after ``slow_notice_s``; after ``deadline_s`` the user gets an
   apology and the channel stops waiting (the worker thread itself cannot be interrupted).
 - **Order and concurrency** (F11): updates of one user are processed strictly in arrival order (a
@@ -67,6 +69,7 @@ import os
 import re
 import signal
 import time
+import warnings
 from collections.abc import AsyncIterator, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -80,6 +83,7 @@ from telegram import (
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
+    ReplyParameters,
     Update,
 )
 from telegram.constants import ChatAction, ParseMode
@@ -96,6 +100,7 @@ from telegram.ext import (
     filters,
 )
 from telegram.request import BaseRequest, RequestData
+from telegram.warnings import PTBUserWarning
 
 from bot.channels.render import (
     TELEGRAM_CAPTION_LIMIT,
@@ -158,6 +163,16 @@ class DialogHandler(Protocol):
         ...
 
 
+class AsyncDialogHandler(DialogHandler, Protocol):
+    """A handler that can also answer on the event loop without blocking it (e.g.
+    :class:`bot.dialog_pool.ProcessDialogHandler`, whose turns run in worker processes): the
+    channel awaits ``ahandle`` instead of running ``handle`` in its thread pool."""
+
+    async def ahandle(self, turn: Turn) -> Reply:
+        """Answer one turn (a coroutine; must not block the loop)."""
+        ...
+
+
 class ChannelError(CorsbotError):
     """The Telegram channel cannot run (bad token, another instance running, unusable setting)."""
 
@@ -184,7 +199,8 @@ class TelegramConfig:
         base_url: Bot API root; PTB appends the token (``https://api.telegram.org/bot``; a fake
             server in tests, ``http://127.0.0.1:PORT/bot``).
         base_file_url: file download root, same convention.
-        workers: threads running ``DialogHandler.handle`` (>= 1).
+        workers: threads running ``DialogHandler.handle`` (>= 1) and the user bookkeeping; a handler
+            with ``ahandle`` is awaited on the loop instead.
         max_concurrent_updates: updates processed at once across users (>= 1).
         typing_delay_s: send one "typing" action if the answer is not ready after this many seconds.
         slow_notice_s: send one "still working" note after this many seconds.
@@ -593,6 +609,10 @@ class TelegramChannel:
                 server cannot listen. Whatever was started is stopped again.
         """
         cfg = self.config
+        # Bot.do_api_request("sendMessage", ...) (see _post_message) warns that Bot.sendMessage exists;
+        # it is used on purpose, to skip parsing the answer. Set here, not at import, so that it also
+        # holds under test runners that reset the warning filters around each test.
+        warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage' instead", category=PTBUserWarning)
         self._executor = ThreadPoolExecutor(cfg.workers, thread_name_prefix="corsbot-dialog")
         self._stop_event = asyncio.Event()
         self._fatal = None
@@ -874,7 +894,8 @@ class TelegramChannel:
     # ----------------------------------------------------------------- computing (F12)
 
     async def _compute(self, turn: Turn, chat_id: int) -> Reply | None:
-        """Run ``handler.handle(turn)`` in the thread pool; typing once, a note once, a deadline.
+        """Run ``handler.handle(turn)`` in the thread pool (or await ``handler.ahandle(turn)`` when the
+        handler has it); typing once, a note once, a deadline.
 
         Returns:
             The reply; an apology reply if the handler failed or missed the deadline; None if the
@@ -885,7 +906,12 @@ class TelegramChannel:
             return None
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
-        future = loop.run_in_executor(self._executor, self._handler.handle, turn)
+        ahandle = getattr(self._handler, "ahandle", None)
+        future: asyncio.Future[Reply] = (
+            asyncio.ensure_future(ahandle(turn))
+            if ahandle is not None
+            else loop.run_in_executor(self._executor, self._handler.handle, turn)
+        )
         waits = (
             (cfg.typing_delay_s, self._send_typing),
             (cfg.slow_notice_s - cfg.typing_delay_s, self._send_still_working),
@@ -900,6 +926,7 @@ class TelegramChannel:
                     logger.warning(
                         "no answer for %s after %.0f s; giving up waiting", turn.user_id, time.perf_counter() - started
                     )
+                    future.add_done_callback(_discard_outcome)  # a late failure is not "never retrieved"
                     return Reply(self.texts.too_slow)
                 await action(chat_id)
             return future.result()
@@ -974,16 +1001,13 @@ class TelegramChannel:
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *, reply_to: int | None = None
     ) -> None:
         """Send one part in HTML; resend as plain text on a parse error, re-split if still too long."""
-        bot = self.application.bot
         try:
-            await bot.send_message(
-                chat_id, escape_html(text), parse_mode=ParseMode.HTML, reply_markup=markup, reply_to_message_id=reply_to
-            )
+            await self._post_message(chat_id, escape_html(text), ParseMode.HTML, markup, reply_to)
         except BadRequest as exc:
             reason = exc.message.lower()
             if "parse entities" in reason:
                 logger.warning("HTML rejected (%s); resending as plain text", exc.message)
-                await bot.send_message(chat_id, text, parse_mode=None, reply_markup=markup, reply_to_message_id=reply_to)
+                await self._post_message(chat_id, text, None, markup, reply_to)
             elif "too long" in reason and len(text) > 16:
                 logger.warning("message rejected as too long (%d chars); splitting it", len(text))
                 halves = split_text(text, limit=max(len(text) // 2, 8), measure=len)
@@ -993,6 +1017,23 @@ class TelegramChannel:
                 await self._send_text(chat_id, text, markup)
             else:
                 raise
+
+    async def _post_message(
+        self, chat_id: int, text: str, parse_mode: str | None, markup: InlineKeyboardMarkup | None, reply_to: int | None
+    ) -> None:
+        """``sendMessage`` through PTB (rate limiter, retries, error mapping) without parsing Telegram's
+        answer into a :class:`~telegram.Message`, which the channel never uses: ``Bot.send_message``
+        spent about 15 % of the event loop's CPU in ``Message.de_json`` of its own answers (inline
+        keyboards included; py-spy of ``corsbot bench telegram``). Errors as ``Bot.send_message``.
+        """
+        params: dict[str, Any] = {"chat_id": chat_id, "text": text}
+        if parse_mode is not None:
+            params["parse_mode"] = parse_mode
+        if markup is not None:
+            params["reply_markup"] = markup
+        if reply_to is not None:
+            params["reply_parameters"] = ReplyParameters(message_id=reply_to)
+        await self.application.bot.do_api_request("sendMessage", api_kwargs=params)
 
     async def _send_photo(self, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None) -> bool:
         """Photo with caption (or photo then text); False if the photo could not be sent."""
@@ -1070,6 +1111,12 @@ class TelegramChannel:
             logger.info("callback query %s not answered: %s", query.id, exc)
 
 
+def _discard_outcome(future: asyncio.Future[Any]) -> None:
+    """Done-callback of a turn the channel stopped waiting for: retrieve (and drop) its outcome."""
+    if not future.cancelled() and future.exception() is not None:
+        logger.info("a turn answered after its deadline failed: %s", future.exception())
+
+
 def _keyboard(choices: tuple[Choice, ...]) -> InlineKeyboardMarkup | None:
     """Inline keyboard of the choices: rows of up to 3 buttons and about 30 label characters."""
     if not choices:
@@ -1101,6 +1148,7 @@ def _button_label(message: Message | None, data: str) -> str:
 
 __all__ = [
     "AiohttpRequest",
+    "AsyncDialogHandler",
     "ChannelError",
     "ChannelTexts",
     "DialogHandler",

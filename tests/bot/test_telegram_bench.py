@@ -29,8 +29,27 @@ class _ShapedHandler:
 
 @pytest.mark.parametrize(("fail_on", "lost"), [(None, 0), ("#1", 3)])
 def test_bench_counts_every_reply_shape_and_apologies_as_lost(monkeypatch, fail_on, lost):
-    monkeypatch.setattr(cli_telegram, "_real_dialog_manager", lambda db, session: _ShapedHandler(fail_on))
+    monkeypatch.setattr(cli_telegram, "_real_dialog_manager", lambda db, session, processes=0, warmup=(): _ShapedHandler(fail_on))
     result = cli_telegram.run_bench(users=3, per_user=3, timeout_s=60)
     assert result.handler.startswith("real DialogManager")
     assert (result.messages, result.lost) == (9, lost)  # "#1": each user's second turn fails
     assert result.cpu_s > 0 and result.msgs_per_s > 0
+
+
+def test_bench_with_dialog_worker_processes_counts_every_reply(monkeypatch):
+    from bot.dialog_pool import ProcessDialogHandler
+    from tests.bot.pool_fakes import make_pid_handler
+
+    made = []
+
+    def workers(db, session, processes=0, warmup=()):
+        handler = ProcessDialogHandler(make_pid_handler, processes=processes, warmup=warmup)
+        handler.start()
+        made.append(handler)
+        return handler
+
+    monkeypatch.setattr(cli_telegram, "_real_dialog_manager", workers)
+    result = cli_telegram.run_bench(users=4, per_user=3, timeout_s=60, processes=2)
+    assert result.handler.startswith("real DialogManager (2 worker processes")
+    assert (result.messages, result.lost) == (12, 0)
+    assert made and made[0].pids() == []  # the bench closed its workers

@@ -1,0 +1,60 @@
+"""Picklable handler factories for the tests of :mod:`bot.dialog_pool` (imported by the spawned
+worker processes, so this module stays light: no pytest, no models)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from bot.turns import Reply, Turn
+from logs.errors import ConfigError, CorsbotError
+
+
+class PidHandler:
+    """Answers ``"<pid> <user> <text> #<n>"`` (n = turns this process saw for the user, from 0).
+
+    Special texts: ``"boom"`` raises RuntimeError, ``"busy"`` a CorsbotError with a user-facing
+    message, ``"die"`` kills the worker process, ``"slow"`` sleeps 0.3 s.
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def handle(self, turn: Turn) -> Reply:
+        if turn.text == "boom":
+            raise RuntimeError("a bug")
+        if turn.text == "busy":
+            raise CorsbotError("The knowledge base is busy, try again in a moment.")
+        if turn.text == "die":
+            os._exit(3)
+        if turn.text == "slow":
+            time.sleep(0.3)
+        n = self.seen.get(turn.user_id, 0)
+        self.seen[turn.user_id] = n + 1
+        return Reply(f"{os.getpid()} {turn.user_id} {turn.text} #{n}")
+
+
+def make_pid_handler() -> PidHandler:
+    """Factory of :class:`PidHandler`."""
+    return PidHandler()
+
+
+def make_broken_handler() -> PidHandler:
+    """A factory that fails like a missing model does."""
+    raise ConfigError("no intent model: run `corsbot nlu train`")
+
+
+def make_fake_dialog_manager(db: str) -> object:
+    """The real :class:`bot.dialog.DialogManager` on the small fake KB and NLU of
+    ``tests/bot/dialog_fakes.py``, with its state and log in the SQLite file ``db``."""
+    from bot.dialog import DialogManager  # noqa: PLC0415 - only in the worker
+    from bot.services import DomainServices, Services  # noqa: PLC0415
+    from bot.store import StateStore  # noqa: PLC0415
+    from logs.store import LogStore  # noqa: PLC0415
+    from recommender.recommend import Recommender  # noqa: PLC0415
+    from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakeSentiment  # noqa: PLC0415
+
+    kb = FakeKB()
+    domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
+    services = Services(FakeIntents(), FakeSentiment(), lambda name: domain)
+    return DialogManager(services, StateStore(db), LogStore(db), session="pool-test")

@@ -1,0 +1,152 @@
+"""Dialog handlers in worker processes (:mod:`bot.dialog_pool`): each user pinned to one process,
+turns answered in order on both the blocking and the event-loop path, errors mapped, a dead worker
+restarted, and the Telegram channel end to end over the pipe."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from bot.dialog_pool import ProcessDialogHandler, WorkerCrash, WorkerError
+from bot.turns import Turn
+from logs.errors import ConfigError
+from tests.bot.fake_telegram import wait_until
+from tests.bot.pool_fakes import make_broken_handler, make_pid_handler
+
+
+@pytest.fixture
+def pool():
+    handler = ProcessDialogHandler(make_pid_handler, processes=2, warmup=(Turn("warm:probe", "hi"),))
+    handler.start()
+    yield handler
+    handler.close()
+
+
+def _parse(text: str) -> tuple[int, str, str, int]:
+    pid, user, rest = text.split(" ", 2)
+    body, n = rest.rsplit(" #", 1)
+    return int(pid), user, body, int(n)
+
+
+def test_users_are_pinned_to_one_worker_and_answered_in_order(pool):
+    assert len(set(pool.pids())) == 2 and os.getpid() not in pool.pids()
+    users = [f"tg:{u}" for u in range(1, 9)]
+    assert {pool.worker_of(u) for u in users} == {0, 1}  # both workers serve someone
+    pids: dict[str, set[int]] = {}
+    for k in range(3):
+        for user in users:
+            pid, who, body, n = _parse(pool.handle(Turn(user, f"msg {k}")).text)
+            assert (who, body, n) == (user, f"msg {k}", k)  # the worker saw every earlier turn of the user
+            pids.setdefault(user, set()).add(pid)
+    assert all(len(p) == 1 for p in pids.values())
+    assert len({next(iter(p)) for p in pids.values()}) == 2
+
+
+def test_errors_are_mapped_and_a_dead_worker_restarts(pool):
+    with pytest.raises(WorkerError, match="knowledge base is busy"):
+        pool.handle(Turn("tg:1", "busy"))
+    with pytest.raises(WorkerCrash) as bug:
+        pool.handle(Turn("tg:1", "boom"))
+    assert str(bug.value) == ""  # the channel then shows its generic apology
+    before = _parse(pool.handle(Turn("tg:1", "still here")).text)[0]
+    with pytest.raises(WorkerCrash):
+        pool.handle(Turn("tg:1", "die"))
+    pid, _, body, n = _parse(pool.handle(Turn("tg:1", "back")).text)
+    assert pid != before and body == "back" and n == 0  # a fresh process (state lives in SQLite in real use)
+    assert len(set(pool.pids())) == 2
+
+
+def test_a_failing_factory_is_one_clear_config_error():
+    handler = ProcessDialogHandler(make_broken_handler, processes=1)
+    with pytest.raises(ConfigError, match=r"dialog worker 0 could not start: no intent model: run `corsbot nlu train`"):
+        handler.start()
+    with pytest.raises(ConfigError, match="closed"):
+        handler.handle(Turn("tg:1", "hi"))
+    with pytest.raises(ConfigError):
+        ProcessDialogHandler(make_pid_handler, processes=0)
+
+
+async def test_async_path_keeps_each_users_order_under_concurrency(pool):
+    users = [f"tg:{u}" for u in range(100, 130)]
+
+    async def one_user(user: str) -> list[str]:  # like the channel: a user's turns one after the other
+        return [(await pool.ahandle(Turn(user, f"m{k}"))).text for k in range(6)]
+
+    answers = await asyncio.gather(*(one_user(u) for u in users))
+    for user, texts in zip(users, answers, strict=True):
+        parsed = [_parse(t) for t in texts]
+        assert [(who, body, n) for _, who, body, n in parsed] == [(user, f"m{k}", k) for k in range(6)]
+        assert len({pid for pid, *_ in parsed}) == 1
+    with pytest.raises(ConfigError, match="ahandle"):  # one object is used in one way only
+        await asyncio.to_thread(pool.handle, Turn(users[0], "sync now"))
+
+
+async def test_async_path_maps_errors_and_restarts_a_dead_worker(pool):
+    user = "tg:5"
+    other = next(f"tg:{u}" for u in range(6, 50) if pool.worker_of(f"tg:{u}") != pool.worker_of(user))
+    with pytest.raises(WorkerError, match="busy"):
+        await pool.ahandle(Turn(user, "busy"))
+    slow = asyncio.ensure_future(pool.ahandle(Turn(user, "slow")))  # queued behind nothing, then the death
+    await asyncio.sleep(0.05)
+    results = await asyncio.gather(slow, pool.ahandle(Turn(user, "die")), pool.ahandle(Turn(other, "meanwhile")),
+                                   return_exceptions=True)  # fmt: skip
+    assert _parse(results[0].text)[2] == "slow"
+    assert isinstance(results[1], WorkerCrash)
+    assert _parse(results[2].text)[1:3] == (other, "meanwhile")  # the other worker kept serving
+    assert _parse((await pool.ahandle(Turn(user, "again"))).text)[2:] == ("again", 0)
+
+
+async def test_channel_awaits_the_workers_end_to_end(fake_tg, make_channel):
+    handler = ProcessDialogHandler(make_pid_handler, processes=2)
+    await asyncio.to_thread(handler.start)
+    try:
+        await make_channel(handler)
+        users = range(2000, 2020)
+        fake_tg.push_texts([(u, f"msg {k}") for k in range(3) for u in users])
+        fake_tg.push_text(2000, "boom")
+        fake_tg.push_text(2000, "busy")
+        assert await wait_until(lambda: len(fake_tg.calls_of("sendMessage")) >= 62, timeout=30)
+        for u in users:
+            texts = fake_tg.texts(u)
+            got = [_parse(t)[1:] for t in texts[:3]]
+            assert got == [(f"tg:{u}", f"msg {k}", k) for k in range(3)]
+        assert fake_tg.texts(2000)[3:] == ["Sorry, something went wrong on my side. Please try again.",
+                                           "The knowledge base is busy, try again in a moment."]  # fmt: skip
+    finally:
+        handler.close()
+
+
+async def test_dialog_manager_in_workers_keeps_preferences_when_its_worker_is_killed(fake_tg, make_channel, tmp_path):
+    import functools
+    import signal
+
+    from bot.store import StateStore
+    from tests.bot.pool_fakes import make_fake_dialog_manager
+
+    db = tmp_path / "dm.sqlite3"
+    handler = ProcessDialogHandler(functools.partial(make_fake_dialog_manager, str(db)), processes=2)
+    await asyncio.to_thread(handler.start)
+    try:
+        await make_channel(handler)
+        user = 7
+        for k, text in enumerate(("/start", "I love Christopher Nolan", "I like Tom Cruise"), 1):
+            fake_tg.push_text(user, text)
+            assert await wait_until(lambda k=k: len(fake_tg.sent(user)) == k, timeout=20)
+        question = fake_tg.sent(user)[2]
+        assert [data for row in question["buttons"] for _, data in row] == ["role:P161", "role:P162", "none"]
+        fake_tg.push_callback(user, question["message_id"], "role:P161")
+        assert await wait_until(lambda: "Q200" in StateStore(db).load(f"tg:{user}").profile("movie"), timeout=20)
+        index = handler.worker_of(f"tg:{user}")
+        pid = handler.pids()[index]
+        os.kill(pid, signal.SIGKILL)  # the worker dies between two turns
+        assert await wait_until(lambda: pid not in handler.pids(), timeout=10)  # the loop saw its pipe close
+        sent = len(fake_tg.sent(user)) + len(fake_tg.calls_of("editMessageText"))
+        fake_tg.push_text(user, "show my profile")
+        assert await wait_until(lambda: len(fake_tg.sent(user)) + len(fake_tg.calls_of("editMessageText")) > sent, timeout=30)
+        profile = fake_tg.texts(user)[-1]
+        assert "Christopher Nolan" in profile and "Tom Cruise" in profile  # read back from SQLite by a new worker
+        assert len(handler.pids()) == 2 and pid not in handler.pids()
+    finally:
+        handler.close()
