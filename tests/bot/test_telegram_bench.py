@@ -27,12 +27,12 @@ class _ShapedHandler:
         return Reply(f"ok {turn.text}")
 
 
-@pytest.mark.parametrize(("fail_on", "lost"), [(None, 0), ("#1", 3)])
+@pytest.mark.parametrize(("fail_on", "lost"), [(None, 0), (cli_telegram.BENCH_TEXTS[1], 3)])
 def test_bench_counts_every_reply_shape_and_apologies_as_lost(monkeypatch, fail_on, lost):
     monkeypatch.setattr(cli_telegram, "_real_dialog_manager", lambda db, session, processes=0, warmup=(): _ShapedHandler(fail_on))
     result = cli_telegram.run_bench(users=3, per_user=3, timeout_s=60)
     assert result.handler.startswith("real DialogManager")
-    assert (result.messages, result.lost) == (9, lost)  # "#1": each user's second turn fails
+    assert (result.messages, result.lost) == (9, lost)  # BENCH_TEXTS[1]: each user's second turn fails
     assert result.cpu_s > 0 and result.msgs_per_s > 0
 
 
@@ -53,3 +53,12 @@ def test_bench_with_dialog_worker_processes_counts_every_reply(monkeypatch):
     assert result.handler.startswith("real DialogManager (2 worker processes")
     assert (result.messages, result.lost) == (12, 0)
     assert made and made[0].pids() == []  # the bench closed its workers
+
+
+def test_a_turn_out_of_order_gets_no_marker():
+    counting = cli_telegram._CountingHandler(_ShapedHandler(), mark=True)
+    texts = cli_telegram.BENCH_TEXTS
+    first = counting.handle(Turn("tg:7", texts[0]))
+    swapped = counting.handle(Turn("tg:7", texts[2]))  # the user's second turn should be texts[1]
+    assert first.text.endswith(cli_telegram._marker("tg:7", 0))
+    assert swapped.text.endswith("[bench tg:7 out of order]") and counting.done == 2
