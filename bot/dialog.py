@@ -351,6 +351,8 @@ class DialogManager:
             return Intent.SHOW_PROFILE.value
         if _WHAT_TO_RATE.search(folded) and state.focus is None and not state.pending:
             return Intent.HELP.value
+        if _RATE_MENU.match(folded) and state.focus is None and not state.pending:
+            return Intent.FALLBACK.value
         if _MORE.match(folded):
             return Intent.RECOMMENDATION.value
         if state.focus is not None and not state.pending and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(
@@ -479,6 +481,10 @@ class DialogManager:
         if state.pending and state.pending.get("question"):
             return _Outcome(msg.FALLBACK_IN_QUESTION.format(question=state.pending["question"]),
                             choices=tuple(Choice(**c) for c in state.pending.get("choices", ())))
+        if _RATE_MENU.match(fold(text)) and state.focus is None:
+            outcome = _Outcome("")
+            self._suggest(state, turn, outcome)
+            return outcome
         return _Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
 
     def _on_smalltalk(self, state: DialogState, intent: str, turn: Turn) -> _Outcome:
@@ -1297,8 +1303,10 @@ _MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|anot
 _DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
 _SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
 _WHAT_TO_RATE = re.compile(r"\b(what|which)\b.{0,30}\b(should|could|can|do|to) i (rate|tell you about)\b"
-                           r"|\b(something|things|items|\w+s) to rate\b|^\W*rate (movies|films|books|songs|music|"
-                           r"albums|artists|properties|something)\b")
+                           r"|\b(something|things|items|\w+s) to rate\b")
+_RATE_MENU = re.compile(r"^\W*rate (movies|films|books|songs|music|albums|artists|properties|something)\W*$")
+"""The original's mixed-mode menu buttons ("🎵 Rate songs"): no intent of its agent, logged as the
+Default Fallback Intent in the released study; answered here with suggestions to rate."""
 _OPINION = re.compile(r"\b(like|love|loved|liked|hate|hated|enjoy|adore|dislike|can't stand|cannot stand)\b")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}

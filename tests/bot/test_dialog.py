@@ -439,3 +439,10 @@ def test_a_partial_title_is_confirmed_before_it_is_stored(tmp_path, monkeypatch)
     _say(dm, "I like dunk")
     _say(dm, "1")
     assert _last(dm).recognized_objects == "Q7+"
+
+
+def test_a_rate_menu_button_is_logged_as_the_original_logged_it_and_offers_suggestions(dm):
+    reply = dm.handle(Turn("t:1", "🎵 Rate songs", interaction_type="mixed"))
+    assert _last(dm).intent == "Default Fallback Intent"  # as in the released music/mixed study
+    assert sum(c.payload.startswith("rate:+:") for c in reply.choices) == 4
+    assert reply.text.startswith("Not sure what to tell me?")
