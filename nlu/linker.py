@@ -82,6 +82,7 @@ from typing import Any, NewType
 from rapidfuzz import fuzz, process
 
 from nlu.textnorm import MAX_CHARS, fold, normalize
+from recommender.names import item_year
 
 logger = logging.getLogger(__name__)
 
@@ -1035,29 +1036,9 @@ def _bracketed_tokens(text: str, tokens: list[_Token]) -> set[int]:
 
 
 def entity_year(kb: Any, qid: str) -> int | None:
-    """Year of an entity: ``kb.details(qid).year``, else the first year in its description
-    ("2012 superhero film ...") or in its Wikipedia title ("The_Avengers_(2012_film)").
-
-    Returns None when unknown (or when the KB has no ``details``).
-    """
-    try:
-        details = kb.details(qid)
-    except Exception:  # noqa: BLE001 - details are optional for ranking and questions
-        return None
-    year = getattr(details, "year", None)
-    if year is not None:
-        try:
-            return int(year)
-        except (TypeError, ValueError):
-            return None
-    for text in (getattr(details, "description", None) or kb.description(qid), getattr(details, "wikipedia", None)):
-        match = _YEAR.search(text or "")
-        if match:
-            return int(match.group(1))
-    return None
-
-
-_YEAR = re.compile(r"(?<![\d])(1[89]\d\d|20\d\d)(?![\d])")
+    """Year of an entity (:func:`recommender.names.item_year`: details, else description or
+    Wikipedia title). Returns None when unknown."""
+    return item_year(kb, qid)
 
 
 def _block_keys(joined: str, stop: frozenset[str]) -> set[str]:

@@ -3,7 +3,8 @@
 Two candidates of one mention often look alike to a user ("Dune" and "The Dune", or two films both
 labelled "Dune"), so every option carries what distinguishes it, read from the knowledge base:
 
-1. the year (``ItemDetails.year``) and what the entity is: for an item, the domain's noun and its key
+1. the year of an item (``ItemDetails.year``, else the first year in its description or
+   Wikipedia title: :func:`item_year`) and what the entity is: for an item, the domain's noun and its key
    person (movie: "film by Denis Villeneuve" from P57; book: "book by Frank Herbert" from P50;
    music: "by Nirvana" from P175, "band" or "artist" for an artist), else its first genre
    ("drama film", "book, science fiction", "reggaeton"); for a property
@@ -66,12 +67,38 @@ def distinct_labels(kb: Any, qids: Sequence[str]) -> list[str]:
     return names
 
 
+_YEAR = re.compile(r"(?<![\d])(1[89]\d\d|20\d\d)(?![\d])")
+
+
+def item_year(kb: Any, qid: str) -> int | None:
+    """Year of an entity: ``kb.details(qid).year``, else the first year (1800-2099) in its
+    description ("2012 superhero film ...") or its Wikipedia title ("The_Avengers_(2012_film)").
+
+    The shared Wikidata subset has no publication dates (P577), so the description is what usually
+    gives the year. Returns None when unknown, or when the KB has no ``details`` for the QID.
+    """
+    try:
+        details = kb.details(qid)
+    except Exception:  # noqa: BLE001 - details are optional for ranking and questions
+        return None
+    year = getattr(details, "year", None)
+    if year:
+        try:
+            return int(year)
+        except (TypeError, ValueError):
+            return None
+    for text in (getattr(details, "description", None) or kb.description(qid), getattr(details, "wikipedia", None)):
+        match = _YEAR.search(text or "")
+        if match:
+            return int(match.group(1))
+    return None
+
+
 def _qualifiers(kb: Any, qid: str) -> list[str]:
     """Year and what the entity is (or its description), as short strings."""
     if not kb.has(qid):
         return []
-    details = kb.details(qid)
-    year = getattr(details, "year", None)
+    year = item_year(kb, qid) if kb.is_item(qid) else None
     out = [str(year)] if year else []
     what = _what(kb, qid)
     if what is None:

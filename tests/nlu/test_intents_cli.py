@@ -11,10 +11,19 @@ from bot.cli import main
 from bot.cli_intents import examples_from_files
 from nlu.intents import IntentRecognizer
 
-try:
-    from conftest import INLINE_TRAINING
-except ModuleNotFoundError:  # tests/nlu became a package
-    from tests.nlu.conftest import INLINE_TRAINING
+def _inline_training():
+    """INLINE_TRAINING of tests/nlu/conftest.py, by path: the bare module name ``conftest`` can be
+    another folder's conftest, depending on which tests pytest collected first."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("_nlu_conftest", Path(__file__).with_name("conftest.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.INLINE_TRAINING
+
+
+INLINE_TRAINING = _inline_training()
 
 LAST_LINE = re.compile(
     r"^nlu: accuracy=(\d\.\d{3}) accuracy_validated=(\d\.\d{3}) macro_f1=(\d\.\d{3}) "

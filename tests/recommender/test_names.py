@@ -78,3 +78,15 @@ def test_items_without_a_key_person_are_told_apart_by_genre():
                           "Q5": "disaster film"}, items={"Q1", "Q2"},
                 edges=[("Q1", "P57", "Q3"), ("Q1", "P136", "Q4"), ("Q2", "P136", "Q5")])
     assert distinct_labels(kb, ["Q1", "Q2"]) == ["Titanic (film by James Cameron)", "Titanic (disaster film)"]
+
+
+def test_the_year_of_an_item_comes_from_its_description_when_the_kb_has_no_date():
+    from recommender.names import item_year
+
+    kb = TinyKB("movie", {"Q5": "The Avengers", "Q6": "The Avengers", "Q7": "Tom Cruise", "Q10": "Joss Whedon"},
+                items={"Q5", "Q6"}, descriptions={"Q5": "2012 superhero film", "Q7": "American actor (born 1962)"},
+                edges=[("Q5", "P57", "Q10"), ("Q6", "P161", "Q7")])
+    assert (item_year(kb, "Q5"), item_year(kb, "Q6")) == (2012, None)
+    assert distinct_labels(kb, ["Q5", "Q6"]) == ["The Avengers (2012, film by Joss Whedon)",
+                                                 "The Avengers (film)"]
+    assert distinct_labels(kb, ["Q7"]) == ["Tom Cruise (actor)"]  # a person's birth year is no year of a work
