@@ -339,7 +339,8 @@ class DialogManager:
     def _overrule(self, state: DialogState, intent: str, text: str) -> str:
         """Deterministic corrections of the classifier where the wording leaves no doubt.
 
-        - "delete X" / "remove X" / "forget X" is a profile deletion, in any context;
+        - "delete X" / "remove X" / "forget X" is a profile deletion, in any context, and nothing
+          without such a word is one (the original agent's deletion phrases all have one);
         - "show my profile" is the profile;
         - an opinion about a named entity ("I love the Avengers") is a preference, even when the
           classifier hears small talk ("I love ..." addressed to the bot).
@@ -347,6 +348,11 @@ class DialogManager:
         folded = fold(text)
         if _DELETE.match(folded) and state.profile():
             return Intent.DELETE_PREFERENCE.value
+        if intent == Intent.DELETE_PREFERENCE and not _DELETE_WORDS.search(folded):
+            # never delete on a guess: "Tom Cruise as an actor" after the profile is a preference
+            return Intent.PREFERENCE.value
+        if intent == Intent.FALLBACK and not state.pending and _NAME_AS_ROLE.match(folded):
+            return Intent.PREFERENCE.value  # "Tom Cruise as an actor": the role of a preference
         if _SHOW_PROFILE.match(folded):
             return Intent.SHOW_PROFILE.value
         if _WHAT_TO_RATE.search(folded) and state.focus is None and not state.pending:
@@ -538,11 +544,16 @@ class DialogManager:
         polarities = self._services.sentiment.polarities(text, [(m.start, m.end) for m in mentions])
         entries = []
         for mention, polarity in zip(mentions, polarities, strict=True):
+            roles_hint = list(getattr(mention.candidates[0], "roles", ()) or ())
+            stated = _ROLE_AFTER.match(fold(text[mention.end:]))  # "Brad Pitt as an actor"
+            if stated and _ROLE_WORDS[stated.group(1)] in services.kb.roles(mention.candidates[0].qid):
+                roles_hint = [_ROLE_WORDS[stated.group(1)]]
             entries.append(
                 {
                     "mention": mention.text,
                     "candidates": [c.qid for c in mention.candidates[:MAX_CHOICES]],
-                    "roles_hint": list(getattr(mention.candidates[0], "roles", ()) or ()),
+                    "readings": [c.qid for c in mention.candidates],  # every reading of the words
+                    "roles_hint": roles_hint,
                     "ambiguous": bool(mention.ambiguous) and (len(mention.candidates) > 1 or mention.partial),
                     "polarity": polarity.value,
                     "role": None,
@@ -568,6 +579,8 @@ class DialogManager:
                     self._ask_role(state, entry, roles, queue[1:], outcome, question_events)
                     break
                 entry["role"] = roles[0] if roles else None
+            if entry["polarity"] not in ("+", "-") and qid in state.profile():
+                entry["polarity"] = state.profile()[qid]["polarity"]  # "Tom Cruise as an actor": kept opinion
             if entry["polarity"] not in ("+", "-"):
                 self._ask_confirm(state, entry, queue[1:], outcome, question_events)
                 break
@@ -776,8 +789,9 @@ class DialogManager:
             entries = [dict(e, polarity=polarity if e["polarity"] not in ("+", "-") else e["polarity"])
                        for e in self._entries(state, text)]
         if entries:
-            if all(e["candidates"][0] != qid for e in entries):  # a bare answer: a correction
-                state.profile().pop(qid, None)
+            readings = set(refinable[-1].get("readings") or refinable[-1]["candidates"])
+            if all(e["candidates"][0] != qid for e in entries) and any(e["candidates"][0] in readings for e in entries):
+                state.profile().pop(qid, None)  # another reading of the same words: a correction
             self._process(state, entries, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
             return outcome
         outcome.text = msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain])
@@ -1301,6 +1315,10 @@ _CARD_WORD = re.compile(r"^\W*(why|details?|trailer|(show|give) me the (details|
 _ABOUT_THE_CARD = {Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value}
 _MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")
 _DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
+_ROLE_AFTER = re.compile(r"\s*(?:as|like)\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\b")
+"""A role stated right after the name ("Brad Pitt as an actor", "Mel Gibson as director")."""
+_NAME_AS_ROLE = re.compile(r"^\w[\w .'-]*?\s+as\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\W*$")
+_DELETE_WORDS = re.compile(r"\b(delete|remove|forget|drop|erase|unlike|take (it |\w+ )?(off|out)|get rid)\b")
 _SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
 _WHAT_TO_RATE = re.compile(r"\b(what|which)\b.{0,30}\b(should|could|can|do|to) i (rate|tell you about)\b"
                            r"|\b(something|things|items|\w+s) to rate\b")

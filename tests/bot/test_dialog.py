@@ -446,3 +446,48 @@ def test_a_rate_menu_button_is_logged_as_the_original_logged_it_and_offers_sugge
     assert _last(dm).intent == "Default Fallback Intent"  # as in the released music/mixed study
     assert sum(c.payload.startswith("rate:+:") for c in reply.choices) == 4
     assert reply.text.startswith("Not sure what to tell me?")
+
+
+def test_a_role_said_after_the_name_is_used_without_a_question(dm):
+    reply = _say(dm, "I like Tom Cruise as a producer")
+    assert reply.choices == () and _profile(dm)["Q200"] == {"polarity": "+", "role": "P162"}
+
+
+def test_a_later_statement_never_deletes_the_preference_stored_before(dm):
+    _say(dm, "I don't like Inception")
+    _say(dm, "I love Memento", payload=None)
+    assert {q: v["polarity"] for q, v in _profile(dm).items()} == {"Q1": "-", "Q8": "+"}
+    # the classifier hears a follow-up ("preference - disambiguation") right after a stored preference
+    dm._services.intents.RULES.insert(0, (r"overrated", "preference - disambiguation"))
+    try:
+        _say(dm, "Dunkirk is overrated")  # a short statement with no like-verb: read as a follow-up
+    finally:
+        dm._services.intents.RULES.pop(0)
+    assert set(_profile(dm)) == {"Q1", "Q8", "Q7"}  # Memento stays: Dunkirk is no other reading of it
+
+
+def test_no_deletion_without_a_deletion_word(dm):
+    _say(dm, "I like Tom Cruise")
+    _say(dm, "actor")
+    _say(dm, "show my profile")
+    dm._services.intents.RULES.insert(0, (r"as an? ", "show_profile - delete_preference"))
+    try:
+        reply = _say(dm, "Tom Cruise as a producer")
+    finally:
+        dm._services.intents.RULES.pop(0)
+    assert _last(dm).intent == "preference" and "Removed" not in reply.text
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P162"}
+    _say(dm, "delete Tom Cruise")
+    assert "Q200" not in _profile(dm)
+
+
+def test_name_as_role_sets_the_role_of_a_stored_person_and_keeps_the_opinion(dm, monkeypatch):
+    from tests.bot.dialog_fakes import Pol
+
+    _say(dm, "I hate Tom Cruise")
+    _say(dm, "I like Inception")  # the role question is ignored: stored without a role
+    assert _profile(dm)["Q200"] == {"polarity": "-", "role": None}
+    monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
+    _say(dm, "Tom Cruise as a producer")  # no opinion word; the classifier has no intent for it (fallback)
+    assert _last(dm).intent == "preference"
+    assert _profile(dm)["Q200"] == {"polarity": "-", "role": "P162"}
