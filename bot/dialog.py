@@ -692,6 +692,15 @@ class DialogManager:
             notes.append(msg.QUESTION_LATER.format(mention=kept[0]["mention"]))
         elif kept:
             notes.append(msg.QUESTION_DROPPED.format(mention=kept[0]["mention"]))
+            if len(kept) > 1 and state.pending is None:  # the ones queued behind it come next, not lost
+                extra = _Outcome("")
+                self._process(state, kept[1:], extra, question_events=())
+                notes.append(extra.text)
+                outcome.objects.extend(extra.objects)
+                if state.pending is not None and not outcome.choices:
+                    outcome.choices, outcome.card = extra.choices, True
+            elif len(kept) > 1:
+                notes.extend(msg.QUESTION_DROPPED.format(mention=e["mention"]) for e in kept[1:])
         notes = [n for n in notes if n]
         if notes:
             outcome.text = "\n".join([outcome.text, *notes]) if outcome.text else "\n".join(notes)

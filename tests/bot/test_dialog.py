@@ -491,3 +491,32 @@ def test_name_as_role_sets_the_role_of_a_stored_person_and_keeps_the_opinion(dm,
     _say(dm, "Tom Cruise as a producer")  # no opinion word; the classifier has no intent for it (fallback)
     assert _last(dm).intent == "preference"
     assert _profile(dm)["Q200"] == {"polarity": "-", "role": "P162"}
+
+
+def test_a_dropped_question_hands_over_to_the_one_queued_behind_it(tmp_path, monkeypatch):
+    from tests.bot.dialog_fakes import FakeCandidate, FakeMention
+
+    kb = FakeKB()
+    linker = FakeLinker(kb)
+    domain = DomainServices(kb=kb, linker=linker, recommender=Recommender(kb))
+    dm = DialogManager(Services(FakeIntents(), FakeSentiment(), lambda name: domain),
+                       StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"), session="test")
+    exact = linker.link
+
+    def link(text, *, focus=None):
+        if "dunk" not in text:
+            return exact(text, focus=focus)
+        start = text.index("dunk")
+        return (FakeMention("dunk", start, start + 4, (FakeCandidate("Q7", "Dunkirk", 0.6, True, (), None),),
+                            True, partial=True),)
+
+    monkeypatch.setattr(linker, "link", link)
+    _say(dm, "I love The Avengers")
+    reply = _say(dm, "I like dunk")  # a second question; the first waits behind it
+    assert "I'll come back to \"The Avengers\" after this." in reply.text
+    _say(dm, "show my profile")
+    reply = _say(dm, "show my profile")  # the dunk question has had its turns
+    assert "I dropped my question about \"dunk\"" in reply.text
+    assert "Which \"The Avengers\" do you mean?" in reply.text  # not lost with it
+    _say(dm, "the first one")
+    assert _profile(dm)["Q5"] == {"polarity": "+", "role": None}
