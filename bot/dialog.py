@@ -554,7 +554,7 @@ class DialogManager:
                     "candidates": [c.qid for c in mention.candidates[:MAX_CHOICES]],
                     "readings": [c.qid for c in mention.candidates],  # every reading of the words
                     "roles_hint": roles_hint,
-                    "ambiguous": bool(mention.ambiguous) and (len(mention.candidates) > 1 or mention.partial),
+                    "ambiguous": bool(mention.ambiguous),  # one unsure candidate is confirmed too
                     "polarity": polarity.value,
                     "role": None,
                 }
