@@ -361,6 +361,12 @@ class DialogManager:
             return Intent.FALLBACK.value
         if _MORE.match(folded):
             return Intent.RECOMMENDATION.value
+        card_word = _CARD_COMMANDS.match(folded)
+        if card_word and state.focus is not None and not state.pending:  # typed like the card's buttons
+            return _CARD_COMMAND_INTENT[card_word.group(1)]
+        if (intent == Intent.FALLBACK and not state.pending and state.focus is None
+                and self._names_only(state, text)):
+            return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"
         if state.focus is not None and not state.pending and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(
                 folded.strip(" .!"))):  # a bare yes/no answers the card's "Do you like it?"
             return Intent.REC_PREFERENCE.value
@@ -369,6 +375,13 @@ class DialogManager:
             if mentions:
                 return Intent.REC_PREFERENCE.value if state.focus is not None else Intent.PREFERENCE.value
         return intent
+
+    def _names_only(self, state: DialogState, text: str) -> bool:
+        """The message is (almost) nothing but names the linker knows ("Pulp Fiction", "Alien")."""
+        mentions = [m for m in self._domain(state).linker.link(text) if m.candidates]
+        letters = sum(ch.isalnum() for ch in text)
+        named = sum(ch.isalnum() for m in mentions for ch in text[m.start:m.end])
+        return bool(mentions) and letters > 0 and named >= 0.8 * letters
 
     def _admissible(self, state: DialogState, prediction: Any, *, refinable: bool = False) -> str:
         """The predicted intent, or the best alternative whose input contexts are active.
@@ -1320,6 +1333,11 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 _RF = "request_recommendation-followup"
+_CARD_COMMANDS = re.compile(r"^\W*(why|details?|info|trailer|preview|play it|listen)\W*$")
+_CARD_COMMAND_INTENT = {"why": Intent.REC_WHY.value, "details": Intent.REC_DETAILS.value,
+                        "detail": Intent.REC_DETAILS.value, "info": Intent.REC_DETAILS.value,
+                        "trailer": Intent.REC_TRAILER.value, "preview": Intent.REC_TRAILER.value,
+                        "play it": Intent.REC_TRAILER.value, "listen": Intent.REC_TRAILER.value}
 _CARD_WORD = re.compile(r"^\W*(why|details?|trailer|(show|give) me the (details|trailer))\W*$")
 _ABOUT_THE_CARD = {Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value}
 _MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")

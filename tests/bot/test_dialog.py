@@ -520,3 +520,24 @@ def test_a_dropped_question_hands_over_to_the_one_queued_behind_it(tmp_path, mon
     assert "Which \"The Avengers\" do you mean?" in reply.text  # not lost with it
     _say(dm, "the first one")
     assert _profile(dm)["Q5"] == {"polarity": "+", "role": None}
+
+
+def test_a_bare_title_is_a_preference_to_confirm(dm, monkeypatch):
+    from tests.bot.dialog_fakes import Pol
+
+    monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
+    reply = _say(dm, "Memento")  # no opinion word, and the classifier hears nothing (fallback)
+    assert _last(dm).intent == "preference" and [c.payload for c in reply.choices] == ["yes", "no"]
+    _say(dm, "yes")
+    assert _profile(dm)["Q8"] == {"polarity": "+", "role": None}
+    _say(dm, "qwerty zxcvb")
+    assert _last(dm).intent == "Default Fallback Intent"  # no name: still a fallback
+
+
+def test_card_commands_typed_as_words(dm):
+    for text in ("I like Inception", "I like Interstellar", "I love Christopher Nolan", "recommend me something"):
+        _say(dm, text)
+    assert dm._states.load("t:1").focus is not None
+    for text, intent in (("preview", "request_recommendation - trailer"), ("info", "request_recommendation - details")):
+        _say(dm, text)
+        assert _last(dm).intent == intent
