@@ -64,6 +64,8 @@ MAX_CHOICES = 6
 """Candidates offered in one disambiguation question (plus "none of these")."""
 SUGGESTIONS = 4
 """Items offered to rate when the user has too few preferences or asks what to rate."""
+MAX_SKIPPED = 100
+"""Skipped items remembered per domain and left out of the next lists (the oldest are forgotten)."""
 QUESTION_LIFESPAN = 2
 """Turns a preference question stays open while the user talks about something else: the lifespan
 (2) the original agent's webhook gave ``property_type_disambiguation`` with a question."""
@@ -864,7 +866,8 @@ class DialogManager:
         from recommender.recommend import Profile
 
         liked, disliked = self._profile_sets(state)
-        result = self._domain(state).recommender.recommend(Profile(liked=liked, disliked=disliked), k=self._list_size)
+        result = self._domain(state).recommender.recommend(Profile(liked=liked, disliked=disliked), k=self._list_size,
+                                                           exclude=state.skipped.get(state.domain, ()))
         state.pagerank_cycle += 1
         items = [scored.qid for scored in result.items]
         if not items:
@@ -938,6 +941,9 @@ class DialogManager:
 
     def _on_rec_skip(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         outcome = _Outcome("")
+        if state.focus is not None:
+            skipped = state.skipped.setdefault(state.domain, [])
+            skipped[:] = [q for q in skipped if q != state.focus][-(MAX_SKIPPED - 1):] + [state.focus]
         self._advance(state, outcome, [Event.RECOMMENDATION, Event.QUESTION],
                       [Event.RECOMMENDATION, Event.FINISHED_RECOMMENDATION])
         return outcome

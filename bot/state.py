@@ -38,6 +38,8 @@ class DialogState:
             ...}`` with the candidates / roles / polarity needed to finish the task, and ``queue``: mentions
             still to process after it.
         rec_list: QIDs of the current recommendation list; ``rec_pos`` the index on screen.
+        skipped: domain -> QIDs the user skipped (newest last, at most ``MAX_SKIPPED``): the next
+            lists leave them out, so "more" after skipping a whole list shows new items.
         pagerank_cycle: PageRank runs so far (dataset ``pagerankCycle``).
         number_recommendation_list: recommendation lists presented so far (``numberRecommendationList``).
         profiles: domain -> QID -> ``{"polarity": "+"|"-", "role": PID|None}``.
@@ -59,6 +61,7 @@ class DialogState:
     profiles: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     active: bool = True
     last_stored: list[dict[str, Any]] = field(default_factory=list)
+    skipped: dict[str, list[str]] = field(default_factory=dict)
 
     def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
         """The (mutable) profile of ``domain`` (default: the active domain)."""

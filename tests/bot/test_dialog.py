@@ -541,3 +541,16 @@ def test_card_commands_typed_as_words(dm):
     for text, intent in (("preview", "request_recommendation - trailer"), ("info", "request_recommendation - details")):
         _say(dm, text)
         assert _last(dm).intent == intent
+
+
+def test_skipped_items_are_left_out_of_the_next_list(dm):
+    for text in ("I like Inception", "I like Interstellar", "I love Christopher Nolan", "recommend me something"):
+        _say(dm, text)
+    first = list(dm._states.load("t:1").rec_list)
+    assert first
+    for _ in first:
+        _say(dm, "skip")
+    _say(dm, "recommend me something")
+    state = dm._states.load("t:1")
+    assert state.skipped["movie"] == first
+    assert not set(state.rec_list) & set(first)
