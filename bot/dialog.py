@@ -24,7 +24,7 @@ Turns of one user are serialised by a per-user lock; different users run concurr
 Example (with services built on a knowledge base that knows Stephen King)::
 
     dm = DialogManager(services, StateStore(":memory:"), LogStore(tmp / "log.db"))
-    dm.handle(Turn("cli:me", "I love Stephen King")).text   # 'Got it: Stephen King (+). ...'
+    dm.handle(Turn("cli:me", "I love Stephen King")).text   # 'Got it: 👍 Stephen King. ...'
 """
 
 from __future__ import annotations
@@ -464,7 +464,9 @@ class DialogManager:
         state.contexts.clear()
         choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in _DOMAIN_WORDS)
         return _Outcome(
-            msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences), choices=choices,
+            msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences,
+                               example=msg.WELCOME_EXAMPLES[state.domain], ask=msg.WELCOME_ASK[state.domain]),
+            choices=choices,
             settled=True,
         )
 
@@ -602,7 +604,7 @@ class DialogManager:
             state.profile()[qid] = {"polarity": entry["polarity"], "role": entry["role"]}
             state.last_stored.append(entry)
             outcome.objects.append((qid, entry["polarity"]))
-            shown = f"{self._display(state, qid)} ({entry['polarity']})"
+            shown = f"{msg.POLARITY_MARKS[entry['polarity']]} {self._display(state, qid)}"
             if shown not in stored:  # "I like Alien Alien Alien": said once
                 stored.append(shown)
             queue = queue[1:]
@@ -611,7 +613,7 @@ class DialogManager:
         if stored:
             left = self._min_preferences - len(state.profile())
             template = msg.STORED_NEED_MORE if left > 0 else msg.STORED_READY
-            prefix = template.format(items=", ".join(stored), left=left)
+            prefix = template.format(items=", ".join(stored), left=left, things=msg.THING if left == 1 else msg.THINGS)
             outcome.text = prefix + ("\n" + outcome.text if outcome.text else "")
 
     def _ask_item(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
@@ -680,7 +682,8 @@ class DialogManager:
             state.last_stored.append(dict(entry, role=None))  # "actor" next turn still refines it
             outcome.objects.append((qid, entry["polarity"]))
             roles = ", ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
-            before = msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid), polarity=entry["polarity"],
+            before = msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid),
+                                                    polarity=msg.POLARITY_MARKS[entry["polarity"]],
                                                     roles=roles or msg.ITS_ROLES)
             outcome.text = f"{before}\n{outcome.text}" if outcome.text else before
             kept: list[dict[str, Any]] = queue
@@ -799,7 +802,7 @@ class DialogManager:
             state.last_stored = [entry]
             outcome.objects.append((qid, polarity))
             outcome.text = msg.STORED.format(
-                items=f"{self._display(state, qid)} ({role_name(roles[0], state.domain)}, {polarity})")
+                items=f"{msg.POLARITY_MARKS[polarity]} {self._display(state, qid)} ({role_name(roles[0], state.domain)})")
             return outcome
         if _NONE.search(folded) or _NO.fullmatch(folded.strip(" .!")):
             state.profile().pop(qid, None)

@@ -11,9 +11,16 @@ ITEM_NOUNS = {"movie": "movie", "book": "book", "music": "song or album"}
 
 WELCOME = (
     "Hi! I recommend {nouns} from Wikidata. Tell me what you like or dislike, e.g. "
-    "\"I love Stephen King, but I don't like The Shining\". After {min_prefs} preferences, ask me "
-    "\"what should I watch?\". Switch domain with /movie, /book or /music."
+    "{example}. After {min_prefs} preferences, ask me \"{ask}\". Switch domain with /movie, /book or /music."
 )
+WELCOME_EXAMPLES = {
+    "movie": "\"I love Christopher Nolan, but I don't like Interstellar\"",
+    "book": "\"I love Stephen King, but I don't like The Shining\"",
+    "music": "\"I love Daft Punk, but I don't like disco\"",
+}
+WELCOME_ASK = {"movie": "what should I watch?", "book": "what should I read?", "music": "what should I listen to?"}
+POLARITY_MARKS = {"+": "\U0001F44D", "-": "\U0001F44E"}
+"""How a stored opinion is shown: thumbs up / down (the log keeps the dataset's "+" / "-")."""
 HELP = (
     "You can tell me what you like (\"I like Tom Cruise\", \"I hate horror films\"), ask for "
     "recommendations (\"recommend me something\"), see your profile (\"show my profile\") or reset it "
@@ -27,7 +34,8 @@ FALLBACK_IN_RECOMMENDATION = "Sorry, I didn't get that. About \"{title}\": say \
 FALLBACK_IN_QUESTION = "Sorry, I didn't get that. {question}"
 NOTHING_FOUND = "I couldn't find that in my knowledge base. Try the full title or name."
 STORED = "Got it: {items}."
-STORED_NEED_MORE = "Got it: {items}. Tell me {left} more thing(s) you like or dislike, then ask for recommendations."
+STORED_NEED_MORE = "Got it: {items}. Tell me {left} more {things} you like or dislike, then ask for recommendations."
+THING, THINGS = "thing", "things"
 STORED_READY = "Got it: {items}. You can ask for recommendations now, or tell me more."
 ITEM_QUESTION = "Which \"{mention}\" do you mean?"
 ROLE_QUESTION = "{label}: do you mean as {roles}?"
@@ -35,7 +43,7 @@ CONFIRM_QUESTION = "Did you like {label}?"
 NONE_OF_THESE = "None of these"
 SKIPPED = "OK, let's skip that."
 NOT_STORED = "OK, I won't store {label}."
-STORED_WITHOUT_ROLE = "I stored {label} ({polarity}) without a role ({roles}); say the role to be precise."
+STORED_WITHOUT_ROLE = "I stored {polarity} {label} without a role ({roles}); say the role to be precise."
 ITS_ROLES = "its roles"
 QUESTION_STILL_OPEN = "(Still open: {question} Answer with a number or a name, or say \"skip\".)"
 QUESTION_LATER = "I'll come back to \"{mention}\" after this."

@@ -304,7 +304,7 @@ def test_ignored_role_question_stores_the_person_without_a_role_and_says_so(dm):
     reply = _say(dm, "I love Christopher Nolan")  # answers with a new preference instead
     assert _profile(dm)["Q200"] == {"polarity": "+", "role": None}
     assert _profile(dm)["Q100"]["polarity"] == "+"
-    assert reply.text.startswith("I stored Tom Cruise (+) without a role (actor, producer); say the role")
+    assert reply.text.startswith("I stored 👍 Tom Cruise without a role (actor, producer); say the role")
     assert set(_last(dm).recognized_objects.split(", ")) == {"Q100+", "Q200+"}
     _say(dm, "actor")  # the role can still be given afterwards
     assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}
@@ -389,7 +389,7 @@ def test_a_repeated_mention_is_confirmed_once(dm, monkeypatch):
     once = linker.link
     monkeypatch.setattr(linker, "link", lambda text, focus=None: once(text, focus=focus) * 30)  # 30 mentions
     reply = _say(dm, "I love Inception " * 30)
-    assert reply.text.startswith("Got it: Inception (2010) (+). Tell me 2 more")
+    assert reply.text.startswith("Got it: 👍 Inception (2010). Tell me 2 more things")
     assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}}
 
 
@@ -554,3 +554,8 @@ def test_skipped_items_are_left_out_of_the_next_list(dm):
     state = dm._states.load("t:1")
     assert state.skipped["movie"] == first
     assert not set(state.rec_list) & set(first)
+
+
+def test_the_welcome_example_fits_the_domain(dm):
+    assert "Christopher Nolan" in _say(dm, "/start").text
+    assert "Stephen King" in _say(dm, "/book").text or "Stephen King" in _say(dm, "/start").text
