@@ -231,7 +231,7 @@ _IT_PHRASE: dict[str, str] = {
     "P272": "it is produced by {x}",
     "P175": "it is by {x}",
     "P170": "it is created by {x}",
-    "P136": "it is {x}",
+    "P136": "its genre is {x}",
     "P495": "it comes from {x}",
     "P840": "it is set in {x}",
     "P921": "it is about {x}",
