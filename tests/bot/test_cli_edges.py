@@ -78,11 +78,12 @@ def test_export_into_a_fifo_writes_through_it(logged_db, tmp_path, capsys):
     assert len(json.loads(received[0])) == 3
 
 
-def test_export_to_stdout(logged_db, capsys):
+def test_export_to_stdout(logged_db, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # without the fix a file named '-' would be written here
     code, out, err = _run(capsys, "export", "--out", "-")
     assert code == 0
     assert [r["message"] for r in json.loads(out)] == ["m0", "m1", "m2"]  # stdout is only the JSON
-    assert "exported 3 records to stdout" in err
+    assert "exported 3 records to stdout" in err and not (tmp_path / "-").exists()
 
 
 def test_export_write_error_through_a_device_is_one_line_and_non_zero(logged_db, tmp_path, capsys, monkeypatch):
