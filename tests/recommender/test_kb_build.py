@@ -322,6 +322,19 @@ def test_write_through_a_symlinked_snapshot_folder_keeps_the_link(tmp_path, tiny
     assert sorted(os.listdir(tmp_path / "kb")) == ["book"]
 
 
+def test_embedded_store_behind_a_symlink_keeps_the_link(tmp_path, tiny_dump):
+    from recommender.sparql import open_embedded
+
+    real = tmp_path / "cache" / "store"
+    real.mkdir(parents=True)
+    link = tmp_path / "store"
+    link.symlink_to(real, target_is_directory=True)
+    backend = open_embedded(link, tiny_dump)
+    assert backend is not None
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert (tmp_path / "cache" / "store.json").is_file() and any(real.iterdir())
+
+
 def test_snapshot_of_the_old_format_infers_the_spotify_page_kind(tmp_path, tiny_snapshots):
     """Snapshots built before the kinds were kept have one ``spotify_id`` field: a work (it has a
     performer) gets an album page, an artist an artist page."""
