@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="corsbot",
         description="Conversational recommender (movies, books, music) over a Wikidata knowledge graph.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _GLUE_MODULES:
@@ -45,6 +46,22 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         module.register(sub)
     return parser
+
+
+def package_version() -> str:
+    """The installed ``corsbot`` version (``pyproject.toml``), or the one written there if not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("corsbot")
+    except PackageNotFoundError:
+        import re
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        found = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M) \
+            if pyproject.is_file() else None
+        return found.group(1) if found else "unknown"
 
 
 def configure_logging(verbosity: int) -> None:

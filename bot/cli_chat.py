@@ -14,6 +14,9 @@ JSON next to the report, and prints the agreement with the logged records. The d
 comes from a ``movie``/``book``/``music`` folder in its path, else ``--domain`` (default movie).
 Its last line is ``replay: messages=N exceptions=E intent_agreement=X intent_agreement_validated=Y``,
 extended with ``events_agreement=V objects_f1=O tocheck_agreement=T`` when ``--report`` is given.
+Unusable records are skipped with one warning each (file and index); a score over zero messages is
+printed ``0.000`` (never a vacuous ``1.000``), and when no record of any file could be read the
+command fails (exit 2) instead of printing a summary of nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot import paths
+from bot.cli_args import positive_int
 from bot.turns import Reply, Turn
 
 logger = logging.getLogger(__name__)
@@ -35,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``chat`` and ``replay``."""
     chat = sub.add_parser("chat", help="chat with the bot in the terminal (stdin/stdout, pipe-friendly)")
     chat.add_argument("--domain", choices=paths.DOMAINS, default="movie", help="domain to start in (default movie)")
-    chat.add_argument("--user", default="cli:local", help="user key (profiles persist per user key)")
+    chat.add_argument("--user", type=user_key, default="cli:local",
+                      help="user key, not empty (profiles persist per user key; default cli:local)")
     chat.set_defaults(handler=_chat_cli)
 
     replay = sub.add_parser("replay", help="replay logged user-study messages through the dialog manager")
@@ -44,8 +49,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="domain for files not under a movie/book/music folder (default movie)")
     replay.add_argument("--report", type=Path, default=None,
                         help="write report.json, report.md and a chart to this folder (extends the last line)")
-    replay.add_argument("--limit-users", type=int, default=None, help="replay only the first N users of each file")
+    replay.add_argument("--limit-users", type=positive_int, default=None, help="replay only the first N users of each file")
     replay.set_defaults(handler=_replay_cli)
+
+
+def user_key(text: str) -> str:
+    """argparse type of ``--user``: a non-blank key (kept as typed).
+
+    Raises:
+        argparse.ArgumentTypeError: empty or only spaces.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the user key must not be empty (e.g. --user alice)")
+    return text
 
 
 def build_dialog_manager(*, db: Path, session: str, services=None, log_db: Path | None = None):
@@ -105,12 +121,17 @@ def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
     """Replay one dataset file; returns ``(logged, ours, exceptions, seconds)``.
 
     ``logged`` and ``ours`` are aligned lists of ``LogRecord`` (ours[i] answers logged[i]).
+    Each unusable record is reported on stderr with its index (``corsbot: warning: skipped
+    <file>: record 3: no 'message' field``) and skipped.
+
+    Raises:
+        RecordError: the file cannot be read or is not a JSON array.
     """
     from logs.record import conversations, read_records
 
     result = read_records(path)
-    for problem in result.problems:
-        logger.warning("%s: %s", path, problem)
+    for problem in result.problems:  # each names the file and the record's index
+        print(f"corsbot: warning: skipped {problem}", file=sys.stderr)
     logged, ours, exceptions = [], [], 0
     started = time.perf_counter()
     users = conversations(result.records)
@@ -134,28 +155,52 @@ def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
     return logged, ours, exceptions, time.perf_counter() - started
 
 
+def _check_replay_args(args: argparse.Namespace) -> Path:
+    """Validate the replay's files and report folder before loading anything; returns the report folder.
+
+    Raises:
+        ConfigError: a file is missing or a folder, or the report folder cannot be created.
+    """
+    from logs.errors import ConfigError
+
+    folders = [str(path) for path in args.files if path.is_dir()]
+    if folders:
+        raise ConfigError(f"{', '.join(folders)}: a folder, not a dataset file (give the JSON files in it, "
+                          f"e.g. {folders[0]}/*.json)")
+    missing = [str(path) for path in args.files if not path.is_file()]
+    if missing:
+        raise ConfigError(f"no such file: {', '.join(missing)}")
+    if args.report is not None and args.report.exists() and not args.report.is_dir():
+        raise ConfigError(f"--report must be a folder, {args.report} is a file")
+    out_dir = args.report or paths.reports_dir() / "replay"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot create the report folder {out_dir} ({exc.strerror or exc})") from exc
+    return out_dir
+
+
+def _score(value: float, count: int) -> str:
+    """A score as ``0.123``; ``0.000`` when it is over zero items (never a vacuous ``1.000``)."""
+    return f"{value:.3f}" if count else "0.000"
+
+
 def _replay_cli(args: argparse.Namespace) -> int:
     from bot.services import Services
     from logs.compare import compare, merge
+    from logs.errors import ConfigError
     from logs.record import write_records
+    from logs.store import open_error
 
-    missing = [str(path) for path in args.files if not path.is_file()]
-    if missing:
-        print(f"corsbot: error: no such file: {', '.join(missing)}", file=sys.stderr)
-        return 2
-    if args.report is not None and args.report.exists() and not args.report.is_dir():
-        print(f"corsbot: error: --report must be a folder, {args.report} is a file", file=sys.stderr)
-        return 2
-    if args.limit_users is not None and args.limit_users < 1:
-        print("corsbot: error: --limit-users must be at least 1", file=sys.stderr)
-        return 2
+    out_dir = _check_replay_args(args)
     services = Services.from_home()
     db = paths.home() / "replay.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+    except OSError as exc:
+        raise open_error(db, exc) from exc
     run_id = time.strftime("%Y%m%dT%H%M%S")
-    out_dir = args.report or paths.reports_dir() / "replay"
-    out_dir.mkdir(parents=True, exist_ok=True)
     comparisons, all_messages, all_exceptions, all_seconds = [], 0, 0, 0.0
     for path in args.files:
         domain = paths.domain_from_path(path, args.domain)
@@ -164,25 +209,32 @@ def _replay_cli(args: argparse.Namespace) -> int:
         logged, ours, exceptions, seconds = replay_file(dm, path, run_id=run_id, limit_users=args.limit_users)
         write_records(out_dir / f"ours_{path.parent.name}_{path.stem}.json", ours)
         comparison = compare(ours, logged)
-        print(f"{path}: domain={domain} messages={len(logged)} exceptions={exceptions} "
-              f"intent_agreement={comparison.intent_agreement:.3f} "
-              f"intent_agreement_validated={comparison.intent_agreement_validated:.3f} "
-              f"events_agreement={comparison.events_agreement:.3f} objects_f1={comparison.objects_f1:.3f} "
-              f"tocheck_agreement={comparison.tocheck_agreement:.3f} msgs_per_s={len(logged) / max(seconds, 1e-9):.1f}")
+        n = len(logged)
+        print(f"{path}: domain={domain} messages={n} exceptions={exceptions} "
+              f"intent_agreement={_score(comparison.intent_agreement, n)} "
+              f"intent_agreement_validated={_score(comparison.intent_agreement_validated, comparison.validated)} "
+              f"events_agreement={_score(comparison.events_agreement, n)} "
+              f"objects_f1={_score(comparison.objects_f1, n)} "
+              f"tocheck_agreement={_score(comparison.tocheck_agreement, n)} msgs_per_s={n / max(seconds, 1e-9):.1f}")
         comparisons.append(comparison)
-        all_messages += len(logged)
+        all_messages += n
         all_exceptions += exceptions
         all_seconds += seconds
+    if all_messages == 0 and all_exceptions == 0:
+        raise ConfigError(f"no usable message record in {', '.join(str(p) for p in args.files)} "
+                          "(see the warnings above): nothing was replayed")
     total = merge(comparisons)
     line = (f"replay: messages={all_messages} exceptions={all_exceptions} "
-            f"intent_agreement={total.intent_agreement:.3f} intent_agreement_validated={total.intent_agreement_validated:.3f}")
+            f"intent_agreement={_score(total.intent_agreement, all_messages)} "
+            f"intent_agreement_validated={_score(total.intent_agreement_validated, total.validated)}")
     if args.report is not None:
         from logs.report import write_report
 
         write_report(total, args.report, extra={"messages_per_second": all_messages / max(all_seconds, 1e-9),
                                                 "exceptions": all_exceptions,
                                                 "files": [str(p) for p in args.files]})
-        line += (f" events_agreement={total.events_agreement:.3f} objects_f1={total.objects_f1:.3f}"
-                 f" tocheck_agreement={total.tocheck_agreement:.3f}")
+        line += (f" events_agreement={_score(total.events_agreement, all_messages)}"
+                 f" objects_f1={_score(total.objects_f1, all_messages)}"
+                 f" tocheck_agreement={_score(total.tocheck_agreement, all_messages)}")
     print(line)
     return 0 if all_exceptions == 0 else 1

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from bot import paths
+from bot.cli_args import non_negative_int
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ def register(nlu_sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--domain", choices=paths.DOMAINS, help="one domain (default: every domain with a KB snapshot)")
     parser.add_argument("--kb", type=Path, help="KB snapshot folder (default: var/kb/<domain>; needs --domain)")
     parser.add_argument("--data", type=Path, help="folder of the released messages (default: shared converse)")
-    parser.add_argument("--errors", type=int, default=0, metavar="N", help="print N missed/extra tasks per domain")
+    parser.add_argument("--errors", type=non_negative_int, default=0, metavar="N", help="print N missed/extra tasks per domain")
     parser.set_defaults(handler=run)
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import paths
+from bot.cli_args import at_least
 from logs.record import conversations, read_records
 from logs.schema import split_list
 
@@ -53,7 +54,7 @@ def register(nlu_sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--data", nargs="+", type=Path, metavar="FILE",
                     help="dataset-format JSON files (default: the six released files)")
     ev.add_argument("--out", type=Path, help=f"report folder (default: {paths.reports_dir() / 'nlu'})")
-    ev.add_argument("--folds", type=int, default=5, help="number of folds (default 5)")
+    ev.add_argument("--folds", type=at_least(2), default=5, help="number of folds (default 5)")
     ev.add_argument("--no-extra", action="store_true", help="no agent / small-talk phrases in training")
     ev.set_defaults(handler=_evaluate_command)
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot import paths
+from bot.cli_args import non_negative_int, positive_float, positive_int
 
 if TYPE_CHECKING:  # pragma: no cover
     from recommender.kb import KnowledgeBase
@@ -44,10 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--dump", type=Path, help="RDF dump to load into the embedded store (default: the shared Wikidata subset)")
     build.add_argument("--store", type=Path, help="embedded store folder (default: var/kb/store)")
     build.add_argument("--out", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
-    build.add_argument("--timeout", type=float, default=60.0, help="client timeout per request, seconds (remote)")
-    build.add_argument("--batch-size", type=int, help="entities per VALUES batch")
+    build.add_argument("--timeout", type=positive_float, default=60.0, help="client timeout per request, seconds (remote)")
+    build.add_argument("--batch-size", type=positive_int, help="entities per VALUES batch")
     build.add_argument("--no-progress", action="store_true", help="no progress bars")
-    build.add_argument("--min-items", type=int, default=None,
+    build.add_argument("--min-items", type=non_negative_int, default=None,
                        help="fewest items a domain's snapshot may have (default 1); fewer is an error and the "
                             "existing snapshot is kept")
     build.add_argument("--force", action="store_true",
@@ -64,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.add_argument("qid", help="entity id, e.g. Q83495")
     show.add_argument("--domain", choices=paths.DOMAINS, help="domain (default: every domain that knows it)")
     show.add_argument("--kb-dir", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
-    show.add_argument("--limit", type=int, default=15, help="values / items shown per property")
+    show.add_argument("--limit", type=positive_int, default=15, help="values / items shown per property")
     show.set_defaults(handler=cmd_show)
 
 

@@ -1,7 +1,9 @@
 """``corsbot export`` and ``corsbot logs ...``: CLI glue of the :mod:`logs` package.
 
 - ``corsbot export [--session S] [--out FILE] [--db DB]``: write the session log as a
-  dataset-format JSON file (default ``<home>/exports/<session or all>.json``).
+  dataset-format JSON file (default ``<home>/exports/<session or all>.json``; ``--out -`` writes to
+  stdout and the summary line to stderr; a symlink, device or FIFO is written through, a regular
+  file replaced atomically, see :mod:`logs.output`).
 - ``corsbot logs sessions [--db DB]``: list the logged sessions with their record counts.
 - ``corsbot logs tocheck FILE...``: recompute the toCheck heuristic from the logged intents,
   events and objects of dataset-format files and print the agreement with the logged flags; last
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 
 from bot import paths
@@ -22,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``export`` and ``logs`` (``sessions``, ``tocheck``) to the top-level parser."""
     export_parser = sub.add_parser("export", help="export the session log as a dataset-format JSON file")
     export_parser.add_argument("--session", help="session to export (default: all sessions)")
-    export_parser.add_argument("--out", type=Path, help="output file (default: <home>/exports/<session or all>.json)")
+    export_parser.add_argument("--out", type=Path, help="output file, '-' for stdout (default: <home>/exports/<session or all>.json); "
+                                    "a symlink, device or FIFO is written through")
     export_parser.add_argument("--db", type=Path, help="log database (default: <home>/corsbot.sqlite3)")
     export_parser.set_defaults(handler=run_export)
 
@@ -59,7 +63,11 @@ def run_export(args: argparse.Namespace) -> int:
             known = ", ".join(store.sessions()) or "none"
             raise ConfigError(f"no session {args.session!r} in {db} (sessions: {known})")
         count = export(store, out, session=args.session)
-    print(f"exported {count} records to {out}")
+    from logs.output import is_stdout
+
+    # with --out - the JSON is on stdout: the summary goes to stderr so the output stays parseable
+    print(f"exported {count} records to {'stdout' if is_stdout(out) else out}",
+          file=sys.stderr if is_stdout(out) else sys.stdout)
     return 0
 
 

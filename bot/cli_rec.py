@@ -29,6 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from bot import paths
+from bot.cli_args import non_negative_int, positive_int
 from bot.likes import RATING_INTENT_PREFIXES, interactions_for, study_users  # noqa: F401 (re-exported)
 from logs.errors import ConfigError
 
@@ -41,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rec.set_defaults(handler=lambda args: (rec.print_help(), 2)[1])
 
     ev = rec_sub.add_parser("evaluate", help="leave-one-out on the released study (HR@5/10, NDCG@10, MRR)")
-    ev.add_argument("--domains", nargs="+", default=list(paths.DOMAINS), choices=paths.DOMAINS)
+    ev.add_argument("--domains", nargs="+", default=list(paths.DOMAINS), choices=paths.DOMAINS, metavar="DOMAIN",
+                    help=f"domains to evaluate, among {', '.join(paths.DOMAINS)} (default: all three)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the random baseline and tie breaks")
     ev.add_argument("--prior-mass", type=float, default=None, help="share of the prior on liked nodes")
     ev.add_argument("--damping", type=float, default=None, help="PageRank damping")
@@ -57,10 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.set_defaults(handler=run_evaluate)
 
     be = rec_sub.add_parser("bench", help="latency per recommendation and scaling curve")
-    be.add_argument("--domains", nargs="+", default=list(paths.DOMAINS), choices=paths.DOMAINS)
-    be.add_argument("--requests", type=int, default=200, help="timed recommendations per domain")
-    be.add_argument("--networkx-requests", type=int, default=3, help="timed networkx.pagerank calls per domain")
-    be.add_argument("--max-edges", type=int, default=1_000_000, help="largest synthetic graph (edges)")
+    be.add_argument("--domains", nargs="+", default=list(paths.DOMAINS), choices=paths.DOMAINS, metavar="DOMAIN",
+                    help=f"domains to benchmark, among {', '.join(paths.DOMAINS)} (default: all three)")
+    be.add_argument("--requests", type=positive_int, default=200, help="timed recommendations per domain")
+    be.add_argument("--networkx-requests", type=non_negative_int, default=3, help="timed networkx.pagerank calls per domain")
+    be.add_argument("--max-edges", type=positive_int, default=1_000_000, help="largest synthetic graph (edges)")
     be.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     be.set_defaults(handler=run_bench)
 

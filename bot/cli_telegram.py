@@ -112,6 +112,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import paths
+from bot.cli_args import non_negative_int, positive_float, positive_int
+from bot.cli_args import port as port_number
 from bot.turns import Choice, Reply, Turn
 from logs.errors import ConfigError
 
@@ -137,17 +139,23 @@ BENCH_TEXTS = (
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``telegram`` and ``bench telegram`` to the top-level parser."""
-    p = sub.add_parser("telegram", help="run the Telegram bot (long polling, or webhook with --webhook-url)")
-    p.add_argument("--token-env", default="TELEGRAM_BOT_TOKEN", help="environment variable holding the bot token")
+    p = sub.add_parser("telegram", help="run the Telegram bot (long polling, or webhook with --webhook-url)",
+                       description="Run the Telegram bot. The token is read from the environment variable "
+                                   "TELEGRAM_BOT_TOKEN (another one with --token-env), e.g. "
+                                   "TELEGRAM_BOT_TOKEN=123:abc corsbot telegram")
+    p.add_argument("--token-env", default="TELEGRAM_BOT_TOKEN", metavar="NAME",
+                   help="name of the environment variable holding the bot token (default TELEGRAM_BOT_TOKEN; "
+                        "the token itself is never given on the command line)")
     p.add_argument("--webhook-url", help="public HTTPS URL for a webhook (default: long polling)")
     p.add_argument("--listen", default="127.0.0.1", help="webhook server address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8443, help="webhook server port (default 8443)")
+    p.add_argument("--port", type=port_number, default=8443, help="webhook server port (default 8443)")
     p.add_argument("--url-path", default="telegram", help="webhook path on the local server")
-    p.add_argument("--secret-env", default="TELEGRAM_WEBHOOK_SECRET", help="env variable with the webhook secret")
+    p.add_argument("--secret-env", default="TELEGRAM_WEBHOOK_SECRET", metavar="NAME",
+                   help="name of the environment variable with the webhook secret (default TELEGRAM_WEBHOOK_SECRET)")
     p.add_argument("--base-url", help="Bot API root, e.g. http://127.0.0.1:8081/bot (tests, a local Bot API)")
     p.add_argument("--db", type=Path, help="SQLite database (default $CORSBOT_HOME/corsbot.sqlite3)")
-    p.add_argument("--workers", type=int, default=8, help="channel threads running or awaiting turns (default 8)")
-    p.add_argument("--processes", type=int, default=DEFAULT_PROCESSES,
+    p.add_argument("--workers", type=positive_int, default=8, help="channel threads running or awaiting turns (default 8)")
+    p.add_argument("--processes", type=non_negative_int, default=DEFAULT_PROCESSES,
                    help=f"dialog-manager worker processes, each user pinned to one (default {DEFAULT_PROCESSES}; "
                         "0 = in the bot process, on the threads)")  # fmt: skip
     p.add_argument("--http-backend", choices=("aiohttp", "httpx"), default="aiohttp",
@@ -159,13 +167,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     bench_sub = bench.add_subparsers(dest="bench_command", metavar="BENCH")
     bench.set_defaults(handler=lambda args: (bench.print_help(), 2)[1])
     t = bench_sub.add_parser("telegram", help="messages/s through PTB and a fake Bot API server")
-    t.add_argument("--users", type=int, default=100, help="concurrent users (default 100)")
-    t.add_argument("--messages", type=int, default=10, help="messages per user (default 10)")
-    t.add_argument("--timeout", type=float, default=120.0, help="give up after this many seconds (default 120)")
-    t.add_argument("--pool", type=int, default=64, help="HTTP connections of the bot (default 64, as in production)")
+    t.add_argument("--users", type=positive_int, default=100, help="concurrent users (default 100)")
+    t.add_argument("--messages", type=positive_int, default=10, help="messages per user (default 10)")
+    t.add_argument("--timeout", type=positive_float, default=120.0, help="give up after this many seconds (default 120)")
+    t.add_argument("--pool", type=positive_int, default=64, help="HTTP connections of the bot (default 64, as in production)")
     t.add_argument("--http-backend", choices=("aiohttp", "httpx"), default="aiohttp",
                    help="the bot's HTTP client (default aiohttp, as in production; httpx = PTB's default)")
-    t.add_argument("--processes", type=int, default=DEFAULT_PROCESSES,
+    t.add_argument("--processes", type=non_negative_int, default=DEFAULT_PROCESSES,
                    help=f"dialog-manager worker processes (default {DEFAULT_PROCESSES}, as in production; 0 = in the bot process)")
     t.add_argument("--trivial", action="store_true", help="use the trivial echo handler even if a model exists")
     t.set_defaults(handler=_bench_cli)
@@ -229,6 +237,9 @@ def _telegram_cli(args: argparse.Namespace) -> int:
         options.update(webhook_url=args.webhook_url, listen=args.listen, port=args.port, url_path=args.url_path,
                        secret_token=os.environ.get(args.secret_env) or None)  # fmt: skip
     config = TelegramConfig(token=token, **options)
+    from bot.store import StateStore  # noqa: PLC0415
+
+    StateStore(db).close()  # a read-only folder fails here with one line naming the database, before the lock
     with InstanceLock(lock_path_for(token, db.parent)):
         handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram", args.processes)
         try:

@@ -24,6 +24,31 @@ def home() -> Path:
     return Path(os.environ.get("CORSBOT_HOME") or Path.cwd() / "var")
 
 
+def home_hint(what: Path) -> str:
+    """Where the runtime folder came from and how to point corsbot at another one, for error messages.
+
+    Args:
+        what: the missing path (under :func:`home`), e.g. the intent model folder.
+
+    Returns:
+        e.g. ``"CORSBOT_HOME is not set, so corsbot looked in ./var of the current folder /tmp; run it
+        from the project folder or set CORSBOT_HOME (a runtime folder with this is at /work/main/var)"``.
+    """
+    if os.environ.get("CORSBOT_HOME"):
+        where = f"CORSBOT_HOME={os.environ['CORSBOT_HOME']}"
+    else:
+        where = (f"CORSBOT_HOME is not set, so corsbot looked in ./var of the current folder {Path.cwd()}; "
+                 "run it from the project folder or set CORSBOT_HOME to the runtime folder")
+    project_home = PROJECT_ROOT / "var"
+    try:
+        relative = Path(what).relative_to(home())
+    except ValueError:
+        relative = None
+    if relative is not None and project_home.resolve() != home().resolve() and (project_home / relative).exists():
+        where += f" (the project's {project_home} has one: CORSBOT_HOME={project_home})"
+    return where
+
+
 def shared_data() -> Path:
     """The shared data folder, ``$CORSBOT_SHARED`` or ``<project>/../shared/data``."""
     env = os.environ.get("CORSBOT_SHARED")

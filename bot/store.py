@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from bot.state import DialogState
+from logs.store import open_error
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -38,15 +39,22 @@ class StateStore:
 
     Args:
         path: database file (created with its folder), or ``":memory:"``.
+
+    Raises:
+        logs.store.DatabaseOpenError: the file or its folder cannot be created or opened (read-only
+            folder), or is not an SQLite database; the message names the file and what to do.
     """
 
     def __init__(self, path: Path | str) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute(_SCHEMA)
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise open_error(path, exc) from exc
         self._lock = threading.RLock()
         self._ids: dict[str, int] = {}  # user_id -> row id, see numeric_id
 

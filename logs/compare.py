@@ -13,7 +13,8 @@
   ``(QID, polarity)`` pairs; true/false positives and false negatives are summed over all tasks
   (micro average). Pooling per task forgives a system that records an object one turn earlier or
   later within the same task (e.g. at the preference instead of at its disambiguation answer).
-  When neither side has any object, precision, recall and F1 are 1.0 (nothing to disagree on);
+  When neither side has any object, precision, recall and F1 are 1.0 (nothing to disagree on), but
+  0.0 over no message at all (a score over nothing is never a perfect one);
 * **toCheck agreement**: our flag equals the logged one;
 * **per-intent summary**: for each logged intent, its count, how many we matched and our most
   frequent other predictions.
@@ -131,18 +132,23 @@ class Comparison:
 
     @property
     def objects_precision(self) -> float:
-        """Micro precision of task-level (QID, polarity) pairs; 1.0 if we recorded none."""
-        return _ratio(self.objects_tp, self.objects_tp + self.objects_fp, empty=1.0)
+        """Micro precision of task-level (QID, polarity) pairs; 1.0 if we recorded none (0.0 if no message)."""
+        return _ratio(self.objects_tp, self.objects_tp + self.objects_fp, empty=self._vacuous)
 
     @property
     def objects_recall(self) -> float:
-        """Micro recall of task-level (QID, polarity) pairs; 1.0 if the log has none."""
-        return _ratio(self.objects_tp, self.objects_tp + self.objects_fn, empty=1.0)
+        """Micro recall of task-level (QID, polarity) pairs; 1.0 if the log has none (0.0 if no message)."""
+        return _ratio(self.objects_tp, self.objects_tp + self.objects_fn, empty=self._vacuous)
 
     @property
     def objects_f1(self) -> float:
-        """``2TP / (2TP + FP + FN)``; 1.0 when neither side has any object."""
-        return _ratio(2 * self.objects_tp, 2 * self.objects_tp + self.objects_fp + self.objects_fn, empty=1.0)
+        """``2TP / (2TP + FP + FN)``; 1.0 when neither side has any object, 0.0 when there is no message."""
+        return _ratio(2 * self.objects_tp, 2 * self.objects_tp + self.objects_fp + self.objects_fn, empty=self._vacuous)
+
+    @property
+    def _vacuous(self) -> float:
+        """The object scores when nothing was named: 1.0 over some messages, 0.0 over none (no 1.000 for nothing)."""
+        return 1.0 if self.messages else 0.0
 
     @property
     def per_intent(self) -> tuple[IntentStat, ...]:

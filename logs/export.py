@@ -21,12 +21,13 @@ def export(store: LogStore, path: str | os.PathLike[str], *, session: str | None
     """Write the records of ``session`` (all sessions if None) to ``path`` in dataset format.
 
     The file is a JSON array of the dataset's 13-key objects (plus any extra fields), in insertion
-    order, written atomically (see :func:`logs.record.write_records`). Records of different
+    order, written atomically to a regular file, through a symlink, device or FIFO, or to stdout for
+    ``-`` (see :func:`logs.record.write_records`). Records of different
     sessions may share user ids; export one session to get one consistent set of conversations.
 
     Args:
         store: the session log.
-        path: the output file (parent folders created).
+        path: the output file (parent folders created), or ``-`` for standard output.
         session: the session to export, or None for all of them.
 
     Returns:

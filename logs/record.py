@@ -59,13 +59,13 @@ import json
 import logging
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
 from logs.errors import CorsbotError
+from logs.output import write_text
 from logs.schema import join_list
 
 __all__ = [
@@ -314,7 +314,7 @@ def read_records(path: str | os.PathLike[str]) -> ReadResult:
 
     Returns:
         ``ReadResult(records, problems)``: usable records in file order; unusable ones are skipped
-        and described in ``problems`` (also logged at WARNING).
+        and described in ``problems`` (also logged at INFO: the caller tells the user).
 
     Raises:
         RecordError: the file is missing, unreadable, not UTF-8 JSON, or not a JSON array (the
@@ -347,36 +347,32 @@ def read_records(path: str | os.PathLike[str]) -> ReadResult:
             if isinstance(obj, Mapping) and obj.get("messageID") is not None:
                 where += f" (messageID {obj['messageID']!r})"
             problem = f"{path}: {where}: {exc}"
-            logger.warning("skipping unusable record: %s", problem)
+            logger.info("skipping unusable record: %s", problem)  # callers get it in `problems` and tell the user
             problems.append(problem)
     return ReadResult(records=tuple(records), problems=tuple(problems))
 
 
 def write_records(path: str | os.PathLike[str], records: Iterable[LogRecord]) -> None:
-    """Write records as a dataset-format JSON array, atomically (temp file + rename).
+    """Write records as a dataset-format JSON array.
+
+    A regular file (or a new path) is written atomically (temp file + rename); ``-`` means standard
+    output, and a symlink, device or FIFO is written through, never replaced
+    (:func:`logs.output.write_text`).
 
     Args:
-        path: the target file; its parent folder is created if needed.
+        path: the target; its parent folder is created if needed.
         records: the records, written in the given order with :meth:`LogRecord.to_json`.
 
     Raises:
-        RecordError: the file cannot be written (message names it).
+        RecordError: the output cannot be written (message names it and the reason, e.g.
+            "No space left on device").
     """
-    path = Path(path)
     payload = [record.to_json() for record in records]
+    text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                json.dump(payload, handle, ensure_ascii=False, indent=2)
-                handle.write("\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp_name, path)
-        except BaseException:
-            Path(tmp_name).unlink(missing_ok=True)
-            raise
+        write_text(path, text)
+    except BrokenPipeError:  # the reader of stdout or a FIFO left (`| head`): the CLI stops quietly
+        raise
     except OSError as exc:
         raise RecordError(f"{path}: cannot write ({exc.strerror or exc})") from exc
 

@@ -39,7 +39,7 @@ from types import TracebackType
 from logs.errors import CorsbotError
 from logs.record import LogRecord, RecordError
 
-__all__ = ["LogStore", "StoreError"]
+__all__ = ["DatabaseOpenError", "LogStore", "StoreError", "open_error"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +64,55 @@ class StoreError(CorsbotError):
     """The log database cannot be opened, read or written (message names the file)."""
 
 
+class DatabaseOpenError(StoreError):
+    """An SQLite database of corsbot (log, dialog state) cannot be opened or created.
+
+    The message names the file, a likely reason and what to do, e.g. ``cannot open the database
+    /x/corsbot.sqlite3 (read-only folder?): set CORSBOT_HOME to a writable folder``.
+
+    Attributes:
+        path: the database file.
+        reason: the short reason shown in parentheses.
+        advice: what to do.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], reason: str, advice: str = "set CORSBOT_HOME to a writable folder"
+    ) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        self.advice = advice
+        super().__init__(f"cannot open the database {self.path} ({reason}): {advice}")
+
+
+_NOT_WRITABLE_HINTS = ("unable to open", "readonly", "read-only", "permission", "disk i/o error")
+
+
+def open_error(path: str | os.PathLike[str], exc: BaseException) -> DatabaseOpenError:
+    """The :class:`DatabaseOpenError` for a failure ``exc`` while opening ``path``.
+
+    Args:
+        path: the database file.
+        exc: the ``sqlite3.Error`` or ``OSError`` raised by ``mkdir``, ``connect`` or the first
+            statements (``PRAGMA journal_mode=WAL`` writes, so a read-only file fails there).
+
+    Returns:
+        The error to raise (``from exc``); reason "read-only folder?" for permission problems,
+        "not an SQLite database" for a foreign file, else the library's message.
+    """
+    text = str(exc).lower()
+    if isinstance(exc, PermissionError) or any(hint in text for hint in _NOT_WRITABLE_HINTS):
+        reason = "read-only folder?"
+    elif "not a database" in text or "malformed" in text:
+        return DatabaseOpenError(path, "not an SQLite database",
+                                 "move the file away or set CORSBOT_HOME to another folder")
+    elif isinstance(exc, NotADirectoryError | FileExistsError):
+        reason = "a file stands where a folder should be"
+    else:
+        reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
+    return DatabaseOpenError(path, reason)
+
+
 class LogStore:
     """Append-only SQLite log of dataset records, grouped in sessions.
 
@@ -73,7 +122,8 @@ class LogStore:
             (used by ``corsbot export``).
 
     Raises:
-        StoreError: the file cannot be opened or is not an SQLite database.
+        StoreError: missing file with ``create=False``; :class:`DatabaseOpenError` when the file
+            cannot be opened or created (read-only folder) or is not an SQLite database.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
@@ -90,7 +140,7 @@ class LogStore:
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
         except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"{self.path}: cannot open the log database ({exc})") from exc
+            raise open_error(self.path, exc) from exc
 
     # --- writing ---------------------------------------------------------------------------------
 

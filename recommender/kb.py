@@ -260,7 +260,9 @@ def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = 
     """Write a snapshot folder atomically.
 
     The document is written into a temporary sibling folder, then swapped in with renames, so a
-    failure at any point leaves the previous snapshot intact.
+    failure at any point leaves the previous snapshot intact. When ``out_dir`` is a symlink, the
+    folder it points to is replaced (the temporary folder is made beside that one) and the link
+    is kept.
 
     Args:
         data: the extracted facts.
@@ -274,6 +276,8 @@ def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = 
         KnowledgeBaseError: if the folder cannot be written.
     """
     out_dir = Path(out_dir)
+    if out_dir.is_symlink():  # swap in the folder the link points to; the link stays a link
+        out_dir = out_dir.resolve()
     doc = data.to_json(built_at=built_at)
     try:
         out_dir.parent.mkdir(parents=True, exist_ok=True)

@@ -288,7 +288,8 @@ def _dump_stamp(dump: Path) -> dict[str, Any]:
 def open_embedded(store_path: Path, dump: Path | None, *, batch_size: int = 2000, page_size: int = 50000) -> EmbeddedBackend:
     """Open the embedded store, bulk-loading ``dump`` first if the store is absent or stale.
 
-    The store is loaded into a temporary sibling folder and renamed into place, and a stamp
+    The store is loaded into a temporary sibling folder and renamed into place (for a symlinked
+    ``store_path``, beside and over the folder it points to, keeping the link), and a stamp
     (``<store_path>.json``: dump path, size, mtime, triple count, load seconds) records what it
     holds; a later call with the same dump reuses the store (opened read-only, so several
     processes can share it).
@@ -304,6 +305,8 @@ def open_embedded(store_path: Path, dump: Path | None, *, batch_size: int = 2000
     import pyoxigraph as ox
 
     store_path = Path(store_path)
+    if store_path.is_symlink():  # load beside the folder the link points to; the link stays a link
+        store_path = store_path.resolve()
     stamp_path = store_path.with_name(store_path.name + ".json")
     if dump is not None:
         dump = Path(dump)

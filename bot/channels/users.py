@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from logs.store import open_error
+
 logger = logging.getLogger(__name__)
 
 _SCHEMA = """
@@ -71,15 +73,19 @@ class ChannelUsers:
             path: SQLite database file; its folder is created if missing.
 
         Raises:
-            sqlite3.Error: if the file is not a usable SQLite database.
+            logs.store.DatabaseOpenError: the file cannot be created or opened (read-only folder)
+                or is not a usable SQLite database.
         """
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute(_SCHEMA)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise open_error(path, exc) from exc
         self._known_active: set[str] = set()
 
     def seen(self, user_id: str, chat_id: int) -> None:

@@ -82,7 +82,7 @@ def test_merge_sums_counts_exactly(pair):
 
 def test_empty_and_mismatched_inputs(pair):
     empty = compare([], [])
-    assert (empty.intent_agreement, empty.objects_f1, empty.object_tasks) == (0.0, 1.0, 0)
+    assert (empty.intent_agreement, empty.objects_f1, empty.objects_precision, empty.object_tasks) == (0.0, 0.0, 0.0, 0)
     ours, logged = pair
     with pytest.raises(CompareError, match="6 replayed records with 5 logged"):
         compare(ours, logged[:5])

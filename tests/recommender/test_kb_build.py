@@ -306,6 +306,35 @@ def test_interrupted_write_keeps_the_previous_snapshot_and_no_temp_folder(tmp_pa
     assert KnowledgeBase.load(out).items == {"Q1"}
 
 
+def test_write_through_a_symlinked_snapshot_folder_keeps_the_link(tmp_path, tiny_snapshots):
+    import recommender.kb as kbmod
+
+    real = tmp_path / "elsewhere" / "book"
+    shutil.copytree(tiny_snapshots["book"], real)
+    link = tmp_path / "kb" / "book"
+    link.parent.mkdir()
+    link.symlink_to(real, target_is_directory=True)
+    data = kbmod.SnapshotData(domain="book", source="test", items={"Q1"})
+    data.labels["Q1"] = ("one", "en")
+    kbmod.write_snapshot(data, link)
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert KnowledgeBase.load(real).items == {"Q1"}
+    assert sorted(os.listdir(tmp_path / "kb")) == ["book"]
+
+
+def test_embedded_store_behind_a_symlink_keeps_the_link(tmp_path, tiny_dump):
+    from recommender.sparql import open_embedded
+
+    real = tmp_path / "cache" / "store"
+    real.mkdir(parents=True)
+    link = tmp_path / "store"
+    link.symlink_to(real, target_is_directory=True)
+    backend = open_embedded(link, tiny_dump)
+    assert backend is not None
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert (tmp_path / "cache" / "store.json").is_file() and any(real.iterdir())
+
+
 def test_snapshot_of_the_old_format_infers_the_spotify_page_kind(tmp_path, tiny_snapshots):
     """Snapshots built before the kinds were kept have one ``spotify_id`` field: a work (it has a
     performer) gets an album page, an artist an artist page."""
