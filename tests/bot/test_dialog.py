@@ -413,14 +413,10 @@ def test_bare_card_words_with_no_list_open_say_so_whatever_the_classifier_says(d
     assert _say(dm, text).text.startswith("There is no recommendation on screen.")
 
 
-def test_a_partial_title_is_confirmed_before_it_is_stored(tmp_path, monkeypatch):
+def test_a_partial_title_is_confirmed_before_it_is_stored(dm, services, monkeypatch):
     from tests.bot.dialog_fakes import FakeCandidate, FakeMention
 
-    kb = FakeKB()
-    linker = FakeLinker(kb)
-    domain = DomainServices(kb=kb, linker=linker, recommender=Recommender(kb))
-    dm = DialogManager(Services(FakeIntents(), FakeSentiment(), lambda name: domain),
-                       StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"), session="test")
+    linker = services.domain("movie").linker
 
     def link(text, *, focus=None):
         if "dunk" not in text:
@@ -493,14 +489,10 @@ def test_name_as_role_sets_the_role_of_a_stored_person_and_keeps_the_opinion(dm,
     assert _profile(dm)["Q200"] == {"polarity": "-", "role": "P162"}
 
 
-def test_a_dropped_question_hands_over_to_the_one_queued_behind_it(tmp_path, monkeypatch):
+def test_a_dropped_question_hands_over_to_the_one_queued_behind_it(dm, services, monkeypatch):
     from tests.bot.dialog_fakes import FakeCandidate, FakeMention
 
-    kb = FakeKB()
-    linker = FakeLinker(kb)
-    domain = DomainServices(kb=kb, linker=linker, recommender=Recommender(kb))
-    dm = DialogManager(Services(FakeIntents(), FakeSentiment(), lambda name: domain),
-                       StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"), session="test")
+    linker = services.domain("movie").linker
     exact = linker.link
 
     def link(text, *, focus=None):
