@@ -434,6 +434,14 @@ class DialogManager:
         return intent, self._run(intent, state, "", turn)
 
     def _on_payload(self, state: DialogState, payload: str, turn: Turn) -> tuple[str, _Outcome]:
+        if "@" in payload:  # a question's button: only the question still open may take it
+            payload, _, stamp = payload.rpartition("@")
+            if stamp != str((state.pending or {}).get("stamp")):
+                outcome = _Outcome(msg.STALE_QUESTION)
+                if state.pending and state.pending.get("question"):
+                    outcome.text += "\n" + state.pending["question"]
+                    outcome.choices = tuple(Choice(**c) for c in state.pending.get("choices", ()))
+                return Intent.FALLBACK.value, outcome
         kind, _, value = payload.partition(":")
         pending = (state.pending or {}).get("kind")
         if kind == "dom" and value in _DOMAIN_WORDS:
@@ -646,10 +654,11 @@ class DialogManager:
     def _set_question(self, state: DialogState, kind: str, question: str, choices: list[Choice],
                       entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
                       question_events: Sequence[str], *, context: str = "property_type_disambiguation") -> None:
+        origin = state.pending.get("origin", "preference") if state.pending else "preference"
+        choices, stamp = _stamp(state, choices)
         state.pending = {
-            "kind": kind, "question": question, "entry": entry, "queue": rest,
-            "choices": [{"label": c.label, "payload": c.payload} for c in choices],
-            "origin": state.pending.get("origin", "preference") if state.pending else "preference",
+            "kind": kind, "question": question, "entry": entry, "queue": rest, "stamp": stamp,
+            "choices": [{"label": c.label, "payload": c.payload} for c in choices], "origin": origin,
         }
         outcome.text = question
         outcome.choices = tuple(choices)
@@ -748,8 +757,11 @@ class DialogManager:
         choice = _parse_answer(kind, text, payload, self._option_labels(state, kind, entry))
         if choice is None:
             new_entries = self._entries(state, text) if kind != "confirm" else []
+            readings = set(entry.get("readings") or entry.get("candidates") or ())
             for new in new_entries:  # "Arnold Schwarzenegger" answering a question keeps its opinion
-                if new["polarity"] not in ("+", "-") and entry.get("polarity") in ("+", "-"):
+                if (new["polarity"] not in ("+", "-") and entry.get("polarity") in ("+", "-")
+                        and (new["candidates"][0] in readings or _shares_a_word(new["mention"], entry["mention"]))):
+                    # a fuller name of the same thing ("Titanic 1997"), not "Pulp Fiction" after "I hate Titanic"
                     new["polarity"] = entry["polarity"]
             if new_entries:  # the user moved on to another preference: drop the question
                 self._process(state, new_entries, outcome, question_events=(Event.QUESTION, Event.DISAMBIGUATION))
@@ -920,9 +932,14 @@ class DialogManager:
             polarity = own[0]["polarity"] if own else self._text_polarity(text)
             if _NO.fullmatch(bare) or _YES.fullmatch(bare):  # the answer to "Do you like it?"
                 polarity = "-" if _NO.fullmatch(bare) else "+"
-            polarity = polarity if polarity in ("+", "-") else "+"
-            state.profile()[focus] = {"polarity": polarity, "role": None}
-            outcome.objects.append((focus, polarity))
+            if polarity not in ("+", "-") and not others:
+                # no opinion ("I haven't seen it"): nothing is stored, the list goes on as for a skip
+                skipped = self._on_rec_skip(state, text, turn)
+                skipped.text = msg.NO_OPINION_SKIPPED.format(title=self._display(state, focus)) + "\n" + skipped.text
+                return skipped
+            if polarity in ("+", "-"):
+                state.profile()[focus] = {"polarity": polarity, "role": None}
+                outcome.objects.append((focus, polarity))
         if others:
             self._process(state, others, outcome,
                           question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
@@ -1123,7 +1140,8 @@ class DialogManager:
         critique or a deletion, answered by ``pick:<i>`` / ``none`` or typed text."""
         choices = [Choice(label, f"pick:{i}") for i, label in enumerate(labels)]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
-        state.pending = {"kind": kind, "question": question, "options": options, **extra,
+        choices, stamp = _stamp(state, choices)
+        state.pending = {"kind": kind, "question": question, "options": options, **extra, "stamp": stamp,
                          "choices": [{"label": c.label, "payload": c.payload} for c in choices]}
         outcome.text, outcome.choices, outcome.card = question, tuple(choices), True
         outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
@@ -1249,6 +1267,20 @@ def _card_choices(qid: str | None = None) -> tuple[Choice, ...]:
     on a card that is no longer current is answered "out of date" instead of rating another item."""
     suffix = f":{qid}" if qid else ""
     return tuple(Choice(label, payload + suffix) for label, payload in msg.CARD_BUTTONS)
+
+
+def _shares_a_word(a: str, b: str) -> bool:
+    """Two mentions share a word other than an article ("The Avengers 2012" / "the avengers")."""
+    words = lambda text: set(re.findall(r"\w+", fold(text))) - {"the", "a", "an", "of"}  # noqa: E731
+    return bool(words(a) & words(b))
+
+
+def _stamp(state: DialogState, choices: Sequence[Choice]) -> tuple[list[Choice], int]:
+    """Number a new question and append ``@<n>`` to its buttons' payloads ("pick:1@7"), so that a tap
+    on the buttons of an older question (Telegram keeps them) is not taken as an answer to this one."""
+    state.questions_asked += 1
+    stamp = state.questions_asked
+    return [Choice(c.label, f"{c.payload}@{stamp}") for c in choices], stamp
 
 
 def _dedupe(values: Sequence[str]) -> list[str]:

@@ -40,6 +40,8 @@ class DialogState:
         rec_list: QIDs of the current recommendation list; ``rec_pos`` the index on screen.
         skipped: domain -> QIDs the user skipped (newest last, at most ``MAX_SKIPPED``): the next
             lists leave them out, so "more" after skipping a whole list shows new items.
+        questions_asked: questions asked so far; the number of the open one is in its buttons'
+            payloads ("pick:1@7"), so that a tap on an older question's button is refused.
         pagerank_cycle: PageRank runs so far (dataset ``pagerankCycle``).
         number_recommendation_list: recommendation lists presented so far (``numberRecommendationList``).
         profiles: domain -> QID -> ``{"polarity": "+"|"-", "role": PID|None}``.
@@ -62,6 +64,7 @@ class DialogState:
     active: bool = True
     last_stored: list[dict[str, Any]] = field(default_factory=list)
     skipped: dict[str, list[str]] = field(default_factory=dict)
+    questions_asked: int = 0
 
     def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
         """The (mutable) profile of ``domain`` (default: the active domain)."""

@@ -10,7 +10,7 @@ from bot.store import StateStore
 from bot.turns import Turn
 from logs.store import LogStore
 from recommender.recommend import Recommender
-from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakeSentiment
+from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakePrediction, FakeSentiment
 
 
 @pytest.fixture()
@@ -50,7 +50,7 @@ def test_scripted_transcript_logs_every_field(dm):
     rec = _last(dm)
     assert (rec.intent, rec.events, rec.recognized_objects) == (
         "preference", "question, preference, disambiguation", "")
-    assert [c.payload for c in reply.choices] == ["role:P161", "role:P162", "none"]
+    assert [c.payload.split("@")[0] for c in reply.choices] == ["role:P161", "role:P162", "none"]
 
     _say(dm, "actor")
     rec = _last(dm)
@@ -60,7 +60,7 @@ def test_scripted_transcript_logs_every_field(dm):
     reply = _say(dm, "I love The Avengers")
     rec = _last(dm)
     assert rec.events == "question, preference, disambiguation"
-    assert [c.payload for c in reply.choices] == ["pick:0", "pick:1", "none"]
+    assert [c.payload.split("@")[0] for c in reply.choices] == ["pick:0", "pick:1", "none"]
     assert "2012" in reply.choices[0].label and "1998" in reply.choices[1].label
 
     _say(dm, "The Avengers (1998)")
@@ -77,7 +77,7 @@ def test_scripted_transcript_logs_every_field(dm):
     assert "request_recommendation-followup" in rec.contexts.split(", ")
     assert reply.text.startswith("1/5: ")
     first = dm._states.load("t:1").focus
-    shown = [c.payload for c in reply.choices]
+    shown = [c.payload.split("@")[0] for c in reply.choices]
     assert shown == [f"{action}:{first}" for action in ("like", "dislike", "skip", "why", "details", "trailer")]
 
     assert first not in {"Q3", "Q6"}  # rated items are never recommended
@@ -152,7 +152,7 @@ def test_delete_and_reset(dm):
     assert _last(dm).intent == "show_profile - delete_preference"
     assert set(dm._states.load("t:1").profile()) == {"Q100"}
     reply = _say(dm, "reset my profile")
-    assert [c.payload for c in reply.choices] == ["reset:everything", "reset:items", "reset:properties"]
+    assert [c.payload.split("@")[0] for c in reply.choices] == ["reset:everything", "reset:items", "reset:properties"]
     _say(dm, "Everything", payload="reset:everything")
     assert _last(dm).intent == "reset - reset_everything"
     _say(dm, "Yes", payload="yes")
@@ -300,7 +300,7 @@ def _profile(dm, user="t:1"):
 
 def test_ignored_role_question_stores_the_person_without_a_role_and_says_so(dm):
     reply = _say(dm, "I like Tom Cruise")
-    assert [c.payload for c in reply.choices] == ["role:P161", "role:P162", "none"]
+    assert [c.payload.split("@")[0] for c in reply.choices] == ["role:P161", "role:P162", "none"]
     reply = _say(dm, "I love Christopher Nolan")  # answers with a new preference instead
     assert _profile(dm)["Q200"] == {"polarity": "+", "role": None}
     assert _profile(dm)["Q100"]["polarity"] == "+"
@@ -315,7 +315,7 @@ def test_ignored_item_question_stays_open_for_its_lifespan_then_is_dropped_with_
     reply = _say(dm, "recommend me something")  # a request instead of an answer
     assert reply.text.startswith("I need at least 3 preferences")
     assert "(Still open: Which \"The Avengers\" do you mean?" in reply.text
-    assert [c.payload for c in reply.choices] == ["pick:0", "pick:1", "none"]
+    assert [c.payload.split("@")[0] for c in reply.choices] == ["pick:0", "pick:1", "none"]
     _say(dm, "2")  # a typed number answers it
     assert _last(dm).intent == "preference - disambiguation"
     assert _profile(dm) == {"Q6": {"polarity": "+", "role": None}}
@@ -331,7 +331,7 @@ def test_ignored_item_question_stays_open_for_its_lifespan_then_is_dropped_with_
 def test_ignored_item_question_is_asked_after_the_new_one(dm):
     _say(dm, "I love The Avengers")
     reply = _say(dm, "I like Tom Cruise")  # a new preference that needs its own question
-    assert [c.payload for c in reply.choices] == ["role:P161", "role:P162", "none"]
+    assert [c.payload.split("@")[0] for c in reply.choices] == ["role:P161", "role:P162", "none"]
     assert "I'll come back to \"The Avengers\" after this." in reply.text
     reply = _say(dm, "actor")
     assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}
@@ -429,7 +429,7 @@ def test_a_partial_title_is_confirmed_before_it_is_stored(dm, services, monkeypa
     _say(dm, "/start")
     reply = _say(dm, "I like dunk")
     assert _last(dm).recognized_objects == ""          # nothing stored yet: one candidate, still asked
-    assert [c.payload for c in reply.choices] == ["pick:0", "none"]
+    assert [c.payload.split("@")[0] for c in reply.choices] == ["pick:0", "none"]
     _say(dm, "none of these")
     assert "Q7" not in _last(dm).recognized_objects
     _say(dm, "I like dunk")
@@ -519,7 +519,7 @@ def test_a_bare_title_is_a_preference_to_confirm(dm, monkeypatch):
 
     monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
     reply = _say(dm, "Memento")  # no opinion word, and the classifier hears nothing (fallback)
-    assert _last(dm).intent == "preference" and [c.payload for c in reply.choices] == ["yes", "no"]
+    assert _last(dm).intent == "preference" and [c.payload.split("@")[0] for c in reply.choices] == ["yes", "no"]
     _say(dm, "yes")
     assert _profile(dm)["Q8"] == {"polarity": "+", "role": None}
     _say(dm, "qwerty zxcvb")
@@ -551,3 +551,40 @@ def test_skipped_items_are_left_out_of_the_next_list(dm):
 def test_the_welcome_example_fits_the_domain(dm):
     assert "Christopher Nolan" in _say(dm, "/start").text
     assert "Stephen King" in _say(dm, "/book").text or "Stephen King" in _say(dm, "/start").text
+
+
+def test_a_tap_on_an_older_question_is_refused(dm):
+    old = _say(dm, "I love The Avengers").choices  # which Avengers? (question 1)
+    _say(dm, "none of these")
+    new = _say(dm, "I like Tom Cruise").choices    # actor or producer? (question 2)
+    reply = _say(dm, old[1].label, payload=old[1].payload)
+    assert reply.text.startswith("That button belongs to an older question")
+    assert "Q200" not in _profile(dm) and "Q6" not in _profile(dm)
+    _say(dm, new[1].label, payload=new[1].payload)
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P162"}
+
+
+def test_no_opinion_on_the_item_on_screen_stores_nothing(dm, monkeypatch):
+    from tests.bot.dialog_fakes import Pol
+
+    for text in ("I like Inception", "I like Interstellar", "I love Christopher Nolan", "recommend me something"):
+        _say(dm, text)
+    first = dm._states.load("t:1").focus
+    monkeypatch.setattr(dm._services.sentiment, "message_polarity", lambda text: Pol("0"))
+    monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
+    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(
+        "request_recommendation - preference", 0.9, (("request_recommendation - preference", 0.9),)))
+    reply = _say(dm, "I haven't seen it")
+    assert first not in _profile(dm) and reply.text.startswith("OK, no opinion on ")
+    assert dm._states.load("t:1").focus not in (None, first)  # the list went on
+
+
+def test_a_new_title_while_a_question_is_open_does_not_take_its_opinion(dm, monkeypatch):
+    from tests.bot.dialog_fakes import Pol
+
+    _say(dm, "I hate The Avengers")  # which one? (disliked)
+    monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
+    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(
+        "preference - disambiguation", 0.9, (("preference - disambiguation", 0.9),)))
+    reply = _say(dm, "Memento")  # typed where the answer was expected
+    assert "Q8" not in _profile(dm) and [c.payload.split("@")[0] for c in reply.choices] == ["yes", "no"]

@@ -135,7 +135,7 @@ async def test_dialog_manager_in_workers_keeps_preferences_when_its_worker_is_ki
             fake_tg.push_text(user, text)
             assert await wait_until(lambda k=k: len(fake_tg.sent(user)) == k, timeout=20)
         question = fake_tg.sent(user)[2]
-        assert [data for row in question["buttons"] for _, data in row] == ["role:P161", "role:P162", "none"]
+        assert [data for row in question["buttons"] for _, data in row] == ["role:P161@1", "role:P162@1", "none@1"]
         fake_tg.push_callback(user, question["message_id"], "role:P161")
         assert await wait_until(lambda: "Q200" in StateStore(db).load(f"tg:{user}").profile("movie"), timeout=20)
         index = handler.worker_of(f"tg:{user}")

@@ -36,7 +36,7 @@ async def test_conversation_with_disambiguation_buttons_through_the_dialog_manag
     assert await wait_until(lambda: len(fake_tg.sent(U)) == 3)
     question = fake_tg.sent(U)[2]
     payloads = [data for row in question["buttons"] for _, data in row]
-    assert payloads == ["role:P161", "role:P162", "none"]
+    assert payloads == ["role:P161@1", "role:P162@1", "none@1"]  # the question's number: stale taps are refused
     fake_tg.push_callback(U, question["message_id"], "role:P161")
     assert await wait_until(lambda: len(fake_tg.answered) == 1)
     assert await wait_until(lambda: len(dialog_manager.last_records(f"tg:{U}", 10)) == 4)
