@@ -563,7 +563,7 @@ class DialogManager:
         """Link the mentions of ``text`` and give each its polarity: the queue of preference tasks."""
         services = self._domain(state)
         mentions = services.linker.link(text, focus=focus)[:MAX_MENTIONS_PER_TURN]
-        mentions = [m for m in mentions if m.candidates]
+        mentions = [m for m in mentions if m.candidates and not _is_stated_role(text, m)]
         if not mentions:
             return []
         polarities = self._services.sentiment.polarities(text, [(m.start, m.end) for m in mentions])
@@ -1267,6 +1267,14 @@ def _card_choices(qid: str | None = None) -> tuple[Choice, ...]:
     on a card that is no longer current is answered "out of date" instead of rating another item."""
     suffix = f":{qid}" if qid else ""
     return tuple(Choice(label, payload + suffix) for label, payload in msg.CARD_BUTTONS)
+
+
+def _is_stated_role(text: str, mention: Any) -> bool:
+    """The mention is the role word of "as a producer" ("Tom Cruise as a producer"), not a title."""
+    before = fold(text[: mention.start])
+    word = fold(mention.text).rstrip("s")
+    return bool(re.search(r"\bas(?:\s+(?:an?|the|my))?\s*$", before)) and (
+        word in _ROLE_WORDS or f"{word}s" in _ROLE_WORDS)
 
 
 def _shares_a_word(a: str, b: str) -> bool:

@@ -588,3 +588,15 @@ def test_a_new_title_while_a_question_is_open_does_not_take_its_opinion(dm, monk
         "preference - disambiguation", 0.9, (("preference - disambiguation", 0.9),)))
     reply = _say(dm, "Memento")  # typed where the answer was expected
     assert "Q8" not in _profile(dm) and [c.payload.split("@")[0] for c in reply.choices] == ["yes", "no"]
+
+
+def test_a_stated_role_word_is_not_a_title():
+    from types import SimpleNamespace
+
+    from bot.dialog import _is_stated_role
+
+    text = "I like Tom Cruise as a producer"
+    mention = SimpleNamespace(text="producer", start=text.index("producer"))
+    assert _is_stated_role(text, mention)
+    text = "I like The Producers"
+    assert not _is_stated_role(text, SimpleNamespace(text="The Producers", start=text.index("The")))
