@@ -463,16 +463,39 @@ class DialogManager:
     # ------------------------------------------------------------------ start, help, fallback, smalltalk
 
     def _switch_domain(self, state: DialogState, domain: str) -> tuple[str, _Outcome]:
+        notes = self._close_questions(state)
         state.domain = domain
         _reset_dialog(state)
-        return Intent.START.value, _Outcome(msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain]), settled=True)
+        text = "\n".join([*notes, msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain])])
+        return Intent.START.value, _Outcome(text, settled=True)
+
+    def _close_questions(self, state: DialogState) -> list[str]:
+        """Before /start or a domain switch: store a rated person whose role was asked (without a
+        role), and say which questions are dropped, so that nothing goes silently."""
+        pending = state.pending or {}
+        if pending.get("kind") not in _QUESTION_KINDS:
+            return []
+        notes = []
+        entry = pending.get("entry") or {}
+        if pending["kind"] == "role" and entry.get("polarity") in ("+", "-"):
+            qid = entry["candidates"][0]
+            state.profile()[qid] = {"polarity": entry["polarity"], "role": None}
+            notes.append(msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid),
+                                                        polarity=msg.POLARITY_MARKS[entry["polarity"]],
+                                                        roles=msg.ITS_ROLES))
+        elif entry.get("mention"):
+            notes.append(msg.QUESTION_DROPPED.format(mention=entry["mention"]))
+        notes.extend(msg.QUESTION_DROPPED.format(mention=e["mention"]) for e in pending.get("queue", ())
+                     if e.get("mention"))
+        return notes
 
     def _on_start(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+        notes = self._close_questions(state)
         _reset_dialog(state)
         state.contexts.clear()
         choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in _DOMAIN_WORDS)
         return _Outcome(
-            msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences,
+            "\n".join(notes) + ("\n" if notes else "") + msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences,
                                example=msg.WELCOME_EXAMPLES[state.domain], ask=msg.WELCOME_ASK[state.domain]),
             choices=choices,
             settled=True,

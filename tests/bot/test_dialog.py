@@ -600,3 +600,14 @@ def test_a_stated_role_word_is_not_a_title():
     assert _is_stated_role(text, mention)
     text = "I like The Producers"
     assert not _is_stated_role(text, SimpleNamespace(text="The Producers", start=text.index("The")))
+
+
+def test_a_domain_switch_or_start_settles_the_open_question_aloud(dm):
+    _say(dm, "I hate Tom Cruise")  # actor or producer?
+    reply = _say(dm, "/book")
+    assert reply.text.startswith("I stored 👎 Tom Cruise without a role")
+    _say(dm, "/movie")
+    assert _profile(dm)["Q200"] == {"polarity": "-", "role": None}
+    _say(dm, "I love The Avengers")
+    reply = _say(dm, "/start")
+    assert reply.text.startswith("I dropped my question about \"The Avengers\"")
