@@ -334,6 +334,13 @@ class DialogManager:
         if (state.focus is None and not state.pending and (intent == Intent.FALLBACK or is_smalltalk(intent))
                 and (prediction.intent in _ABOUT_THE_CARD or _CARD_WORD.match(fold(text)))):
             return Intent.FALLBACK.value, _Outcome(msg.NO_ITEM_ON_SCREEN)  # "why?" with no list open
+        asked_about = _DETAILS_OF.match(fold(text))
+        if asked_about and not state.pending and intent not in _ABOUT_THE_CARD:
+            # "details of Inception": the original agent has no intent for it (fallback); never a rating
+            items = [m.candidates[0].qid for m in self._domain(state).linker.link(asked_about.group(1))
+                     if m.candidates and self._domain(state).kb.is_item(m.candidates[0].qid)]
+            if items:
+                return Intent.FALLBACK.value, self._on_details(state, text, turn, qid=items[0])
         if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
             return intent, self._refine(state, text, refinable)
         return intent, self._run(intent, state, text, turn)
@@ -991,13 +998,13 @@ class DialogManager:
                       [Event.RECOMMENDATION, Event.FINISHED_RECOMMENDATION])
         return outcome
 
-    def _item_card(self, state: DialogState) -> Any:
+    def _item_card(self, state: DialogState, qid: str | None = None) -> Any:
         from recommender.recommend import item_card
 
-        return item_card(self._domain(state).kb, state.focus)
+        return item_card(self._domain(state).kb, qid or state.focus)
 
-    def _on_details(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
-        card = self._item_card(state)
+    def _on_details(self, state: DialogState, text: str, turn: Turn, *, qid: str | None = None) -> _Outcome:
+        card = self._item_card(state, qid)
         lines = [self._display(state, card.qid)]
         if card.description:
             lines.append(card.description)
@@ -1009,6 +1016,8 @@ class DialogManager:
             lines.append(msg.DETAILS_GENRES.format(names=", ".join(card.genres)))
         lines.extend(msg.DETAILS_LINK.format(site=site, url=url) for site, url in card.links)
         reply = "\n".join(lines) if len(lines) > 1 else msg.DETAILS_NONE.format(title=lines[0])
+        if qid is not None:  # asked about a named item outside a list: no card buttons, nothing stored
+            return _Outcome(reply, image=card.image)
         return _Outcome(reply, choices=_card_choices(state.focus), image=card.image,
                         events=[Event.RECOMMENDATION, Event.QUESTION])
 
@@ -1405,6 +1414,7 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 _RF = "request_recommendation-followup"
+_DETAILS_OF = re.compile(r"^\W*(?:details?|info|information|tell me (?:more )?about)\s+(?:(?:of|on|about|for)\s+)?(.+)$")
 _CARD_COMMANDS = re.compile(r"^\W*(why|details?|info|trailer|preview|play it|listen)\W*$")
 _CARD_COMMAND_INTENT = {"why": Intent.REC_WHY.value, "details": Intent.REC_DETAILS.value,
                         "detail": Intent.REC_DETAILS.value, "info": Intent.REC_DETAILS.value,

@@ -611,3 +611,12 @@ def test_a_domain_switch_or_start_settles_the_open_question_aloud(dm):
     _say(dm, "I love The Avengers")
     reply = _say(dm, "/start")
     assert reply.text.startswith("I dropped my question about \"The Avengers\"")
+
+
+def test_details_of_a_named_item_show_it_and_store_nothing(dm):
+    _say(dm, "I hate Inception")
+    reply = _say(dm, "details of Inception please")
+    assert reply.text.startswith("Inception") and _last(dm).intent == "Default Fallback Intent"
+    assert _profile(dm) == {"Q1": {"polarity": "-", "role": None}}
+    _say(dm, "tell me about Memento")
+    assert "Q8" not in _profile(dm)
