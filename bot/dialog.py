@@ -1150,19 +1150,20 @@ class DialogManager:
         return _Outcome(msg.PROFILE.format(nouns=nouns, lines="\n".join(lines)))
 
     def _on_delete(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
-        matches = self._profile_matches(state, text)
+        matches, named = self._profile_matches(state, text)
         outcome = _Outcome("", events=[Event.PREFERENCE])
         if not matches:
             outcome.text = msg.DELETE_NOT_FOUND
             return outcome
-        if len(matches) == 1:
+        if len(matches) == 1 and named:
             state.profile().pop(matches[0], None)
             outcome.text = msg.DELETED.format(label=self._display(state, matches[0]))
             return outcome
         options = matches[:MAX_CHOICES]
         labels = self._option_names(state, options)
-        self._ask_options(state, "delete", msg.ITEM_QUESTION.format(mention=text), options, labels, outcome,
-                          origin="profile")
+        target = re.sub(r"\b(delete|remove|forget|drop|cancel|please|from my profile|my)\b", " ", text, flags=re.I)
+        self._ask_options(state, "delete", msg.ITEM_QUESTION.format(mention=" ".join(target.split()) or text), options,
+                          labels, outcome, origin="profile")
         return outcome
 
     @staticmethod
@@ -1179,7 +1180,9 @@ class DialogManager:
         outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
         outcome.webhook_contexts["property_type_disambiguation"] = 2
 
-    def _profile_matches(self, state: DialogState, text: str) -> list[str]:
+    def _profile_matches(self, state: DialogState, text: str) -> tuple[list[str], bool]:
+        """Profile entries named in ``text``, best first, and whether they are named in full (a
+        label contained in the text); near matches ("delete Top" for Top Gun) are to be confirmed."""
         from rapidfuzz import fuzz
 
         kb = self._domain(state).kb
@@ -1187,13 +1190,13 @@ class DialogManager:
         scored = []
         for qid in state.profile():
             label = fold(kb.label(qid))
-            score = 100.0 if label and label in folded else fuzz.token_set_ratio(label, folded)
+            score = 101.0 if label and re.search(rf"\b{re.escape(label)}\b", folded) else fuzz.token_set_ratio(label, folded)
             if score >= 85:
                 scored.append((score, qid))
         scored.sort(reverse=True)
-        if scored and scored[0][0] == 100.0:
-            return [q for s, q in scored if s == 100.0]
-        return [q for _, q in scored]
+        if scored and scored[0][0] == 101.0:
+            return [q for s, q in scored if s == 101.0], True
+        return [q for _, q in scored], False
 
     def _answer_delete(self, state: DialogState, text: str, payload: str | None) -> _Outcome:
         pending = state.pending or {}

@@ -620,3 +620,11 @@ def test_details_of_a_named_item_show_it_and_store_nothing(dm):
     assert _profile(dm) == {"Q1": {"polarity": "-", "role": None}}
     _say(dm, "tell me about Memento")
     assert "Q8" not in _profile(dm)
+
+
+def test_deleting_by_part_of_a_name_asks_first(dm):
+    _say(dm, "I like Top Gun")
+    reply = _say(dm, "delete Top")
+    assert "Q3" in _profile(dm) and reply.text.startswith('Which "Top" do you mean?')
+    _say(dm, "1")
+    assert "Q3" not in _profile(dm)
