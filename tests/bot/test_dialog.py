@@ -626,5 +626,5 @@ def test_deleting_by_part_of_a_name_asks_first(dm):
     _say(dm, "I like Top Gun")
     reply = _say(dm, "delete Top")
     assert "Q3" in _profile(dm) and reply.text.startswith('Which "Top" do you mean?')
-    _say(dm, "1")
+    _say(dm, reply.choices[0].label, payload=reply.choices[0].payload)
     assert "Q3" not in _profile(dm)
