@@ -373,8 +373,8 @@ class DialogManager:
         card_word = _CARD_COMMANDS.match(folded)
         if card_word and state.focus is not None and not state.pending:  # typed like the card's buttons
             return _CARD_COMMAND_INTENT[card_word.group(1)]
-        if (intent == Intent.FALLBACK and not state.pending and state.focus is None
-                and self._names_only(state, text)):
+        if (intent == Intent.FALLBACK and (not state.pending or state.pending.get("kind") == "confirm")
+                and state.focus is None and self._names_only(state, text)):
             return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"
         if state.focus is not None and not state.pending and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(
                 folded.strip(" .!"))):  # a bare yes/no answers the card's "Do you like it?"
@@ -786,7 +786,8 @@ class DialogManager:
         queue = list(pending.get("queue", ()))
         choice = _parse_answer(kind, text, payload, self._option_labels(state, kind, entry))
         if choice is None:
-            new_entries = self._entries(state, text) if kind != "confirm" else []
+            new_entries = (self._entries(state, text) if kind != "confirm" or self._names_only(state, text)
+                           else [])  # at "did you like X?", only a bare new name is a new preference
             readings = set(entry.get("readings") or entry.get("candidates") or ())
             for new in new_entries:  # "Arnold Schwarzenegger" answering a question keeps its opinion
                 if (new["polarity"] not in ("+", "-") and entry.get("polarity") in ("+", "-")

@@ -628,3 +628,15 @@ def test_deleting_by_part_of_a_name_asks_first(dm):
     assert "Q3" in _profile(dm) and reply.text.startswith('Which "Top" do you mean?')
     _say(dm, reply.choices[0].label, payload=reply.choices[0].payload)
     assert "Q3" not in _profile(dm)
+
+
+def test_a_bare_title_at_did_you_like_question_is_asked_about_too(dm, monkeypatch):
+    from tests.bot.dialog_fakes import Pol
+
+    monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
+    _say(dm, "Memento")                     # did you like Memento?
+    reply = _say(dm, "Dunkirk")             # another bare title: asked next, Memento waits
+    assert reply.text.startswith("Did you like Dunkirk?") and "come back to \"Memento\"" in reply.text
+    _say(dm, "yes")
+    _say(dm, "no")
+    assert {q: v["polarity"] for q, v in _profile(dm).items()} == {"Q7": "+", "Q8": "-"}
