@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _TRANSLATE = str.maketrans(
     {
@@ -30,8 +31,10 @@ MAX_CHARS = 2000
 costs no more than a long one)."""
 
 
+@lru_cache(maxsize=16384)
 def normalize(text: str | None, *, max_chars: int = MAX_CHARS) -> str:
-    """Return ``text`` NFKC-normalised, with straight quotes, single spaces, stripped, cut at ``max_chars``."""
+    """Return ``text`` NFKC-normalised, with straight quotes, single spaces, stripped, cut at ``max_chars``
+    (a pure function: results are cached, the same short texts come back many times per turn)."""
     if not text:
         return ""
     text = unicodedata.normalize("NFKC", text[: max_chars * 2]).translate(_TRANSLATE)
@@ -88,6 +91,7 @@ def strip_accents(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+@lru_cache(maxsize=16384)
 def fold(text: str) -> str:
     """Matching key: :func:`normalize`, accents stripped, casefolded."""
     return strip_accents(normalize(text)).casefold()
