@@ -67,7 +67,8 @@ Since then the users type the plain :data:`BENCH_TEXTS` (before, each text ended
 no user types and which sent the linker into fuzzy look-ups of "Christopher Nolan #3"; the order
 check now compares each turn's text with the one due instead). Merged code, idle machine, 3 runs:
 319.4, 327.7 and 332.2 msg/s, 0 lost (bot 1.9-2.1 ms, workers 2.9-3.1 ms, fake server 0.5 ms CPU per
-message).
+message). With the dialog fixes of the same day (more checks per turn) and cached text
+normalisation, 7 runs: 283.0-316.9 msg/s, median 304.5, 0 lost.
 
 Earlier measurements of the HTTP backends (in-process dialog manager; load average 5.5-6.5, CPU
 reference 22-41 ms):
