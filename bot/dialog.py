@@ -1215,8 +1215,10 @@ class DialogManager:
         choices = (Choice(msg.RESET_EVERYTHING_BUTTON, "reset:everything"),
                    Choice(msg.RESET_ITEMS_BUTTON.format(items=items), "reset:items"),
                    Choice(msg.RESET_PROPERTIES_BUTTON, "reset:properties"))
+        notes = self._close_questions(state)  # the reset question replaces an open one, aloud
         state.pending = None
-        return _Outcome(msg.RESET_WHAT.format(items=items), choices=choices, events=[Event.QUESTION])
+        return _Outcome("\n".join([*notes, msg.RESET_WHAT.format(items=items)]), choices=choices,
+                        events=[Event.QUESTION], settled=True)
 
     def _on_reset_choice(self, state: DialogState, what: str) -> _Outcome:
         state.pending = {"kind": "reset", "what": what, "origin": "profile",

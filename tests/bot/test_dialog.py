@@ -640,3 +640,12 @@ def test_a_bare_title_at_did_you_like_question_is_asked_about_too(dm, monkeypatc
     _say(dm, "yes")
     _say(dm, "no")
     assert {q: v["polarity"] for q, v in _profile(dm).items()} == {"Q7": "+", "Q8": "-"}
+
+
+def test_a_reset_question_replaces_an_open_question_aloud(dm):
+    _say(dm, "I like Inception")
+    _say(dm, "I love The Avengers")  # which one?
+    reply = _say(dm, "reset my profile")
+    assert reply.text.startswith("I dropped my question about \"The Avengers\"")
+    reply = _say(dm, "no")
+    assert "Q5" not in _profile(dm) and "Q6" not in _profile(dm) and "Q1" in _profile(dm)
