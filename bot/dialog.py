@@ -485,16 +485,22 @@ class DialogManager:
         notes = []
         entry = pending.get("entry") or {}
         if pending["kind"] == "role" and entry.get("polarity") in ("+", "-"):
-            qid = entry["candidates"][0]
-            state.profile()[qid] = {"polarity": entry["polarity"], "role": None}
-            notes.append(msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid),
-                                                        polarity=msg.POLARITY_MARKS[entry["polarity"]],
-                                                        roles=msg.ITS_ROLES))
+            notes.append(self._store_without_role(state, entry))
         elif entry.get("mention"):
             notes.append(msg.QUESTION_DROPPED.format(mention=entry["mention"]))
         notes.extend(msg.QUESTION_DROPPED.format(mention=e["mention"]) for e in pending.get("queue", ())
                      if e.get("mention"))
         return notes
+
+    def _store_without_role(self, state: DialogState, entry: dict[str, Any]) -> str:
+        """Store the rated person of an unanswered role question without a role; the note saying so."""
+        from recommender.schema import role_name
+
+        qid = entry["candidates"][0]
+        state.profile()[qid] = {"polarity": entry["polarity"], "role": None}
+        roles = ", ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
+        return msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid), polarity=msg.POLARITY_MARKS[entry["polarity"]],
+                                              roles=roles or msg.ITS_ROLES)
 
     def _on_start(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         notes = self._close_questions(state)
@@ -711,19 +717,12 @@ class DialogManager:
           told.
         Entries queued behind the question (other mentions of the same message) follow it.
         """
-        from recommender.schema import role_name
-
         entry, queue = dict(question["entry"]), list(question.get("queue", ()))
         notes: list[str] = []
         if question["kind"] == "role" and entry.get("polarity") in ("+", "-"):
-            qid = entry["candidates"][0]
-            state.profile()[qid] = {"polarity": entry["polarity"], "role": None}
+            before = self._store_without_role(state, entry)
             state.last_stored.append(dict(entry, role=None))  # "actor" next turn still refines it
-            outcome.objects.append((qid, entry["polarity"]))
-            roles = ", ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
-            before = msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid),
-                                                    polarity=msg.POLARITY_MARKS[entry["polarity"]],
-                                                    roles=roles or msg.ITS_ROLES)
+            outcome.objects.append((entry["candidates"][0], entry["polarity"]))
             outcome.text = f"{before}\n{outcome.text}" if outcome.text else before
             kept: list[dict[str, Any]] = queue
         else:
@@ -1162,7 +1161,7 @@ class DialogManager:
             return outcome
         options = matches[:MAX_CHOICES]
         labels = self._option_names(state, options)
-        target = re.sub(r"\b(delete|remove|forget|drop|cancel|please|from my profile|my)\b", " ", text, flags=re.I)
+        target = _DELETE_FILLER.sub(" ", text)
         self._ask_options(state, "delete", msg.ITEM_QUESTION.format(mention=" ".join(target.split()) or text), options,
                           labels, outcome, origin="profile")
         return outcome
@@ -1187,7 +1186,7 @@ class DialogManager:
         from rapidfuzz import fuzz
 
         kb = self._domain(state).kb
-        folded = fold(re.sub(r"\b(delete|remove|forget|drop|cancel|please|from my profile|my)\b", " ", text, flags=re.I))
+        folded = fold(_DELETE_FILLER.sub(" ", text))
         scored = []
         for qid in state.profile():
             label = fold(kb.label(qid))
@@ -1433,6 +1432,8 @@ _DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| e
 _ROLE_AFTER = re.compile(r"\s*(?:as|like)\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\b")
 """A role stated right after the name ("Brad Pitt as an actor", "Mel Gibson as director")."""
 _NAME_AS_ROLE = re.compile(r"^\w[\w .'-]*?\s+as\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\W*$")
+_DELETE_FILLER = re.compile(r"\b(delete|remove|forget|drop|cancel|please|from my profile|my)\b", re.I)
+"""The command words around the name in "please delete my Titanic" (left out when matching the profile)."""
 _DELETE_WORDS = re.compile(r"\b(delete|remove|forget|drop|erase|unlike|take (it |\w+ )?(off|out)|get rid)\b")
 _SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
 _WHAT_TO_RATE = re.compile(r"\b(what|which)\b.{0,30}\b(should|could|can|do|to) i (rate|tell you about)\b"
