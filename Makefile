@@ -7,7 +7,7 @@ SHARED ?= ../shared/data
 DUMP := $(SHARED)/wikidata/wikidata-subset.nt.gz
 SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.json.gz)
 
-.PHONY: run test setup kb model replay clean
+.PHONY: run test lint setup kb model replay clean
 
 $(BIN)/corsbot: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,11 @@ replay: setup
 run: setup kb model replay
 
 # The tests build their own fixtures; the movie snapshot lets the tests on real data run too.
-test: setup $(CORSBOT_HOME)/kb/movie/kb.json.gz
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: setup lint $(CORSBOT_HOME)/kb/movie/kb.json.gz
 	$(BIN)/python -m pytest -p no:cacheprovider
 
 clean:

@@ -54,27 +54,39 @@ SPEC: dict[str, IntentSpec] = {
     "request_recommendation - fallback": IntentSpec((_RF,), ((_RF, 1),)),
     "request_recommendation - help": IntentSpec((_RF,), ((_RF, 1),)),
     "request_recommendation - no_but": IntentSpec((_RF,), ((_RF, 1), (_RCF, 2))),
-    "request_recommendation - preference": IntentSpec((_RF,), ((_RF, 1), ("request_recommendation-preference-followup", 2))),
+    "request_recommendation - preference": IntentSpec(
+        (_RF,), ((_RF, 1), ("request_recommendation-preference-followup", 2))
+    ),
     "request_recommendation - skip": IntentSpec((_RF,), ((_RF, 1),)),
     "request_recommendation - stop": IntentSpec((_RF,), ((_RF, 0), ("request_recommendation-preference-followup", 0))),
     "request_recommendation - trailer": IntentSpec((_RF,), ((_RF, 1),)),
     "request_recommendation - why": IntentSpec((_RF,), ((_RF, 1),)),
     "request_recommendation - yes_but": IntentSpec((_RF,), ((_RF, 1), (_RCF, 2))),
-    "reset - reset_everything": IntentSpec(("show_profile-reset-followup",), (("show_profile-reset-reset_everything-followup", 1),)),
+    "reset - reset_everything": IntentSpec(
+        ("show_profile-reset-followup",), (("show_profile-reset-reset_everything-followup", 1),)
+    ),
     "reset - reset_everything - no": IntentSpec(("show_profile-reset-reset_everything-followup",), ()),
     "reset - reset_everything - yes": IntentSpec(("show_profile-reset-reset_everything-followup",), ()),
-    "reset - reset_movies": IntentSpec(("show_profile-reset-followup",), (("show_profile-reset-reset_movies-followup", 1),)),
+    "reset - reset_movies": IntentSpec(
+        ("show_profile-reset-followup",), (("show_profile-reset-reset_movies-followup", 1),)
+    ),
     "reset - reset_movies - no": IntentSpec(("show_profile-reset-reset_movies-followup",), ()),
     "reset - reset_movies - yes": IntentSpec(("show_profile-reset-reset_movies-followup",), ()),
-    "reset - reset_properties": IntentSpec(("show_profile-reset-followup",), (("show_profile-reset-reset_properties-followup", 1),)),
+    "reset - reset_properties": IntentSpec(
+        ("show_profile-reset-followup",), (("show_profile-reset-reset_properties-followup", 1),)
+    ),
     "reset - reset_properties - no": IntentSpec(("show_profile-reset-reset_properties-followup",), ()),
     "reset - reset_properties - yes": IntentSpec(("show_profile-reset-reset_properties-followup",), ()),
     "reset_profile": IntentSpec((), (("show_profile-reset-followup", 2), ("reset_profile-followup", 2))),
     "reset_profile - cancel": IntentSpec(("reset_profile-followup",), (("reset_profile-followup", 0),)),
     "show_profile": IntentSpec((), (("show_profile-followup", 2),)),
     "show_profile - help": IntentSpec(("show_profile-followup",), (("show_profile-followup", 1),)),
-    "show_profile - delete_preference": IntentSpec(("show_profile-followup",), (("show_profile-delete_preference-followup", 2),)),
-    "show_profile - delete_preference - disambiguation": IntentSpec(("show_profile-delete_preference-followup", _PTD), ((_PTD, 5),)),
+    "show_profile - delete_preference": IntentSpec(
+        ("show_profile-followup",), (("show_profile-delete_preference-followup", 2),)
+    ),
+    "show_profile - delete_preference - disambiguation": IntentSpec(
+        ("show_profile-delete_preference-followup", _PTD), ((_PTD, 5),)
+    ),
     "show_profile - delete_preference - help": IntentSpec(
         ("show_profile-delete_preference-followup", _PTD), ((_PTD, 1), ("show_profile-delete_preference-followup", 1))
     ),

@@ -59,8 +59,11 @@ def package_version() -> str:
         from pathlib import Path
 
         pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-        found = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M) \
-            if pyproject.is_file() else None
+        found = (
+            re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M)
+            if pyproject.is_file()
+            else None
+        )
         return found.group(1) if found else "unknown"
 
 

@@ -39,17 +39,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``chat`` and ``replay``."""
     chat = sub.add_parser("chat", help="chat with the bot in the terminal (stdin/stdout, pipe-friendly)")
     chat.add_argument("--domain", choices=paths.DOMAINS, default="movie", help="domain to start in (default movie)")
-    chat.add_argument("--user", type=user_key, default="cli:local",
-                      help="user key, not empty (profiles persist per user key; default cli:local)")
+    chat.add_argument(
+        "--user",
+        type=user_key,
+        default="cli:local",
+        help="user key, not empty (profiles persist per user key; default cli:local)",
+    )
     chat.set_defaults(handler=_chat_cli)
 
     replay = sub.add_parser("replay", help="replay logged user-study messages through the dialog manager")
     replay.add_argument("files", nargs="+", type=Path, help="dataset-format JSON files")
-    replay.add_argument("--domain", choices=paths.DOMAINS, default="movie",
-                        help="domain for files not under a movie/book/music folder (default movie)")
-    replay.add_argument("--report", type=Path, default=None,
-                        help="write report.json, report.md and a chart to this folder (extends the last line)")
-    replay.add_argument("--limit-users", type=positive_int, default=None, help="replay only the first N users of each file")
+    replay.add_argument(
+        "--domain",
+        choices=paths.DOMAINS,
+        default="movie",
+        help="domain for files not under a movie/book/music folder (default movie)",
+    )
+    replay.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        help="write report.json, report.md and a chart to this folder (extends the last line)",
+    )
+    replay.add_argument(
+        "--limit-users", type=positive_int, default=None, help="replay only the first N users of each file"
+    )
     replay.set_defaults(handler=_replay_cli)
 
 
@@ -141,8 +155,12 @@ def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
         key = f"replay:{run_id}:{path.parent.name}/{path.stem}:{user_id}"
         handled = 0
         for record in records:
-            turn = Turn(key, record.message, interaction_type=record.interaction_type or "NL",
-                        timestamp_ms=record.timestamp_start)
+            turn = Turn(
+                key,
+                record.message,
+                interaction_type=record.interaction_type or "NL",
+                timestamp_ms=record.timestamp_start,
+            )
             try:
                 dm.handle(turn)
             except Exception:  # noqa: BLE001 - counted and reported, the replay goes on
@@ -165,8 +183,9 @@ def _check_replay_args(args: argparse.Namespace) -> Path:
 
     folders = [str(path) for path in args.files if path.is_dir()]
     if folders:
-        raise ConfigError(f"{', '.join(folders)}: a folder, not a dataset file (give the JSON files in it, "
-                          f"e.g. {folders[0]}/*.json)")
+        raise ConfigError(
+            f"{', '.join(folders)}: a folder, not a dataset file (give the JSON files in it, e.g. {folders[0]}/*.json)"
+        )
     missing = [str(path) for path in args.files if not path.is_file()]
     if missing:
         raise ConfigError(f"no such file: {', '.join(missing)}")
@@ -210,31 +229,45 @@ def _replay_cli(args: argparse.Namespace) -> int:
         write_records(out_dir / f"ours_{path.parent.name}_{path.stem}.json", ours)
         comparison = compare(ours, logged)
         n = len(logged)
-        print(f"{path}: domain={domain} messages={n} exceptions={exceptions} "
-              f"intent_agreement={_score(comparison.intent_agreement, n)} "
-              f"intent_agreement_validated={_score(comparison.intent_agreement_validated, comparison.validated)} "
-              f"events_agreement={_score(comparison.events_agreement, n)} "
-              f"objects_f1={_score(comparison.objects_f1, n)} "
-              f"tocheck_agreement={_score(comparison.tocheck_agreement, n)} msgs_per_s={n / max(seconds, 1e-9):.1f}")
+        print(
+            f"{path}: domain={domain} messages={n} exceptions={exceptions} "
+            f"intent_agreement={_score(comparison.intent_agreement, n)} "
+            f"intent_agreement_validated={_score(comparison.intent_agreement_validated, comparison.validated)} "
+            f"events_agreement={_score(comparison.events_agreement, n)} "
+            f"objects_f1={_score(comparison.objects_f1, n)} "
+            f"tocheck_agreement={_score(comparison.tocheck_agreement, n)} msgs_per_s={n / max(seconds, 1e-9):.1f}"
+        )
         comparisons.append(comparison)
         all_messages += n
         all_exceptions += exceptions
         all_seconds += seconds
     if all_messages == 0 and all_exceptions == 0:
-        raise ConfigError(f"no usable message record in {', '.join(str(p) for p in args.files)} "
-                          "(see the warnings above): nothing was replayed")
+        raise ConfigError(
+            f"no usable message record in {', '.join(str(p) for p in args.files)} "
+            "(see the warnings above): nothing was replayed"
+        )
     total = merge(comparisons)
-    line = (f"replay: messages={all_messages} exceptions={all_exceptions} "
-            f"intent_agreement={_score(total.intent_agreement, all_messages)} "
-            f"intent_agreement_validated={_score(total.intent_agreement_validated, total.validated)}")
+    line = (
+        f"replay: messages={all_messages} exceptions={all_exceptions} "
+        f"intent_agreement={_score(total.intent_agreement, all_messages)} "
+        f"intent_agreement_validated={_score(total.intent_agreement_validated, total.validated)}"
+    )
     if args.report is not None:
         from logs.report import write_report
 
-        write_report(total, args.report, extra={"messages_per_second": all_messages / max(all_seconds, 1e-9),
-                                                "exceptions": all_exceptions,
-                                                "files": [str(p) for p in args.files]})
-        line += (f" events_agreement={_score(total.events_agreement, all_messages)}"
-                 f" objects_f1={_score(total.objects_f1, all_messages)}"
-                 f" tocheck_agreement={_score(total.tocheck_agreement, all_messages)}")
+        write_report(
+            total,
+            args.report,
+            extra={
+                "messages_per_second": all_messages / max(all_seconds, 1e-9),
+                "exceptions": all_exceptions,
+                "files": [str(p) for p in args.files],
+            },
+        )
+        line += (
+            f" events_agreement={_score(total.events_agreement, all_messages)}"
+            f" objects_f1={_score(total.objects_f1, all_messages)}"
+            f" tocheck_agreement={_score(total.tocheck_agreement, all_messages)}"
+        )
     print(line)
     return 0 if all_exceptions == 0 else 1

@@ -29,7 +29,9 @@ def register(nlu_sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--domain", choices=paths.DOMAINS, help="one domain (default: every domain with a KB snapshot)")
     parser.add_argument("--kb", type=Path, help="KB snapshot folder (default: var/kb/<domain>; needs --domain)")
     parser.add_argument("--data", type=Path, help="folder of the released messages (default: shared converse)")
-    parser.add_argument("--errors", type=non_negative_int, default=0, metavar="N", help="print N missed/extra tasks per domain")
+    parser.add_argument(
+        "--errors", type=non_negative_int, default=0, metavar="N", help="print N missed/extra tasks per domain"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -42,8 +44,15 @@ def _eval_records(path: Path):
     for problem in result.problems[:3]:
         print(f"warning: {path.name}: {problem}", file=sys.stderr)
     return [
-        EvalRecord(r.user_id, r.timestamp_start, r.message, r.intent, parse_objects(r.recognized_objects),
-                   split_list(r.events), r.to_check)
+        EvalRecord(
+            r.user_id,
+            r.timestamp_start,
+            r.message,
+            r.intent,
+            parse_objects(r.recognized_objects),
+            split_list(r.events),
+            r.to_check,
+        )
         for r in result.records
     ]
 
@@ -175,8 +184,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _counts_text(counts) -> str:
-    return (f"{counts.tasks_unnamed} tasks with an unnamed gold QID dropped, {counts.signs_flipped} signs "
-            f"set by the message, {counts.polarity_excluded} message-level signs not scored")
+    return (
+        f"{counts.tasks_unnamed} tasks with an unnamed gold QID dropped, {counts.signs_flipped} signs "
+        f"set by the message, {counts.polarity_excluded} message-level signs not scored"
+    )
 
 
 def _print_errors(tasks, linker, sentiment, kb, limit, simulate_task) -> None:

@@ -42,17 +42,30 @@ EVAL_JSON = "intent_eval.json"
 def register(nlu_sub: argparse._SubParsersAction) -> None:
     """Add ``train`` and ``evaluate`` to the ``nlu`` command."""
     train = nlu_sub.add_parser("train", help="train the intent recognizer on dataset-format files")
-    train.add_argument("--data", nargs="+", type=Path, metavar="FILE",
-                       help="dataset-format JSON files (default: the six released files)")
+    train.add_argument(
+        "--data",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="dataset-format JSON files (default: the six released files)",
+    )
     train.add_argument("--validated-only", action="store_true", help="only records with toCheck=false")
     train.add_argument("--out", type=Path, help=f"model folder (default: {paths.intent_model()})")
-    train.add_argument("--no-extra", action="store_true",
-                       help="do not add the DialogFlow agent's training phrases and our small-talk phrases")
+    train.add_argument(
+        "--no-extra",
+        action="store_true",
+        help="do not add the DialogFlow agent's training phrases and our small-talk phrases",
+    )
     train.set_defaults(handler=_train_command)
 
     ev = nlu_sub.add_parser("evaluate", help="grouped cross-validation of the intent recognizer vs a baseline")
-    ev.add_argument("--data", nargs="+", type=Path, metavar="FILE",
-                    help="dataset-format JSON files (default: the six released files)")
+    ev.add_argument(
+        "--data",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="dataset-format JSON files (default: the six released files)",
+    )
     ev.add_argument("--out", type=Path, help=f"report folder (default: {paths.reports_dir() / 'nlu'})")
     ev.add_argument("--folds", type=at_least(2), default=5, help="number of folds (default 5)")
     ev.add_argument("--no-extra", action="store_true", help="no agent / small-talk phrases in training")
@@ -68,7 +81,9 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def examples_from_files(files: Sequence[Path], *, validated_only: bool = False) -> tuple[list[Any], list[dict[str, Any]], list[str]]:
+def examples_from_files(
+    files: Sequence[Path], *, validated_only: bool = False
+) -> tuple[list[Any], list[dict[str, Any]], list[str]]:
     """Read dataset-format files into intent examples.
 
     Args:
@@ -105,10 +120,25 @@ def examples_from_files(files: Sequence[Path], *, validated_only: bool = False) 
                 prev = rec
                 if not rec.intent or (validated_only and rec.to_check):
                     continue
-                examples.append(IntentExample(rec.message or "", tuple(contexts), rec.intent,
-                                              f"{path}:{user}", domain, not rec.to_check, tuple(events)))
-        info.append({"path": str(path), "sha256": sha256_of(path), "records": len(result.records),
-                     "examples": len(examples) - before})
+                examples.append(
+                    IntentExample(
+                        rec.message or "",
+                        tuple(contexts),
+                        rec.intent,
+                        f"{path}:{user}",
+                        domain,
+                        not rec.to_check,
+                        tuple(events),
+                    )
+                )
+        info.append(
+            {
+                "path": str(path),
+                "sha256": sha256_of(path),
+                "records": len(result.records),
+                "examples": len(examples) - before,
+            }
+        )
     return examples, info, problems
 
 
@@ -140,7 +170,7 @@ def _train_command(args: argparse.Namespace) -> int:
     recognizer.save(out)
     card = {
         "model": "spaCy textcat (TextCatBOW, exclusive classes) over message + dialog-state tokens",
-        "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "data_files": info,
         "validated_only": bool(args.validated_only),
         "counts": {
@@ -155,8 +185,10 @@ def _train_command(args: argparse.Namespace) -> int:
         "metrics": _metrics_for(info),
     }
     (out / "card.json").write_text(json.dumps(card, indent=1, ensure_ascii=False), encoding="utf-8")
-    print(f"nlu train: examples={len(examples)} extra={len(extra)} intents={len(recognizer.labels)} "
-          f"train_seconds={recognizer.options.get('train_seconds')} model={out}")
+    print(
+        f"nlu train: examples={len(examples)} extra={len(extra)} intents={len(recognizer.labels)} "
+        f"train_seconds={recognizer.options.get('train_seconds')} model={out}"
+    )
     return 0
 
 
@@ -182,19 +214,25 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     for line in problems[:10]:
         print(f"warning: {line}")
     extra = [] if args.no_extra else _extra_examples()
-    print(f"evaluating on {len(examples)} messages from {len(files)} files, {args.folds}-fold grouped CV "
-          f"(+{len(extra)} extra training phrases)")
+    print(
+        f"evaluating on {len(examples)} messages from {len(files)} files, {args.folds}-fold grouped CV "
+        f"(+{len(extra)} extra training phrases)"
+    )
     result = cross_validate(examples, n_folds=args.folds, extra=extra)
     written = write_report(result, out, data_files=info)
     s = result.summary()
     for domain, m in result.per_domain().items():
-        print(f"  {domain}: messages={m['examples']} accuracy={m['accuracy']:.3f} "
-              f"accuracy_validated={m['accuracy_validated']:.3f} baseline_accuracy={m['baseline_accuracy']:.3f}")
+        print(
+            f"  {domain}: messages={m['examples']} accuracy={m['accuracy']:.3f} "
+            f"accuracy_validated={m['accuracy_validated']:.3f} baseline_accuracy={m['baseline_accuracy']:.3f}"
+        )
     print(f"fallback thresholds per fold: {s['thresholds']}; training per fold: {s['train_seconds_mean']:.1f} s")
     print(f"latency per message: p50={s['latency_ms_p50']:.3f} ms p99={s['latency_ms_p99']:.3f} ms")
     print(f"baseline macro_f1={s['baseline_macro_f1']:.3f}")
     print(f"reports: {written['markdown']} {written['json']} {written['confusion']} {written['errors']}")
-    print(f"nlu: accuracy={s['accuracy']:.3f} accuracy_validated={s['accuracy_validated']:.3f} "
-          f"macro_f1={s['macro_f1']:.3f} baseline_accuracy={s['baseline_accuracy']:.3f} "
-          f"baseline_accuracy_validated={s['baseline_accuracy_validated']:.3f}")
+    print(
+        f"nlu: accuracy={s['accuracy']:.3f} accuracy_validated={s['accuracy_validated']:.3f} "
+        f"macro_f1={s['macro_f1']:.3f} baseline_accuracy={s['baseline_accuracy']:.3f} "
+        f"baseline_accuracy_validated={s['baseline_accuracy_validated']:.3f}"
+    )
     return 0

@@ -39,20 +39,35 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
 
     build = kb_sub.add_parser("build", help="extract the domains' snapshots over SPARQL")
-    build.add_argument("--domain", action="append", choices=paths.DOMAINS, help="domain to build (repeatable; default all)")
+    build.add_argument(
+        "--domain", action="append", choices=paths.DOMAINS, help="domain to build (repeatable; default all)"
+    )
     src = build.add_mutually_exclusive_group()
-    src.add_argument("--endpoint", help="SPARQL endpoint URL (e.g. https://query.wikidata.org/sparql) instead of the embedded store")
-    src.add_argument("--dump", type=Path, help="RDF dump to load into the embedded store (default: the shared Wikidata subset)")
+    src.add_argument(
+        "--endpoint", help="SPARQL endpoint URL (e.g. https://query.wikidata.org/sparql) instead of the embedded store"
+    )
+    src.add_argument(
+        "--dump", type=Path, help="RDF dump to load into the embedded store (default: the shared Wikidata subset)"
+    )
     build.add_argument("--store", type=Path, help="embedded store folder (default: var/kb/store)")
     build.add_argument("--out", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
-    build.add_argument("--timeout", type=positive_float, default=60.0, help="client timeout per request, seconds (remote)")
+    build.add_argument(
+        "--timeout", type=positive_float, default=60.0, help="client timeout per request, seconds (remote)"
+    )
     build.add_argument("--batch-size", type=positive_int, help="entities per VALUES batch")
     build.add_argument("--no-progress", action="store_true", help="no progress bars")
-    build.add_argument("--min-items", type=non_negative_int, default=None,
-                       help="fewest items a domain's snapshot may have (default 1); fewer is an error and the "
-                            "existing snapshot is kept")
-    build.add_argument("--force", action="store_true",
-                       help="replace an existing snapshot even if the new one has under half of its items")
+    build.add_argument(
+        "--min-items",
+        type=non_negative_int,
+        default=None,
+        help="fewest items a domain's snapshot may have (default 1); fewer is an error and the "
+        "existing snapshot is kept",
+    )
+    build.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing snapshot even if the new one has under half of its items",
+    )
     build.set_defaults(handler=cmd_build)
 
     stats = kb_sub.add_parser("stats", help="counts per domain and coverage of the study's QIDs")
@@ -106,8 +121,14 @@ def cmd_build(args: argparse.Namespace) -> int:
     for domain in domains:
         out = _snapshot(args.out, domain)
         try:
-            report = build_snapshot(backend, domain, out, progress=not args.no_progress and sys.stderr.isatty(),
-                                    min_items=min_items, min_share_of_previous=share)
+            report = build_snapshot(
+                backend,
+                domain,
+                out,
+                progress=not args.no_progress and sys.stderr.isatty(),
+                min_items=min_items,
+                min_share_of_previous=share,
+            )
         except EmptySnapshotError as exc:  # the other domains are still built
             print(f"corsbot: error: {exc}", file=sys.stderr)
             failed.append(domain)
@@ -117,8 +138,10 @@ def cmd_build(args: argparse.Namespace) -> int:
             f"labels={report.labels} aliases={report.aliases} dropped_unlabeled={report.dropped_unlabeled} "
             f"queries={report.queries} seconds={report.seconds:.1f} size={report.size_bytes} -> {report.path}"
         )
-    print(f"built {len(domains) - len(failed)} snapshot(s) in {time.perf_counter() - total:.1f} s"
-          + (f"; FAILED (empty or near-empty): {', '.join(failed)}" if failed else ""))
+    print(
+        f"built {len(domains) - len(failed)} snapshot(s) in {time.perf_counter() - total:.1f} s"
+        + (f"; FAILED (empty or near-empty): {', '.join(failed)}" if failed else "")
+    )
     return 2 if failed else 0
 
 
@@ -165,7 +188,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
             f"  items={len(kb.items)} (with >=1 edge: {connected}) values={len(ents) - len(kb.items)} "
             f"edges={n_edges} labels={n_labels} (en: {n_en}) aliases={n_aliases}"
         )
-        print("  edges by property: " + ", ".join(f"{p} {role_name(p)}={n}" for p, n in sorted(per_pid.items(), key=lambda kv: -kv[1])))
+        print(
+            "  edges by property: "
+            + ", ".join(f"{p} {role_name(p)}={n}" for p, n in sorted(per_pid.items(), key=lambda kv: -kv[1]))
+        )
         print("  detail fields (items): " + ", ".join(f"{k}={v}" for k, v in kb.detail_counts().items()))
         wanted = study_qids(converse, domain)
         if wanted:
@@ -174,7 +200,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
             labeled = sum(1 for q in present if kb.has_label(q))
             frac = len(present) / len(wanted)
             coverage[domain] = f"{frac:.3f}"
-            print(f"  study QIDs: {len(wanted)}; present {len(present)} ({frac:.1%}), as items {as_item}, labeled {labeled}")
+            print(
+                f"  study QIDs: {len(wanted)}; present {len(present)} ({frac:.1%}), as items {as_item}, labeled {labeled}"
+            )
         else:
             print(f"  study QIDs: none found under {converse}")
         entities += len(ents)
@@ -230,7 +258,17 @@ def describe(kb: KnowledgeBase, qid: str, *, limit: int = 15) -> Iterable[str]:
         yield "  aliases: " + "; ".join(aliases)
     if d.description:
         yield f"  description: {d.description}"
-    for name in ("year", "image", "trailer", "imdb_id", "tmdb_id", "spotify_id", "lastfm_id", "discogs_id", "wikipedia"):
+    for name in (
+        "year",
+        "image",
+        "trailer",
+        "imdb_id",
+        "tmdb_id",
+        "spotify_id",
+        "lastfm_id",
+        "discogs_id",
+        "wikipedia",
+    ):
         value = getattr(d, name)
         if value is not None:
             yield f"  {name}: {value}"

@@ -25,8 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``export`` and ``logs`` (``sessions``, ``tocheck``) to the top-level parser."""
     export_parser = sub.add_parser("export", help="export the session log as a dataset-format JSON file")
     export_parser.add_argument("--session", help="session to export (default: all sessions)")
-    export_parser.add_argument("--out", type=Path, help="output file, '-' for stdout (default: <home>/exports/<session or all>.json); "
-                                    "a symlink, device or FIFO is written through")
+    export_parser.add_argument(
+        "--out",
+        type=Path,
+        help="output file, '-' for stdout (default: <home>/exports/<session or all>.json); "
+        "a symlink, device or FIFO is written through",
+    )
     export_parser.add_argument("--db", type=Path, help="log database (default: <home>/corsbot.sqlite3)")
     export_parser.set_defaults(handler=run_export)
 
@@ -66,8 +70,10 @@ def run_export(args: argparse.Namespace) -> int:
     from logs.output import is_stdout
 
     # with --out - the JSON is on stdout: the summary goes to stderr so the output stays parseable
-    print(f"exported {count} records to {'stdout' if is_stdout(out) else out}",
-          file=sys.stderr if is_stdout(out) else sys.stdout)
+    print(
+        f"exported {count} records to {'stdout' if is_stdout(out) else out}",
+        file=sys.stderr if is_stdout(out) else sys.stdout,
+    )
     return 0
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from logs.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``rec evaluate`` and ``rec bench`` to the top-level parser."""
     rec = sub.add_parser("rec", help="recommender: offline evaluation and benchmark")
@@ -42,27 +42,46 @@ def register(sub: argparse._SubParsersAction) -> None:
     rec.set_defaults(handler=lambda args: (rec.print_help(), 2)[1])
 
     ev = rec_sub.add_parser("evaluate", help="leave-one-out on the released study (HR@5/10, NDCG@10, MRR)")
-    ev.add_argument("--domains", nargs="+", default=list(paths.DOMAINS), choices=paths.DOMAINS, metavar="DOMAIN",
-                    help=f"domains to evaluate, among {', '.join(paths.DOMAINS)} (default: all three)")
+    ev.add_argument(
+        "--domains",
+        nargs="+",
+        default=list(paths.DOMAINS),
+        choices=paths.DOMAINS,
+        metavar="DOMAIN",
+        help=f"domains to evaluate, among {', '.join(paths.DOMAINS)} (default: all three)",
+    )
     ev.add_argument("--seed", type=int, default=0, help="seed of the random baseline and tie breaks")
     ev.add_argument("--prior-mass", type=float, default=None, help="share of the prior on liked nodes")
     ev.add_argument("--damping", type=float, default=None, help="PageRank damping")
     ev.add_argument("--hub-exponent", type=float, default=None, help="down-weight hub values: deg^-x")
     ev.add_argument("--item-exponent", type=float, default=None, help="up-weight items: deg^x")
     ev.add_argument("--method", choices=("cg", "power"), default=None, help="PageRank solver")
-    ev.add_argument("--user-weight", type=float, default=None,
-                    help="weight of a user-like edge of the collaborative graph (KB edge = 1)")
+    ev.add_argument(
+        "--user-weight",
+        type=float,
+        default=None,
+        help="weight of a user-like edge of the collaborative graph (KB edge = 1)",
+    )
     ev.add_argument("--user-exponent", type=float, default=None, help="down-weight users with many likes: deg^-x")
-    ev.add_argument("--no-collaborative", action="store_true",
-                    help="KB graph only: no user nodes from the study's likes")
+    ev.add_argument(
+        "--no-collaborative", action="store_true", help="KB graph only: no user nodes from the study's likes"
+    )
     ev.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     ev.set_defaults(handler=run_evaluate)
 
     be = rec_sub.add_parser("bench", help="latency per recommendation and scaling curve")
-    be.add_argument("--domains", nargs="+", default=list(paths.DOMAINS), choices=paths.DOMAINS, metavar="DOMAIN",
-                    help=f"domains to benchmark, among {', '.join(paths.DOMAINS)} (default: all three)")
+    be.add_argument(
+        "--domains",
+        nargs="+",
+        default=list(paths.DOMAINS),
+        choices=paths.DOMAINS,
+        metavar="DOMAIN",
+        help=f"domains to benchmark, among {', '.join(paths.DOMAINS)} (default: all three)",
+    )
     be.add_argument("--requests", type=positive_int, default=200, help="timed recommendations per domain")
-    be.add_argument("--networkx-requests", type=non_negative_int, default=3, help="timed networkx.pagerank calls per domain")
+    be.add_argument(
+        "--networkx-requests", type=non_negative_int, default=3, help="timed networkx.pagerank calls per domain"
+    )
     be.add_argument("--max-edges", type=positive_int, default=1_000_000, help="largest synthetic graph (edges)")
     be.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     be.set_defaults(handler=run_bench)
@@ -107,9 +126,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
         options["damping"] = args.damping
     if args.method is not None:
         options["method"] = args.method
-    changes = {name: value for name, value in (
-        ("hub_exponent", args.hub_exponent), ("item_exponent", args.item_exponent),
-        ("user_weight", args.user_weight), ("user_exponent", args.user_exponent)) if value is not None}
+    changes = {
+        name: value
+        for name, value in (
+            ("hub_exponent", args.hub_exponent),
+            ("item_exponent", args.item_exponent),
+            ("user_weight", args.user_weight),
+            ("user_exponent", args.user_exponent),
+        )
+        if value is not None
+    }
     if changes:
         options["weighting"] = replace(DEFAULT_WEIGHTING, **changes)
     results = {}
@@ -121,17 +147,23 @@ def run_evaluate(args: argparse.Namespace) -> int:
         rec = load_recommender(domain, interactions=interactions, **options)
         result = evaluate_domain(rec, users, seed=args.seed)
         results[domain] = result
-        print(f"{domain}: users={result.users} (of {result.users_total} with likes) cases={result.cases} "
-              f"not_reachable={result.unreachable_cases} items={result.candidates} "
-              f"skipped_likes={result.liked_not_item} fallbacks={result.fallback_cases} "
-              f"user_nodes={len(rec.user_keys)}")
+        print(
+            f"{domain}: users={result.users} (of {result.users_total} with likes) cases={result.cases} "
+            f"not_reachable={result.unreachable_cases} items={result.candidates} "
+            f"skipped_likes={result.liked_not_item} fallbacks={result.fallback_cases} "
+            f"user_nodes={len(rec.user_keys)}"
+        )
         for method, m in result.metrics.items():
             u, a = result.metrics_unreachable[method], result.metrics_all_items[method]
-            print(f"  {method:<10} HR@5={m.hr5:.3f} HR@10={m.hr10:.3f} NDCG@10={m.ndcg10:.3f} MRR={m.mrr:.3f} "
-                  f"(not reachable: HR@10={u.hr10:.3f}; all liked items: HR@10={a.hr10:.3f})")
+            print(
+                f"  {method:<10} HR@5={m.hr5:.3f} HR@10={m.hr10:.3f} NDCG@10={m.ndcg10:.3f} MRR={m.mrr:.3f} "
+                f"(not reachable: HR@10={u.hr10:.3f}; all liked items: HR@10={a.hr10:.3f})"
+            )
         for group, (count, metrics) in result.groups.items():
-            print(f"  group {group}: cases={count} " + " ".join(
-                f"{method}_hr10={m.hr10:.3f}" for method, m in metrics.items()))
+            print(
+                f"  group {group}: cases={count} "
+                + " ".join(f"{method}_hr10={m.hr10:.3f}" for method, m in metrics.items())
+            )
     out = _out_dir(args)
     (out / "evaluate.json").write_text(json.dumps({d: r.to_json() for d, r in results.items()}, indent=2) + "\n")
     (out / "evaluate.md").write_text(markdown_report(results))
@@ -157,11 +189,16 @@ def run_bench(args: argparse.Namespace) -> int:
         rec = load_recommender(domain, interactions=interactions_for(domain))
         r = latency(rec, requests=args.requests, networkx_requests=args.networkx_requests)
         results.append(r)
-        print(f"{domain}: nodes={r.nodes} edges={r.edges} p50_ms={r.p50_ms:.2f} p99_ms={r.p99_ms:.2f} "
-              f"mean_ms={r.mean_ms:.2f} networkx_mean_ms={r.networkx_mean_ms:.1f} "
-              f"speedup_vs_networkx={r.speedup_vs_networkx:.1f}")
-    sizes = np.unique(np.geomspace(10_000, args.max_edges, num=max(2, int(np.log10(args.max_edges / 1e4) * 2) + 1))
-                      .round().astype(int))
+        print(
+            f"{domain}: nodes={r.nodes} edges={r.edges} p50_ms={r.p50_ms:.2f} p99_ms={r.p99_ms:.2f} "
+            f"mean_ms={r.mean_ms:.2f} networkx_mean_ms={r.networkx_mean_ms:.1f} "
+            f"speedup_vs_networkx={r.speedup_vs_networkx:.1f}"
+        )
+    sizes = np.unique(
+        np.geomspace(10_000, args.max_edges, num=max(2, int(np.log10(args.max_edges / 1e4) * 2) + 1))
+        .round()
+        .astype(int)
+    )
     points = scaling([int(s) for s in sizes])
     for p in points:
         print(f"scaling: edges={p.edges} nodes={p.nodes} mean_ms={p.mean_ms:.2f} min_ms={p.min_ms:.2f}")
@@ -170,11 +207,22 @@ def run_bench(args: argparse.Namespace) -> int:
     exponent = scaling_exponent(points)
     exponent_min = scaling_exponent(points, use_min=True)
     print(f"scaling exponent (1 = linear): mean {exponent:.2f}, min {exponent_min:.2f}; plot: {png}")
-    (out / "bench.json").write_text(json.dumps(
-        {"latency": [asdict(r) for r in results], "scaling": [asdict(p) for p in points],
-         "scaling_exponent": exponent, "scaling_exponent_min": exponent_min}, indent=2) + "\n")
+    (out / "bench.json").write_text(
+        json.dumps(
+            {
+                "latency": [asdict(r) for r in results],
+                "scaling": [asdict(p) for p in points],
+                "scaling_exponent": exponent,
+                "scaling_exponent_min": exponent_min,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     largest = max(results, key=lambda r: r.edges)
-    print(f"bench: domain={largest.domain} nodes={largest.nodes} edges={largest.edges} "
-          f"p50_ms={largest.p50_ms:.2f} p99_ms={largest.p99_ms:.2f} "
-          f"speedup_vs_networkx={largest.speedup_vs_networkx:.1f}")
+    print(
+        f"bench: domain={largest.domain} nodes={largest.nodes} edges={largest.edges} "
+        f"p50_ms={largest.p50_ms:.2f} p99_ms={largest.p99_ms:.2f} "
+        f"speedup_vs_networkx={largest.speedup_vs_networkx:.1f}"
+    )
     return 0

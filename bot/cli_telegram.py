@@ -140,27 +140,44 @@ BENCH_TEXTS = (
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``telegram`` and ``bench telegram`` to the top-level parser."""
-    p = sub.add_parser("telegram", help="run the Telegram bot (long polling, or webhook with --webhook-url)",
-                       description="Run the Telegram bot. The token is read from the environment variable "
-                                   "TELEGRAM_BOT_TOKEN (another one with --token-env), e.g. "
-                                   "TELEGRAM_BOT_TOKEN=123:abc corsbot telegram")
-    p.add_argument("--token-env", default="TELEGRAM_BOT_TOKEN", metavar="NAME",
-                   help="name of the environment variable holding the bot token (default TELEGRAM_BOT_TOKEN; "
-                        "the token itself is never given on the command line)")
+    p = sub.add_parser(
+        "telegram",
+        help="run the Telegram bot (long polling, or webhook with --webhook-url)",
+        description="Run the Telegram bot. The token is read from the environment variable "
+        "TELEGRAM_BOT_TOKEN (another one with --token-env), e.g. "
+        "TELEGRAM_BOT_TOKEN=123:abc corsbot telegram",
+    )
+    p.add_argument(
+        "--token-env",
+        default="TELEGRAM_BOT_TOKEN",
+        metavar="NAME",
+        help="name of the environment variable holding the bot token (default TELEGRAM_BOT_TOKEN; "
+        "the token itself is never given on the command line)",
+    )
     p.add_argument("--webhook-url", help="public HTTPS URL for a webhook (default: long polling)")
     p.add_argument("--listen", default="127.0.0.1", help="webhook server address (default 127.0.0.1)")
     p.add_argument("--port", type=port_number, default=8443, help="webhook server port (default 8443)")
     p.add_argument("--url-path", default="telegram", help="webhook path on the local server")
-    p.add_argument("--secret-env", default="TELEGRAM_WEBHOOK_SECRET", metavar="NAME",
-                   help="name of the environment variable with the webhook secret (default TELEGRAM_WEBHOOK_SECRET)")
+    p.add_argument(
+        "--secret-env",
+        default="TELEGRAM_WEBHOOK_SECRET",
+        metavar="NAME",
+        help="name of the environment variable with the webhook secret (default TELEGRAM_WEBHOOK_SECRET)",
+    )
     p.add_argument("--base-url", help="Bot API root, e.g. http://127.0.0.1:8081/bot (tests, a local Bot API)")
     p.add_argument("--db", type=Path, help="SQLite database (default $CORSBOT_HOME/corsbot.sqlite3)")
-    p.add_argument("--workers", type=positive_int, default=8, help="channel threads running or awaiting turns (default 8)")
+    p.add_argument(
+        "--workers", type=positive_int, default=8, help="channel threads running or awaiting turns (default 8)"
+    )
     p.add_argument("--processes", type=non_negative_int, default=DEFAULT_PROCESSES,
                    help=f"dialog-manager worker processes, each user pinned to one (default {DEFAULT_PROCESSES}; "
                         "0 = in the bot process, on the threads)")  # fmt: skip
-    p.add_argument("--http-backend", choices=("aiohttp", "httpx"), default="aiohttp",
-                   help="HTTP client for the Bot API (default aiohttp; httpx = PTB's own)")
+    p.add_argument(
+        "--http-backend",
+        choices=("aiohttp", "httpx"),
+        default="aiohttp",
+        help="HTTP client for the Bot API (default aiohttp; httpx = PTB's own)",
+    )
     p.add_argument("--echo", action="store_true", help="answer with an echo handler instead of the dialog manager")
     p.set_defaults(handler=_telegram_cli)
 
@@ -170,12 +187,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     t = bench_sub.add_parser("telegram", help="messages/s through PTB and a fake Bot API server")
     t.add_argument("--users", type=positive_int, default=100, help="concurrent users (default 100)")
     t.add_argument("--messages", type=positive_int, default=10, help="messages per user (default 10)")
-    t.add_argument("--timeout", type=positive_float, default=120.0, help="give up after this many seconds (default 120)")
-    t.add_argument("--pool", type=positive_int, default=64, help="HTTP connections of the bot (default 64, as in production)")
-    t.add_argument("--http-backend", choices=("aiohttp", "httpx"), default="aiohttp",
-                   help="the bot's HTTP client (default aiohttp, as in production; httpx = PTB's default)")
-    t.add_argument("--processes", type=non_negative_int, default=DEFAULT_PROCESSES,
-                   help=f"dialog-manager worker processes (default {DEFAULT_PROCESSES}, as in production; 0 = in the bot process)")
+    t.add_argument(
+        "--timeout", type=positive_float, default=120.0, help="give up after this many seconds (default 120)"
+    )
+    t.add_argument(
+        "--pool", type=positive_int, default=64, help="HTTP connections of the bot (default 64, as in production)"
+    )
+    t.add_argument(
+        "--http-backend",
+        choices=("aiohttp", "httpx"),
+        default="aiohttp",
+        help="the bot's HTTP client (default aiohttp, as in production; httpx = PTB's default)",
+    )
+    t.add_argument(
+        "--processes",
+        type=non_negative_int,
+        default=DEFAULT_PROCESSES,
+        help=f"dialog-manager worker processes (default {DEFAULT_PROCESSES}, as in production; 0 = in the bot process)",
+    )
     t.add_argument("--trivial", action="store_true", help="use the trivial echo handler even if a model exists")
     t.set_defaults(handler=_bench_cli)
 
@@ -233,7 +262,9 @@ def _telegram_cli(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"workers": max(args.workers, args.processes), "http_backend": args.http_backend}
     if args.base_url:
         options["base_url"] = args.base_url
-        options["base_file_url"] = args.base_url[: -len("/bot")] + "/file/bot" if args.base_url.endswith("/bot") else args.base_url
+        options["base_file_url"] = (
+            args.base_url[: -len("/bot")] + "/file/bot" if args.base_url.endswith("/bot") else args.base_url
+        )
     if args.webhook_url:
         options.update(webhook_url=args.webhook_url, listen=args.listen, port=args.port, url_path=args.url_path,
                        secret_token=os.environ.get(args.secret_env) or None)  # fmt: skip
@@ -245,7 +276,9 @@ def _telegram_cli(args: argparse.Namespace) -> int:
         handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram", args.processes)
         try:
             channel = TelegramChannel(handler, config, users=ChannelUsers(db))
-            print(f"telegram: serving ({'webhook ' + args.webhook_url if args.webhook_url else 'long polling'}); Ctrl-C stops")
+            print(
+                f"telegram: serving ({'webhook ' + args.webhook_url if args.webhook_url else 'long polling'}); Ctrl-C stops"
+            )
             channel.run()
         finally:
             if hasattr(handler, "close"):
@@ -459,8 +492,11 @@ async def _bench(
     await channel.start()
     ids = list(range(100_001, 100_001 + users))
     # the echo handler's replies are compared exactly, so its texts carry their number
-    sent = [(u, BENCH_TEXTS[k % len(BENCH_TEXTS)] if handler.mark else f"{BENCH_TEXTS[k % len(BENCH_TEXTS)]} #{k}")
-            for k in range(per_user) for u in ids]
+    sent = [
+        (u, BENCH_TEXTS[k % len(BENCH_TEXTS)] if handler.mark else f"{BENCH_TEXTS[k % len(BENCH_TEXTS)]} #{k}")
+        for k in range(per_user)
+        for u in ids
+    ]
     total = len(sent)
     try:
         worker_pids = handler.inner.pids() if hasattr(handler.inner, "pids") else []
@@ -516,5 +552,7 @@ def _bench_cli(args: argparse.Namespace) -> int:
     print(f"telegram bench: {result.messages} messages in {result.seconds:.2f} s; CPU per message: bot process "
           f"{result.cpu_s * per:.2f} ms, dialog workers {result.workers_cpu_s * per:.2f} ms, fake server "
           f"{result.server_cpu_s * per:.2f} ms")  # fmt: skip
-    print(f"telegram: users={result.users} messages={result.messages} msgs_per_s={result.msgs_per_s:.1f} lost={result.lost}")
+    print(
+        f"telegram: users={result.users} messages={result.messages} msgs_per_s={result.msgs_per_s:.1f} lost={result.lost}"
+    )
     return 0

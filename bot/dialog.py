@@ -81,14 +81,45 @@ _DOMAIN_WORDS = {
 }
 _SWITCH = re.compile(r"\b(switch|change|talk about|let'?s (talk|do|try)|go to|move to)\b", re.I)
 _ROLE_WORDS = {
-    "director": "P57", "directed": "P57", "directors": "P57",
-    "actor": "P161", "actors": "P161", "actress": "P161", "cast": "P161", "acting": "P161", "star": "P161",
-    "screenwriter": "P58", "writer": "P58", "script": "P58", "screenplay": "P58",
-    "producer": "P162", "producers": "P162", "composer": "P86", "soundtrack": "P86", "music": "P86",
-    "genre": "P136", "genres": "P136", "theme": "P921", "subject": "P921", "author": "P50", "writers": "P50",
-    "performer": "P175", "singer": "P175", "band": "P175", "label": "P264", "series": "P179", "saga": "P179",
-    "album": "P361", "lyricist": "P676", "lyrics": "P676", "instrument": "P1303", "publisher": "P123",
-    "movement": "P135", "franchise": "P8345", "cinematographer": "P344", "editor": "P1040",
+    "director": "P57",
+    "directed": "P57",
+    "directors": "P57",
+    "actor": "P161",
+    "actors": "P161",
+    "actress": "P161",
+    "cast": "P161",
+    "acting": "P161",
+    "star": "P161",
+    "screenwriter": "P58",
+    "writer": "P58",
+    "script": "P58",
+    "screenplay": "P58",
+    "producer": "P162",
+    "producers": "P162",
+    "composer": "P86",
+    "soundtrack": "P86",
+    "music": "P86",
+    "genre": "P136",
+    "genres": "P136",
+    "theme": "P921",
+    "subject": "P921",
+    "author": "P50",
+    "writers": "P50",
+    "performer": "P175",
+    "singer": "P175",
+    "band": "P175",
+    "label": "P264",
+    "series": "P179",
+    "saga": "P179",
+    "album": "P361",
+    "lyricist": "P676",
+    "lyrics": "P676",
+    "instrument": "P1303",
+    "publisher": "P123",
+    "movement": "P135",
+    "franchise": "P8345",
+    "cinematographer": "P344",
+    "editor": "P1040",
 }
 
 
@@ -331,14 +362,21 @@ class DialogManager:
         prediction = self._services.intents.predict(text, contexts, events=None, domain=state.domain)
         intent = self._admissible(state, prediction, refinable=bool(refinable) and _is_bare_answer(text))
         intent = self._overrule(state, intent, text)
-        if (state.focus is None and not state.pending and (intent == Intent.FALLBACK or is_smalltalk(intent))
-                and (prediction.intent in _ABOUT_THE_CARD or _CARD_WORD.match(fold(text)))):
+        if (
+            state.focus is None
+            and not state.pending
+            and (intent == Intent.FALLBACK or is_smalltalk(intent))
+            and (prediction.intent in _ABOUT_THE_CARD or _CARD_WORD.match(fold(text)))
+        ):
             return Intent.FALLBACK.value, _Outcome(msg.NO_ITEM_ON_SCREEN)  # "why?" with no list open
         asked_about = _DETAILS_OF.match(fold(text))
         if asked_about and not state.pending and intent not in _ABOUT_THE_CARD:
             # "details of Inception": the original agent has no intent for it (fallback); never a rating
-            items = [m.candidates[0].qid for m in self._domain(state).linker.link(asked_about.group(1))
-                     if m.candidates and self._domain(state).kb.is_item(m.candidates[0].qid)]
+            items = [
+                m.candidates[0].qid
+                for m in self._domain(state).linker.link(asked_about.group(1))
+                if m.candidates and self._domain(state).kb.is_item(m.candidates[0].qid)
+            ]
             if items:
                 return Intent.FALLBACK.value, self._on_details(state, text, turn, qid=items[0])
         if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
@@ -373,11 +411,18 @@ class DialogManager:
         card_word = _CARD_COMMANDS.match(folded)
         if card_word and state.focus is not None and not state.pending:  # typed like the card's buttons
             return _CARD_COMMAND_INTENT[card_word.group(1)]
-        if (intent == Intent.FALLBACK and (not state.pending or state.pending.get("kind") == "confirm")
-                and state.focus is None and self._names_only(state, text)):
+        if (
+            intent == Intent.FALLBACK
+            and (not state.pending or state.pending.get("kind") == "confirm")
+            and state.focus is None
+            and self._names_only(state, text)
+        ):
             return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"
-        if state.focus is not None and not state.pending and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(
-                folded.strip(" .!"))):  # a bare yes/no answers the card's "Do you like it?"
+        if (
+            state.focus is not None
+            and not state.pending
+            and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(folded.strip(" .!")))
+        ):  # a bare yes/no answers the card's "Do you like it?"
             return Intent.REC_PREFERENCE.value
         if is_smalltalk(intent) and _OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
             mentions = [m for m in self._domain(state).linker.link(text) if m.candidates]
@@ -389,7 +434,7 @@ class DialogManager:
         """The message is (almost) nothing but names the linker knows ("Pulp Fiction", "Alien")."""
         mentions = [m for m in self._domain(state).linker.link(text) if m.candidates]
         letters = sum(ch.isalnum() for ch in text)
-        named = sum(ch.isalnum() for m in mentions for ch in text[m.start:m.end])
+        named = sum(ch.isalnum() for m in mentions for ch in text[m.start : m.end])
         return bool(mentions) and letters > 0 and named >= 0.8 * letters
 
     def _admissible(self, state: DialogState, prediction: Any, *, refinable: bool = False) -> str:
@@ -435,8 +480,12 @@ class DialogManager:
         if command in _DOMAIN_COMMANDS:
             return self._switch_domain(state, _DOMAIN_COMMANDS[command])
         intent = {
-            "start": Intent.START, "help": Intent.HELP, "profile": Intent.SHOW_PROFILE,
-            "recommend": Intent.RECOMMENDATION, "reset": Intent.RESET_PROFILE, "skip": Intent.SKIP,
+            "start": Intent.START,
+            "help": Intent.HELP,
+            "profile": Intent.SHOW_PROFILE,
+            "recommend": Intent.RECOMMENDATION,
+            "reset": Intent.RESET_PROFILE,
+            "skip": Intent.SKIP,
         }.get(command, Intent.FALLBACK).value
         return intent, self._run(intent, state, "", turn)
 
@@ -488,8 +537,9 @@ class DialogManager:
             notes.append(self._store_without_role(state, entry))
         elif entry.get("mention"):
             notes.append(msg.QUESTION_DROPPED.format(mention=entry["mention"]))
-        notes.extend(msg.QUESTION_DROPPED.format(mention=e["mention"]) for e in pending.get("queue", ())
-                     if e.get("mention"))
+        notes.extend(
+            msg.QUESTION_DROPPED.format(mention=e["mention"]) for e in pending.get("queue", ()) if e.get("mention")
+        )
         return notes
 
     def _store_without_role(self, state: DialogState, entry: dict[str, Any]) -> str:
@@ -499,8 +549,11 @@ class DialogManager:
         qid = entry["candidates"][0]
         state.profile()[qid] = {"polarity": entry["polarity"], "role": None}
         roles = ", ".join(role_name(pid, state.domain) for pid in entry.get("roles", ()))
-        return msg.STORED_WITHOUT_ROLE.format(label=self._display(state, qid), polarity=msg.POLARITY_MARKS[entry["polarity"]],
-                                              roles=roles or msg.ITS_ROLES)
+        return msg.STORED_WITHOUT_ROLE.format(
+            label=self._display(state, qid),
+            polarity=msg.POLARITY_MARKS[entry["polarity"]],
+            roles=roles or msg.ITS_ROLES,
+        )
 
     def _on_start(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         notes = self._close_questions(state)
@@ -508,8 +561,14 @@ class DialogManager:
         state.contexts.clear()
         choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in _DOMAIN_WORDS)
         return _Outcome(
-            "\n".join(notes) + ("\n" if notes else "") + msg.WELCOME.format(nouns=msg.DOMAIN_NOUNS[state.domain], min_prefs=self._min_preferences,
-                               example=msg.WELCOME_EXAMPLES[state.domain], ask=msg.WELCOME_ASK[state.domain]),
+            "\n".join(notes)
+            + ("\n" if notes else "")
+            + msg.WELCOME.format(
+                nouns=msg.DOMAIN_NOUNS[state.domain],
+                min_prefs=self._min_preferences,
+                example=msg.WELCOME_EXAMPLES[state.domain],
+                ask=msg.WELCOME_ASK[state.domain],
+            ),
             choices=choices,
             settled=True,
         )
@@ -531,8 +590,9 @@ class DialogManager:
         from recommender.recommend import Profile, elicitation_suggestions
 
         liked, disliked = self._profile_sets(state)
-        suggestions = elicitation_suggestions(self._domain(state).recommender, Profile(liked=liked, disliked=disliked),
-                                              k=SUGGESTIONS)
+        suggestions = elicitation_suggestions(
+            self._domain(state).recommender, Profile(liked=liked, disliked=disliked), k=SUGGESTIONS
+        )
         qids = [s.qid for s in suggestions]
         if not qids:
             return
@@ -542,12 +602,17 @@ class DialogManager:
         text = template.format(nouns=msg.SUGGEST_NOUNS[state.domain], items="; ".join(names), first=first)
         outcome.text = f"{outcome.text}\n{text}" if outcome.text else text
         if turn.interaction_type == "mixed" and not outcome.choices:
-            outcome.choices = tuple(Choice(msg.RATE_BUTTON.format(name=name), f"rate:+:{qid}") for name, qid in zip(names, qids, strict=True))
+            outcome.choices = tuple(
+                Choice(msg.RATE_BUTTON.format(name=name), f"rate:+:{qid}")
+                for name, qid in zip(names, qids, strict=True)
+            )
 
     def _on_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         if state.pending and state.pending.get("question"):
-            return _Outcome(msg.FALLBACK_IN_QUESTION.format(question=state.pending["question"]),
-                            choices=tuple(Choice(**c) for c in state.pending.get("choices", ())))
+            return _Outcome(
+                msg.FALLBACK_IN_QUESTION.format(question=state.pending["question"]),
+                choices=tuple(Choice(**c) for c in state.pending.get("choices", ())),
+            )
         if _RATE_MENU.match(fold(text)) and state.focus is None:
             outcome = _Outcome("")
             self._suggest(state, turn, outcome)
@@ -588,8 +653,14 @@ class DialogManager:
             return _Outcome(msg.STALE_SUGGESTION)
         state.pending = None
         outcome = _Outcome("", events=[Event.PREFERENCE])
-        entry = {"mention": kb.label(qid), "candidates": [qid], "roles_hint": [], "ambiguous": False,
-                 "polarity": polarity, "role": None}
+        entry = {
+            "mention": kb.label(qid),
+            "candidates": [qid],
+            "roles_hint": [],
+            "ambiguous": False,
+            "polarity": polarity,
+            "role": None,
+        }
         self._process(state, [entry], outcome, question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
         if len(state.profile()) < self._min_preferences and state.pending is None:
             self._suggest(state, turn, outcome)
@@ -606,7 +677,7 @@ class DialogManager:
         entries = []
         for mention, polarity in zip(mentions, polarities, strict=True):
             roles_hint = list(getattr(mention.candidates[0], "roles", ()) or ())
-            stated = _ROLE_AFTER.match(fold(text[mention.end:]))  # "Brad Pitt as an actor"
+            stated = _ROLE_AFTER.match(fold(text[mention.end :]))  # "Brad Pitt as an actor"
             if stated and _ROLE_WORDS[stated.group(1)] in services.kb.roles(mention.candidates[0].qid):
                 roles_hint = [_ROLE_WORDS[stated.group(1)]]
             entries.append(
@@ -622,8 +693,9 @@ class DialogManager:
             )
         return entries
 
-    def _process(self, state: DialogState, queue: list[dict[str, Any]], outcome: _Outcome, *,
-                 question_events: Sequence[str]) -> None:
+    def _process(
+        self, state: DialogState, queue: list[dict[str, Any]], outcome: _Outcome, *, question_events: Sequence[str]
+    ) -> None:
         """Store what can be stored, in order; stop at the first entry that needs a question."""
         kb = self._domain(state).kb
         stored: list[str] = []
@@ -660,16 +732,29 @@ class DialogManager:
             prefix = template.format(items=", ".join(stored), left=left, things=msg.THING if left == 1 else msg.THINGS)
             outcome.text = prefix + ("\n" + outcome.text if outcome.text else "")
 
-    def _ask_item(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
-                  question_events: Sequence[str]) -> None:
+    def _ask_item(
+        self,
+        state: DialogState,
+        entry: dict[str, Any],
+        rest: list[dict[str, Any]],
+        outcome: _Outcome,
+        question_events: Sequence[str],
+    ) -> None:
         choices = [Choice(name, f"pick:{i}") for i, name in enumerate(self._option_names(state, entry["candidates"]))]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
         lines = "\n".join(f"{i + 1}. {c.label}" for i, c in enumerate(choices[:-1]))
         question = msg.ITEM_QUESTION.format(mention=entry["mention"]) + "\n" + lines
         self._set_question(state, "item", question, choices, entry, rest, outcome, question_events)
 
-    def _ask_role(self, state: DialogState, entry: dict[str, Any], roles: list[str], rest: list[dict[str, Any]],
-                  outcome: _Outcome, question_events: Sequence[str]) -> None:
+    def _ask_role(
+        self,
+        state: DialogState,
+        entry: dict[str, Any],
+        roles: list[str],
+        rest: list[dict[str, Any]],
+        outcome: _Outcome,
+        question_events: Sequence[str],
+    ) -> None:
         from recommender.schema import role_name
 
         entry["roles"] = roles
@@ -680,21 +765,43 @@ class DialogManager:
         question = msg.ROLE_QUESTION.format(label=label, roles=" or ".join(f"{n}" for n in names))
         self._set_question(state, "role", question, choices, entry, rest, outcome, question_events)
 
-    def _ask_confirm(self, state: DialogState, entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
-                     question_events: Sequence[str]) -> None:
+    def _ask_confirm(
+        self,
+        state: DialogState,
+        entry: dict[str, Any],
+        rest: list[dict[str, Any]],
+        outcome: _Outcome,
+        question_events: Sequence[str],
+    ) -> None:
         question = msg.CONFIRM_QUESTION.format(label=self._display(state, entry["candidates"][0]))
         choices = [Choice(msg.YES, "yes"), Choice(msg.NO, "no")]
-        self._set_question(state, "confirm", question, choices, entry, rest, outcome, (Event.QUESTION,),
-                           context="confirmation")
+        self._set_question(
+            state, "confirm", question, choices, entry, rest, outcome, (Event.QUESTION,), context="confirmation"
+        )
 
-    def _set_question(self, state: DialogState, kind: str, question: str, choices: list[Choice],
-                      entry: dict[str, Any], rest: list[dict[str, Any]], outcome: _Outcome,
-                      question_events: Sequence[str], *, context: str = "property_type_disambiguation") -> None:
+    def _set_question(
+        self,
+        state: DialogState,
+        kind: str,
+        question: str,
+        choices: list[Choice],
+        entry: dict[str, Any],
+        rest: list[dict[str, Any]],
+        outcome: _Outcome,
+        question_events: Sequence[str],
+        *,
+        context: str = "property_type_disambiguation",
+    ) -> None:
         origin = state.pending.get("origin", "preference") if state.pending else "preference"
         choices, stamp = _stamp(state, choices)
         state.pending = {
-            "kind": kind, "question": question, "entry": entry, "queue": rest, "stamp": stamp,
-            "choices": [{"label": c.label, "payload": c.payload} for c in choices], "origin": origin,
+            "kind": kind,
+            "question": question,
+            "entry": entry,
+            "queue": rest,
+            "stamp": stamp,
+            "choices": [{"label": c.label, "payload": c.payload} for c in choices],
+            "origin": origin,
         }
         outcome.text = question
         outcome.choices = tuple(choices)
@@ -734,8 +841,9 @@ class DialogManager:
             if not outcome.choices:
                 outcome.choices = tuple(Choice(**c) for c in question.get("choices", ()))
                 outcome.card = True
-            outcome.webhook_contexts.setdefault("confirmation" if question["kind"] == "confirm"
-                                                else "property_type_disambiguation", QUESTION_LIFESPAN)
+            outcome.webhook_contexts.setdefault(
+                "confirmation" if question["kind"] == "confirm" else "property_type_disambiguation", QUESTION_LIFESPAN
+            )
         elif kept and state.pending is None and kept[0] is not entry:  # the role was settled: go on
             extra = _Outcome("")
             self._process(state, kept, extra, question_events=())
@@ -785,12 +893,16 @@ class DialogManager:
         queue = list(pending.get("queue", ()))
         choice = _parse_answer(kind, text, payload, self._option_labels(state, kind, entry))
         if choice is None:
-            new_entries = (self._entries(state, text) if kind != "confirm" or self._names_only(state, text)
-                           else [])  # at "did you like X?", only a bare new name is a new preference
+            new_entries = (
+                self._entries(state, text) if kind != "confirm" or self._names_only(state, text) else []
+            )  # at "did you like X?", only a bare new name is a new preference
             readings = set(entry.get("readings") or entry.get("candidates") or ())
             for new in new_entries:  # "Arnold Schwarzenegger" answering a question keeps its opinion
-                if (new["polarity"] not in ("+", "-") and entry.get("polarity") in ("+", "-")
-                        and (new["candidates"][0] in readings or _shares_a_word(new["mention"], entry["mention"]))):
+                if (
+                    new["polarity"] not in ("+", "-")
+                    and entry.get("polarity") in ("+", "-")
+                    and (new["candidates"][0] in readings or _shares_a_word(new["mention"], entry["mention"]))
+                ):
                     # a fuller name of the same thing ("Titanic 1997"), not "Pulp Fiction" after "I hate Titanic"
                     new["polarity"] = entry["polarity"]
             if new_entries:  # the user moved on to another preference: drop the question
@@ -844,7 +956,8 @@ class DialogManager:
             state.last_stored = [entry]
             outcome.objects.append((qid, polarity))
             outcome.text = msg.STORED.format(
-                items=f"{msg.POLARITY_MARKS[polarity]} {self._display(state, qid)} ({role_name(roles[0], state.domain)})")
+                items=f"{msg.POLARITY_MARKS[polarity]} {self._display(state, qid)} ({role_name(roles[0], state.domain)})"
+            )
             return outcome
         if _NONE.search(folded) or _NO.fullmatch(folded.strip(" .!")):
             state.profile().pop(qid, None)
@@ -855,8 +968,10 @@ class DialogManager:
             new = entry["candidates"][choice]
             entries = [dict(entry, candidates=[new], ambiguous=False, role=None)]
         else:
-            entries = [dict(e, polarity=polarity if e["polarity"] not in ("+", "-") else e["polarity"])
-                       for e in self._entries(state, text)]
+            entries = [
+                dict(e, polarity=polarity if e["polarity"] not in ("+", "-") else e["polarity"])
+                for e in self._entries(state, text)
+            ]
         if entries:
             readings = set(refinable[-1].get("readings") or refinable[-1]["candidates"])
             if all(e["candidates"][0] != qid for e in entries) and any(e["candidates"][0] in readings for e in entries):
@@ -875,8 +990,10 @@ class DialogManager:
         if kind == "role":
             from recommender.schema import role_name
 
-            return [[role_name(pid, state.domain), pid] + [w for w, p in _ROLE_WORDS.items() if p == pid]
-                    for pid in entry["roles"]]
+            return [
+                [role_name(pid, state.domain), pid] + [w for w, p in _ROLE_WORDS.items() if p == pid]
+                for pid in entry["roles"]
+            ]
         if kind == "confirm":
             return [["yes"], ["no"]]
         return []
@@ -904,15 +1021,17 @@ class DialogManager:
         state.pending = None
         have = len(state.profile())
         if have < self._min_preferences:
-            outcome = _Outcome(msg.NEED_MORE.format(min_prefs=self._min_preferences, have=have),
-                               events=[Event.RECOMMENDATION])
+            outcome = _Outcome(
+                msg.NEED_MORE.format(min_prefs=self._min_preferences, have=have), events=[Event.RECOMMENDATION]
+            )
             self._suggest(state, turn, outcome)
             return outcome
         from recommender.recommend import Profile
 
         liked, disliked = self._profile_sets(state)
-        result = self._domain(state).recommender.recommend(Profile(liked=liked, disliked=disliked), k=self._list_size,
-                                                           exclude=state.skipped.get(state.domain, ()))
+        result = self._domain(state).recommender.recommend(
+            Profile(liked=liked, disliked=disliked), k=self._list_size, exclude=state.skipped.get(state.domain, ())
+        )
         state.pagerank_cycle += 1
         items = [scored.qid for scored in result.items]
         if not items:
@@ -922,9 +1041,14 @@ class DialogManager:
         state.rec_list, state.rec_pos = items, 0
         outcome = self._card(state, [Event.QUESTION, Event.RECOMMENDATION])
         if result.fallback_reason:
-            outcome.text = msg.FALLBACK_POPULAR.format(reason=msg.FALLBACK_REASONS.get(result.fallback_reason,
-                                                                                    msg.FALLBACK_REASON_DEFAULT),
-                                                       nouns=msg.DOMAIN_NOUNS[state.domain]) + "\n" + outcome.text
+            outcome.text = (
+                msg.FALLBACK_POPULAR.format(
+                    reason=msg.FALLBACK_REASONS.get(result.fallback_reason, msg.FALLBACK_REASON_DEFAULT),
+                    nouns=msg.DOMAIN_NOUNS[state.domain],
+                )
+                + "\n"
+                + outcome.text
+            )
         return outcome
 
     def _card(self, state: DialogState, events: list[str]) -> _Outcome:
@@ -933,8 +1057,9 @@ class DialogManager:
         details = _details(kb, qid)
         description = details.get("description")
         extra = f" - {description}" if description else ""
-        text = msg.REC_CARD.format(position=state.rec_pos + 1, total=len(state.rec_list),
-                                   title=self._display(state, qid), extra=extra)
+        text = msg.REC_CARD.format(
+            position=state.rec_pos + 1, total=len(state.rec_list), title=self._display(state, qid), extra=extra
+        )
         return _Outcome(text, choices=_card_choices(state.focus), image=details.get("image"), card=True, events=events)
 
     def _advance(self, state: DialogState, outcome: _Outcome, events_next: list[str], events_done: list[str]) -> None:
@@ -971,8 +1096,9 @@ class DialogManager:
                 state.profile()[focus] = {"polarity": polarity, "role": None}
                 outcome.objects.append((focus, polarity))
         if others:
-            self._process(state, others, outcome,
-                          question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
+            self._process(
+                state, others, outcome, question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION)
+            )
         if not outcome.objects or state.pending or focus not in dict(outcome.objects):
             # only other things were named ("I love the Avengers"): the item stays on screen
             if not state.pending:
@@ -981,8 +1107,12 @@ class DialogManager:
                 card.objects = outcome.objects
                 return card
             return outcome
-        self._advance(state, outcome, [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE],
-                      [Event.FINISHED_RECOMMENDATION, Event.PREFERENCE, Event.RECOMMENDATION])
+        self._advance(
+            state,
+            outcome,
+            [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE],
+            [Event.FINISHED_RECOMMENDATION, Event.PREFERENCE, Event.RECOMMENDATION],
+        )
         return outcome
 
     def _text_polarity(self, text: str) -> str:
@@ -993,9 +1123,13 @@ class DialogManager:
         outcome = _Outcome("")
         if state.focus is not None:
             skipped = state.skipped.setdefault(state.domain, [])
-            skipped[:] = [q for q in skipped if q != state.focus][-(MAX_SKIPPED - 1):] + [state.focus]
-        self._advance(state, outcome, [Event.RECOMMENDATION, Event.QUESTION],
-                      [Event.RECOMMENDATION, Event.FINISHED_RECOMMENDATION])
+            skipped[:] = [q for q in skipped if q != state.focus][-(MAX_SKIPPED - 1) :] + [state.focus]
+        self._advance(
+            state,
+            outcome,
+            [Event.RECOMMENDATION, Event.QUESTION],
+            [Event.RECOMMENDATION, Event.FINISHED_RECOMMENDATION],
+        )
         return outcome
 
     def _item_card(self, state: DialogState, qid: str | None = None) -> Any:
@@ -1018,8 +1152,9 @@ class DialogManager:
         reply = "\n".join(lines) if len(lines) > 1 else msg.DETAILS_NONE.format(title=lines[0])
         if qid is not None:  # asked about a named item outside a list: no card buttons, nothing stored
             return _Outcome(reply, image=card.image)
-        return _Outcome(reply, choices=_card_choices(state.focus), image=card.image,
-                        events=[Event.RECOMMENDATION, Event.QUESTION])
+        return _Outcome(
+            reply, choices=_card_choices(state.focus), image=card.image, events=[Event.RECOMMENDATION, Event.QUESTION]
+        )
 
     def _on_trailer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         card = self._item_card(state)
@@ -1050,13 +1185,16 @@ class DialogManager:
     def _on_rec_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         if state.focus is None:
             return self._on_fallback(state, text, turn)
-        return _Outcome(msg.FALLBACK_IN_RECOMMENDATION.format(title=self._display(state, state.focus)),
-                        choices=_card_choices(state.focus), events=[Event.RECOMMENDATION, Event.QUESTION])
+        return _Outcome(
+            msg.FALLBACK_IN_RECOMMENDATION.format(title=self._display(state, state.focus)),
+            choices=_card_choices(state.focus),
+            events=[Event.RECOMMENDATION, Event.QUESTION],
+        )
 
     # ------------------------------------------------------------------ critiquing
 
     def _on_critique(self, state: DialogState, text: str, *, item_polarity: str) -> _Outcome:
-        """"I like it, but not Mel Gibson" (yes_but, item +) / "no, but I like the director" (no_but, item -).
+        """ "I like it, but not Mel Gibson" (yes_but, item +) / "no, but I like the director" (no_but, item -).
 
         The critiqued property values of the item on screen (named, or by role word: "the director")
         get the opposite polarity of the item; several values for a role give a question.
@@ -1092,8 +1230,9 @@ class DialogManager:
             options = targets[:MAX_CHOICES]
             labels = self._option_names(state, options)
             question = msg.CRITIQUE_ROLE.format(options=", ".join(labels))
-            self._ask_options(state, "critique", question, options, labels, outcome, origin="recommendation",
-                              polarity=value_polarity)
+            self._ask_options(
+                state, "critique", question, options, labels, outcome, origin="recommendation", polarity=value_polarity
+            )
             return outcome
         for qid in targets:
             state.profile()[qid] = {"polarity": value_polarity, "role": values[qid]}
@@ -1119,12 +1258,13 @@ class DialogManager:
         """Re-rank the rest of the list with the updated profile (a new PageRank run), show the next one."""
         from recommender.recommend import Profile
 
-        remaining = state.rec_list[state.rec_pos + 1:]
+        remaining = state.rec_list[state.rec_pos + 1 :]
         labels = ", ".join(f"{self._display(state, q)} ({p})" for q, p in outcome.objects)
         if remaining:
             liked, disliked = self._profile_sets(state)
             result = self._domain(state).recommender.recommend(
-                Profile(liked=liked, disliked=disliked), k=len(state.profile()) + len(state.rec_list) + 50)
+                Profile(liked=liked, disliked=disliked), k=len(state.profile()) + len(state.rec_list) + 50
+            )
             order = {s.qid: i for i, s in enumerate(result.items)}
             remaining.sort(key=lambda q: order.get(q, len(order)))
             state.pagerank_cycle += 1
@@ -1162,20 +1302,40 @@ class DialogManager:
         options = matches[:MAX_CHOICES]
         labels = self._option_names(state, options)
         target = _DELETE_FILLER.sub(" ", text)
-        self._ask_options(state, "delete", msg.ITEM_QUESTION.format(mention=" ".join(target.split()) or text), options,
-                          labels, outcome, origin="profile")
+        self._ask_options(
+            state,
+            "delete",
+            msg.ITEM_QUESTION.format(mention=" ".join(target.split()) or text),
+            options,
+            labels,
+            outcome,
+            origin="profile",
+        )
         return outcome
 
     @staticmethod
-    def _ask_options(state: DialogState, kind: str, question: str, options: list[str], labels: list[str],
-                     outcome: _Outcome, **extra: Any) -> None:
+    def _ask_options(
+        state: DialogState,
+        kind: str,
+        question: str,
+        options: list[str],
+        labels: list[str],
+        outcome: _Outcome,
+        **extra: Any,
+    ) -> None:
         """Ask to pick one of ``options`` (QIDs shown as ``labels``) or none: the pending question of a
         critique or a deletion, answered by ``pick:<i>`` / ``none`` or typed text."""
         choices = [Choice(label, f"pick:{i}") for i, label in enumerate(labels)]
         choices.append(Choice(msg.NONE_OF_THESE, "none"))
         choices, stamp = _stamp(state, choices)
-        state.pending = {"kind": kind, "question": question, "options": options, **extra, "stamp": stamp,
-                         "choices": [{"label": c.label, "payload": c.payload} for c in choices]}
+        state.pending = {
+            "kind": kind,
+            "question": question,
+            "options": options,
+            **extra,
+            "stamp": stamp,
+            "choices": [{"label": c.label, "payload": c.payload} for c in choices],
+        }
         outcome.text, outcome.choices, outcome.card = question, tuple(choices), True
         outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
         outcome.webhook_contexts["property_type_disambiguation"] = 2
@@ -1190,7 +1350,11 @@ class DialogManager:
         scored = []
         for qid in state.profile():
             label = fold(kb.label(qid))
-            score = 101.0 if label and re.search(rf"\b{re.escape(label)}\b", folded) else fuzz.token_set_ratio(label, folded)
+            score = (
+                101.0
+                if label and re.search(rf"\b{re.escape(label)}\b", folded)
+                else fuzz.token_set_ratio(label, folded)
+            )
             if score >= 85:
                 scored.append((score, qid))
         scored.sort(reverse=True)
@@ -1211,17 +1375,27 @@ class DialogManager:
 
     def _on_reset_profile(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
         items = msg.DOMAIN_NOUNS[state.domain]
-        choices = (Choice(msg.RESET_EVERYTHING_BUTTON, "reset:everything"),
-                   Choice(msg.RESET_ITEMS_BUTTON.format(items=items), "reset:items"),
-                   Choice(msg.RESET_PROPERTIES_BUTTON, "reset:properties"))
+        choices = (
+            Choice(msg.RESET_EVERYTHING_BUTTON, "reset:everything"),
+            Choice(msg.RESET_ITEMS_BUTTON.format(items=items), "reset:items"),
+            Choice(msg.RESET_PROPERTIES_BUTTON, "reset:properties"),
+        )
         notes = self._close_questions(state)  # the reset question replaces an open one, aloud
         state.pending = None
-        return _Outcome("\n".join([*notes, msg.RESET_WHAT.format(items=items)]), choices=choices,
-                        events=[Event.QUESTION], settled=True)
+        return _Outcome(
+            "\n".join([*notes, msg.RESET_WHAT.format(items=items)]),
+            choices=choices,
+            events=[Event.QUESTION],
+            settled=True,
+        )
 
     def _on_reset_choice(self, state: DialogState, what: str) -> _Outcome:
-        state.pending = {"kind": "reset", "what": what, "origin": "profile",
-                         "question": msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what])}
+        state.pending = {
+            "kind": "reset",
+            "what": what,
+            "origin": "profile",
+            "question": msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what]),
+        }
         return _Outcome(state.pending["question"], choices=(Choice(msg.YES, "yes"), Choice(msg.NO, "no")))
 
     def _on_reset_answer(self, state: DialogState, *, yes: bool) -> _Outcome:
@@ -1263,15 +1437,17 @@ class DialogManager:
         names = self._option_names(state, qids)
         qualifiers = []
         for name in names:
-            inner = name[name.rfind("(") + 1:-1] if name.endswith(")") else ""
+            inner = name[name.rfind("(") + 1 : -1] if name.endswith(")") else ""
             parts = [p.strip() for p in inner.split(",") if p.strip()]
             qualifiers.append(parts + [re.sub(r"^(film by|book by|by) ", "", p) for p in parts if " by " in f" {p}"])
         counts: dict[str, int] = {}
         for parts in qualifiers:
             for part in set(parts):
                 counts[fold(part)] = counts.get(fold(part), 0) + 1
-        return [[kb.label(q) if kb.has(q) else q, name] + [p for p in parts if counts[fold(p)] == 1]
-                for q, name, parts in zip(qids, names, qualifiers, strict=True)]
+        return [
+            [kb.label(q) if kb.has(q) else q, name] + [p for p in parts if counts[fold(p)] == 1]
+            for q, name, parts in zip(qids, names, qualifiers, strict=True)
+        ]
 
 
 def _details(kb: Any, qid: str | None) -> dict[str, Any]:
@@ -1311,7 +1487,8 @@ def _is_stated_role(text: str, mention: Any) -> bool:
     before = fold(text[: mention.start])
     word = fold(mention.text).rstrip("s")
     return bool(re.search(r"\bas(?:\s+(?:an?|the|my))?\s*$", before)) and (
-        word in _ROLE_WORDS or f"{word}s" in _ROLE_WORDS)
+        word in _ROLE_WORDS or f"{word}s" in _ROLE_WORDS
+    )
 
 
 def _shares_a_word(a: str, b: str) -> bool:
@@ -1419,25 +1596,37 @@ _TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 _RF = "request_recommendation-followup"
-_DETAILS_OF = re.compile(r"^\W*(?:details?|info|information|tell me (?:more )?about)\s+(?:(?:of|on|about|for)\s+)?(.+)$")
+_DETAILS_OF = re.compile(
+    r"^\W*(?:details?|info|information|tell me (?:more )?about)\s+(?:(?:of|on|about|for)\s+)?(.+)$"
+)
 _CARD_COMMANDS = re.compile(r"^\W*(why|details?|info|trailer|preview|play it|listen)\W*$")
-_CARD_COMMAND_INTENT = {"why": Intent.REC_WHY.value, "details": Intent.REC_DETAILS.value,
-                        "detail": Intent.REC_DETAILS.value, "info": Intent.REC_DETAILS.value,
-                        "trailer": Intent.REC_TRAILER.value, "preview": Intent.REC_TRAILER.value,
-                        "play it": Intent.REC_TRAILER.value, "listen": Intent.REC_TRAILER.value}
+_CARD_COMMAND_INTENT = {
+    "why": Intent.REC_WHY.value,
+    "details": Intent.REC_DETAILS.value,
+    "detail": Intent.REC_DETAILS.value,
+    "info": Intent.REC_DETAILS.value,
+    "trailer": Intent.REC_TRAILER.value,
+    "preview": Intent.REC_TRAILER.value,
+    "play it": Intent.REC_TRAILER.value,
+    "listen": Intent.REC_TRAILER.value,
+}
 _CARD_WORD = re.compile(r"^\W*(why|details?|trailer|(show|give) me the (details|trailer))\W*$")
 _ABOUT_THE_CARD = {Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value}
 _MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")
 _DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
 _ROLE_AFTER = re.compile(r"\s*(?:as|like)\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\b")
 """A role stated right after the name ("Brad Pitt as an actor", "Mel Gibson as director")."""
-_NAME_AS_ROLE = re.compile(r"^\w[\w .'-]*?\s+as\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\W*$")
+_NAME_AS_ROLE = re.compile(
+    r"^\w[\w .'-]*?\s+as\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\W*$"
+)
 _DELETE_FILLER = re.compile(r"\b(delete|remove|forget|drop|cancel|please|from my profile|my)\b", re.I)
 """The command words around the name in "please delete my Titanic" (left out when matching the profile)."""
 _DELETE_WORDS = re.compile(r"\b(delete|remove|forget|drop|erase|unlike|take (it |\w+ )?(off|out)|get rid)\b")
 _SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
-_WHAT_TO_RATE = re.compile(r"\b(what|which)\b.{0,30}\b(should|could|can|do|to) i (rate|tell you about)\b"
-                           r"|\b(something|things|items|\w+s) to rate\b")
+_WHAT_TO_RATE = re.compile(
+    r"\b(what|which)\b.{0,30}\b(should|could|can|do|to) i (rate|tell you about)\b"
+    r"|\b(something|things|items|\w+s) to rate\b"
+)
 _RATE_MENU = re.compile(r"^\W*rate (movies|films|books|songs|music|albums|artists|properties|something)\W*$")
 """The original's mixed-mode menu buttons ("🎵 Rate songs"): no intent of its agent, logged as the
 Default Fallback Intent in the released study; answered here with suggestions to rate."""
@@ -1447,21 +1636,35 @@ _DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books"
 _ANSWER_INTENT: dict[str, dict[str, str]] = {
     "item": {"pick": Intent.PREFERENCE_DISAMBIGUATION.value},
     "role": {"pick": Intent.PREFERENCE_DISAMBIGUATION.value},
-    "confirm": {"pick": Intent.PREFERENCE_YES.value, "yes": Intent.PREFERENCE_YES.value,
-                "no": Intent.PREFERENCE_NO.value},
-    "critique": {"pick": Intent.REC_CRITIQUING_DISAMBIGUATION.value, "yes": Intent.REC_CRITIQUING_YES.value,
-                 "no": Intent.REC_CRITIQUING_NO.value},
+    "confirm": {
+        "pick": Intent.PREFERENCE_YES.value,
+        "yes": Intent.PREFERENCE_YES.value,
+        "no": Intent.PREFERENCE_NO.value,
+    },
+    "critique": {
+        "pick": Intent.REC_CRITIQUING_DISAMBIGUATION.value,
+        "yes": Intent.REC_CRITIQUING_YES.value,
+        "no": Intent.REC_CRITIQUING_NO.value,
+    },
     "delete": {"pick": Intent.DELETE_PREFERENCE_DISAMBIGUATION.value},
-    "reset": {"pick": Intent.RESET_EVERYTHING_YES.value, "yes": Intent.RESET_EVERYTHING_YES.value,
-              "no": Intent.RESET_EVERYTHING_NO.value},
+    "reset": {
+        "pick": Intent.RESET_EVERYTHING_YES.value,
+        "yes": Intent.RESET_EVERYTHING_YES.value,
+        "no": Intent.RESET_EVERYTHING_NO.value,
+    },
 }
 _REC_PAYLOADS = {
-    "like": Intent.REC_PREFERENCE.value, "dislike": Intent.REC_PREFERENCE.value, "skip": Intent.REC_SKIP.value,
-    "why": Intent.REC_WHY.value, "details": Intent.REC_DETAILS.value, "trailer": Intent.REC_TRAILER.value,
+    "like": Intent.REC_PREFERENCE.value,
+    "dislike": Intent.REC_PREFERENCE.value,
+    "skip": Intent.REC_SKIP.value,
+    "why": Intent.REC_WHY.value,
+    "details": Intent.REC_DETAILS.value,
+    "trailer": Intent.REC_TRAILER.value,
     "stop": Intent.REC_STOP.value,
 }
 _REC_PAYLOAD_TEXT = {"like": "I like it", "dislike": "I don't like it"}
 _RESET_INTENTS = {
-    "everything": Intent.RESET_EVERYTHING.value, "items": Intent.RESET_ITEMS.value,
+    "everything": Intent.RESET_EVERYTHING.value,
+    "items": Intent.RESET_ITEMS.value,
     "properties": Intent.RESET_PROPERTIES.value,
 }

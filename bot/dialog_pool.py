@@ -312,6 +312,7 @@ class ProcessDialogHandler:
         if worker.mode == "sync":
             raise ConfigError("this ProcessDialogHandler is used through handle(); ahandle() would mix answers")
         if not worker.ready:
+
             def wait_ready() -> None:
                 with self._locks[index]:
                     self._await_ready(index, worker, START_TIMEOUT_S)

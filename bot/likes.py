@@ -69,8 +69,9 @@ def study_users(domain: str, files: Sequence[Path] | None = None):
     return users
 
 
-def interactions_for(domain: str, *, records: Sequence[object] = (), include_study: bool = True
-                     ) -> dict[str, tuple[str, ...]]:
+def interactions_for(
+    domain: str, *, records: Sequence[object] = (), include_study: bool = True
+) -> dict[str, tuple[str, ...]]:
     """Likes for ``Recommender(kb, interactions=...)``: the released study's and the bot's own.
 
     - study users (if the released files exist): key ``"<file>#<userID>"``, their liked QIDs

@@ -11,33 +11,37 @@ ITEM_NOUNS = {"movie": "movie", "book": "book", "music": "song or album"}
 
 WELCOME = (
     "Hi! I recommend {nouns} from Wikidata. Tell me what you like or dislike, e.g. "
-    "{example}. After {min_prefs} preferences, ask me \"{ask}\". Switch domain with /movie, /book or /music."
+    '{example}. After {min_prefs} preferences, ask me "{ask}". Switch domain with /movie, /book or /music.'
 )
 WELCOME_EXAMPLES = {
-    "movie": "\"I love Christopher Nolan, but I don't like Interstellar\"",
-    "book": "\"I love Stephen King, but I don't like The Shining\"",
-    "music": "\"I love Daft Punk, but I don't like disco\"",
+    "movie": '"I love Christopher Nolan, but I don\'t like Interstellar"',
+    "book": '"I love Stephen King, but I don\'t like The Shining"',
+    "music": '"I love Daft Punk, but I don\'t like disco"',
 }
 WELCOME_ASK = {"movie": "what should I watch?", "book": "what should I read?", "music": "what should I listen to?"}
-POLARITY_MARKS = {"+": "\U0001F44D", "-": "\U0001F44E"}
+POLARITY_MARKS = {"+": "\U0001f44d", "-": "\U0001f44e"}
 """How a stored opinion is shown: thumbs up / down (the log keeps the dataset's "+" / "-")."""
 HELP = (
-    "You can tell me what you like (\"I like Tom Cruise\", \"I hate horror films\"), ask for "
-    "recommendations (\"recommend me something\"), see your profile (\"show my profile\") or reset it "
-    "(\"reset my profile\"). During recommendations say \"I like it\", \"I don't like it\", \"skip\", "
-    "\"why?\", \"details\", \"trailer\", or critique (\"I like it, but not Mel Gibson\"). Domain: {domain}."
+    'You can tell me what you like ("I like Tom Cruise", "I hate horror films"), ask for '
+    'recommendations ("recommend me something"), see your profile ("show my profile") or reset it '
+    '("reset my profile"). During recommendations say "I like it", "I don\'t like it", "skip", '
+    '"why?", "details", "trailer", or critique ("I like it, but not Mel Gibson"). Domain: {domain}.'
 )
 DOMAIN_SWITCHED = "Now we talk about {nouns}. Tell me something you like."
 EMPTY_INPUT = "I can only read words. Tell me a title or a name you like, or type /help."
-FALLBACK = "Sorry, I didn't get that. You can tell me a {item} or a person you like, ask for recommendations, or type /help."
-FALLBACK_IN_RECOMMENDATION = "Sorry, I didn't get that. About \"{title}\": say \"I like it\", \"I don't like it\", \"skip\", \"why?\" or \"details\"."
+FALLBACK = (
+    "Sorry, I didn't get that. You can tell me a {item} or a person you like, ask for recommendations, or type /help."
+)
+FALLBACK_IN_RECOMMENDATION = (
+    'Sorry, I didn\'t get that. About "{title}": say "I like it", "I don\'t like it", "skip", "why?" or "details".'
+)
 FALLBACK_IN_QUESTION = "Sorry, I didn't get that. {question}"
 NOTHING_FOUND = "I couldn't find that in my knowledge base. Try the full title or name."
 STORED = "Got it: {items}."
 STORED_NEED_MORE = "Got it: {items}. Tell me {left} more {things} you like or dislike, then ask for recommendations."
 THING, THINGS = "thing", "things"
 STORED_READY = "Got it: {items}. You can ask for recommendations now, or tell me more."
-ITEM_QUESTION = "Which \"{mention}\" do you mean?"
+ITEM_QUESTION = 'Which "{mention}" do you mean?'
 ROLE_QUESTION = "{label}: do you mean as {roles}?"
 CONFIRM_QUESTION = "Did you like {label}?"
 NONE_OF_THESE = "None of these"
@@ -46,10 +50,10 @@ NO_OPINION_SKIPPED = "OK, no opinion on {title}: I won't store anything about it
 NOT_STORED = "OK, I won't store {label}."
 STORED_WITHOUT_ROLE = "I stored {polarity} {label} without a role ({roles}); say the role to be precise."
 ITS_ROLES = "its roles"
-QUESTION_STILL_OPEN = "(Still open: {question} Answer with a number or a name, or say \"skip\".)"
-QUESTION_LATER = "I'll come back to \"{mention}\" after this."
-QUESTION_DROPPED = "I dropped my question about \"{mention}\": tell me again if you want it stored."
-SUGGEST_TEXT = "Not sure what to tell me? Do you like any of these {nouns}: {items}? Say e.g. \"I like {first}\" or \"I don't like {first}\"."
+QUESTION_STILL_OPEN = '(Still open: {question} Answer with a number or a name, or say "skip".)'
+QUESTION_LATER = 'I\'ll come back to "{mention}" after this.'
+QUESTION_DROPPED = 'I dropped my question about "{mention}": tell me again if you want it stored.'
+SUGGEST_TEXT = 'Not sure what to tell me? Do you like any of these {nouns}: {items}? Say e.g. "I like {first}" or "I don\'t like {first}".'
 SUGGEST_BUTTONS = "Not sure what to tell me? Tap the {nouns} you like below, or tell me what you think of them."
 RATE_BUTTON = "👍 {name}"
 NEED_MORE = "I need at least {min_prefs} preferences to recommend (you have {have}). Tell me what you like."
@@ -61,7 +65,9 @@ FALLBACK_REASONS = {
     "isolated_likes": "what you like has no links in my knowledge base",
 }
 FALLBACK_REASON_DEFAULT = "I know too little of it"
-SERVICE_ERROR = "Sorry, something went wrong on my side (the knowledge base or a model is unavailable). Please try again later."
+SERVICE_ERROR = (
+    "Sorry, something went wrong on my side (the knowledge base or a model is unavailable). Please try again later."
+)
 REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask why, details, trailer, or skip."
 REC_FINISHED = "That was the last one of this list. Ask for more recommendations whenever you like."
 REC_STOPPED = "OK, I stopped the recommendations."
@@ -74,7 +80,7 @@ TRAILER_NONE = "I have no trailer for {title}. You can search for one: {url}"
 CRITIQUE_ROLE = "Which one do you mean: {options}?"
 CRITIQUE_DONE = "Noted: {items}. I re-ranked the remaining suggestions."
 PROFILE_EMPTY = "Your {nouns} profile is empty. Tell me what you like!"
-PROFILE = "Your {nouns} profile:\n{lines}\nSay \"delete X\" to remove one, or \"reset my profile\"."
+PROFILE = 'Your {nouns} profile:\n{lines}\nSay "delete X" to remove one, or "reset my profile".'
 PROFILE_LINE = "{sign} {label}{role}"
 DELETE_NOT_FOUND = "I couldn't find that in your profile."
 DELETED = "Removed {label} from your profile."
@@ -103,14 +109,23 @@ YES = "Yes"
 NO = "No"
 RECOMMEND_AGAIN = "Recommend again"
 RECOMMEND_MORE = "Recommend more"
-CARD_BUTTONS = (("👍 Like", "like"), ("👎 Dislike", "dislike"), ("Skip", "skip"), ("Why?", "why"),
-                ("Details", "details"), ("Trailer", "trailer"))
+CARD_BUTTONS = (
+    ("👍 Like", "like"),
+    ("👎 Dislike", "dislike"),
+    ("Skip", "skip"),
+    ("Why?", "why"),
+    ("Details", "details"),
+    ("Trailer", "trailer"),
+)
 """(label, payload action) of the buttons under a recommendation card."""
 RESET_EVERYTHING_BUTTON = "Everything"
 RESET_ITEMS_BUTTON = "Only {items}"
 RESET_PROPERTIES_BUTTON = "Only properties"
-RESET_LABELS = {"everything": "your whole profile", "items": "the items you rated",
-                "properties": "the people, genres and other properties you rated"}
+RESET_LABELS = {
+    "everything": "your whole profile",
+    "items": "the items you rated",
+    "properties": "the people, genres and other properties you rated",
+}
 """What a reset removes, as said in "Are you sure you want to reset {what}?"."""
 STALE_QUESTION = "That button belongs to an older question, so I didn't take it."
 STALE_LIST = "That list is out of date (it belongs to an older message). Ask me again, or tap below for a fresh one."

@@ -37,8 +37,10 @@ def home_hint(what: Path) -> str:
     if os.environ.get("CORSBOT_HOME"):
         where = f"CORSBOT_HOME={os.environ['CORSBOT_HOME']}"
     else:
-        where = (f"CORSBOT_HOME is not set, so corsbot looked in ./var of the current folder {Path.cwd()}; "
-                 "run it from the project folder or set CORSBOT_HOME to the runtime folder")
+        where = (
+            f"CORSBOT_HOME is not set, so corsbot looked in ./var of the current folder {Path.cwd()}; "
+            "run it from the project folder or set CORSBOT_HOME to the runtime folder"
+        )
     project_home = PROJECT_ROOT / "var"
     try:
         relative = Path(what).relative_to(home())

@@ -78,11 +78,15 @@ class Services:
         model_dir = model_dir or paths.intent_model()
         kb_dir = kb_dir or paths.kb_dir()
         if not model_dir.exists():
-            raise ConfigError(f"no intent model at {model_dir} ({paths.home_hint(model_dir)}); "
-                              "or train one there with `make model` or `corsbot nlu train`")
+            raise ConfigError(
+                f"no intent model at {model_dir} ({paths.home_hint(model_dir)}); "
+                "or train one there with `make model` or `corsbot nlu train`"
+            )
         if not any((kb_dir / d).exists() for d in paths.DOMAINS):
-            raise ConfigError(f"no knowledge base in {kb_dir} ({paths.home_hint(kb_dir / 'movie')}); "
-                              "or build it there with `make kb` or `corsbot kb build`")
+            raise ConfigError(
+                f"no knowledge base in {kb_dir} ({paths.home_hint(kb_dir / 'movie')}); "
+                "or build it there with `make kb` or `corsbot kb build`"
+            )
         database = paths.database()
 
         def loader(domain: str) -> DomainServices:

@@ -228,9 +228,7 @@ class LogRecord:
                 get("numberRecommendationList", DEFAULTS["numberRecommendationList"]),
                 "numberRecommendationList",
             ),
-            interaction_type=_as_str(
-                get("interactionType", DEFAULTS["interactionType"]), "interactionType"
-            ),
+            interaction_type=_as_str(get("interactionType", DEFAULTS["interactionType"]), "interactionType"),
             extra=extra,
         )
 
@@ -389,9 +387,7 @@ def conversations(records: Iterable[LogRecord]) -> dict[int, list[LogRecord]]:
     by_user: dict[int, list[LogRecord]] = {}
     for record in records:
         by_user.setdefault(record.user_id, []).append(record)
-    return {
-        user: sorted(by_user[user], key=lambda r: r.timestamp_start) for user in sorted(by_user)
-    }
+    return {user: sorted(by_user[user], key=lambda r: r.timestamp_start) for user in sorted(by_user)}
 
 
 def conversation_order(records: Sequence[LogRecord]) -> list[int]:

@@ -104,8 +104,9 @@ def open_error(path: str | os.PathLike[str], exc: BaseException) -> DatabaseOpen
     if isinstance(exc, PermissionError) or any(hint in text for hint in _NOT_WRITABLE_HINTS):
         reason = "read-only folder?"
     elif "not a database" in text or "malformed" in text:
-        return DatabaseOpenError(path, "not an SQLite database",
-                                 "move the file away or set CORSBOT_HOME to another folder")
+        return DatabaseOpenError(
+            path, "not an SQLite database", "move the file away or set CORSBOT_HOME to another folder"
+        )
     elif isinstance(exc, NotADirectoryError | FileExistsError):
         reason = "a file stands where a folder should be"
     else:

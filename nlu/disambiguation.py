@@ -63,12 +63,32 @@ LABEL_MATCH_CUTOFF = 80.0
 """Minimum ``token_set_ratio`` for an answer to pick an option by its label."""
 
 _ROLE_NAMES: dict[str, str] = {
-    "P57": "director", "P161": "actor", "P162": "producer", "P58": "screenwriter", "P86": "composer",
-    "P136": "genre", "P50": "author", "P175": "performer", "P676": "lyricist",
-    "P264": "record label", "P272": "production company", "P495": "country", "P840": "setting",
-    "P344": "cinematographer", "P1040": "film editor", "P921": "subject", "P144": "based on",
-    "P123": "publisher", "P110": "illustrator", "P655": "translator", "P179": "series",
-    "P170": "creator", "P361": "part of", "P407": "language", "P166": "award", "P1431": "executive producer",
+    "P57": "director",
+    "P161": "actor",
+    "P162": "producer",
+    "P58": "screenwriter",
+    "P86": "composer",
+    "P136": "genre",
+    "P50": "author",
+    "P175": "performer",
+    "P676": "lyricist",
+    "P264": "record label",
+    "P272": "production company",
+    "P495": "country",
+    "P840": "setting",
+    "P344": "cinematographer",
+    "P1040": "film editor",
+    "P921": "subject",
+    "P144": "based on",
+    "P123": "publisher",
+    "P110": "illustrator",
+    "P655": "translator",
+    "P179": "series",
+    "P170": "creator",
+    "P361": "part of",
+    "P407": "language",
+    "P166": "award",
+    "P1431": "executive producer",
 }
 _ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "actor": ("actor", "actress", "acting", "act", "acts", "cast", "star", "starring", "performance"),
@@ -81,8 +101,22 @@ _ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "genre": ("genre", "kind", "type"),
 }
 _ORDINALS = {
-    "first": 1, "1st": 1, "one": 1, "second": 2, "2nd": 2, "two": 2, "third": 3, "3rd": 3, "three": 3,
-    "fourth": 4, "4th": 4, "four": 4, "fifth": 5, "5th": 5, "five": 5, "last": -1,
+    "first": 1,
+    "1st": 1,
+    "one": 1,
+    "second": 2,
+    "2nd": 2,
+    "two": 2,
+    "third": 3,
+    "3rd": 3,
+    "three": 3,
+    "fourth": 4,
+    "4th": 4,
+    "four": 4,
+    "fifth": 5,
+    "5th": 5,
+    "five": 5,
+    "last": -1,
 }
 _NONE = re.compile(
     r"^(?:none(?:\s+of\s+(?:these|them|those|the\s+above))?|neither(?:\s+of\s+them)?|no(?:ne|pe)?"
@@ -102,9 +136,9 @@ class QuestionKind(Enum):
 class AnswerKind(Enum):
     """Outcome of :func:`parse_answer`."""
 
-    CHOSEN = "chosen"      # ``value`` holds the QID (item) or PID (role)
-    NONE = "none"          # "none of these"
-    UNKNOWN = "unknown"    # not an answer to the question
+    CHOSEN = "chosen"  # ``value`` holds the QID (item) or PID (role)
+    NONE = "none"  # "none of these"
+    UNKNOWN = "unknown"  # not an answer to the question
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +205,36 @@ def role_label(pid: str) -> str:
 
 _DOMAIN_TYPE = {"movie": "film", "book": "book", "music": "music"}
 _KINDS = (
-    "animated film", "documentary film", "short film", "television series", "miniseries", "film series",
-    "film", "novel series", "novel", "short story", "poem", "play", "book", "comic", "album", "single",
-    "song", "band", "musical group", "rapper", "singer", "musician", "actor", "actress", "director",
-    "writer", "novelist", "poet", "company", "genre",
+    "animated film",
+    "documentary film",
+    "short film",
+    "television series",
+    "miniseries",
+    "film series",
+    "film",
+    "novel series",
+    "novel",
+    "short story",
+    "poem",
+    "play",
+    "book",
+    "comic",
+    "album",
+    "single",
+    "song",
+    "band",
+    "musical group",
+    "rapper",
+    "singer",
+    "musician",
+    "actor",
+    "actress",
+    "director",
+    "writer",
+    "novelist",
+    "poet",
+    "company",
+    "genre",
 )
 _WIKI_QUALIFIER = re.compile(r"_\(([^)]*)\)$")
 
@@ -229,7 +289,9 @@ def item_question(mention: Mention, kb: Any, *, limit: int = MAX_OPTIONS) -> Que
     for opt in options:
         seen[opt.display] = seen.get(opt.display, 0) + 1
     unique = tuple(
-        opt if seen[opt.display] == 1 else Option(opt.value, f"{opt.display} [{opt.value}]", opt.payload, opt.year, opt.label)
+        opt
+        if seen[opt.display] == 1
+        else Option(opt.value, f"{opt.display} [{opt.value}]", opt.payload, opt.year, opt.label)
         for opt in options
     )
     return Question(QuestionKind.ITEM, mention.text, unique)

@@ -65,6 +65,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from nlu.disambiguation import (
     AnswerKind,
     item_question,
@@ -72,8 +74,6 @@ from nlu.disambiguation import (
     parse_answer,
     role_question,
 )
-from rapidfuzz import fuzz
-
 from nlu.linker import EntityLinker
 from nlu.sentiment import Polarity, SentimentRecognizer
 from nlu.textnorm import fold, normalize, repair_contractions
@@ -118,9 +118,9 @@ class EvalRecord:
     timestamp_start: int
     message: str
     intent: str
-    recognized_objects: tuple[tuple[str, str], ...]   # ((qid, "+"|"-"), ...)
+    recognized_objects: tuple[tuple[str, str], ...]  # ((qid, "+"|"-"), ...)
     events: tuple[str, ...]
-    to_check: bool = True                              # the dataset's toCheck (False = clean task)
+    to_check: bool = True  # the dataset's toCheck (False = clean task)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +195,7 @@ class EntityScores:
     ratings_correct: int = 0
     link_ms: list[float] = field(default_factory=list)
 
-    def add(self, other: "EntityScores") -> None:
+    def add(self, other: EntityScores) -> None:
         """Add ``other``'s counts to these (in place)."""
         for name in self.__slots__:  # type: ignore[attr-defined]
             value = getattr(other, name)
@@ -331,13 +331,19 @@ def _close(user: int, records: list[EvalRecord], tasks: list[PreferenceTask]) ->
     for rec in records:
         gold.update(rec.recognized_objects)
     asked = any(DISAMBIGUATION_EVENT in rec.events for rec in records)
-    tasks.append(PreferenceTask(user, records[0].message, tuple(gold.items()), asked,
-                                tuple(r.message for r in records[1:]), not any(r.to_check for r in records)))
+    tasks.append(
+        PreferenceTask(
+            user,
+            records[0].message,
+            tuple(gold.items()),
+            asked,
+            tuple(r.message for r in records[1:]),
+            not any(r.to_check for r in records),
+        )
+    )
 
 
-def simulate_task(
-    task: PreferenceTask, linker: EntityLinker, sentiment: SentimentRecognizer, kb: Any
-) -> TaskOutcome:
+def simulate_task(task: PreferenceTask, linker: EntityLinker, sentiment: SentimentRecognizer, kb: Any) -> TaskOutcome:
     """Link the task's message and answer our questions from the gold (module docstring).
 
     Args:
@@ -363,8 +369,11 @@ def simulate_task(
             item_q += 1
             question = item_question(mention, kb)
             pick = next((o for o in question.options if o.value in gold), None)
-            answer = parse_answer(question, pick.display if pick else "none of these",
-                                  payload=pick.payload if pick else question.none_payload)
+            answer = parse_answer(
+                question,
+                pick.display if pick else "none of these",
+                payload=pick.payload if pick else question.none_payload,
+            )
             if answer.kind is not AnswerKind.CHOSEN:
                 continue
             chosen = next(c for c in mention.candidates if c.qid == answer.value)
@@ -453,8 +462,9 @@ def extract_ratings(records: Iterable[EvalRecord]) -> list[FocusRating]:
     are property values the original resolved from the item and are not scored here.
     """
     return [
-        FocusRating(rec.user_id, rec.message, rec.recognized_objects[0][0], rec.recognized_objects[0][1],
-                    not rec.to_check)
+        FocusRating(
+            rec.user_id, rec.message, rec.recognized_objects[0][0], rec.recognized_objects[0][1], not rec.to_check
+        )
         for rec in sorted(records, key=lambda r: (r.user_id, r.timestamp_start))
         if rec.intent == RATE and rec.recognized_objects
     ]
@@ -509,7 +519,7 @@ def visible_in_message(kb: Any, qid: str, text: str, *, cutoff: float = VISIBLE_
 
 
 def latency_summary(link_ms: Sequence[float]) -> str:
-    """"mean=X ms p95=Y ms max=Z ms" of per-message link times."""
+    """ "mean=X ms p95=Y ms max=Z ms" of per-message link times."""
     if not link_ms:
         return "no messages"
     ordered = sorted(link_ms)
@@ -560,7 +570,7 @@ def audit_sign(message: str) -> str | None:
     if len(verbs) != 1:
         return None
     at = verbs[0]
-    before, after = words[:at], words[at + 1:]
+    before, after = words[:at], words[at + 1 :]
     if any(w not in _AUDIT_LEAD and w not in _AUDIT_NEGATORS for w in before):
         return None
     if any(w in _AUDIT_NEGATORS for w in after):
@@ -593,7 +603,7 @@ class AuditCounts:
     signs_flipped: int = 0
     polarity_excluded: int = 0
 
-    def add(self, other: "AuditCounts") -> None:
+    def add(self, other: AuditCounts) -> None:
         """Add ``other``'s counts to these (in place)."""
         self.tasks_unnamed += other.tasks_unnamed
         self.signs_flipped += other.signs_flipped
@@ -630,8 +640,9 @@ def audit_tasks(tasks: Sequence[PreferenceTask], kb: Any, counts: AuditCounts | 
             gold = tuple((q, sign) for q, _ in gold)
         scored = not _message_level_sign(task.text, gold)
         counts.polarity_excluded += bool(gold) and not scored
-        audited.append(PreferenceTask(task.user_id, task.text, gold, task.asked_original, task.follow_ups,
-                                      task.clean, scored))
+        audited.append(
+            PreferenceTask(task.user_id, task.text, gold, task.asked_original, task.follow_ups, task.clean, scored)
+        )
     return audited
 
 
@@ -649,8 +660,11 @@ def audit_ratings(
         The ratings R2 does not set aside, with R1's sign where it applies.
     """
     counts = counts if counts is not None else AuditCounts()
-    logged = {(r.user_id, r.message, r.recognized_objects[0][0]): r.recognized_objects
-              for r in records if r.intent == RATE and r.recognized_objects}
+    logged = {
+        (r.user_id, r.message, r.recognized_objects[0][0]): r.recognized_objects
+        for r in records
+        if r.intent == RATE and r.recognized_objects
+    }
     audited: list[FocusRating] = []
     for rating in ratings:
         if _message_level_sign(rating.text, logged.get((rating.user_id, rating.text, rating.item), ())):

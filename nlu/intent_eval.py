@@ -131,8 +131,13 @@ class EvalResult:
         p, r, f, s = precision_recall_fscore_support(gold, self.predicted, labels=labels, zero_division=0)
         _, _, fb, _ = precision_recall_fscore_support(gold, self.baseline, labels=labels, zero_division=0)
         return {
-            lab: {"precision": _r(p[i]), "recall": _r(r[i]), "f1": _r(f[i]), "support": int(s[i]),
-                  "baseline_f1": _r(fb[i])}
+            lab: {
+                "precision": _r(p[i]),
+                "recall": _r(r[i]),
+                "f1": _r(f[i]),
+                "support": int(s[i]),
+                "baseline_f1": _r(fb[i]),
+            }
             for i, lab in enumerate(labels)
         }
 
@@ -140,10 +145,16 @@ class EvalResult:
         """The misclassified examples with their state, gold, prediction and confidence."""
         return [
             {
-                "text": e.text, "contexts": list(e.contexts),
+                "text": e.text,
+                "contexts": list(e.contexts),
                 "events": None if e.events is None else list(e.events),
-                "gold": e.intent, "predicted": p, "confidence": round(c, 4),
-                "baseline": b, "domain": e.domain, "validated": e.validated, "group": e.group,
+                "gold": e.intent,
+                "predicted": p,
+                "confidence": round(c, 4),
+                "baseline": b,
+                "domain": e.domain,
+                "validated": e.validated,
+                "group": e.group,
             }
             for e, p, c, b in zip(self.examples, self.predicted, self.confidence, self.baseline, strict=True)
             if p != e.intent
@@ -241,8 +252,9 @@ def cross_validate(
     confidence = [0.0] * n
     for k, test in enumerate(folds):
         others = [i for i in range(n) if fold_of[i] != k and rule_or_fallback[i] is None]
-        t = choose_threshold([gold[i] for i in others], [top[i] for i in others],
-                             [top_p[i] for i in others], [fb[i] for i in others])
+        t = choose_threshold(
+            [gold[i] for i in others], [top[i] for i in others], [top_p[i] for i in others], [fb[i] for i in others]
+        )
         thresholds.append(t)
         for i in test:
             if rule_or_fallback[i] is not None:
@@ -253,8 +265,9 @@ def cross_validate(
                 predicted[i], confidence[i] = top[i], float(top_p[i])
 
     base = baseline_predictions(examples, folds) if baseline else list(predicted)
-    return EvalResult(examples, predicted, confidence, base, fold_of.tolist(), thresholds,
-                      train_seconds, alt_latency, used_options)
+    return EvalResult(
+        examples, predicted, confidence, base, fold_of.tolist(), thresholds, train_seconds, alt_latency, used_options
+    )
 
 
 def _baseline_text(e: IntentExample) -> str:
@@ -285,14 +298,14 @@ def baseline_predictions(examples: Sequence[IntentExample], folds: Sequence[np.n
         train = np.setdiff1d(all_idx, test)
         vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=1)
         mlb = MultiLabelBinarizer()
-        x_train = hstack([vec.fit_transform([texts[i] for i in train]),
-                          mlb.fit_transform([ctx[i] for i in train])]).tocsr()
+        x_train = hstack(
+            [vec.fit_transform([texts[i] for i in train]), mlb.fit_transform([ctx[i] for i in train])]
+        ).tocsr()
         import warnings
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            x_test = hstack([vec.transform([texts[i] for i in test]),
-                             mlb.transform([ctx[i] for i in test])]).tocsr()
+            x_test = hstack([vec.transform([texts[i] for i in test]), mlb.transform([ctx[i] for i in test])]).tocsr()
             clf = LogisticRegression(C=BASELINE_C, max_iter=1000)
             clf.fit(x_train, gold[train])
         out[test] = clf.predict(x_test)
@@ -329,7 +342,7 @@ def write_report(result: EvalResult, out_dir: Path, *, data_files: Sequence[Mapp
         "options": result.options,
         "data_files": list(data_files),
         "protocol": "GroupKFold by conversation (file+userID); threshold per fold chosen on the other folds' "
-                    "out-of-fold predictions; baseline TF-IDF char_wb 2-5 + context one-hot + LogisticRegression",
+        "out-of-fold predictions; baseline TF-IDF char_wb 2-5 + context one-hot + LogisticRegression",
     }
     paths["json"].write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
     with paths["errors"].open("w", encoding="utf-8") as fh:
@@ -361,8 +374,15 @@ def _plot_confusion(result: EvalResult, path: Path) -> None:
     for i in range(len(labels)):
         for j in range(len(labels)):
             if cm[i, j]:
-                ax.text(j, i, str(int(cm[i, j])), ha="center", va="center", fontsize=4,
-                        color="white" if norm[i, j] > 0.5 else "black")
+                ax.text(
+                    j,
+                    i,
+                    str(int(cm[i, j])),
+                    ha="center",
+                    va="center",
+                    fontsize=4,
+                    color="white" if norm[i, j] > 0.5 else "black",
+                )
     ax.set_xlabel("predicted")
     ax.set_ylabel("gold (support)")
     ax.set_title("Intent confusion matrix (row-normalised, counts in cells), 5-fold grouped CV")
@@ -371,8 +391,12 @@ def _plot_confusion(result: EvalResult, path: Path) -> None:
     plt.close(fig)
 
 
-def _markdown(summary: Mapping[str, Any], per_domain: Mapping[str, Any], per_intent: Mapping[str, Any],
-              errors: Sequence[Mapping[str, Any]]) -> str:
+def _markdown(
+    summary: Mapping[str, Any],
+    per_domain: Mapping[str, Any],
+    per_intent: Mapping[str, Any],
+    errors: Sequence[Mapping[str, Any]],
+) -> str:
     s = summary
     lines = [
         "# Intent recognizer: grouped 5-fold cross-validation",
@@ -394,13 +418,22 @@ def _markdown(summary: Mapping[str, Any], per_domain: Mapping[str, Any], per_int
         "|---|---|---|---|---|",
     ]
     for d, m in per_domain.items():
-        lines.append(f"| {d} | {m['examples']} | {m['accuracy']:.3f} | {m['accuracy_validated']:.3f} | "
-                     f"{m['baseline_accuracy']:.3f} |")
-    lines += ["", "## Per intent", "", "| intent | support | precision | recall | F1 | baseline F1 |",
-              "|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {d} | {m['examples']} | {m['accuracy']:.3f} | {m['accuracy_validated']:.3f} | "
+            f"{m['baseline_accuracy']:.3f} |"
+        )
+    lines += [
+        "",
+        "## Per intent",
+        "",
+        "| intent | support | precision | recall | F1 | baseline F1 |",
+        "|---|---|---|---|---|---|",
+    ]
     for lab, m in per_intent.items():
-        lines.append(f"| {lab} | {m['support']} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | "
-                     f"{m['baseline_f1']:.3f} |")
+        lines.append(
+            f"| {lab} | {m['support']} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | "
+            f"{m['baseline_f1']:.3f} |"
+        )
     pairs = Counter((e["gold"], e["predicted"]) for e in errors)
     lines += ["", "## Most frequent confusions", "", "| gold | predicted | count |", "|---|---|---|"]
     for (g, p), c in pairs.most_common(20):

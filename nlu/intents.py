@@ -247,7 +247,7 @@ def featurize(
     if not marked:
         marked = ["xxnoword"]
     if context_conjunctions in ("state", "both"):
-        key = "s%08x" % zlib.crc32("|".join(state).encode("utf-8"))
+        key = f"s{zlib.crc32('|'.join(state).encode('utf-8')):08x}"
         extra.append(key)
         extra.extend(f"{key}_{w}" for w in marked)
     if context_conjunctions in ("each", "both"):
@@ -416,8 +416,9 @@ class IntentRecognizer:
             for s in rng.sample(stateful, min(copies, len(stateful)))
         ]
         if augmented:
-            docs.extend(recognizer._doc(recognizer._features(e.text, e.contexts, e.events, e.domain))
-                        for e in augmented)
+            docs.extend(
+                recognizer._doc(recognizer._features(e.text, e.contexts, e.events, e.domain)) for e in augmented
+            )
             examples = [*examples, *augmented]
             extra_truth = np.zeros((len(augmented), len(labels)), dtype="float32")
             extra_truth[np.arange(len(augmented)), [index[e.intent] for e in augmented]] = 1.0
@@ -425,8 +426,10 @@ class IntentRecognizer:
         top = max(freq.values())
         power = float(opts["class_weight_power"])
         weights = np.asarray(
-            [(1.0 if e.validated else float(opts["unvalidated_weight"])) * (top / freq[e.intent]) ** power
-             for e in examples],
+            [
+                (1.0 if e.validated else float(opts["unvalidated_weight"])) * (top / freq[e.intent]) ** power
+                for e in examples
+            ],
             dtype="float32",
         )
         weights /= weights.mean()
@@ -446,7 +449,10 @@ class IntentRecognizer:
         recognizer.options = opts
         logger.info(
             "trained intent recognizer on %d examples, %d intents, %d known words in %.1f s",
-            len(examples), len(labels), len(known), opts["train_seconds"],
+            len(examples),
+            len(labels),
+            len(known),
+            opts["train_seconds"],
         )
         return recognizer
 

@@ -69,10 +69,10 @@ from __future__ import annotations
 
 import logging
 import math
-from bisect import bisect_left, bisect_right
 import re
 import sys
 import time
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -178,20 +178,39 @@ _TYPE_WORDS = frozenset(
 )
 _TYPE_NOUNS_SINGULAR = frozenset("movie film book novel song track album record band group series show".split())
 _ROLE_WORDS: dict[str, str] = {
-    "actor": "P161", "actors": "P161", "actress": "P161", "star": "P161", "starring": "P161",
-    "director": "P57", "directed": "P57", "filmmaker": "P57",
-    "author": "P50", "writer": "P50", "novelist": "P50", "wrote": "P50",
-    "screenwriter": "P58", "producer": "P162", "composer": "P86",
-    "singer": "P175", "band": "P175", "artist": "P175", "rapper": "P175", "musician": "P175",
-    "group": "P175", "performer": "P175", "dj": "P175",
+    "actor": "P161",
+    "actors": "P161",
+    "actress": "P161",
+    "star": "P161",
+    "starring": "P161",
+    "director": "P57",
+    "directed": "P57",
+    "filmmaker": "P57",
+    "author": "P50",
+    "writer": "P50",
+    "novelist": "P50",
+    "wrote": "P50",
+    "screenwriter": "P58",
+    "producer": "P162",
+    "composer": "P86",
+    "singer": "P175",
+    "band": "P175",
+    "artist": "P175",
+    "rapper": "P175",
+    "musician": "P175",
+    "group": "P175",
+    "performer": "P175",
+    "dj": "P175",
 }
-_ROLE_OR_TYPE_WORDS = frozenset(_ROLE_WORDS) | _TYPE_WORDS | frozenset(
-    """actors actresses directors authors writers producers composers singers artists musicians bands
+_ROLE_OR_TYPE_WORDS = (
+    frozenset(_ROLE_WORDS)
+    | _TYPE_WORDS
+    | frozenset(
+        """actors actresses directors authors writers producers composers singers artists musicians bands
     groups performers rappers screenwriters albums tracks records genre genres""".split()
+    )
 )
-_REFERENCE_NOUNS = frozenset(
-    "movie film one book novel song track album record series show title piece work".split()
-)
+_REFERENCE_NOUNS = frozenset("movie film one book novel song track album record series show title piece work".split())
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 _LIKE_VERBS = frozenset(
     """like likes liked love loves loved enjoy enjoys enjoyed adore adored hate hated hates
@@ -208,18 +227,23 @@ _TRIM_WORDS = frozenset(
     don't dont do does did he she his her they them their we our""".split()
 )
 _PREPOSITIONS = frozenset("of by in from with for on at to about and or as".split())
-_CLAUSE_STOP = frozenset(
-    "but however although though because since while whereas so then also too very really".split()
-)
+_CLAUSE_STOP = frozenset("but however although though because since while whereas so then also too very really".split())
 MAX_CUTS = 3
 """Cuts before inner connectives tried per name-like span, after the whole span."""
 MAX_LIST_ITEMS = 25
 """Comma-separated objects of one like-verb that are read as name-like spans."""
 _OBJECT_LEAD = frozenset("the a an of all any movies films books songs by as".split())
 _GENRE_ADJECTIVES = {
-    "romance": "romantic", "drama": "dramatic", "crime": "criminal", "comedy": "comic",
-    "history": "historical", "mystery": "mysterious", "biography": "biographical",
-    "animation": "animated", "satire": "satirical", "psychology": "psychological",
+    "romance": "romantic",
+    "drama": "dramatic",
+    "crime": "criminal",
+    "comedy": "comic",
+    "history": "historical",
+    "mystery": "mysterious",
+    "biography": "biographical",
+    "animation": "animated",
+    "satire": "satirical",
+    "psychology": "psychological",
 }
 """Adjectives of genre nouns, for the genre variants ("romantic movies" -> romance film)."""
 _GENRE_SUFFIXES = ("film", "movie", "music", "novel", "fiction", "literature", "genre")
@@ -290,8 +314,8 @@ class Mention:
 
 @dataclass(frozen=True, slots=True)
 class _Token:
-    key: str        # folded
-    raw: str        # as typed
+    key: str  # folded
+    raw: str  # as typed
     start: int
     end: int
 
@@ -417,7 +441,11 @@ class EntityLinker:
         self.build_seconds = time.perf_counter() - started
         logger.info(
             "entity index for %s: %d keys, %d entities, %d fuzzy names in %.2f s",
-            self.domain or "?", len(self._index), len(labels), len(self._fuzzy_names), self.build_seconds,
+            self.domain or "?",
+            len(self._index),
+            len(labels),
+            len(self._fuzzy_names),
+            self.build_seconds,
         )
 
     # ------------------------------------------------------------------ index building
@@ -444,7 +472,9 @@ class EntityLinker:
                     found[word].add(qid)
         return {w: tuple(sorted(q, key=_qid_order)) for w, q in found.items() if len(q) <= MAX_TITLE_WORD_ITEMS}
 
-    def _title_word_spans(self, text: str, tokens: list[_Token], taken: list) -> list[tuple[int, int, dict[str, float], str]]:
+    def _title_word_spans(
+        self, text: str, tokens: list[_Token], taken: list
+    ) -> list[tuple[int, int, dict[str, float], str]]:
         """A lone distinctive word that is the whole object of a like-verb and matched nothing else
         ("I like lebowski"): the titles that contain it, always asked about ("ask")."""
         covered = {k for s in taken for k in range(s[0], s[1])}
@@ -452,8 +482,9 @@ class EntityLinker:
         for i in range(1, len(tokens)):
             if i in covered or tokens[i - 1].key not in _LIKE_VERBS:
                 continue
-            if not (i + 1 == len(tokens) or _boundary(text, tokens, i + 1)
-                    or tokens[i + 1].key in _SPAN_STOP | _CLAUSE_STOP):
+            if not (
+                i + 1 == len(tokens) or _boundary(text, tokens, i + 1) or tokens[i + 1].key in _SPAN_STOP | _CLAUSE_STOP
+            ):
                 continue
             items = self._title_words.get(tokens[i].key)
             if items:
@@ -466,7 +497,7 @@ class EntityLinker:
         The label's own words plus a type noun ("comedy" + "films") score 0.96; forms derived from
         a longer label ("comedy film" -> "comedy", plural "comedy films") score 0.94.
         """
-        for qid, label in labels.items():
+        for qid in labels:
             if self.kb.is_item(qid):
                 continue
             roles = self.kb.roles(qid)
@@ -627,15 +658,30 @@ class EntityLinker:
                     ambiguous = ambiguous or _homonyms(cands, scored) >= 2
                     # a lone name that is also the first or last name of a person at least as
                     # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
-                    ambiguous = ambiguous or (cands[0].qid not in namesakes and any(
-                        c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid)
-                        for c in cands[1:]))
-            if kind == "exact" and relation is None and not ambiguous and not self._context_pick(
-                cands[0], focus, history_set, years
+                    ambiguous = ambiguous or (
+                        cands[0].qid not in namesakes
+                        and any(
+                            c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid)
+                            for c in cands[1:]
+                        )
+                    )
+            if (
+                kind == "exact"
+                and relation is None
+                and not ambiguous
+                and not self._context_pick(cands[0], focus, history_set, years)
             ):
                 ambiguous = _dangling(text, tokens, i, j, covered)
-            mentions.append(Mention(text[start:end], start, end, cands, ambiguous,
-                                    partial=kind == "ask" and all(v == _SIM_TITLE_WORD for v in scored.values())))
+            mentions.append(
+                Mention(
+                    text[start:end],
+                    start,
+                    end,
+                    cands,
+                    ambiguous,
+                    partial=kind == "ask" and all(v == _SIM_TITLE_WORD for v in scored.values()),
+                )
+            )
         return tuple(mentions)
 
     def _namesakes(self, text: str, tokens: list[_Token], i: int, j: int, scored: dict[str, float]) -> frozenset[str]:
@@ -648,8 +694,10 @@ class EntityLinker:
         people = self._partial.get(tokens[i].key)
         if not people:
             return frozenset()
-        whole_object = i > 0 and tokens[i - 1].key in _LIKE_VERBS and (
-            j == len(tokens) or _boundary(text, tokens, j) or tokens[j].key in _SPAN_STOP | _CLAUSE_STOP
+        whole_object = (
+            i > 0
+            and tokens[i - 1].key in _LIKE_VERBS
+            and (j == len(tokens) or _boundary(text, tokens, j) or tokens[j].key in _SPAN_STOP | _CLAUSE_STOP)
         )
         if not (tokens[i].raw[:1].isupper() or whole_object):
             return frozenset()
@@ -663,7 +711,7 @@ class EntityLinker:
         return top.qid == focus or top.qid in history or bool(years and entity_year(self.kb, top.qid) in years)
 
     def _relation(self, tokens: list[_Token], i: int, item: Candidate) -> tuple[int, tuple[Candidate, ...]] | None:
-        """"<role> of <item>": the item's values for that role, most popular first (None if not so)."""
+        """ "<role> of <item>": the item's values for that role, most popular first (None if not so)."""
         if i < 2 or tokens[i - 1].key != "of" or tokens[i - 2].key not in _ROLE_WORDS or not item.is_item:
             return None
         pid = _ROLE_WORDS[tokens[i - 2].key]
@@ -675,9 +723,17 @@ class EntityLinker:
             return None
         kb = self.kb
         ranked = sorted(
-            (Candidate(QID(q), kb.label(q), round(_W_SIM + _W_POP * math.log1p(max(kb.popularity(q), 0.0))
-                                                 / self._pop_scale, 6), bool(kb.is_item(q)), (PID(pid),),
-                       kb.description(q)) for q in dict.fromkeys(values)),
+            (
+                Candidate(
+                    QID(q),
+                    kb.label(q),
+                    round(_W_SIM + _W_POP * math.log1p(max(kb.popularity(q), 0.0)) / self._pop_scale, 6),
+                    bool(kb.is_item(q)),
+                    (PID(pid),),
+                    kb.description(q),
+                )
+                for q in dict.fromkeys(values)
+            ),
             key=lambda c: (-c.score, _qid_order(c.qid)),
         )
         first = i - 3 if i >= 3 and tokens[i - 3].key in ("the", "a", "an", "his", "her", "its", "their") else i - 2
@@ -753,15 +809,19 @@ class EntityLinker:
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         quoted = before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES))
         typed = (  # "the movie It", not "the movies she acted in"
-            i > 1 and tokens[i - 1].key in _TYPE_NOUNS_SINGULAR and tokens[i - 2].key in ("the", "a", "an", "that")
+            i > 1
+            and tokens[i - 1].key in _TYPE_NOUNS_SINGULAR
+            and tokens[i - 2].key in ("the", "a", "an", "that")
             and words[0] not in _PREPOSITIONS
         )
         if all(w.isdigit() for w in content):
             return quoted or typed  # "2012", "300": only "the movie 300" or quoted
         if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
             return True
-        if letters >= MIN_STRONG_CHARS and not all(w in _stop_words() for w in content) and any(
-            "P136" in self.kb.roles(q) for q in hit
+        if (
+            letters >= MIN_STRONG_CHARS
+            and not all(w in _stop_words() for w in content)
+            and any("P136" in self.kb.roles(q) for q in hit)
         ):
             return True  # a genre word: "I like horror"
         # quoted
@@ -777,8 +837,9 @@ class EntityLinker:
         first = tokens[i].raw
         sentence_start = i == 0 or before.endswith((".", "!", "?", ":", ";", "\n"))
         if first[:1].isupper() and not sentence_start and letters >= 2:
-            others = [t.raw for k, t in enumerate(tokens) if k and not i <= k < j and t.raw[:1].isalpha()
-                      and t.key != "i"]
+            others = [
+                t.raw for k, t in enumerate(tokens) if k and not i <= k < j and t.raw[:1].isalpha() and t.key != "i"
+            ]
             title_cased = bool(others) and all(w[:1].isupper() for w in others)
             shouting = all(t.raw.isupper() for t in tokens if t.raw[:1].isalpha() and t.key != "i")
             return not title_cased and not shouting
@@ -787,7 +848,7 @@ class EntityLinker:
     def _reference_spans(
         self, tokens: list[_Token], taken: list, focus: QID | None
     ) -> list[tuple[int, int, dict[str, float], str]]:
-        """"this movie", "that one", "it" -> the focus item (nothing without a focus)."""
+        """ "this movie", "that one", "it" -> the focus item (nothing without a focus)."""
         if focus is None:
             return []
         used = {k for i, j, _, _ in taken for k in range(i, j)}
@@ -808,7 +869,9 @@ class EntityLinker:
                 used.add(i)
         return out
 
-    def _fuzzy_spans(self, text: str, tokens: list[_Token], taken: list) -> list[tuple[int, int, dict[str, float], str]]:
+    def _fuzzy_spans(
+        self, text: str, tokens: list[_Token], taken: list
+    ) -> list[tuple[int, int, dict[str, float], str]]:
         """Typo-tolerant fallback over spans that look like names but are not fully matched exactly.
 
         A name-like span (object of a like-verb up to the clause end, run of capitalised words) is
@@ -888,8 +951,9 @@ class EntityLinker:
             if tok.key not in _LIKE_VERBS:
                 continue
             i = v + 1
-            while i < n and (tokens[i].key in _OBJECT_LEAD or tokens[i].key in _ROLE_WORDS
-                             or tokens[i].key in _TYPE_WORDS):
+            while i < n and (
+                tokens[i].key in _OBJECT_LEAD or tokens[i].key in _ROLE_WORDS or tokens[i].key in _TYPE_WORDS
+            ):
                 i += 1
             if i - 1 > v and tokens[i - 1].key == "the":
                 i -= 1  # keep a title's article: "the shiming" -> "The Shining"
@@ -907,7 +971,11 @@ class EntityLinker:
         while i < n:
             if tokens[i].raw[:1].isupper() and tokens[i].key not in common:
                 j = i + 1
-                while j < n and (tokens[j].raw[:1].isupper() or tokens[j].raw.isdigit()) and not _boundary(text, tokens, j):
+                while (
+                    j < n
+                    and (tokens[j].raw[:1].isupper() or tokens[j].raw.isdigit())
+                    and not _boundary(text, tokens, j)
+                ):
                     j += 1
                 if not any(s[0] <= i < s[1] for s in spans):
                     spans.append((i, j, [j]))

@@ -73,20 +73,106 @@ _SPLIT = re.compile(
 _WORD = re.compile(r"[a-z']+|" + _PLACEHOLDER.lower() + r"\d*")
 
 _POSITIVE_PHRASES = (
-    "like", "likes", "liked", "liking", "love", "loves", "loved", "loving", "enjoy", "enjoys",
-    "enjoyed", "adore", "adored", "adores", "fan of", "fan", "fond of", "favourite", "favorite",
-    "prefer", "preferred", "into", "appreciate", "appreciated", "dig", "great", "amazing",
-    "awesome", "brilliant", "masterpiece", "the best", "good", "nice", "cool", "beautiful",
-    "wonderful", "fantastic", "excellent", "lovely", "interested in", "passionate about", "mad about",
-    "crazy about", "obsessed with", "recommend", "liek", "lik", "lyk", "luv", "loove", "looove",
-    "lika", "lke", "likee", "lov", "don't mind", "dont mind", "do not mind",
+    "like",
+    "likes",
+    "liked",
+    "liking",
+    "love",
+    "loves",
+    "loved",
+    "loving",
+    "enjoy",
+    "enjoys",
+    "enjoyed",
+    "adore",
+    "adored",
+    "adores",
+    "fan of",
+    "fan",
+    "fond of",
+    "favourite",
+    "favorite",
+    "prefer",
+    "preferred",
+    "into",
+    "appreciate",
+    "appreciated",
+    "dig",
+    "great",
+    "amazing",
+    "awesome",
+    "brilliant",
+    "masterpiece",
+    "the best",
+    "good",
+    "nice",
+    "cool",
+    "beautiful",
+    "wonderful",
+    "fantastic",
+    "excellent",
+    "lovely",
+    "interested in",
+    "passionate about",
+    "mad about",
+    "crazy about",
+    "obsessed with",
+    "recommend",
+    "liek",
+    "lik",
+    "lyk",
+    "luv",
+    "loove",
+    "looove",
+    "lika",
+    "lke",
+    "likee",
+    "lov",
+    "don't mind",
+    "dont mind",
+    "do not mind",
 )
 _NEGATIVE_PHRASES = (
-    "hate", "hates", "hated", "hating", "dislike", "dislikes", "disliked", "can't stand",
-    "cannot stand", "cant stand", "couldn't stand", "detest", "detested", "loathe", "loathed",
-    "sick of", "tired of", "bored by", "boring", "awful", "terrible", "horrible", "sucks", "suck",
-    "sucked", "worst", "crap", "rubbish", "garbage", "overrated", "annoying", "annoys", "bad",
-    "disgusting", "stupid", "hateful", "meh", "dont like", "do not like", "not like",
+    "hate",
+    "hates",
+    "hated",
+    "hating",
+    "dislike",
+    "dislikes",
+    "disliked",
+    "can't stand",
+    "cannot stand",
+    "cant stand",
+    "couldn't stand",
+    "detest",
+    "detested",
+    "loathe",
+    "loathed",
+    "sick of",
+    "tired of",
+    "bored by",
+    "boring",
+    "awful",
+    "terrible",
+    "horrible",
+    "sucks",
+    "suck",
+    "sucked",
+    "worst",
+    "crap",
+    "rubbish",
+    "garbage",
+    "overrated",
+    "annoying",
+    "annoys",
+    "bad",
+    "disgusting",
+    "stupid",
+    "hateful",
+    "meh",
+    "dont like",
+    "do not like",
+    "not like",
 )
 _NEGATIONS = frozenset(
     """not no never don't dont doesn't doesnt didn't didnt isn't isnt wasn't wasnt aren't arent
@@ -99,15 +185,21 @@ _REFERENCE = re.compile(
     re.IGNORECASE,
 )
 """A reference to the item being discussed ("it", "this movie"), for :meth:`SentimentRecognizer.message_polarity`."""
-_YES_ANSWERS = frozenset({"yes", "yeah", "yep", "yup", "sure", "of course", "absolutely", "definitely", "yes i do", "i do"})
-_NO_ANSWERS = frozenset({"no", "nope", "nah", "not really", "no i don't", "no i dont", "i don't", "i dont", "not at all"})
+_YES_ANSWERS = frozenset(
+    {"yes", "yeah", "yep", "yup", "sure", "of course", "absolutely", "definitely", "yes i do", "i do"}
+)
+_NO_ANSWERS = frozenset(
+    {"no", "nope", "nah", "not really", "no i don't", "no i dont", "i don't", "i dont", "not at all"}
+)
 _EXPERIENCE_VERBS = frozenset(
     "seen see saw watched watch read heard hear listened listen tried try played play finished know knew".split()
 )
 """Not having seen/read/heard something is no opinion about it ("I haven't seen it")."""
 _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "im"})
 """A negation before the subject of the cue's clause does not negate the cue ("No I dislike it")."""
-_INTENSIFIER_NEGATIONS = frozenset({"really", "that", "so", "very", "too", "much", "a", "big", "huge", "the", "at", "all", "much"})
+_INTENSIFIER_NEGATIONS = frozenset(
+    {"really", "that", "so", "very", "too", "much", "a", "big", "huge", "the", "at", "all"}
+)
 
 
 class Polarity(Enum):
@@ -120,7 +212,7 @@ class Polarity(Enum):
 
 @dataclass(frozen=True, slots=True)
 class _Clause:
-    start: int          # offsets in the masked text
+    start: int  # offsets in the masked text
     end: int
     boundary_before: str  # "start" | "plain" | "contrast"
     polarity: Polarity | None  # None = no cue
@@ -206,8 +298,11 @@ class SentimentRecognizer:
         cue = self._cue(low, words)
         if cue is not None:
             return cue
-        if (any(w in _NEGATIONS for w in words) and any(w.startswith(_PLACEHOLDER.lower()) for w in words)
-                and not any(w in _EXPERIENCE_VERBS for w in words)):
+        if (
+            any(w in _NEGATIONS for w in words)
+            and any(w.startswith(_PLACEHOLDER.lower()) for w in words)
+            and not any(w in _EXPERIENCE_VERBS for w in words)
+        ):
             return Polarity.NEGATIVE  # "but not The Shining", "neither X" (not "I haven't seen X")
         compound = self._vader.polarity_scores(clause)["compound"]
         if compound >= VADER_THRESHOLD:
@@ -248,9 +343,20 @@ class SentimentRecognizer:
             start = match.end()
         clauses.append(_Clause(start, len(masked) + 1, boundary, None))
         return [
-            _Clause(c.start, c.end, c.boundary_before, self.clause_polarity(masked[c.start : c.end]),
-                    len([w for w in _WORD.findall(masked[c.start : c.end].lower())
-                         if not w.startswith(_PLACEHOLDER.lower())]) <= 1)
+            _Clause(
+                c.start,
+                c.end,
+                c.boundary_before,
+                self.clause_polarity(masked[c.start : c.end]),
+                len(
+                    [
+                        w
+                        for w in _WORD.findall(masked[c.start : c.end].lower())
+                        if not w.startswith(_PLACEHOLDER.lower())
+                    ]
+                )
+                <= 1,
+            )
             for c in clauses
         ]
 

@@ -81,8 +81,9 @@ def random_profiles(recommender: Recommender, n: int, *, likes: int = 5, seed: i
     return out
 
 
-def latency(recommender: Recommender, *, requests: int = 200, networkx_requests: int = 3,
-            seed: int = 0) -> LatencyResult:
+def latency(
+    recommender: Recommender, *, requests: int = 200, networkx_requests: int = 3, seed: int = 0
+) -> LatencyResult:
     """Time ``recommend`` per request and compare with ``networkx.pagerank`` per request.
 
     Args:
@@ -109,7 +110,8 @@ def latency(recommender: Recommender, *, requests: int = 200, networkx_requests:
     sg = recommender.graph
     coo = sg.weights_t.tocoo()
     weighted.add_weighted_edges_from(
-        (sg.nodes[i], sg.nodes[j], w) for i, j, w in zip(coo.row, coo.col, coo.data) if i <= j)
+        (sg.nodes[i], sg.nodes[j], w) for i, j, w in zip(coo.row, coo.col, coo.data, strict=True) if i <= j
+    )
     nx_times = []
     for profile in profiles[:networkx_requests]:
         liked = np.asarray(sorted(sg.index[q] for q in profile.liked), dtype=np.int64)
@@ -121,10 +123,17 @@ def latency(recommender: Recommender, *, requests: int = 200, networkx_requests:
     nx_mean = float(np.mean(nx_times)) if nx_times else float("nan")
     mean = float(arr.mean())
     return LatencyResult(
-        domain=getattr(recommender.kb, "domain", "?"), nodes=sg.n_nodes, edges=sg.n_edges, requests=len(times),
-        p50_ms=float(np.percentile(arr, 50)), p99_ms=float(np.percentile(arr, 99)), mean_ms=mean,
-        networkx_requests=len(nx_times), networkx_mean_ms=nx_mean,
-        speedup_vs_networkx=nx_mean / mean if mean > 0 else float("nan"))
+        domain=getattr(recommender.kb, "domain", "?"),
+        nodes=sg.n_nodes,
+        edges=sg.n_edges,
+        requests=len(times),
+        p50_ms=float(np.percentile(arr, 50)),
+        p99_ms=float(np.percentile(arr, 99)),
+        mean_ms=mean,
+        networkx_requests=len(nx_times),
+        networkx_mean_ms=nx_mean,
+        speedup_vs_networkx=nx_mean / mean if mean > 0 else float("nan"),
+    )
 
 
 def synthetic_graph(edges: int, *, seed: int = 0, values_per_item: float = 4.0) -> SparseGraph:
@@ -145,8 +154,9 @@ def synthetic_graph(edges: int, *, seed: int = 0, values_per_item: float = 4.0) 
     return SparseGraph.from_arcs(range(n_items + n_values), s, d, np.ones(2 * edges))
 
 
-def scaling(edge_counts: Sequence[int], *, repeats: int = 5, seed: int = 0,
-            method: str = DEFAULT_METHOD) -> list[ScalingPoint]:
+def scaling(
+    edge_counts: Sequence[int], *, repeats: int = 5, seed: int = 0, method: str = DEFAULT_METHOD
+) -> list[ScalingPoint]:
     """Time one PageRank with priors (5 liked nodes, prior mass 0.85) on synthetic graphs.
 
     Args:
@@ -167,8 +177,9 @@ def scaling(edge_counts: Sequence[int], *, repeats: int = 5, seed: int = 0,
             t0 = time.perf_counter()
             personalized_pagerank(sg, prior, method=method, tol=CG_TOL if method == "cg" else None)
             times.append((time.perf_counter() - t0) * 1000)
-        points.append(ScalingPoint(nodes=n, edges=sg.n_edges, mean_ms=float(np.mean(times)),
-                                   min_ms=float(np.min(times))))
+        points.append(
+            ScalingPoint(nodes=n, edges=sg.n_edges, mean_ms=float(np.mean(times)), min_ms=float(np.min(times)))
+        )
         logger.info("scaling: %d edges, %d nodes: %.1f ms", sg.n_edges, n, points[-1].mean_ms)
     return points
 
@@ -208,5 +219,13 @@ def scaling_exponent(points: Sequence[ScalingPoint], *, use_min: bool = False) -
     return float(np.polyfit(x, y, 1)[0])
 
 
-__all__ = ["LatencyResult", "ScalingPoint", "latency", "plot_scaling", "random_profiles", "scaling",
-           "scaling_exponent", "synthetic_graph"]
+__all__ = [
+    "LatencyResult",
+    "ScalingPoint",
+    "latency",
+    "plot_scaling",
+    "random_profiles",
+    "scaling",
+    "scaling_exponent",
+    "synthetic_graph",
+]

@@ -79,8 +79,15 @@ class Reason:
     weight: float
 
 
-def top_reasons(recommender: Recommender, scores: NDArray[np.float64], mask: NDArray[np.bool_],
-                liked: Iterable[str], item: str, *, limit: int = MAX_REASONS) -> tuple[Reason, ...]:
+def top_reasons(
+    recommender: Recommender,
+    scores: NDArray[np.float64],
+    mask: NDArray[np.bool_],
+    liked: Iterable[str],
+    item: str,
+    *,
+    limit: int = MAX_REASONS,
+) -> tuple[Reason, ...]:
     """The strongest reasons for ``item`` given the solved PageRank ``scores``.
 
     Args:
@@ -113,7 +120,7 @@ def top_reasons(recommender: Recommender, scores: NDArray[np.float64], mask: NDA
 
     def neighbours(j: int) -> list[tuple[int, float]]:
         start, end = wt.indptr[j], wt.indptr[j + 1]
-        return [(int(c), float(w)) for c, w in zip(wt.indices[start:end], wt.data[start:end]) if keep[c]]
+        return [(int(c), float(w)) for c, w in zip(wt.indices[start:end], wt.data[start:end], strict=True) if keep[c]]
 
     out_cache: dict[int, float] = {}
 
@@ -283,8 +290,13 @@ def _role(pid: str | None, role_name: Callable[[str], str] | None) -> str | None
         return None
 
 
-def render_reasons(reasons: Iterable[Reason], *, label: Callable[[str], str], domain: str = "movie",
-                   role_name: Callable[[str], str] | None = None) -> str:
+def render_reasons(
+    reasons: Iterable[Reason],
+    *,
+    label: Callable[[str], str],
+    domain: str = "movie",
+    role_name: Callable[[str], str] | None = None,
+) -> str:
     """Short English sentences for up to :data:`MAX_REASONS` reasons.
 
     Args:
@@ -361,8 +373,9 @@ def explain_text(recommender: Recommender, reasons: Iterable[Reason], *, item: s
     domain = getattr(kb, "domain", "movie")
     if item is not None:
         reasons = [_oriented(kb, item, r) for r in reasons]
-    return render_reasons(reasons, label=kb.label, domain=domain,
-                          role_name=lambda pid: schema_role_name(pid.lstrip("~"), domain))
+    return render_reasons(
+        reasons, label=kb.label, domain=domain, role_name=lambda pid: schema_role_name(pid.lstrip("~"), domain)
+    )
 
 
 def _oriented(kb: object, item: str, reason: Reason) -> Reason:

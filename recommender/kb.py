@@ -120,8 +120,13 @@ class ItemDetails:
         if self.spotify_id:
             out.append(("Spotify", spotify_url(self.spotify_id, self.spotify_kind, self.label)))
         if self.lastfm_id:  # Wikidata stores it URL-ready ("Pink+Floyd", "%EB%B0%95"): only spaces are fixed
-            out.append(("Last.fm", "https://www.last.fm/music/" + quote(self.lastfm_id.strip().replace(" ", "+"),
-                                                                        safe="/+%_-.~!*'(),:@&=;$")))
+            out.append(
+                (
+                    "Last.fm",
+                    "https://www.last.fm/music/"
+                    + quote(self.lastfm_id.strip().replace(" ", "+"), safe="/+%_-.~!*'(),:@&=;$"),
+                )
+            )
         if self.discogs_id:
             out.append(("Discogs", f"https://www.discogs.com/master/{quote(self.discogs_id.strip(), safe='')}"))
         if self.wikipedia:
@@ -337,9 +342,7 @@ def read_snapshot(path: Path) -> dict[str, Any]:
     """
     file = snapshot_file(path)
     if not file.exists():
-        raise KnowledgeBaseError(
-            f"no knowledge-base snapshot at {file}; build it with `corsbot kb build`"
-        )
+        raise KnowledgeBaseError(f"no knowledge-base snapshot at {file}; build it with `corsbot kb build`")
     try:
         with open(file, "rb") as fh:
             raw = gzip.decompress(fh.read())
@@ -459,7 +462,11 @@ class KnowledgeBase:
         kb = cls(read_snapshot(path))
         logger.info(
             "loaded %s knowledge base: %d items, %d entities, %d edges in %.2f s",
-            kb.domain, len(kb.items), len(kb._entities), kb.edge_count, time.perf_counter() - start,
+            kb.domain,
+            len(kb.items),
+            len(kb._entities),
+            kb.edge_count,
+            time.perf_counter() - start,
         )
         return kb
 

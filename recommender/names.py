@@ -112,7 +112,7 @@ def _qualifiers(kb: Any, qid: str) -> list[str]:
 
 
 def _what(kb: Any, qid: str) -> str | None:
-    """"film by X" / "book by X" / "by X" / "band" / "artist" for an item, role names for a value."""
+    """ "film by X" / "book by X" / "by X" / "band" / "artist" for an item, role names for a value."""
     domain = getattr(kb, "domain", "")
     if not kb.is_item(qid):
         roles = [role_name(p, domain) for p in kb.roles(qid)[:MAX_ROLES]]
@@ -143,8 +143,12 @@ def _description(kb: Any, qid: str) -> str | None:
 def _clashing(names: list[str]) -> list[int]:
     """Indexes of names that look the same as another option's: equal once case, accents,
     punctuation and a leading article are ignored ("Dune (film)" and "The Dune (film)")."""
-    keys = [_ARTICLE.sub("", "".join(c for c in unicodedata.normalize("NFKD", n.casefold()) if c.isalnum() or c == " "
-                                     ).strip()).replace(" ", "") for n in names]
+    keys = [
+        _ARTICLE.sub(
+            "", "".join(c for c in unicodedata.normalize("NFKD", n.casefold()) if c.isalnum() or c == " ").strip()
+        ).replace(" ", "")
+        for n in names
+    ]
     counts = Counter(keys)
     return [i for i, k in enumerate(keys) if counts[k] > 1]
 

@@ -127,12 +127,17 @@ class SparseGraph:
                 rows.append(iv)
                 cols.append(iu)
                 vals.append(w)
-        return cls.from_arcs(nodes, np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64),
-                             np.asarray(vals, dtype=np.float64))
+        return cls.from_arcs(
+            nodes,
+            np.asarray(rows, dtype=np.int64),
+            np.asarray(cols, dtype=np.int64),
+            np.asarray(vals, dtype=np.float64),
+        )
 
     @classmethod
-    def from_arcs(cls, nodes: Iterable[Hashable], src: NDArray[np.int64], dst: NDArray[np.int64],
-                  weight: NDArray[np.float64]) -> SparseGraph:
+    def from_arcs(
+        cls, nodes: Iterable[Hashable], src: NDArray[np.int64], dst: NDArray[np.int64], weight: NDArray[np.float64]
+    ) -> SparseGraph:
         """Build from arc arrays (each undirected edge given as two arcs); duplicates are summed.
 
         Args:
@@ -155,8 +160,15 @@ class SparseGraph:
             inv_sqrt = sp.diags(1.0 / np.sqrt(out_weight[active]))
             normalized = (inv_sqrt @ weights_t[active][:, active] @ inv_sqrt).tocsr()
             normalized.sort_indices()
-        return cls(nodes=nodes, index={node: i for i, node in enumerate(nodes)}, weights_t=weights_t,
-                   out_weight=out_weight, symmetric=symmetric, active=active, normalized=normalized)
+        return cls(
+            nodes=nodes,
+            index={node: i for i, node in enumerate(nodes)},
+            weights_t=weights_t,
+            out_weight=out_weight,
+            symmetric=symmetric,
+            active=active,
+            normalized=normalized,
+        )
 
     def prior_vector(self, weights: Mapping[Hashable, float]) -> NDArray[np.float64]:
         """A (n,) prior vector from node -> weight; nodes absent from the graph are ignored."""
@@ -168,9 +180,16 @@ class SparseGraph:
         return vec
 
 
-def personalized_pagerank(graph: SparseGraph, prior: NDArray[np.float64], *, damping: float = DEFAULT_DAMPING,
-                          mask: NDArray[np.bool_] | None = None, tol: float | None = None,
-                          max_iter: int = DEFAULT_MAX_ITER, method: str = "power") -> NDArray[np.float64]:
+def personalized_pagerank(
+    graph: SparseGraph,
+    prior: NDArray[np.float64],
+    *,
+    damping: float = DEFAULT_DAMPING,
+    mask: NDArray[np.bool_] | None = None,
+    tol: float | None = None,
+    max_iter: int = DEFAULT_MAX_ITER,
+    method: str = "power",
+) -> NDArray[np.float64]:
     """Score all nodes by PageRank with priors on the precomputed matrix.
 
     Two solvers of the same equation (module docstring), both equal to networkx within 1e-6:
@@ -230,8 +249,15 @@ def personalized_pagerank(graph: SparseGraph, prior: NDArray[np.float64], *, dam
     return _solve_power(graph, p, out_weight, keep, damping, DEFAULT_TOL if tol is None else tol, max_iter)
 
 
-def _solve_power(graph: SparseGraph, p: NDArray[np.float64], out_weight: NDArray[np.float64],
-                 keep: NDArray[np.bool_] | None, damping: float, tol: float, max_iter: int) -> NDArray[np.float64]:
+def _solve_power(
+    graph: SparseGraph,
+    p: NDArray[np.float64],
+    out_weight: NDArray[np.float64],
+    keep: NDArray[np.bool_] | None,
+    damping: float,
+    tol: float,
+    max_iter: int,
+) -> NDArray[np.float64]:
     """Power iteration ``x <- a (x P + dangling(x) p) + (1 - a) p`` (networkx's update)."""
     n = graph.n_nodes
     dangling = out_weight <= 0
@@ -243,7 +269,7 @@ def _solve_power(graph: SparseGraph, p: NDArray[np.float64], out_weight: NDArray
     x = p.copy()
     teleport = (1.0 - damping) * p
     err = float("inf")
-    for iteration in range(1, max_iter + 1):
+    for iteration in range(1, max_iter + 1):  # noqa: B007 (logged after the loop)
         x_new = wt @ (x * inv_out)
         if keep is not None:
             x_new *= keep
@@ -266,8 +292,9 @@ def _dot(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     return float(np.multiply(a, b).sum())
 
 
-def _conjugate_gradient(apply: Callable[[NDArray[np.float64]], NDArray[np.float64]], b: NDArray[np.float64],
-                        tol: float, max_iter: int) -> NDArray[np.float64]:
+def _conjugate_gradient(
+    apply: Callable[[NDArray[np.float64]], NDArray[np.float64]], b: NDArray[np.float64], tol: float, max_iter: int
+) -> NDArray[np.float64]:
     """Solve ``A z = b`` for a symmetric positive definite ``A`` given as ``apply(v) = A v``.
 
     Stops when the residual norm falls below ``tol`` times that of ``b`` (Hestenes & Stiefel 1952).
@@ -278,7 +305,7 @@ def _conjugate_gradient(apply: Callable[[NDArray[np.float64]], NDArray[np.float6
     rs = _dot(r, r)
     bound = (tol * np.sqrt(rs)) ** 2
     iteration = 0
-    for iteration in range(1, max_iter + 1):
+    for iteration in range(1, max_iter + 1):  # noqa: B007 (logged after the loop)
         if rs <= bound:
             break
         a_dir = apply(direction)
@@ -296,8 +323,9 @@ def _conjugate_gradient(apply: Callable[[NDArray[np.float64]], NDArray[np.float6
     return z
 
 
-def _solve_cg_unmasked(graph: SparseGraph, p: NDArray[np.float64], damping: float, tol: float,
-                       max_iter: int) -> NDArray[np.float64]:
+def _solve_cg_unmasked(
+    graph: SparseGraph, p: NDArray[np.float64], damping: float, tol: float, max_iter: int
+) -> NDArray[np.float64]:
     """CG on the precomputed normalized matrix over the active (non-isolated) nodes only."""
     assert graph.active is not None and graph.normalized is not None
     idx = graph.active
@@ -315,8 +343,15 @@ def _solve_cg_unmasked(graph: SparseGraph, p: NDArray[np.float64], damping: floa
     return y / y.sum()
 
 
-def _solve_cg(graph: SparseGraph, p: NDArray[np.float64], out_weight: NDArray[np.float64],
-              keep: NDArray[np.bool_] | None, damping: float, tol: float, max_iter: int) -> NDArray[np.float64]:
+def _solve_cg(
+    graph: SparseGraph,
+    p: NDArray[np.float64],
+    out_weight: NDArray[np.float64],
+    keep: NDArray[np.bool_] | None,
+    damping: float,
+    tol: float,
+    max_iter: int,
+) -> NDArray[np.float64]:
     """Conjugate gradient on the symmetrised system (see :func:`personalized_pagerank`)."""
     active = out_weight > 0
     sqrt_d = np.sqrt(np.where(active, out_weight, 0.0))

@@ -82,9 +82,12 @@ class Metrics:
         if not ranks:
             return cls(0.0, 0.0, 0.0, 0.0)
         r = np.asarray(ranks, dtype=np.float64)
-        return cls(hr5=float(np.mean(r <= 5)), hr10=float(np.mean(r <= 10)),
-                   ndcg10=float(np.mean(np.where(r <= 10, 1.0 / np.log2(r + 1), 0.0))),
-                   mrr=float(np.mean(1.0 / r)))
+        return cls(
+            hr5=float(np.mean(r <= 5)),
+            hr10=float(np.mean(r <= 10)),
+            ndcg10=float(np.mean(np.where(r <= 10, 1.0 / np.log2(r + 1), 0.0))),
+            mrr=float(np.mean(1.0 / r)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +134,9 @@ class DomainResult:
         out = asdict(self)
         for name in ("metrics", "metrics_unreachable", "metrics_all_items"):
             out[name] = {m: asdict(v) for m, v in getattr(self, name).items()}
-        out["groups"] = {g: {"cases": c, "metrics": {m: asdict(v) for m, v in ms.items()}}
-                         for g, (c, ms) in self.groups.items()}
+        out["groups"] = {
+            g: {"cases": c, "metrics": {m: asdict(v) for m, v in ms.items()}} for g, (c, ms) in self.groups.items()
+        }
         out["settings"] = dict(self.settings)
         return out
 
@@ -170,8 +174,13 @@ def study_popularity(users: Iterable[StudyUser]) -> Counter[str]:
     return counts
 
 
-def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, seed: int = 0,
-                    progress: Callable[[int, int], None] | None = None) -> DomainResult:
+def evaluate_domain(
+    recommender: Recommender,
+    users: Sequence[StudyUser],
+    *,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> DomainResult:
     """Leave-one-out over every liked item of every user (see module docstring).
 
     Args:
@@ -248,11 +257,16 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
 
     w = recommender.weighting
     settings = {
-        "damping": recommender.damping, "prior_mass": recommender.prior_mass,
-        "hub_exponent": w.hub_exponent, "item_exponent": w.item_exponent,
-        "user_weight": w.user_weight, "user_exponent": w.user_exponent,
-        "user_nodes": len(recommender.user_keys), "method": recommender.method,
-        "pid_weights": dict(w.pid_weights), "default_pid_weight": w.default_pid_weight,
+        "damping": recommender.damping,
+        "prior_mass": recommender.prior_mass,
+        "hub_exponent": w.hub_exponent,
+        "item_exponent": w.item_exponent,
+        "user_weight": w.user_weight,
+        "user_exponent": w.user_exponent,
+        "user_nodes": len(recommender.user_keys),
+        "method": recommender.method,
+        "pid_weights": dict(w.pid_weights),
+        "default_pid_weight": w.default_pid_weight,
         "seed": seed,
     }
     groups = {}
@@ -261,14 +275,29 @@ def evaluate_domain(recommender: Recommender, users: Sequence[StudyUser], *, see
         chosen = set(in_group)
         groups[g] = (len(in_group), over(chosen.__contains__))
     result = DomainResult(
-        domain=getattr(recommender.kb, "domain", "?"), users=n_users, users_total=users_total,
-        cases=reachable.count(True), liked_not_item=skipped, candidates=n,
-        metrics=over(lambda i: reachable[i]), fallback_cases=fallbacks, seconds=time.perf_counter() - t0,
-        settings=settings, unreachable_cases=reachable.count(False),
-        metrics_unreachable=over(lambda i: not reachable[i]), metrics_all_items=over(lambda i: True),
-        groups=groups)
-    logger.info("evaluated %s: %d users, %d cases (+%d unreachable) in %.1f s", result.domain, n_users,
-                result.cases, result.unreachable_cases, result.seconds)
+        domain=getattr(recommender.kb, "domain", "?"),
+        users=n_users,
+        users_total=users_total,
+        cases=reachable.count(True),
+        liked_not_item=skipped,
+        candidates=n,
+        metrics=over(lambda i: reachable[i]),
+        fallback_cases=fallbacks,
+        seconds=time.perf_counter() - t0,
+        settings=settings,
+        unreachable_cases=reachable.count(False),
+        metrics_unreachable=over(lambda i: not reachable[i]),
+        metrics_all_items=over(lambda i: True),
+        groups=groups,
+    )
+    logger.info(
+        "evaluated %s: %d users, %d cases (+%d unreachable) in %.1f s",
+        result.domain,
+        n_users,
+        result.cases,
+        result.unreachable_cases,
+        result.seconds,
+    )
     return result
 
 
@@ -279,6 +308,7 @@ def summary_line(results: Mapping[str, DomainResult]) -> str:
     ndcg10_movie=NM hr10_book=HB hr10_music=HU`` (U and C over all domains; 3 decimals; a missing
     domain gives ``nan``).
     """
+
     def metric(domain: str, method: str, name: str) -> str:
         r = results.get(domain)
         if r is None or r.cases == 0:
@@ -287,32 +317,43 @@ def summary_line(results: Mapping[str, DomainResult]) -> str:
 
     users = sum(r.users for r in results.values())
     cases = sum(r.cases for r in results.values())
-    return (f"rec: users={users} cases={cases} hr10_movie={metric('movie', 'pagerank', 'hr10')} "
-            f"popularity_hr10_movie={metric('movie', 'popularity', 'hr10')} "
-            f"random_hr10_movie={metric('movie', 'random', 'hr10')} "
-            f"ndcg10_movie={metric('movie', 'pagerank', 'ndcg10')} "
-            f"hr10_book={metric('book', 'pagerank', 'hr10')} hr10_music={metric('music', 'pagerank', 'hr10')}")
+    return (
+        f"rec: users={users} cases={cases} hr10_movie={metric('movie', 'pagerank', 'hr10')} "
+        f"popularity_hr10_movie={metric('movie', 'popularity', 'hr10')} "
+        f"random_hr10_movie={metric('movie', 'random', 'hr10')} "
+        f"ndcg10_movie={metric('movie', 'pagerank', 'ndcg10')} "
+        f"hr10_book={metric('book', 'pagerank', 'hr10')} hr10_music={metric('music', 'pagerank', 'hr10')}"
+    )
 
 
 def markdown_report(results: Mapping[str, DomainResult]) -> str:
     """A Markdown table of every domain and method."""
-    lines = ["# Recommender leave-one-out evaluation (released ConveRSE study)", "",
-             "| domain | users | cases | items | method | HR@5 | HR@10 | NDCG@10 | MRR |",
-             "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+    lines = [
+        "# Recommender leave-one-out evaluation (released ConveRSE study)",
+        "",
+        "| domain | users | cases | items | method | HR@5 | HR@10 | NDCG@10 | MRR |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|",
+    ]
     for r in results.values():
         for m, v in r.metrics.items():
-            lines.append(f"| {r.domain} | {r.users} | {r.cases} | {r.candidates} | {m} | {v.hr5:.3f} | "
-                         f"{v.hr10:.3f} | {v.ndcg10:.3f} | {v.mrr:.3f} |")
+            lines.append(
+                f"| {r.domain} | {r.users} | {r.cases} | {r.candidates} | {m} | {v.hr5:.3f} | "
+                f"{v.hr10:.3f} | {v.ndcg10:.3f} | {v.mrr:.3f} |"
+            )
     lines.append("")
-    lines.append("Cases are liked items with at least one edge in the KB item-property graph. Liked KB items "
-                 "without any edge are *not reachable* (not in the graph); they are scored separately below, and "
-                 "together with the cases as 'all liked items':")
+    lines.append(
+        "Cases are liked items with at least one edge in the KB item-property graph. Liked KB items "
+        "without any edge are *not reachable* (not in the graph); they are scored separately below, and "
+        "together with the cases as 'all liked items':"
+    )
     lines.append("")
     lines.append("| domain | subset | cases | method | HR@10 | NDCG@10 | MRR |")
     lines.append("|---|---|---:|---|---:|---:|---:|")
     for r in results.values():
-        for subset, count, metrics in (("not reachable", r.unreachable_cases, r.metrics_unreachable),
-                                       ("all liked items", r.cases + r.unreachable_cases, r.metrics_all_items)):
+        for subset, count, metrics in (
+            ("not reachable", r.unreachable_cases, r.metrics_unreachable),
+            ("all liked items", r.cases + r.unreachable_cases, r.metrics_all_items),
+        ):
             for m, v in metrics.items():
                 lines.append(f"| {r.domain} | {subset} | {count} | {m} | {v.hr10:.3f} | {v.ndcg10:.3f} | {v.mrr:.3f} |")
     lines.append("")
@@ -326,15 +367,28 @@ def markdown_report(results: Mapping[str, DomainResult]) -> str:
                 lines.append(f"| {r.domain} | {g} | {count} | {m} | {v.hr10:.3f} | {v.ndcg10:.3f} |")
     lines.append("")
     for r in results.values():
-        lines.append(f"- {r.domain}: {r.users_total} users with likes, {r.users} with a case; "
-                     f"{r.liked_not_item} liked QIDs not a recommendable KB item (skipped); "
-                     f"{r.unreachable_cases} liked items not reachable (no KB edge); "
-                     f"{r.fallback_cases} cases fell back to popularity; settings {dict(r.settings)}; "
-                     f"{r.seconds:.1f} s")
+        lines.append(
+            f"- {r.domain}: {r.users_total} users with likes, {r.users} with a case; "
+            f"{r.liked_not_item} liked QIDs not a recommendable KB item (skipped); "
+            f"{r.unreachable_cases} liked items not reachable (no KB edge); "
+            f"{r.fallback_cases} cases fell back to popularity; settings {dict(r.settings)}; "
+            f"{r.seconds:.1f} s"
+        )
     lines.append("")
     lines.append("Ties broken uniformly at random (seeded) for every method; popularity counts other users only.")
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["METHODS", "DomainResult", "Metrics", "StudyUser", "evaluate_domain", "markdown_report", "rank_of",
-           "study_interactions", "study_popularity", "summary_line", "user_group"]
+__all__ = [
+    "METHODS",
+    "DomainResult",
+    "Metrics",
+    "StudyUser",
+    "evaluate_domain",
+    "markdown_report",
+    "rank_of",
+    "study_interactions",
+    "study_popularity",
+    "summary_line",
+    "user_group",
+]

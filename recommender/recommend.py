@@ -31,7 +31,6 @@ Example (``kb`` a loaded movie knowledge base):
 from __future__ import annotations
 
 import logging
-import math
 import urllib.parse
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Mapping
@@ -298,10 +297,17 @@ class Recommender:
         ConfigError: if damping or prior_mass is out of range.
     """
 
-    def __init__(self, kb: KnowledgeBaseLike, *, damping: float = DEFAULT_DAMPING,
-                 prior_mass: float = DEFAULT_PRIOR_MASS, weighting: GraphWeighting | None = None,
-                 method: str = DEFAULT_METHOD, tol: float | None = None,
-                 interactions: Mapping[str, Iterable[QID]] | None = None) -> None:
+    def __init__(
+        self,
+        kb: KnowledgeBaseLike,
+        *,
+        damping: float = DEFAULT_DAMPING,
+        prior_mass: float = DEFAULT_PRIOR_MASS,
+        weighting: GraphWeighting | None = None,
+        method: str = DEFAULT_METHOD,
+        tol: float | None = None,
+        interactions: Mapping[str, Iterable[QID]] | None = None,
+    ) -> None:
         if not 0.0 <= damping < 1.0:
             raise ConfigError(f"damping must be in [0, 1), got {damping}")
         if not 0.0 < prior_mass <= 1.0:
@@ -322,20 +328,27 @@ class Recommender:
         items = sorted(kb.items)
         self.item_qids: tuple[QID, ...] = tuple(q for q in items if q in index)
         """Recommendable items present in the graph, in ``item_index`` order."""
-        self.item_index = np.fromiter((index[q] for q in self.item_qids), dtype=np.int64,
-                                      count=len(self.item_qids))
+        self.item_index = np.fromiter((index[q] for q in self.item_qids), dtype=np.int64, count=len(self.item_qids))
         self.missing_items: tuple[QID, ...] = tuple(q for q in items if q not in index)
-        self.item_popularity = np.fromiter((kb.popularity(q) for q in self.item_qids), dtype=np.float64,
-                                           count=len(self.item_qids))
-        self.item_in_kb_graph = np.fromiter((kb_graph.degree(q) > 0 for q in self.item_qids), dtype=bool,
-                                            count=len(self.item_qids))
+        self.item_popularity = np.fromiter(
+            (kb.popularity(q) for q in self.item_qids), dtype=np.float64, count=len(self.item_qids)
+        )
+        self.item_in_kb_graph = np.fromiter(
+            (kb_graph.degree(q) > 0 for q in self.item_qids), dtype=bool, count=len(self.item_qids)
+        )
         """(n_items,) True if the item has at least one edge in the KB's item-value graph (its
         property triples); user edges do not count."""
         self._pos_of_item = {q: i for i, q in enumerate(self.item_qids)}
         self._cache: OrderedDict[tuple[frozenset[str], frozenset[str], frozenset[str]], _Solved] = OrderedDict()
-        logger.info("recommender for %s: %d nodes, %d edges, %d items (%d outside the graph), %d user nodes",
-                    getattr(kb, "domain", "?"), self.graph.n_nodes, self.graph.n_edges,
-                    len(self.item_qids), len(self.missing_items), len(self.user_keys))
+        logger.info(
+            "recommender for %s: %d nodes, %d edges, %d items (%d outside the graph), %d user nodes",
+            getattr(kb, "domain", "?"),
+            self.graph.n_nodes,
+            self.graph.n_edges,
+            len(self.item_qids),
+            len(self.missing_items),
+            len(self.user_keys),
+        )
 
     # -- scoring -------------------------------------------------------------------------------
 
@@ -381,18 +394,20 @@ class Recommender:
         # a liked node keeps an edge if one of its neighbours is not masked
         wt = self.graph.weights_t
         if mask.any():
-            out_kept = (wt[liked_arr] @ (~mask).astype(np.float64))
+            out_kept = wt[liked_arr] @ (~mask).astype(np.float64)
         else:
             out_kept = self.graph.out_weight[liked_arr]
         if not np.any(out_kept > 0):
             return _Solved(None, mask, FALLBACK_ISOLATED_LIKES, unknown)
         prior = prior_vector(n, liked_arr, mask, self.prior_mass)
-        scores = personalized_pagerank(self.graph, prior, damping=self.damping,
-                                       mask=mask if mask.any() else None, tol=self.tol, method=self.method)
+        scores = personalized_pagerank(
+            self.graph, prior, damping=self.damping, mask=mask if mask.any() else None, tol=self.tol, method=self.method
+        )
         return _Solved(scores, mask, None, unknown)
 
-    def item_scores(self, profile: Profile, *, hide_users: Iterable[str] = ()) -> tuple[
-            NDArray[np.float64] | None, str | None]:
+    def item_scores(
+        self, profile: Profile, *, hide_users: Iterable[str] = ()
+    ) -> tuple[NDArray[np.float64] | None, str | None]:
         """Scores of every item of ``item_qids`` (in that order) and the fallback reason.
 
         On fallback the scores are None (use :attr:`item_popularity`). ``hide_users``: see
@@ -496,8 +511,9 @@ def prior_vector(n: int, liked: NDArray[np.int64], mask: NDArray[np.bool_], prio
     return prior
 
 
-def _top_k(primary: NDArray[np.float64], secondary: NDArray[np.float64], allowed: NDArray[np.bool_],
-           k: int) -> list[int]:
+def _top_k(
+    primary: NDArray[np.float64], secondary: NDArray[np.float64], allowed: NDArray[np.bool_], k: int
+) -> list[int]:
     """Indices of the k best allowed entries by ``primary`` desc, then ``secondary`` desc, then index."""
     idx = np.flatnonzero(allowed)
     if idx.size == 0:
@@ -586,18 +602,47 @@ def build_sparse_graph(graph: nx.Graph, kb: KnowledgeBaseLike, weighting: GraphW
 # critiquing
 
 ROLE_SYNONYMS: Mapping[str, tuple[PID, ...]] = {
-    "director": ("P57",), "directors": ("P57",), "directed": ("P57",), "regista": ("P57",),
-    "actor": ("P161",), "actors": ("P161",), "actress": ("P161",), "cast": ("P161",),
-    "cast member": ("P161",), "star": ("P161",), "stars": ("P161",),
-    "genre": ("P136",), "genres": ("P136",), "kind": ("P136",), "style": ("P136",),
-    "author": ("P50",), "authors": ("P50",), "writer": ("P50", "P58"), "writers": ("P50", "P58"),
-    "screenwriter": ("P58",), "script": ("P58",),
-    "composer": ("P86",), "music": ("P86",), "soundtrack": ("P86",),
-    "producer": ("P162",), "production company": ("P272",), "studio": ("P272",),
-    "performer": ("P175",), "singer": ("P175",), "artist": ("P175",), "band": ("P175",),
-    "group": ("P175",), "record label": ("P264",), "label": ("P264",),
-    "country": ("P495",), "language": ("P364", "P407"), "series": ("P179",),
-    "subject": ("P921",), "topic": ("P921",), "setting": ("P840",), "location": ("P840",),
+    "director": ("P57",),
+    "directors": ("P57",),
+    "directed": ("P57",),
+    "regista": ("P57",),
+    "actor": ("P161",),
+    "actors": ("P161",),
+    "actress": ("P161",),
+    "cast": ("P161",),
+    "cast member": ("P161",),
+    "star": ("P161",),
+    "stars": ("P161",),
+    "genre": ("P136",),
+    "genres": ("P136",),
+    "kind": ("P136",),
+    "style": ("P136",),
+    "author": ("P50",),
+    "authors": ("P50",),
+    "writer": ("P50", "P58"),
+    "writers": ("P50", "P58"),
+    "screenwriter": ("P58",),
+    "script": ("P58",),
+    "composer": ("P86",),
+    "music": ("P86",),
+    "soundtrack": ("P86",),
+    "producer": ("P162",),
+    "production company": ("P272",),
+    "studio": ("P272",),
+    "performer": ("P175",),
+    "singer": ("P175",),
+    "artist": ("P175",),
+    "band": ("P175",),
+    "group": ("P175",),
+    "record label": ("P264",),
+    "label": ("P264",),
+    "country": ("P495",),
+    "language": ("P364", "P407"),
+    "series": ("P179",),
+    "subject": ("P921",),
+    "topic": ("P921",),
+    "setting": ("P840",),
+    "location": ("P840",),
 }
 """Words a user may say for a role ("no, but I like the director"), mapped to Wikidata PIDs."""
 
@@ -648,7 +693,7 @@ def role_values(kb: KnowledgeBaseLike, item: QID, role: str) -> tuple[QID, ...]:
     word = " ".join(role.lower().split())
     for article in ("the ", "its ", "his ", "her ", "their "):
         if word.startswith(article):
-            word = word[len(article):]
+            word = word[len(article) :]
     pids: set[str] = set()
     if word.upper().startswith("P") and word[1:].isdigit():
         pids.add(word.upper())
@@ -681,8 +726,15 @@ def _role_names(pids: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def apply_critique(recommender: Recommender, profile: Profile, item: QID, critique: Critique, *,
-                   k: int = 5, exclude: Iterable[QID] = ()) -> CritiqueResult:
+def apply_critique(
+    recommender: Recommender,
+    profile: Profile,
+    item: QID,
+    critique: Critique,
+    *,
+    k: int = 5,
+    exclude: Iterable[QID] = (),
+) -> CritiqueResult:
     """Update the profile from a critique of ``item`` and re-rank the remaining suggestions.
 
     Examples: "I like it, but not Mel Gibson" = ``Critique("+", (("Q42229", "-"),))``;
@@ -737,9 +789,16 @@ def _apply(profile: Profile, qid: QID, polarity: str) -> Profile:
 
 GENRE_PIDS = frozenset({"P136"})
 PEOPLE_ROLE_ORDER: tuple[tuple[PID, str], ...] = (
-    ("P57", "director"), ("P50", "author"), ("P175", "performer"), ("P161", "cast"),
-    ("P58", "screenwriter"), ("P86", "composer"), ("P162", "producer"), ("P170", "creator"),
-    ("P264", "record label"), ("P272", "production company"),
+    ("P57", "director"),
+    ("P50", "author"),
+    ("P175", "performer"),
+    ("P161", "cast"),
+    ("P58", "screenwriter"),
+    ("P86", "composer"),
+    ("P162", "producer"),
+    ("P170", "creator"),
+    ("P264", "record label"),
+    ("P272", "production company"),
 )
 """Roles shown on an item card, in display order."""
 
@@ -875,18 +934,33 @@ def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = 3) -> ItemCa
         links = (*links, ("Spotify", spotify_url(None, None, label)))  # a search by name, never a guessed id
     kind = {"movie": "trailer", "book": "book preview", "music": "listen"}.get(getattr(kb, "domain", ""), "trailer")
     query = f"{label} {year} {kind}" if year else f"{label} {kind}"
-    host = ("https://www.google.com/search?tbm=bks&q=" if kind == "book preview"
-            else "https://www.youtube.com/results?search_query=")
+    host = (
+        "https://www.google.com/search?tbm=bks&q="
+        if kind == "book preview"
+        else "https://www.youtube.com/results?search_query="
+    )
     search_url = host + urllib.parse.quote_plus(query)
     note = None
     if not trailer:
         where = f" Its {links[0][0]} page: {links[0][1]}." if links else ""
-        note = (f"I don't have a trailer or preview for {label} in my knowledge base.{where} "
-                f"You can search for one: {search_url}")
+        note = (
+            f"I don't have a trailer or preview for {label} in my knowledge base.{where} "
+            f"You can search for one: {search_url}"
+        )
     year_int = int(year) if isinstance(year, int) or (isinstance(year, str) and year.isdigit()) else None
-    return ItemCard(qid=qid, label=label, year=year_int, description=description, people=people,
-                    genres=tuple(genres), image=image or None, links=links, trailer=trailer,
-                    preview_note=note, search_url=search_url)
+    return ItemCard(
+        qid=qid,
+        label=label,
+        year=year_int,
+        description=description,
+        people=people,
+        genres=tuple(genres),
+        image=image or None,
+        links=links,
+        trailer=trailer,
+        preview_note=note,
+        search_url=search_url,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -908,8 +982,9 @@ class Suggestion:
     score: float
 
 
-def elicitation_suggestions(recommender: Recommender, profile: Profile, *, k: int = 5,
-                            similar_share: float = 0.6, exclude: Iterable[QID] = ()) -> tuple[Suggestion, ...]:
+def elicitation_suggestions(
+    recommender: Recommender, profile: Profile, *, k: int = 5, similar_share: float = 0.6, exclude: Iterable[QID] = ()
+) -> tuple[Suggestion, ...]:
     """Items to propose for rating: similar to the liked items, then popular ones (the user may skip).
 
     Item-to-item similarity is a two-step walk on the weighted graph from the liked nodes
@@ -956,10 +1031,32 @@ def elicitation_suggestions(recommender: Recommender, profile: Profile, *, k: in
 
 
 __all__ = [
-    "DEFAULT_PRIOR_MASS", "LIKED_BY", "USER_NODE_PREFIX", "add_user_edges", "is_user_node", "user_node",
-    "FALLBACK_ISOLATED_LIKES", "FALLBACK_NO_LIKES", "FALLBACK_UNKNOWN_LIKES",
-    "DEFAULT_WEIGHTING", "PLAIN_WEIGHTING", "Critique", "CritiqueResult", "GraphWeighting", "ItemCard",
-    "Profile", "Recommendations", "Recommender", "ScoredItem", "Suggestion", "apply_critique",
-    "build_sparse_graph", "elicitation_suggestions", "item_card", "preview_links", "prior_vector",
-    "role_values", "trailer_url",
+    "DEFAULT_PRIOR_MASS",
+    "LIKED_BY",
+    "USER_NODE_PREFIX",
+    "add_user_edges",
+    "is_user_node",
+    "user_node",
+    "FALLBACK_ISOLATED_LIKES",
+    "FALLBACK_NO_LIKES",
+    "FALLBACK_UNKNOWN_LIKES",
+    "DEFAULT_WEIGHTING",
+    "PLAIN_WEIGHTING",
+    "Critique",
+    "CritiqueResult",
+    "GraphWeighting",
+    "ItemCard",
+    "Profile",
+    "Recommendations",
+    "Recommender",
+    "ScoredItem",
+    "Suggestion",
+    "apply_critique",
+    "build_sparse_graph",
+    "elicitation_suggestions",
+    "item_card",
+    "preview_links",
+    "prior_vector",
+    "role_values",
+    "trailer_url",
 ]

@@ -158,7 +158,9 @@ def parse_sparql_json(body: bytes, content_type: str | None, url: str) -> list[R
     ctype = (content_type or "").lower()
     head = body[:2048].lstrip()
     if _SERVER_TRACE.search(body[-65536:]) or _SERVER_TRACE.search(body[:4096]):
-        raise TruncatedResultError(url, 200, "the result carries a server exception trace (query timed out server-side)")
+        raise TruncatedResultError(
+            url, 200, "the result carries a server exception trace (query timed out server-side)"
+        )
     if "html" in ctype or head[:1] == b"<":
         snippet = _snippet(body)
         raise BadResponseError(url, 200, f"HTML body instead of SPARQL results ({snippet!r})")
@@ -168,7 +170,9 @@ def parse_sparql_json(body: bytes, content_type: str | None, url: str) -> list[R
         raise BadResponseError(url, 200, f"body is not UTF-8 text ({exc})") from exc
     except json.JSONDecodeError as exc:
         if head[:1] in (b"{", b"["):
-            raise TruncatedResultError(url, 200, f"JSON body cut off or corrupt at char {exc.pos} of {len(body)}") from exc
+            raise TruncatedResultError(
+                url, 200, f"JSON body cut off or corrupt at char {exc.pos} of {len(body)}"
+            ) from exc
         raise BadResponseError(url, 200, f"body is not JSON ({_snippet(body)!r})") from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("head"), dict):
         raise BadResponseError(url, 200, "JSON without a 'head' object: not a SPARQL result")
@@ -285,7 +289,9 @@ def _dump_stamp(dump: Path) -> dict[str, Any]:
     return {"dump": str(dump.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def open_embedded(store_path: Path, dump: Path | None, *, batch_size: int = 2000, page_size: int = 50000) -> EmbeddedBackend:
+def open_embedded(
+    store_path: Path, dump: Path | None, *, batch_size: int = 2000, page_size: int = 50000
+) -> EmbeddedBackend:
     """Open the embedded store, bulk-loading ``dump`` first if the store is absent or stale.
 
     The store is loaded into a temporary sibling folder and renamed into place (for a symlinked
@@ -443,14 +449,20 @@ class RemoteBackend:
                 body, ctype = self._fetch(query)
                 return parse_sparql_json(body, ctype, self.url)
             except EndpointError as exc:
-                retryable = exc.status in (429, 502, 503, 504) or (exc.status is None and not isinstance(exc, EndpointTimeoutError))
+                retryable = exc.status in (429, 502, 503, 504) or (
+                    exc.status is None and not isinstance(exc, EndpointTimeoutError)
+                )
                 if not retryable or attempt >= self.max_retries:
                     raise
                 wait = exc.retry_after_s if exc.retry_after_s is not None else self.backoff_s * (2**attempt)
                 if wait > self.max_wait_s:
                     raise
                 if self._clock() - start + wait > self.deadline_s:
-                    raise EndpointTimeoutError(self.url, exc.status, f"gave up after {attempt + 1} attempts within the {self.deadline_s:g} s deadline ({exc.reason})") from exc
+                    raise EndpointTimeoutError(
+                        self.url,
+                        exc.status,
+                        f"gave up after {attempt + 1} attempts within the {self.deadline_s:g} s deadline ({exc.reason})",
+                    ) from exc
                 attempt += 1
                 logger.warning("%s; retry %d/%d in %.1f s", exc, attempt, self.max_retries, wait)
                 self._sleep(wait)
@@ -484,14 +496,16 @@ class RemoteBackend:
             try:
                 body = response.read()
             except http.client.IncompleteRead as exc:
-                raise TruncatedResultError(self.url, 200, f"connection closed mid-body (IncompleteRead after {len(exc.partial)} bytes)") from exc
+                raise TruncatedResultError(
+                    self.url, 200, f"connection closed mid-body (IncompleteRead after {len(exc.partial)} bytes)"
+                ) from exc
             info = response.info()
             return body, info.get("Content-Type") if info is not None else None
         except urllib.error.HTTPError as exc:
             raise self._http_error(exc) from exc
         except SPARQLWrapperException as exc:
             raise self._wrapper_error(exc) from exc
-        except (TimeoutError, socket.timeout) as exc:
+        except TimeoutError as exc:
             raise EndpointTimeoutError(self.url, None, f"no answer within {self.timeout_s:g} s") from exc
         except urllib.error.URLError as exc:
             if isinstance(exc.reason, (TimeoutError, socket.timeout)):
@@ -581,7 +595,10 @@ def query_typed(classes: Sequence[str], pid: str, *, limit: int, offset: int) ->
 def query_typed_count(classes: Sequence[str], pid: str, *, labeled: bool = True) -> str:
     """Number of (labeled) entities with ``wdt:<pid>`` in ``classes`` (checks the paging)."""
     having = _HAS_LABEL if labeled else ""
-    return PREFIXES + f"SELECT (COUNT(DISTINCT ?item) AS ?n) WHERE {{ {_values('class', classes)} ?item wdt:{pid} ?class . {having} }}"
+    return (
+        PREFIXES
+        + f"SELECT (COUNT(DISTINCT ?item) AS ?n) WHERE {{ {_values('class', classes)} ?item wdt:{pid} ?class . {having} }}"
+    )
 
 
 def query_texts(qids: Sequence[str]) -> str:
@@ -659,7 +676,7 @@ def _qid(term: Term | None) -> str | None:
 def _pid(term: Term | None) -> str | None:
     if term is None or term.kind != "uri" or not term.value.startswith(WDT):
         return None
-    return term.value[len(WDT):]
+    return term.value[len(WDT) :]
 
 
 def _year(value: str) -> int | None:
@@ -690,9 +707,22 @@ class _Extractor:
     def _bar(self, total: int, desc: str) -> Any:
         from tqdm import tqdm
 
-        return tqdm(total=total, desc=f"{self.schema.name}: {desc}", unit="ent", disable=not self.progress, leave=False, mininterval=0.5)
+        return tqdm(
+            total=total,
+            desc=f"{self.schema.name}: {desc}",
+            unit="ent",
+            disable=not self.progress,
+            leave=False,
+            mininterval=0.5,
+        )
 
-    def batched(self, qids: Sequence[str], make_query: Callable[[Sequence[str]], str], handle: Callable[[list[Row]], None], desc: str) -> None:
+    def batched(
+        self,
+        qids: Sequence[str],
+        make_query: Callable[[Sequence[str]], str],
+        handle: Callable[[list[Row]], None],
+        desc: str,
+    ) -> None:
         """Run ``make_query`` over batches of ``qids``, splitting a batch that times out / truncates."""
         size = max(1, self.backend.batch_size)
         with self._bar(len(qids), desc) as bar:
@@ -709,7 +739,9 @@ class _Extractor:
                 raise
             logger.warning("%s; retrying as two smaller queries of %d entities", exc, len(batch) // 2)
             half = len(batch) // 2
-            return self._select_split(batch[:half], make_query, depth + 1) + self._select_split(batch[half:], make_query, depth + 1)
+            return self._select_split(batch[:half], make_query, depth + 1) + self._select_split(
+                batch[half:], make_query, depth + 1
+            )
 
     # -- steps --
 
@@ -909,8 +941,16 @@ def build_snapshot(
         excluded = ex.closure(schema.excluded_classes)
         classes = sorted(item_classes(ex, schema.item_classes, excluded))
         occupations = sorted(ex.closure(schema.item_occupations))
-        candidates = ex.typed(classes, "P31", count_unlabeled=True) | ex.typed(occupations, "P106", count_unlabeled=True)
-        logger.info("%s: %d classes, %d occupations, %d typed candidates", domain, len(classes), len(occupations), len(candidates))
+        candidates = ex.typed(classes, "P31", count_unlabeled=True) | ex.typed(
+            occupations, "P106", count_unlabeled=True
+        )
+        logger.info(
+            "%s: %d classes, %d occupations, %d typed candidates",
+            domain,
+            len(classes),
+            len(occupations),
+            len(candidates),
+        )
         ordered = sorted(candidates, key=lambda q: int(q[1:]))
         ex.texts(ordered)
         items = [q for q in ordered if q in ex.data.labels]
@@ -937,8 +977,9 @@ def build_snapshot(
     for table in (ex.data.labels, ex.data.aliases, ex.data.descriptions, ex.data.sitelinks, ex.data.details):
         for q in [q for q in table if q not in keep]:
             del table[q]
-    _check_not_empty(domain, len(ex.data.items), out_path, min_items=min_items,
-                     min_share_of_previous=min_share_of_previous)
+    _check_not_empty(
+        domain, len(ex.data.items), out_path, min_items=min_items, min_share_of_previous=min_share_of_previous
+    )
     file = write_snapshot(ex.data, out_path, built_at=built_at)
     report = BuildReport(
         domain=domain,
@@ -957,22 +998,23 @@ def build_snapshot(
     return report
 
 
-def _check_not_empty(domain: str, items: int, out_path: Path, *, min_items: int,
-                     min_share_of_previous: float) -> None:
+def _check_not_empty(domain: str, items: int, out_path: Path, *, min_items: int, min_share_of_previous: float) -> None:
     """Raise :class:`EmptySnapshotError` if ``items`` is too few to replace what is at ``out_path``."""
     previous = snapshot_items(out_path) if min_share_of_previous > 0 else None
     needed = max(min_items, math.ceil(previous * min_share_of_previous) if previous else 0)
     if items >= needed:
         return
-    kept = (f"the previous snapshot ({previous} items) is kept" if previous is not None
-            else "no snapshot was written")
+    kept = f"the previous snapshot ({previous} items) is kept" if previous is not None else "no snapshot was written"
     if previous and items >= min_items:
-        why = (f"only {items} items, under {min_share_of_previous:.0%} of the {previous} of the existing snapshot "
-               "(truncated dump or wrong endpoint?)")
+        why = (
+            f"only {items} items, under {min_share_of_previous:.0%} of the {previous} of the existing snapshot "
+            "(truncated dump or wrong endpoint?)"
+        )
     else:
         why = f"{items} items (at least {min_items} needed): the dump or endpoint has no {domain} data"
-    raise EmptySnapshotError(f"building the {domain} knowledge base found {why}; {kept}",
-                             domain=domain, items=items, needed=needed)
+    raise EmptySnapshotError(
+        f"building the {domain} knowledge base found {why}; {kept}", domain=domain, items=items, needed=needed
+    )
 
 
 def _with_context(exc: KnowledgeBaseError, domain: str, out_path: Path) -> KnowledgeBaseError:

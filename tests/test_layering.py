@@ -76,5 +76,9 @@ def test_no_runtime_module_imports_cli_glue():
 def _lazy_imports(path: Path) -> set[str]:
     """``from bot import cli_rec`` style imports (module named in the imported names)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {f"{node.module}.{alias.name}" for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.module == "bot" for alias in node.names}
+    return {
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "bot"
+        for alias in node.names
+    }

@@ -371,7 +371,9 @@ class AiohttpRequest(BaseRequest):
     async def initialize(self) -> None:
         """Open the client session (idempotent)."""
         if self._session is None or self._session.closed:
-            connector = aiohttp.TCPConnector(limit=self._pool_size, limit_per_host=self._pool_size, keepalive_timeout=30)
+            connector = aiohttp.TCPConnector(
+                limit=self._pool_size, limit_per_host=self._pool_size, keepalive_timeout=30
+            )
             self._session = aiohttp.ClientSession(connector=connector, headers={"User-Agent": self.USER_AGENT})
 
     async def shutdown(self) -> None:
@@ -577,7 +579,9 @@ class TelegramChannel:
         if cfg.http_backend == "aiohttp":
             self._requests = (
                 AiohttpRequest(connection_pool_size=cfg.connection_pool_size, timeout_s=cfg.request_timeout_s),
-                AiohttpRequest(connection_pool_size=1, timeout_s=cfg.request_timeout_s, read_timeout_s=cfg.poll_timeout_s + 10),
+                AiohttpRequest(
+                    connection_pool_size=1, timeout_s=cfg.request_timeout_s, read_timeout_s=cfg.poll_timeout_s + 10
+                ),
             )
             builder = builder.request(self._requests[0]).get_updates_request(self._requests[1])
         else:
@@ -990,9 +994,7 @@ class TelegramChannel:
             parts = split_text(text)
             for i, part in enumerate(parts):
                 last = i == len(parts) - 1
-                await self._send_text(
-                    chat_id, part, markup if last else None, reply_to=reply_to if i == 0 else None
-                )
+                await self._send_text(chat_id, part, markup if last else None, reply_to=reply_to if i == 0 else None)
         except Forbidden as exc:
             await self._mark_inactive(key, chat_id, exc)
         return False

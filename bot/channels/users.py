@@ -146,9 +146,7 @@ class ChannelUsers:
     def inactive(self) -> tuple[str, ...]:
         """User keys currently marked inactive, sorted."""
         with self._lock:
-            rows = self._conn.execute(
-                "SELECT user_id FROM channel_users WHERE active = 0 ORDER BY user_id"
-            ).fetchall()
+            rows = self._conn.execute("SELECT user_id FROM channel_users WHERE active = 0 ORDER BY user_id").fetchall()
         return tuple(r[0] for r in rows)
 
     def close(self) -> None:

@@ -15,16 +15,34 @@ import networkx as nx
 from nlu.textnorm import fold
 
 LABELS = {
-    "Q1": "Inception", "Q2": "Interstellar", "Q3": "Top Gun", "Q4": "Mission: Impossible",
-    "Q5": "The Avengers", "Q6": "The Avengers", "Q7": "Dunkirk", "Q8": "Memento",
-    "Q100": "Christopher Nolan", "Q200": "Tom Cruise", "Q300": "science fiction film", "Q400": "war film",
+    "Q1": "Inception",
+    "Q2": "Interstellar",
+    "Q3": "Top Gun",
+    "Q4": "Mission: Impossible",
+    "Q5": "The Avengers",
+    "Q6": "The Avengers",
+    "Q7": "Dunkirk",
+    "Q8": "Memento",
+    "Q100": "Christopher Nolan",
+    "Q200": "Tom Cruise",
+    "Q300": "science fiction film",
+    "Q400": "war film",
 }
 YEARS = {"Q5": 2012, "Q6": 1998, "Q1": 2010}
 EDGES = [
-    ("Q1", "P57", "Q100"), ("Q2", "P57", "Q100"), ("Q7", "P57", "Q100"), ("Q8", "P57", "Q100"),
-    ("Q1", "P136", "Q300"), ("Q2", "P136", "Q300"), ("Q7", "P136", "Q400"),
-    ("Q3", "P161", "Q200"), ("Q4", "P161", "Q200"), ("Q4", "P162", "Q200"), ("Q5", "P136", "Q300"),
-    ("Q6", "P136", "Q300"), ("Q3", "P136", "Q400"),
+    ("Q1", "P57", "Q100"),
+    ("Q2", "P57", "Q100"),
+    ("Q7", "P57", "Q100"),
+    ("Q8", "P57", "Q100"),
+    ("Q1", "P136", "Q300"),
+    ("Q2", "P136", "Q300"),
+    ("Q7", "P136", "Q400"),
+    ("Q3", "P161", "Q200"),
+    ("Q4", "P161", "Q200"),
+    ("Q4", "P162", "Q200"),
+    ("Q5", "P136", "Q300"),
+    ("Q6", "P136", "Q300"),
+    ("Q3", "P136", "Q400"),
 ]
 
 
@@ -71,8 +89,15 @@ class FakeKB:
         return float(len(self.item_values(qid)) + len(self.value_items(qid)))
 
     def details(self, qid):
-        return SimpleNamespace(qid=qid, label=self.label(qid), year=YEARS.get(qid), description=self.description(qid),
-                               image=None, trailer=None, imdb=None)
+        return SimpleNamespace(
+            qid=qid,
+            label=self.label(qid),
+            year=YEARS.get(qid),
+            description=self.description(qid),
+            image=None,
+            trailer=None,
+            imdb=None,
+        )
 
     def graph(self):
         graph = nx.Graph()
@@ -120,10 +145,12 @@ class FakeLinker:
         for label, qids in sorted(by_label.items(), key=lambda kv: -len(kv[0])):
             match = re.search(rf"\b{re.escape(label)}\b", folded)
             if match and not any(m.start <= match.start() < m.end for m in mentions):
-                cands = tuple(FakeCandidate(q, LABELS[q], 1.0, self.kb.is_item(q), self.kb.roles(q), None)
-                              for q in qids)
-                mentions.append(FakeMention(text[match.start():match.end()], match.start(), match.end(), cands,
-                                            len(cands) > 1))
+                cands = tuple(
+                    FakeCandidate(q, LABELS[q], 1.0, self.kb.is_item(q), self.kb.roles(q), None) for q in qids
+                )
+                mentions.append(
+                    FakeMention(text[match.start() : match.end()], match.start(), match.end(), cands, len(cands) > 1)
+                )
         if focus and not mentions:
             match = re.search(r"\b(it|this movie)\b", folded)
             if match:
@@ -148,7 +175,7 @@ class FakeSentiment:
 
     def polarities(self, text, spans):
         out = []
-        for start, end in spans:
+        for start, _end in spans:
             clause = re.split(r"\bbut\b|,", text[:start])[-1].lower()
             if re.search(r"don't|do not|hate|dislike|not", clause):
                 out.append(Pol("-"))

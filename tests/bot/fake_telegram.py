@@ -109,9 +109,7 @@ def html_to_text(markup: str) -> str:
         elif ch == "&":
             m = _ENTITY.match(markup, pos)
             if m is None:
-                raise ApiError(
-                    400, f"Bad Request: can't parse entities: Unsupported entity at byte offset {pos}"
-                )
+                raise ApiError(400, f"Bad Request: can't parse entities: Unsupported entity at byte offset {pos}")
             out.append(unescape(m.group(0)))
             pos = m.end()
         elif ch == ">":
@@ -120,7 +118,9 @@ def html_to_text(markup: str) -> str:
             out.append(ch)
             pos += 1
     if stack:
-        raise ApiError(400, f"Bad Request: can't parse entities: Can't find end tag corresponding to start tag {stack[-1]}")
+        raise ApiError(
+            400, f"Bad Request: can't parse entities: Can't find end tag corresponding to start tag {stack[-1]}"
+        )
     return "".join(out)
 
 
@@ -360,7 +360,9 @@ class FakeTelegram:
                 self._cond.wait(min(left, 0.05))
             return True
 
-    def sent(self, chat_id: int, *, methods: frozenset[str] = frozenset({"sendMessage", "sendPhoto"})) -> list[dict[str, Any]]:
+    def sent(
+        self, chat_id: int, *, methods: frozenset[str] = frozenset({"sendMessage", "sendPhoto"})
+    ) -> list[dict[str, Any]]:
         """Messages the bot sent to a chat (not edits), in order."""
         with self._cond:
             return [e for e in self.events if e["chat_id"] == chat_id and e["method"] in methods]
@@ -395,7 +397,7 @@ class FakeTelegram:
         m = re.fullmatch(r"/bot([^/]+)/(\w+)", path)
         try:
             if path.startswith("/control/"):
-                result = self._control(path[len("/control/"):], json.loads(body) if body else None)
+                result = self._control(path[len("/control/") :], json.loads(body) if body else None)
             elif m is None or m.group(1) != TOKEN:
                 raise ApiError(404 if m is None else 401, "Not Found" if m is None else "Unauthorized")
             else:

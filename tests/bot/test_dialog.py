@@ -23,8 +23,13 @@ def services():
 @pytest.fixture()
 def dm(tmp_path, services):
     clock = iter(range(1_000_000, 10_000_000, 7))
-    return DialogManager(services, StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"),
-                         session="test", clock=lambda: float(next(clock)))
+    return DialogManager(
+        services,
+        StateStore(tmp_path / "db.sqlite3"),
+        LogStore(tmp_path / "db.sqlite3"),
+        session="test",
+        clock=lambda: float(next(clock)),
+    )
 
 
 def _say(dm, text, payload=None, user="t:1"):
@@ -43,19 +48,30 @@ def test_scripted_transcript_logs_every_field(dm):
     reply = _say(dm, "I love Christopher Nolan")
     rec = _last(dm)
     assert (rec.intent, rec.contexts, rec.events, rec.recognized_objects) == (
-        "preference", "preference-followup", "preference", "Q100+")
+        "preference",
+        "preference-followup",
+        "preference",
+        "Q100+",
+    )
     assert "Christopher Nolan" in reply.text
 
     reply = _say(dm, "I like Tom Cruise")
     rec = _last(dm)
     assert (rec.intent, rec.events, rec.recognized_objects) == (
-        "preference", "question, preference, disambiguation", "")
+        "preference",
+        "question, preference, disambiguation",
+        "",
+    )
     assert [c.payload.split("@")[0] for c in reply.choices] == ["role:P161", "role:P162", "none"]
 
     _say(dm, "actor")
     rec = _last(dm)
     assert (rec.intent, rec.contexts, rec.events, rec.recognized_objects) == (
-        "preference - disambiguation", "property_type_disambiguation, preference-followup", "preference", "Q200+")
+        "preference - disambiguation",
+        "property_type_disambiguation, preference-followup",
+        "preference",
+        "Q200+",
+    )
 
     reply = _say(dm, "I love The Avengers")
     rec = _last(dm)
@@ -73,7 +89,11 @@ def test_scripted_transcript_logs_every_field(dm):
     reply = _say(dm, "recommend me something")
     rec = _last(dm)
     assert (rec.intent, rec.events, rec.pagerank_cycle, rec.number_recommendation_list) == (
-        "request_recommendation", "question, recommendation", 1, 1)
+        "request_recommendation",
+        "question, recommendation",
+        1,
+        1,
+    )
     assert "request_recommendation-followup" in rec.contexts.split(", ")
     assert reply.text.startswith("1/5: ")
     first = dm._states.load("t:1").focus
@@ -84,7 +104,10 @@ def test_scripted_transcript_logs_every_field(dm):
     _say(dm, "I like it")
     rec = _last(dm)
     assert (rec.intent, rec.recognized_objects, rec.events) == (
-        "request_recommendation - preference", f"{first}+", "recommendation, question, preference")
+        "request_recommendation - preference",
+        f"{first}+",
+        "recommendation, question, preference",
+    )
 
     second = dm._states.load("t:1").focus
     _say(dm, "I don't like it")
@@ -222,7 +245,7 @@ def test_critique_keeps_the_item_liked_and_the_value_disliked(dm):
 
 
 def test_critique_of_a_person_not_in_the_item_is_stored_without_a_lost_question(dm):
-    """"I like it, but not Tom Cruise" on a Nolan film: Tom Cruise (actor and producer) is disliked at
+    """ "I like it, but not Tom Cruise" on a Nolan film: Tom Cruise (actor and producer) is disliked at
     once; no role question is left dangling while the list moves on."""
     for text in ("I love Christopher Nolan", "I love science fiction film", "I love Dunkirk", "recommend me something"):
         _say(dm, text)
@@ -250,8 +273,9 @@ def test_delete_works_outside_the_profile_context(dm):
 def test_opinion_on_a_named_entity_is_a_preference_not_smalltalk(dm, monkeypatch):
     from tests.bot.dialog_fakes import FakePrediction
 
-    monkeypatch.setattr(dm._services.intents, "predict",
-                        lambda *a, **k: FakePrediction("smalltalk.user.loves_agent", 0.9, ()))
+    monkeypatch.setattr(
+        dm._services.intents, "predict", lambda *a, **k: FakePrediction("smalltalk.user.loves_agent", 0.9, ())
+    )
     _say(dm, "I love Memento")
     assert _last(dm).intent == "preference" and _last(dm).recognized_objects == "Q8+"
     _say(dm, "I love you")
@@ -280,8 +304,9 @@ def dune_dm(tmp_path, monkeypatch):
     kb = FakeKB()
     domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
     services = Services(FakeIntents(), FakeSentiment(), lambda name: domain)
-    return DialogManager(services, StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"),
-                         session="test")
+    return DialogManager(
+        services, StateStore(tmp_path / "db.sqlite3"), LogStore(tmp_path / "db.sqlite3"), session="test"
+    )
 
 
 def test_identical_titles_are_told_apart_in_the_question_and_by_typed_answers(dune_dm):
@@ -314,7 +339,7 @@ def test_ignored_item_question_stays_open_for_its_lifespan_then_is_dropped_with_
     _say(dm, "I love The Avengers")
     reply = _say(dm, "recommend me something")  # a request instead of an answer
     assert reply.text.startswith("I need at least 3 preferences")
-    assert "(Still open: Which \"The Avengers\" do you mean?" in reply.text
+    assert '(Still open: Which "The Avengers" do you mean?' in reply.text
     assert [c.payload.split("@")[0] for c in reply.choices] == ["pick:0", "pick:1", "none"]
     _say(dm, "2")  # a typed number answers it
     assert _last(dm).intent == "preference - disambiguation"
@@ -323,7 +348,7 @@ def test_ignored_item_question_stays_open_for_its_lifespan_then_is_dropped_with_
     _say(dm, "I hate The Avengers")
     _say(dm, "recommend me something")
     reply = _say(dm, "show my profile")  # ignored a second time: the lifespan is over
-    assert "I dropped my question about \"The Avengers\"" in reply.text
+    assert 'I dropped my question about "The Avengers"' in reply.text
     assert dm._states.load("t:1").pending is None
     assert _profile(dm) == {"Q6": {"polarity": "+", "role": None}}  # nothing lost, nothing invented
 
@@ -332,10 +357,10 @@ def test_ignored_item_question_is_asked_after_the_new_one(dm):
     _say(dm, "I love The Avengers")
     reply = _say(dm, "I like Tom Cruise")  # a new preference that needs its own question
     assert [c.payload.split("@")[0] for c in reply.choices] == ["role:P161", "role:P162", "none"]
-    assert "I'll come back to \"The Avengers\" after this." in reply.text
+    assert 'I\'ll come back to "The Avengers" after this.' in reply.text
     reply = _say(dm, "actor")
     assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}
-    assert reply.text.splitlines()[1] == "Which \"The Avengers\" do you mean?"
+    assert reply.text.splitlines()[1] == 'Which "The Avengers" do you mean?'
     _say(dm, "the first one")
     assert _profile(dm)["Q5"] == {"polarity": "+", "role": None}
 
@@ -349,8 +374,12 @@ def test_too_few_preferences_offers_items_to_rate_as_buttons_in_mixed_mode(dm):
     assert _last(dm).intent == "request_recommendation"
     reply = dm.handle(Turn("t:1", rate[0].label, payload=rate[0].payload, interaction_type="mixed"))
     rec = _last(dm)
-    assert (rec.intent, rec.events, rec.recognized_objects, rec.message) == ("preference", "preference", f"{qid}+",
-                                                                             rate[0].label)
+    assert (rec.intent, rec.events, rec.recognized_objects, rec.message) == (
+        "preference",
+        "preference",
+        f"{qid}+",
+        rate[0].label,
+    )
     assert reply.text.startswith("Got it: ") and "Tell me 2 more" in reply.text
     assert qid not in {c.payload.split(":")[2] for c in reply.choices}  # a rated item is not offered again
     assert len(reply.choices) == 4
@@ -361,7 +390,7 @@ def test_nl_mode_names_the_suggestions_in_the_text_and_what_should_i_rate_is_hel
     assert _last(dm).intent == "help"
     assert reply.choices == ()
     assert reply.text.startswith("Not sure what to tell me? Do you like any of these movies: ")
-    assert reply.text.count(";") == 3 and "\"I like " in reply.text
+    assert reply.text.count(";") == 3 and '"I like ' in reply.text
     reply = _say(dm, "/help")
     assert "Do you like any of these movies" in reply.text  # help offers them while the profile is too small
 
@@ -393,8 +422,9 @@ def test_a_repeated_mention_is_confirmed_once(dm, monkeypatch):
     assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}}
 
 
-@pytest.mark.parametrize("intent", ["request_recommendation - why", "request_recommendation - details",
-                                    "request_recommendation - trailer"])
+@pytest.mark.parametrize(
+    "intent", ["request_recommendation - why", "request_recommendation - details", "request_recommendation - trailer"]
+)
 def test_questions_about_a_card_with_no_list_open_say_so(dm, monkeypatch, intent):
     from tests.bot.dialog_fakes import FakePrediction
 
@@ -408,8 +438,11 @@ def test_questions_about_a_card_with_no_list_open_say_so(dm, monkeypatch, intent
 def test_bare_card_words_with_no_list_open_say_so_whatever_the_classifier_says(dm, monkeypatch, text):
     from tests.bot.dialog_fakes import FakePrediction
 
-    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(
-        "smalltalk.confirmation.yes", 0.6, (("smalltalk.confirmation.yes", 0.6),)))
+    monkeypatch.setattr(
+        dm._services.intents,
+        "predict",
+        lambda *a, **k: FakePrediction("smalltalk.confirmation.yes", 0.6, (("smalltalk.confirmation.yes", 0.6),)),
+    )
     assert _say(dm, text).text.startswith("There is no recommendation on screen.")
 
 
@@ -428,7 +461,7 @@ def test_a_partial_title_is_confirmed_before_it_is_stored(dm, services, monkeypa
     monkeypatch.setattr(linker, "link", link)
     _say(dm, "/start")
     reply = _say(dm, "I like dunk")
-    assert _last(dm).recognized_objects == ""          # nothing stored yet: one candidate, still asked
+    assert _last(dm).recognized_objects == ""  # nothing stored yet: one candidate, still asked
     assert [c.payload.split("@")[0] for c in reply.choices] == ["pick:0", "none"]
     _say(dm, "none of these")
     assert "Q7" not in _last(dm).recognized_objects
@@ -499,17 +532,20 @@ def test_a_dropped_question_hands_over_to_the_one_queued_behind_it(dm, services,
         if "dunk" not in text:
             return exact(text, focus=focus)
         start = text.index("dunk")
-        return (FakeMention("dunk", start, start + 4, (FakeCandidate("Q7", "Dunkirk", 0.6, True, (), None),),
-                            True, partial=True),)
+        return (
+            FakeMention(
+                "dunk", start, start + 4, (FakeCandidate("Q7", "Dunkirk", 0.6, True, (), None),), True, partial=True
+            ),
+        )
 
     monkeypatch.setattr(linker, "link", link)
     _say(dm, "I love The Avengers")
     reply = _say(dm, "I like dunk")  # a second question; the first waits behind it
-    assert "I'll come back to \"The Avengers\" after this." in reply.text
+    assert 'I\'ll come back to "The Avengers" after this.' in reply.text
     _say(dm, "show my profile")
     reply = _say(dm, "show my profile")  # the dunk question has had its turns
-    assert "I dropped my question about \"dunk\"" in reply.text
-    assert "Which \"The Avengers\" do you mean?" in reply.text  # not lost with it
+    assert 'I dropped my question about "dunk"' in reply.text
+    assert 'Which "The Avengers" do you mean?' in reply.text  # not lost with it
     _say(dm, "the first one")
     assert _profile(dm)["Q5"] == {"polarity": "+", "role": None}
 
@@ -556,7 +592,7 @@ def test_the_welcome_example_fits_the_domain(dm):
 def test_a_tap_on_an_older_question_is_refused(dm):
     old = _say(dm, "I love The Avengers").choices  # which Avengers? (question 1)
     _say(dm, "none of these")
-    new = _say(dm, "I like Tom Cruise").choices    # actor or producer? (question 2)
+    new = _say(dm, "I like Tom Cruise").choices  # actor or producer? (question 2)
     reply = _say(dm, old[1].label, payload=old[1].payload)
     assert reply.text.startswith("That button belongs to an older question")
     assert "Q200" not in _profile(dm) and "Q6" not in _profile(dm)
@@ -572,8 +608,13 @@ def test_no_opinion_on_the_item_on_screen_stores_nothing(dm, monkeypatch):
     first = dm._states.load("t:1").focus
     monkeypatch.setattr(dm._services.sentiment, "message_polarity", lambda text: Pol("0"))
     monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
-    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(
-        "request_recommendation - preference", 0.9, (("request_recommendation - preference", 0.9),)))
+    monkeypatch.setattr(
+        dm._services.intents,
+        "predict",
+        lambda *a, **k: FakePrediction(
+            "request_recommendation - preference", 0.9, (("request_recommendation - preference", 0.9),)
+        ),
+    )
     reply = _say(dm, "I haven't seen it")
     assert first not in _profile(dm) and reply.text.startswith("OK, no opinion on ")
     assert dm._states.load("t:1").focus not in (None, first)  # the list went on
@@ -584,8 +625,11 @@ def test_a_new_title_while_a_question_is_open_does_not_take_its_opinion(dm, monk
 
     _say(dm, "I hate The Avengers")  # which one? (disliked)
     monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
-    monkeypatch.setattr(dm._services.intents, "predict", lambda *a, **k: FakePrediction(
-        "preference - disambiguation", 0.9, (("preference - disambiguation", 0.9),)))
+    monkeypatch.setattr(
+        dm._services.intents,
+        "predict",
+        lambda *a, **k: FakePrediction("preference - disambiguation", 0.9, (("preference - disambiguation", 0.9),)),
+    )
     reply = _say(dm, "Memento")  # typed where the answer was expected
     assert "Q8" not in _profile(dm) and [c.payload.split("@")[0] for c in reply.choices] == ["yes", "no"]
 
@@ -610,7 +654,7 @@ def test_a_domain_switch_or_start_settles_the_open_question_aloud(dm):
     assert _profile(dm)["Q200"] == {"polarity": "-", "role": None}
     _say(dm, "I love The Avengers")
     reply = _say(dm, "/start")
-    assert reply.text.startswith("I dropped my question about \"The Avengers\"")
+    assert reply.text.startswith('I dropped my question about "The Avengers"')
 
 
 def test_details_of_a_named_item_show_it_and_store_nothing(dm):
@@ -634,9 +678,9 @@ def test_a_bare_title_at_did_you_like_question_is_asked_about_too(dm, monkeypatc
     from tests.bot.dialog_fakes import Pol
 
     monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
-    _say(dm, "Memento")                     # did you like Memento?
-    reply = _say(dm, "Dunkirk")             # another bare title: asked next, Memento waits
-    assert reply.text.startswith("Did you like Dunkirk?") and "come back to \"Memento\"" in reply.text
+    _say(dm, "Memento")  # did you like Memento?
+    reply = _say(dm, "Dunkirk")  # another bare title: asked next, Memento waits
+    assert reply.text.startswith("Did you like Dunkirk?") and 'come back to "Memento"' in reply.text
     _say(dm, "yes")
     _say(dm, "no")
     assert {q: v["polarity"] for q, v in _profile(dm).items()} == {"Q7": "+", "Q8": "-"}
@@ -646,6 +690,6 @@ def test_a_reset_question_replaces_an_open_question_aloud(dm):
     _say(dm, "I like Inception")
     _say(dm, "I love The Avengers")  # which one?
     reply = _say(dm, "reset my profile")
-    assert reply.text.startswith("I dropped my question about \"The Avengers\"")
+    assert reply.text.startswith('I dropped my question about "The Avengers"')
     reply = _say(dm, "no")
     assert "Q5" not in _profile(dm) and "Q6" not in _profile(dm) and "Q1" in _profile(dm)

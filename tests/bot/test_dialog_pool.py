@@ -144,7 +144,9 @@ async def test_dialog_manager_in_workers_keeps_preferences_when_its_worker_is_ki
         assert await wait_until(lambda: pid not in handler.pids(), timeout=10)  # the loop saw its pipe close
         sent = len(fake_tg.sent(user)) + len(fake_tg.calls_of("editMessageText"))
         fake_tg.push_text(user, "show my profile")
-        assert await wait_until(lambda: len(fake_tg.sent(user)) + len(fake_tg.calls_of("editMessageText")) > sent, timeout=30)
+        assert await wait_until(
+            lambda: len(fake_tg.sent(user)) + len(fake_tg.calls_of("editMessageText")) > sent, timeout=30
+        )
         profile = fake_tg.texts(user)[-1]
         assert "Christopher Nolan" in profile and "Tom Cruise" in profile  # read back from SQLite by a new worker
         assert len(handler.pids()) == 2 and pid not in handler.pids()

@@ -34,7 +34,11 @@ async def test_normal_conversation_with_buttons(fake_tg, make_channel):
     assert second["text"] == "you said I like Dune"
     assert second["buttons"] == [[("Like", "like:Q1"), ("Skip", "skip")]]
     assert handler.turns[1] == Turn(
-        user_id="tg:7", text="I like Dune", payload=None, interaction_type="mixed", timestamp_ms=handler.turns[1].timestamp_ms
+        user_id="tg:7",
+        text="I like Dune",
+        payload=None,
+        interaction_type="mixed",
+        timestamp_ms=handler.turns[1].timestamp_ms,
     )
     assert abs(handler.turns[1].timestamp_ms / 1000 - time.time()) < 30
     # tap "Like": the query is answered, the turn carries the label and the payload, the card is edited
@@ -171,7 +175,9 @@ def _slow_cards(*, edit: bool):
     def dm(turn: Turn) -> Reply:
         if turn.payload:
             time.sleep(0.4)
-            return Reply(f"answer to {turn.payload}", choices=(Choice("More", "more"), Choice("Why?", "why")), card=edit)
+            return Reply(
+                f"answer to {turn.payload}", choices=(Choice("More", "more"), Choice("Why?", "why")), card=edit
+            )
         return Reply("card", choices=(Choice("More", "more"), Choice("Why?", "why")))
 
     return ScriptedHandler(dm)
@@ -278,11 +284,15 @@ async def test_f06_callback_answered_before_slow_work(fake_tg, make_channel):
 async def test_f06_too_old_query_is_swallowed_and_stale_button_gets_fresh_list(fake_tg, make_channel, caplog):
     def dm(turn: Turn) -> Reply:  # a dialog manager that lost the list the button refers to
         if turn.payload == "like:old-list":
-            return Reply("That list is out of date. Here is a fresh one:", choices=(Choice("Like", "like:new"),), card=True)
+            return Reply(
+                "That list is out of date. Here is a fresh one:", choices=(Choice("Like", "like:new"),), card=True
+            )
         return Reply("?")
 
     await make_channel(ScriptedHandler(dm))
-    fake_tg.fail("answerCallbackQuery", 400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+    fake_tg.fail(
+        "answerCallbackQuery", 400, "Bad Request: query is too old and response timeout expired or query ID is invalid"
+    )
     fake_tg.push_callback(U, 99, "like:old-list")  # yesterday's message, unknown to the server now
     assert await wait_until(lambda: len(fake_tg.sent(U)) == 1)
     sent = fake_tg.sent(U)[0]
@@ -394,7 +404,9 @@ async def test_f10_conflict_from_another_poller_stops_with_a_clear_error(fake_tg
     config = TelegramConfig(token=TOKEN, base_url=fake_tg.base_url, poll_timeout_s=1.0, overall_rate_per_s=0)
     channel = TelegramChannel(ScriptedHandler(), config)
     fake_tg.fail(
-        "getUpdates", 409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+        "getUpdates",
+        409,
+        "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
     )
     with pytest.raises(ChannelError, match="another process is receiving updates"):
         await asyncio.wait_for(channel.serve(), timeout=10)
@@ -507,7 +519,12 @@ async def test_global_error_handler_apologises_when_sending_fails(fake_tg, make_
 async def test_photo_with_caption_and_card_media_edit(fake_tg, make_channel):
     def dm(turn: Turn) -> Reply:
         n = "2" if turn.payload else "1"
-        return Reply(f"Dune (2021) & more #{n}", choices=(Choice("Next", "next"),), image=f"https://img.example/{n}.jpg", card=True)
+        return Reply(
+            f"Dune (2021) & more #{n}",
+            choices=(Choice("Next", "next"),),
+            image=f"https://img.example/{n}.jpg",
+            card=True,
+        )
 
     await make_channel(ScriptedHandler(dm))
     fake_tg.push_text(U, "recommend")
@@ -522,7 +539,9 @@ async def test_photo_with_caption_and_card_media_edit(fake_tg, make_channel):
 
 async def test_photo_failure_falls_back_to_text_and_long_caption_goes_below(fake_tg, make_channel):
     long_text = "Why: " + "because of the director. " * 60
-    replies = iter([Reply("Alien (1979)", image="https://img.example/a.jpg"), Reply(long_text, image="https://img.example/b.jpg")])
+    replies = iter(
+        [Reply("Alien (1979)", image="https://img.example/a.jpg"), Reply(long_text, image="https://img.example/b.jpg")]
+    )
     await make_channel(ScriptedHandler(lambda turn: next(replies)))
     fake_tg.fail("sendPhoto", 400, "Bad Request: wrong file identifier/HTTP URL specified")
     fake_tg.push_text(U, "one")

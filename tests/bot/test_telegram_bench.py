@@ -29,7 +29,9 @@ class _ShapedHandler:
 
 @pytest.mark.parametrize(("fail_on", "lost"), [(None, 0), (cli_telegram.BENCH_TEXTS[1], 3)])
 def test_bench_counts_every_reply_shape_and_apologies_as_lost(monkeypatch, fail_on, lost):
-    monkeypatch.setattr(cli_telegram, "_real_dialog_manager", lambda db, session, processes=0, warmup=(): _ShapedHandler(fail_on))
+    monkeypatch.setattr(
+        cli_telegram, "_real_dialog_manager", lambda db, session, processes=0, warmup=(): _ShapedHandler(fail_on)
+    )
     result = cli_telegram.run_bench(users=3, per_user=3, timeout_s=60)
     assert result.handler.startswith("real DialogManager")
     assert (result.messages, result.lost) == (9, lost)  # BENCH_TEXTS[1]: each user's second turn fails

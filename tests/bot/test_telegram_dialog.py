@@ -25,7 +25,9 @@ def dialog_manager(tmp_path):
     return DialogManager(services, StateStore(db), LogStore(db), session="telegram-test")
 
 
-async def test_conversation_with_disambiguation_buttons_through_the_dialog_manager(fake_tg, make_channel, dialog_manager):
+async def test_conversation_with_disambiguation_buttons_through_the_dialog_manager(
+    fake_tg, make_channel, dialog_manager
+):
     await make_channel(dialog_manager)
     fake_tg.push_text(U, "/start")
     assert await wait_until(lambda: len(fake_tg.sent(U)) == 1)

@@ -24,7 +24,9 @@ test_httpx_normal_conversation_with_buttons = e2e.test_normal_conversation_with_
 test_httpx_concurrency_100_users_interleaved_nothing_lost = e2e.test_concurrency_100_users_interleaved_nothing_lost
 test_httpx_f03_parse_error_is_resent_as_plain_text = e2e.test_f03_parse_error_is_resent_as_plain_text
 test_httpx_f05_retry_after_is_honoured = e2e.test_f05_retry_after_is_honoured
-test_httpx_f09_blocked_user_marked_inactive_and_others_served = e2e.test_f09_blocked_user_marked_inactive_and_others_served
+test_httpx_f09_blocked_user_marked_inactive_and_others_served = (
+    e2e.test_f09_blocked_user_marked_inactive_and_others_served
+)
 
 
 @pytest.fixture
@@ -130,4 +132,3 @@ async def test_aiohttp_request_timeout_and_refused_connection():
     await request.shutdown()  # idempotent
     with pytest.raises(RuntimeError, match="not initialized"):
         await request.do_request(f"http://127.0.0.1:{port}/x", "POST")
-

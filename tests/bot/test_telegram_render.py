@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.channels.render import escape_html, escaped_len, fits_caption, split_text, utf16_len
-from bot.channels.telegram import KeyedLocks, TelegramConfig, _keyboard, ChannelError
+from bot.channels.telegram import ChannelError, KeyedLocks, TelegramConfig, _keyboard
 from bot.channels.users import ChannelUsers
 from bot.turns import Choice
 from tests.bot.fake_telegram import ApiError, html_to_text
@@ -17,7 +17,13 @@ from tests.bot.fake_telegram import ApiError, html_to_text
 
 @pytest.mark.parametrize(
     "text",
-    ["Spider-Man: No Way Home (2021).", "M*A*S*H", "Harry Potter and the Philosopher's Stone", "a_b_c", "Tom & Jerry <3 >_<"],
+    [
+        "Spider-Man: No Way Home (2021).",
+        "M*A*S*H",
+        "Harry Potter and the Philosopher's Stone",
+        "a_b_c",
+        "Tom & Jerry <3 >_<",
+    ],
 )
 def test_f03_escape_round_trips_through_telegram_html(text):
     assert html_to_text(escape_html(text)) == text

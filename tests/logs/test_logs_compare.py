@@ -6,10 +6,10 @@ import json
 from dataclasses import replace
 
 import pytest
-from tests.logs.logs_testkit import make_record
 
 from logs.compare import CompareError, IntentStat, compare, merge
 from logs.report import ReportError, write_report
+from tests.logs.logs_testkit import make_record
 
 PQD = "question, preference, disambiguation"
 

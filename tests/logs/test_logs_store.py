@@ -7,12 +7,12 @@ import sqlite3
 import threading
 
 import pytest
-from tests.logs.logs_testkit import make_record
 
 from bot.cli import main
 from logs.export import export
 from logs.record import LogRecord, read_records
 from logs.store import LogStore, StoreError
+from tests.logs.logs_testkit import make_record
 
 
 def test_append_and_read_back_in_insertion_order(tmp_path):
@@ -108,13 +108,19 @@ def test_cli_export_and_sessions(tmp_path, monkeypatch, capsys):
 
 def test_recheck_user_applies_the_heuristic_to_one_users_records(tmp_path):
     with LogStore(tmp_path / "log.sqlite3") as store:
-        ask = make_record(user=1, ts=1, intent="preference", events="question, preference, disambiguation", to_check=True)
+        ask = make_record(
+            user=1, ts=1, intent="preference", events="question, preference, disambiguation", to_check=True
+        )
         other = make_record(user=2, ts=1, intent="preference", events="preference", to_check=True)
         store.append_many("live", [ask, other])
         # still asking: the task is not complete
         assert store.recheck_user("live", 1) == 0
-        store.append("live", make_record(user=1, ts=2, intent="preference - disambiguation", events="preference",
-                                         objects="Q1+", to_check=True))
+        store.append(
+            "live",
+            make_record(
+                user=1, ts=2, intent="preference - disambiguation", events="preference", objects="Q1+", to_check=True
+            ),
+        )
         assert store.recheck_user("live", 1) == 2
         assert [r.to_check for r in store.records("live")] == [False, True, False]
         assert store.recheck_user("live", 1) == 0

@@ -6,11 +6,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from tests.logs.logs_testkit import make_record
 
 from bot.cli import main
 from logs.record import write_records
 from logs.tocheck import TaskKind, compute_to_check, split_tasks
+from tests.logs.logs_testkit import make_record
 
 Q = "question"
 PQD = "question, preference, disambiguation"
@@ -91,7 +91,11 @@ def test_recommendation_list_items_are_judged_one_by_one():  # R1, R2, R3
     tasks = split_tasks(records)
     assert [t.kind for t in tasks].count(TaskKind.RECOMMENDATION) == 5
     assert [(t.members, t.rule) for t in tasks if t.kind is TaskKind.RECOMMENDATION] == [
-        ((0,), "R1"), ((1, 2, 3), "R2"), ((4, 5), "R3"), ((6, 7), "R3"), ((8, 9), "R2"),
+        ((0,), "R1"),
+        ((1, 2, 3), "R2"),
+        ((4, 5), "R3"),
+        ((6, 7), "R3"),
+        ((8, 9), "R2"),
     ]
 
 

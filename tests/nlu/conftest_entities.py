@@ -22,7 +22,7 @@ class FakeDetails:
 @dataclass(frozen=True, slots=True)
 class Entry:
     qid: str
-    label: str | None            # None: no label in any language
+    label: str | None  # None: no label in any language
     item: bool = False
     roles: tuple[str, ...] = ()
     pop: float = 10.0
@@ -35,8 +35,15 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("Q39829", "Stephen King", roles=("P50", "P58"), pop=90, description="American author"),
     Entry("Q186341", "The Shining", item=True, pop=80, year=1980, description="1980 film by Stanley Kubrick"),
     Entry("Q277260", "The Shining", roles=("P144",), pop=30, year=1977, description="1977 novel by Stephen King"),
-    Entry("Q182218", "The Avengers", item=True, pop=95, year=2012, description="2012 film by Joss Whedon",
-          aliases=("Avengers Assemble",)),
+    Entry(
+        "Q182218",
+        "The Avengers",
+        item=True,
+        pop=95,
+        year=2012,
+        description="2012 film by Joss Whedon",
+        aliases=("Avengers Assemble",),
+    ),
     Entry("Q1125729", "The Avengers", item=True, pop=70, year=1998, description="1998 film by Jeremiah S. Chechik"),
     Entry("Q37079", "Tom Cruise", roles=("P161", "P162"), pop=95, description="American actor and producer"),
     Entry("Q16963462", "It", item=True, pop=60, year=2017, description="2017 film by Andy Muschietti"),
@@ -54,8 +61,14 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("Q17009998", "Mr. Robot", item=True, pop=50, year=2015, description="American television series"),
     Entry("Q83495", "The Matrix", item=True, pop=95, year=1999, description="1999 film by the Wachowskis"),
     Entry("Q7752547", "Rambo", item=True, pop=45, year=2008, description="2008 film by Sylvester Stallone"),
-    Entry("Q160071", "Sylvester Stallone", roles=("P161", "P57", "P58"), pop=85,
-          description="American actor and filmmaker", aliases=("Sly Stallone",)),
+    Entry(
+        "Q160071",
+        "Sylvester Stallone",
+        roles=("P161", "P57", "P58"),
+        pop=85,
+        description="American actor and filmmaker",
+        aliases=("Sly Stallone",),
+    ),
     Entry("Q185884", "Daft Punk", roles=("P86",), pop=70, description="French electronic music duo"),
     Entry("Q650036", "Tron: Legacy", item=True, pop=50, year=2010, description="2010 film by Joseph Kosinski"),
     Entry("Q2831", "Michael Jackson", roles=("P86", "P161"), pop=90, description="American singer"),
@@ -80,7 +93,9 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("Q3772", "Quentin Tarantino", roles=("P57", "P58", "P161"), pop=90, description="American filmmaker"),
     Entry("Q190050", "Fight Club", item=True, pop=85, year=1999, description="1999 film by David Fincher"),
     Entry("Q156608", "The Dark Knight", item=True, pop=90, year=2008, description="2008 film by Christopher Nolan"),
-    Entry("Q25191", "Christopher Nolan", roles=("P57", "P58", "P162"), pop=90, description="British-American filmmaker"),
+    Entry(
+        "Q25191", "Christopher Nolan", roles=("P57", "P58", "P162"), pop=90, description="British-American filmmaker"
+    ),
     Entry("Q134773", "Forrest Gump", item=True, pop=85, year=1994, description="1994 film by Robert Zemeckis"),
     Entry("Q2263", "Tom Hanks", roles=("P161", "P162"), pop=90, description="American actor"),
     Entry("Q126399", "Gladiator", item=True, pop=80, year=2000, description="2000 film by Ridley Scott"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 try:
     from conftest_entities import ENTRIES, Entry, FakeKB, fake_kb, linker  # noqa: F401 - fixtures
 except ModuleNotFoundError:  # tests/nlu became a package
@@ -82,8 +83,16 @@ def test_role_question_for_tom_cruise(linker, cruise):  # noqa: F811
 
 @pytest.mark.parametrize(
     ("reply", "expected"),
-    [("actor", "P161"), ("as an actor", "P161"), ("Actor", "P161"), ("producer", "P162"),
-     ("the producer", "P162"), ("2", "P162"), ("Like Producer", "P162"), ("acting", "P161")],
+    [
+        ("actor", "P161"),
+        ("as an actor", "P161"),
+        ("Actor", "P161"),
+        ("producer", "P162"),
+        ("the producer", "P162"),
+        ("2", "P162"),
+        ("Like Producer", "P162"),
+        ("acting", "P161"),
+    ],
 )
 def test_role_answers(cruise, reply, expected):
     answer = parse_answer(cruise, reply)
@@ -113,8 +122,13 @@ def test_person_question_shows_roles(linker, fake_kb):  # noqa: F811
 def test_same_display_is_made_unique(linker, fake_kb):  # noqa: F811
     from nlu.linker import EntityLinker
 
-    kb = FakeKB(ENTRIES + (Entry("Q1", "Crash", item=True, pop=50, year=2004, description="2004 film"),
-                           Entry("Q2", "Crash", item=True, pop=50, year=2004, description="2004 film")))
+    kb = FakeKB(
+        ENTRIES
+        + (
+            Entry("Q1", "Crash", item=True, pop=50, year=2004, description="2004 film"),
+            Entry("Q2", "Crash", item=True, pop=50, year=2004, description="2004 film"),
+        )
+    )
     (mention,) = EntityLinker(kb).link("I liked Crash")
     question = item_question(mention, kb)
     assert len({o.display for o in question.options}) == len(question.options)

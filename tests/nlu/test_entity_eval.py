@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 try:
     from conftest_entities import FakeKB, fake_kb, linker, sentiment  # noqa: F401 - fixtures
 except ModuleNotFoundError:  # tests/nlu became a package
@@ -61,8 +62,13 @@ def test_is_statement():
 def test_extract_tasks_segments_the_conversation():
     tasks = extract_tasks(reversed(CONVERSATION))  # order of the input does not matter
     assert [t.text for t in tasks] == [
-        "I like Inception", "I like Tom Cruise", "I love the Avengers", "I like the actor Tom Cruise",
-        "I hate The Shining", "I love the Avengers", "I like Q404 stuff",
+        "I like Inception",
+        "I like Tom Cruise",
+        "I love the Avengers",
+        "I like the actor Tom Cruise",
+        "I hate The Shining",
+        "I love the Avengers",
+        "I like Q404 stuff",
     ]
     by_text = {t.text: t for t in tasks}
     assert by_text["I like Tom Cruise"].gold == (("Q37079", "+"),)
@@ -110,8 +116,10 @@ def test_scores_on_the_conversation(linker, sentiment, fake_kb):  # noqa: F811
     assert scores.question_rate == pytest.approx(2 / 6)  # Tom Cruise (role), Avengers (item)
     assert scores.original_question_rate == pytest.approx(2 / 6)
     line = summary_line(scores)
-    assert line == ("entities: recall_in_kb=1.000 precision_in_kb=1.000 recall_all=0.833 question_rate=0.333 "
-                    "polarity_accuracy=1.000 negative_f1=1.000")
+    assert line == (
+        "entities: recall_in_kb=1.000 precision_in_kb=1.000 recall_all=0.833 question_rate=0.333 "
+        "polarity_accuracy=1.000 negative_f1=1.000"
+    )
 
 
 def test_wrong_polarity_and_extra_entity_are_counted(linker, sentiment, fake_kb):  # noqa: F811
@@ -141,29 +149,44 @@ def test_cli_evaluate_entities_prints_the_last_line(tmp_path, monkeypatch, capsy
     data = tmp_path / "converse" / "movie"
     data.mkdir(parents=True)
     rows = [
-        {"messageID": str(r.timestamp_start), "userID": r.user_id, "message": r.message,
-         "timestampStart": r.timestamp_start * 1000, "timestampEnd": r.timestamp_start * 1000, "intent": r.intent,
-         "contexts": "", "toCheck": False, "recognizedObjects": ", ".join(q + p for q, p in r.recognized_objects),
-         "events": ", ".join(r.events), "pagerankCycle": 0, "numberRecommendationList": 0, "interactionType": "NL"}
+        {
+            "messageID": str(r.timestamp_start),
+            "userID": r.user_id,
+            "message": r.message,
+            "timestampStart": r.timestamp_start * 1000,
+            "timestampEnd": r.timestamp_start * 1000,
+            "intent": r.intent,
+            "contexts": "",
+            "toCheck": False,
+            "recognizedObjects": ", ".join(q + p for q, p in r.recognized_objects),
+            "events": ", ".join(r.events),
+            "pagerankCycle": 0,
+            "numberRecommendationList": 0,
+            "interactionType": "NL",
+        }
         for r in CONVERSATION
     ]
     (data / "messages_nl.json").write_text(json.dumps(rows), encoding="utf-8")
     snapshot = tmp_path / "kb"
     snapshot.mkdir()
     monkeypatch.setattr(kb_module.KnowledgeBase, "load", classmethod(lambda cls, path: FakeKB()))
-    code = main(["nlu", "evaluate-entities", "--domain", "movie", "--kb", str(snapshot),
-                 "--data", str(tmp_path / "converse")])
+    code = main(
+        ["nlu", "evaluate-entities", "--domain", "movie", "--kb", str(snapshot), "--data", str(tmp_path / "converse")]
+    )
     out = capsys.readouterr().out.strip().splitlines()
     assert code == 0
-    assert out[-1] == ("entities: recall_in_kb=1.000 precision_in_kb=1.000 recall_all=0.833 question_rate=0.333 "
-                       "polarity_accuracy=1.000 negative_f1=1.000")
+    assert out[-1] == (
+        "entities: recall_in_kb=1.000 precision_in_kb=1.000 recall_all=0.833 question_rate=0.333 "
+        "polarity_accuracy=1.000 negative_f1=1.000"
+    )
 
 
 def test_cli_missing_kb_is_a_clear_error(tmp_path, capsys):
     from bot.cli import main
 
-    code = main(["nlu", "evaluate-entities", "--domain", "movie", "--kb", str(tmp_path / "nope"),
-                 "--data", str(tmp_path)])
+    code = main(
+        ["nlu", "evaluate-entities", "--domain", "movie", "--kb", str(tmp_path / "nope"), "--data", str(tmp_path)]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert "no KB snapshot" in err and "Traceback" not in err
@@ -176,8 +199,12 @@ def test_released_movie_file_gives_tasks():
     from logs.record import read_records
     from logs.schema import parse_objects, split_list
 
-    records = [EvalRecord(r.user_id, r.timestamp_start, r.message, r.intent, parse_objects(r.recognized_objects),
-                          split_list(r.events)) for r in read_records(path).records]
+    records = [
+        EvalRecord(
+            r.user_id, r.timestamp_start, r.message, r.intent, parse_objects(r.recognized_objects), split_list(r.events)
+        )
+        for r in read_records(path).records
+    ]
     tasks = extract_tasks(records)
     with_gold = [t for t in tasks if t.gold]
     assert len(with_gold) > 500
@@ -205,13 +232,20 @@ def test_ratings_of_the_item_on_screen_are_scored_for_polarity_only(linker, sent
     records = CONVERSATION + [
         rec(14, "I don't like it", "request_recommendation - preference", [("Q25188", "-")], ["preference"]),
         rec(15, "Dislike", "request_recommendation - preference", [("Q83495", "-")], ["preference"]),
-        rec(16, "I like this movie, but I hate the director", "request_recommendation - preference",
-            [("Q44578", "+"), ("Q42574", "-")], ["preference"]),
+        rec(
+            16,
+            "I like this movie, but I hate the director",
+            "request_recommendation - preference",
+            [("Q44578", "+"), ("Q42574", "-")],
+            ["preference"],
+        ),
         rec(17, "skip", "request_recommendation - skip", [], ["recommendation"]),
     ]
     ratings = extract_ratings(records)
     assert [(r.text, r.item, r.polarity) for r in ratings] == [
-        ("I like it", "Q44578", "+"), ("I don't like it", "Q25188", "-"), ("Dislike", "Q83495", "-"),
+        ("I like it", "Q44578", "+"),
+        ("I don't like it", "Q25188", "-"),
+        ("Dislike", "Q83495", "-"),
         ("I like this movie, but I hate the director", "Q44578", "+"),
     ]
     scores = evaluate_ratings(ratings, linker, sentiment)
@@ -237,10 +271,18 @@ def test_a_neutral_polarity_is_confirmed_by_the_simulated_user(linker, sentiment
 @pytest.mark.parametrize(
     ("message", "sign"),
     [
-        ("Dislike", "-"), ("I dont like it", "-"), ("I donâ€™t like this book a lot", "-"),
-        ("I don t like superman", "-"), ("Yes I like it", "+"), ("I like Tom Hanks and Ben Stiller", "+"),
-        ("I really love it", "+"), ("I do dislike say nothing", "-"), ("No dislike", None), ("I like it but not the actors", None),
-        ("i dislike Julia Roberts and i like Jodie Foster", None), ("I haven't seen it", None),
+        ("Dislike", "-"),
+        ("I dont like it", "-"),
+        ("I donâ€™t like this book a lot", "-"),
+        ("I don t like superman", "-"),
+        ("Yes I like it", "+"),
+        ("I like Tom Hanks and Ben Stiller", "+"),
+        ("I really love it", "+"),
+        ("I do dislike say nothing", "-"),
+        ("No dislike", None),
+        ("I like it but not the actors", None),
+        ("i dislike Julia Roberts and i like Jodie Foster", None),
+        ("I haven't seen it", None),
         ("I like Never Let Me Go", None),  # a negator after the verb: no single sign
     ],
 )
@@ -254,12 +296,16 @@ def test_audit_tasks_drops_unnamed_gold_and_fixes_signs(fake_kb):  # noqa: F811
     from nlu.entity_eval import AuditCounts, audit_tasks
 
     tasks = [
-        PreferenceTask(1, "I like how I met your mother", (("Q44578", "+"),), False),   # A1: not named
-        PreferenceTask(1, "I don t like Inception", (("Q25188", "+"),), False),          # R1: sign
-        PreferenceTask(1, "I like Inception but I hate The Shining",                      # R2: one sign
-                       (("Q25188", "-"), ("Q186341", "-")), False),
-        PreferenceTask(1, "I like Q404 stuff", (("Q404404", "+"),), False),              # not in KB: kept
-        PreferenceTask(1, "I love the Avengers", (), True),                              # no gold: kept
+        PreferenceTask(1, "I like how I met your mother", (("Q44578", "+"),), False),  # A1: not named
+        PreferenceTask(1, "I don t like Inception", (("Q25188", "+"),), False),  # R1: sign
+        PreferenceTask(
+            1,
+            "I like Inception but I hate The Shining",  # R2: one sign
+            (("Q25188", "-"), ("Q186341", "-")),
+            False,
+        ),
+        PreferenceTask(1, "I like Q404 stuff", (("Q404404", "+"),), False),  # not in KB: kept
+        PreferenceTask(1, "I love the Avengers", (), True),  # no gold: kept
     ]
     counts = AuditCounts()
     audited = audit_tasks(tasks, fake_kb, counts)
@@ -275,11 +321,21 @@ def test_audited_polarity_is_scored_on_the_audited_signs(linker, sentiment, fake
 
     records = [
         rec(1, "I don t like Inception", "preference", [("Q25188", "+")], ["preference"]),
-        rec(2, "I like Inception but I hate The Shining", "preference",
-            [("Q25188", "-"), ("Q186341", "-")], ["preference"]),
+        rec(
+            2,
+            "I like Inception but I hate The Shining",
+            "preference",
+            [("Q25188", "-"), ("Q186341", "-")],
+            ["preference"],
+        ),
         rec(3, "Dislike", "request_recommendation - preference", [("Q83495", "+")], ["preference"]),
-        rec(4, "I like this film but I dislike his director", "request_recommendation - preference",
-            [("Q44578", "-"), ("Q42574", "-")], ["preference"]),
+        rec(
+            4,
+            "I like this film but I dislike his director",
+            "request_recommendation - preference",
+            [("Q44578", "-"), ("Q42574", "-")],
+            ["preference"],
+        ),
     ]
     tasks = extract_tasks(records)
     raw = evaluate_tasks(tasks, linker, sentiment, fake_kb)
@@ -296,10 +352,15 @@ def test_audited_polarity_is_scored_on_the_audited_signs(linker, sentiment, fake
 def test_vader_baseline_scores_whole_messages():
     from nlu.entity_eval import FocusRating, vader_baseline
 
-    ratings = [FocusRating(1, "Dislike", "Q1", "-"), FocusRating(1, "I like it", "Q2", "+"),
-               FocusRating(1, "I watched Die Hard", "Q3", "+")]  # "die" makes VADER negative
-    tasks = [PreferenceTask(1, "I love Inception and Titanic", (("Q25188", "+"), ("Q44578", "+")), False),
-             PreferenceTask(1, "I like A but hate B", (("Q1", "-"), ("Q2", "-")), False, polarity_scored=False)]
+    ratings = [
+        FocusRating(1, "Dislike", "Q1", "-"),
+        FocusRating(1, "I like it", "Q2", "+"),
+        FocusRating(1, "I watched Die Hard", "Q3", "+"),
+    ]  # "die" makes VADER negative
+    tasks = [
+        PreferenceTask(1, "I love Inception and Titanic", (("Q25188", "+"), ("Q44578", "+")), False),
+        PreferenceTask(1, "I like A but hate B", (("Q1", "-"), ("Q2", "-")), False, polarity_scored=False),
+    ]
     scores = vader_baseline(tasks, ratings)
     assert (scores.polarity_total, scores.polarity_correct) == (5, 4)
     assert (scores.neg_tp, scores.neg_fp, scores.neg_fn) == (1, 1, 0)  # Die Hard: a false negative sign

@@ -69,8 +69,9 @@ def test_rules_are_deterministic(inline_recognizer):
 
 
 def test_events_keyword_is_accepted(inline_recognizer):
-    pred = inline_recognizer.predict("actor", ("property_type_disambiguation", "preference-followup"),
-                                     events=("question", "disambiguation"))
+    pred = inline_recognizer.predict(
+        "actor", ("property_type_disambiguation", "preference-followup"), events=("question", "disambiguation")
+    )
     assert pred.intent == "preference - disambiguation"
 
 
@@ -157,8 +158,14 @@ def test_unknown_option_is_refused():
 def test_smalltalk_phrases_load():
     phrases = smalltalk_examples()
     intents = {e.intent for e in phrases}
-    assert {"smalltalk.greetings.hello", "smalltalk.greetings.bye", "smalltalk.appraisal.thank_you",
-            "smalltalk.greetings.how_are_you", "smalltalk.agent.acquaintance", "smalltalk.agent.bad"} <= intents
+    assert {
+        "smalltalk.greetings.hello",
+        "smalltalk.greetings.bye",
+        "smalltalk.appraisal.thank_you",
+        "smalltalk.greetings.how_are_you",
+        "smalltalk.agent.acquaintance",
+        "smalltalk.agent.bad",
+    } <= intents
     assert all(e.contexts == () and e.events is None for e in phrases)
 
 
@@ -166,12 +173,18 @@ def test_agent_phrases_carry_input_contexts(tmp_path):
     folder = tmp_path / "intents"
     folder.mkdir()
     (folder / "request_recommendation - skip.json").write_text(
-        json.dumps({"name": "request_recommendation - skip", "contexts": ["request_recommendation-followup"]}))
+        json.dumps({"name": "request_recommendation - skip", "contexts": ["request_recommendation-followup"]})
+    )
     (folder / "request_recommendation - skip_usersays_en.json").write_text(
-        json.dumps([{"data": [{"text": "skip "}, {"text": "this", "meta": "@x"}]}, {"data": [{"text": "  "}]}]))
+        json.dumps([{"data": [{"text": "skip "}, {"text": "this", "meta": "@x"}]}, {"data": [{"text": "  "}]}])
+    )
     (ex,) = agent_examples(tmp_path)
     assert (ex.text, ex.contexts, ex.intent, ex.events) == (
-        "skip this", ("request_recommendation-followup",), "request_recommendation - skip", None)
+        "skip this",
+        ("request_recommendation-followup",),
+        "request_recommendation - skip",
+        None,
+    )
     with pytest.raises(NluError, match="no DialogFlow intents folder"):
         agent_examples(tmp_path / "missing")
 

@@ -11,6 +11,7 @@ from bot.cli import main
 from bot.cli_intents import examples_from_files
 from nlu.intents import IntentRecognizer
 
+
 def _inline_training():
     """INLINE_TRAINING of tests/nlu/conftest.py, by path: the bare module name ``conftest`` can be
     another folder's conftest, depending on which tests pytest collected first."""
@@ -32,10 +33,21 @@ LAST_LINE = re.compile(
 
 
 def _record(mid, user, text, ts, intent, contexts, events="", to_check=False):
-    return {"messageID": str(mid), "userID": user, "message": text, "timestampStart": ts,
-            "timestampEnd": ts, "intent": intent, "contexts": contexts, "toCheck": to_check,
-            "recognizedObjects": "", "events": events, "pagerankCycle": 0,
-            "numberRecommendationList": 0, "interactionType": "NL"}
+    return {
+        "messageID": str(mid),
+        "userID": user,
+        "message": text,
+        "timestampStart": ts,
+        "timestampEnd": ts,
+        "intent": intent,
+        "contexts": contexts,
+        "toCheck": to_check,
+        "recognizedObjects": "",
+        "events": events,
+        "pagerankCycle": 0,
+        "numberRecommendationList": 0,
+        "interactionType": "NL",
+    }
 
 
 def _dataset(path, users=10):
@@ -49,8 +61,11 @@ def _dataset(path, users=10):
             for text in phrases:
                 mid += 1
                 # a set-up record whose output contexts are the phrase's input contexts
-                records.append(_record(mid, u, "/start" if not contexts else "set up", ts, "start",
-                                       ", ".join(contexts), "question"))
+                records.append(
+                    _record(
+                        mid, u, "/start" if not contexts else "set up", ts, "start", ", ".join(contexts), "question"
+                    )
+                )
                 ts += 1000
                 mid += 1
                 records.append(_record(mid, u, text, ts, intent, "", "", to_check=(mid % 3 == 0)))
@@ -70,13 +85,32 @@ def tiny_file(tmp_path_factory):
 def test_examples_take_the_previous_records_state(tmp_path):
     path = tmp_path / "book" / "messages_nl.json"
     path.parent.mkdir()
-    path.write_text(json.dumps([
-        _record(2, 7, "skip", 2000, "request_recommendation - skip", "request_recommendation-followup",
-                "recommendation"),
-        _record(1, 7, "recommend me", 1000, "request_recommendation", "request_recommendation-followup",
-                "question, recommendation", to_check=True),
-        _record(3, 8, "hi", 1500, "smalltalk.greetings.hello", ""),
-    ]))
+    path.write_text(
+        json.dumps(
+            [
+                _record(
+                    2,
+                    7,
+                    "skip",
+                    2000,
+                    "request_recommendation - skip",
+                    "request_recommendation-followup",
+                    "recommendation",
+                ),
+                _record(
+                    1,
+                    7,
+                    "recommend me",
+                    1000,
+                    "request_recommendation",
+                    "request_recommendation-followup",
+                    "question, recommendation",
+                    to_check=True,
+                ),
+                _record(3, 8, "hi", 1500, "smalltalk.greetings.hello", ""),
+            ]
+        )
+    )
     examples, info, problems = examples_from_files([path])
     assert problems == []
     assert info[0]["records"] == 3 and len(info[0]["sha256"]) == 64
@@ -106,18 +140,23 @@ def test_train_command_writes_model_and_card(tiny_file, tmp_path, capsys, monkey
     assert card["train_seconds"] > 0
     assert card["metrics"] is None
     rec = IntentRecognizer.load(out)
-    assert rec.predict("skip", ["request_recommendation-followup"], events=["question"]).intent == \
-        "request_recommendation - skip"
+    assert (
+        rec.predict("skip", ["request_recommendation-followup"], events=["question"]).intent
+        == "request_recommendation - skip"
+    )
 
 
 def test_train_validated_only(tiny_file, tmp_path, capsys):
     out = tmp_path / "model"
-    assert main(["nlu", "train", "--data", str(tiny_file), "--out", str(out), "--no-extra",
-                 "--validated-only"]) == 0
+    assert main(["nlu", "train", "--data", str(tiny_file), "--out", str(out), "--no-extra", "--validated-only"]) == 0
     card = json.loads((out / "card.json").read_text())
     assert card["validated_only"] is True
-    assert 0 < card["counts"]["examples"] == card["counts"]["validated"] < 2 * 10 * sum(
-        len(p) for _, _, p in INLINE_TRAINING)
+    assert (
+        0
+        < card["counts"]["examples"]
+        == card["counts"]["validated"]
+        < 2 * 10 * sum(len(p) for _, _, p in INLINE_TRAINING)
+    )
 
 
 def test_train_missing_file_is_one_clear_line(tmp_path, capsys):
@@ -128,8 +167,7 @@ def test_train_missing_file_is_one_clear_line(tmp_path, capsys):
 
 def test_evaluate_command(tiny_file, tmp_path, capsys):
     out = tmp_path / "report"
-    assert main(["nlu", "evaluate", "--data", str(tiny_file), "--out", str(out), "--folds", "2",
-                 "--no-extra"]) == 0
+    assert main(["nlu", "evaluate", "--data", str(tiny_file), "--out", str(out), "--folds", "2", "--no-extra"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     match = LAST_LINE.match(lines[-1])
     assert match, lines[-1]

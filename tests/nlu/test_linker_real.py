@@ -73,8 +73,14 @@ def test_real_guards(real):
 
 def test_real_latency(real):
     _kb, linker, _ = real
-    texts = ["I like rambo", "I love Stephen King, but I don't like The Shining", "I like daft pan",
-             "i like american pie the naked mile", "I love the Avengers", "I like horror films"] * 5
+    texts = [
+        "I like rambo",
+        "I love Stephen King, but I don't like The Shining",
+        "I like daft pan",
+        "i like american pie the naked mile",
+        "I love the Avengers",
+        "I like horror films",
+    ] * 5
     started = time.perf_counter()
     for text in texts:
         linker.link(text)
@@ -87,5 +93,5 @@ def test_a_distinctive_title_word_is_asked_about(real):
     [mention] = linker.link("I like lebowski")
     assert mention.ambiguous and mention.partial and [c.label for c in mention.candidates] == ["The Big Lebowski"]
     assert top(linker, "I like Zoolander") == [("Zoolander", False)]  # a whole title stays exact
-    assert linker.link("I like nothing") == ()                          # common words are no title words
+    assert linker.link("I like nothing") == ()  # common words are no title words
     assert top(linker, "I like lebowski and Zoolander")[1] == ("Zoolander", False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 try:
     from conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
 except ModuleNotFoundError:  # tests/nlu became a package
@@ -167,13 +168,13 @@ def test_not_having_seen_something_is_no_opinion(sentiment):  # noqa: F811
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("I don t like Clint Eastwood", "-"),      # negation typed with a space
+        ("I don t like Clint Eastwood", "-"),  # negation typed with a space
         ("I didn t like Superman", "-"),
-        ("I dont't like Clint Eastwood", "-"),     # doubled t
-        ("I don' like Clint Eastwood", "-"),       # missing t
-        ("I don'like Clint Eastwood", "-"),        # missing t, glued to the verb
-        ("I donâ€™t like Clint Eastwood", "-"),     # mojibake apostrophe, as in the released messages
-        ("I like Don Jon", "+"),                   # "Don" the word is no negation
+        ("I dont't like Clint Eastwood", "-"),  # doubled t
+        ("I don' like Clint Eastwood", "-"),  # missing t
+        ("I don'like Clint Eastwood", "-"),  # missing t, glued to the verb
+        ("I donâ€™t like Clint Eastwood", "-"),  # mojibake apostrophe, as in the released messages
+        ("I like Don Jon", "+"),  # "Don" the word is no negation
     ],
 )
 def test_broken_negations_still_negate(sentiment, text, expected):  # noqa: F811

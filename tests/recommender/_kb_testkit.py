@@ -13,7 +13,6 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,7 +54,12 @@ def start_oxigraph(location: Path, dump: Path) -> OxigraphServer:
     if not OXIGRAPH.exists():
         pytest.skip(f"oxigraph server binary not installed at {OXIGRAPH}")
     if not location.exists():
-        subprocess.run([str(OXIGRAPH), "load", "--location", str(location), "--file", str(dump)], check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [str(OXIGRAPH), "load", "--location", str(location), "--file", str(dump)],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
     port = free_port()
     proc = subprocess.Popen(
         [str(OXIGRAPH), "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}"],

@@ -62,7 +62,9 @@ def oxigraph_server(tmp_path_factory: pytest.TempPathFactory, tiny_dump: Path) -
 
 
 @pytest.fixture
-def oxigraph_factory(tmp_path_factory: pytest.TempPathFactory, tiny_dump: Path) -> Iterator[Callable[[], OxigraphServer]]:
+def oxigraph_factory(
+    tmp_path_factory: pytest.TempPathFactory, tiny_dump: Path
+) -> Iterator[Callable[[], OxigraphServer]]:
     """Start private servers (e.g. to stop one mid-build); all are stopped after the test."""
     started: list[OxigraphServer] = []
 
@@ -81,7 +83,9 @@ def fake_endpoint() -> Iterator[Callable[..., FakeEndpoint]]:
     """Factory of local scriptable endpoints on 127.0.0.1; all are shut down after the test."""
     servers: list[http.server.ThreadingHTTPServer] = []
 
-    def make(script: list[object] | None = None, *, upstream: str | None = None, repeat_last: bool = False) -> FakeEndpoint:
+    def make(
+        script: list[object] | None = None, *, upstream: str | None = None, repeat_last: bool = False
+    ) -> FakeEndpoint:
         fake = FakeEndpoint(script=list(script or []), upstream=upstream, repeat_last=repeat_last)
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(fake))
         httpd.daemon_threads = True

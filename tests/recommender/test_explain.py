@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from _rec_fakes import LABELS, FakeKB  # noqa: E402
 
 from recommender.explain import MAX_REASONS, Reason, ReasonKind, explain_text, render_reasons
 from recommender.recommend import Profile, Recommender
 from recommender.schema import role_name
-
-from _rec_fakes import LABELS, FakeKB  # noqa: E402
 
 INCEPTION, INTERSTELLAR, DUNKIRK, MAD_MAX = "Q25188", "Q13417189", "Q24053263", "Q1536155"
 NOLAN, HARDY, SCIFI, CAINE = "Q25191", "Q208026", "Q471839", "Q299482"
@@ -25,7 +24,9 @@ def test_liked_director_and_genre_are_the_reasons(rec):
     assert len(reasons) <= MAX_REASONS
     # science fiction has 3 films, Nolan 4: the genre sends more mass to Interstellar
     assert [(r.kind, r.entity, r.pid) for r in reasons[:2]] == [
-        (ReasonKind.LIKED_VALUE, SCIFI, "P136"), (ReasonKind.LIKED_VALUE, NOLAN, "P57")]
+        (ReasonKind.LIKED_VALUE, SCIFI, "P136"),
+        (ReasonKind.LIKED_VALUE, NOLAN, "P57"),
+    ]
     assert reasons[0].weight > reasons[1].weight > 0
     assert sum(r.weight for r in reasons) <= 1.0 + 1e-9
     text = explain_text(rec, reasons[1::-1])
@@ -100,14 +101,18 @@ def test_music_explanations_use_readable_roles_and_the_claim_direction(tiny_kbs)
     reasons = rec.explain(Profile(liked=frozenset({nirvana})), nevermind)
     assert explain_text(rec, reasons, item=nevermind) == "You like Nirvana, who performs it."
     part_of = Reason(ReasonKind.RELATED_VALUE, "Q1", "P361", None, 0.1)
-    text = render_reasons([part_of], label=lambda q: "OK Computer", domain="music",
-                          role_name=lambda p: role_name(p, "music"))
+    text = render_reasons(
+        [part_of], label=lambda q: "OK Computer", domain="music", role_name=lambda p: role_name(p, "music")
+    )
     assert text == "It is on OK Computer, close to your taste."
 
 
 def test_label_ending_in_a_full_stop_gives_no_double_stop():
     reasons = [Reason(ReasonKind.RELATED_VALUE, "Q1", "P272", None, 0.1)]
-    assert render_reasons(reasons, label=lambda q: "Warner Bros.") == "It is produced by Warner Bros., close to your taste."
+    assert (
+        render_reasons(reasons, label=lambda q: "Warner Bros.")
+        == "It is produced by Warner Bros., close to your taste."
+    )
     reasons = [Reason(ReasonKind.LIKED_VALUE, "Q1", None, None, 0.1)]
     assert render_reasons(reasons, label=lambda q: "Warner Bros.") == "You like Warner Bros."
     assert render_reasons(reasons, label=lambda q: "Wait...") == "You like Wait...."  # an ellipsis is kept

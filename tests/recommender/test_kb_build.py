@@ -6,16 +6,14 @@ import gzip
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
+from _kb_testkit import BUILT_AT
 
 from recommender.errors import KnowledgeBaseError
 from recommender.kb import SNAPSHOT_FILE, ItemDetails, KnowledgeBase, read_snapshot
 from recommender.schema import DOMAINS, PID, get_domain, role_name
 from recommender.sparql import build_snapshot, open_embedded, store_stamp
-
-from _kb_testkit import BUILT_AT
 
 
 def test_items_per_domain_follow_the_schema(tiny_kbs):
@@ -147,7 +145,9 @@ def test_store_is_reused_while_the_dump_is_unchanged(tmp_path, tiny_dump):
     store = tmp_path / "store"
     open_embedded(store, tiny_dump)
     first = store_stamp(store)
-    assert first is not None and first["triples"] == sum(1 for line in tiny_dump.read_text().splitlines() if line.strip())
+    assert first is not None and first["triples"] == sum(
+        1 for line in tiny_dump.read_text().splitlines() if line.strip()
+    )
     marker = store / "reuse-marker"
     marker.write_text("x")
     open_embedded(store, tiny_dump)  # same dump: no reload (the folder is not replaced)
@@ -189,7 +189,9 @@ def test_corrupt_dump_is_a_clear_error_and_keeps_no_half_store(tmp_path):
 
 
 def test_missing_or_broken_snapshot_is_a_clear_error(tmp_path):
-    with pytest.raises(KnowledgeBaseError, match=r"no knowledge-base snapshot at .*kb.json.gz; build it with `corsbot kb build`"):
+    with pytest.raises(
+        KnowledgeBaseError, match=r"no knowledge-base snapshot at .*kb.json.gz; build it with `corsbot kb build`"
+    ):
         KnowledgeBase.load(tmp_path / "movie")
     (tmp_path / "movie").mkdir()
     (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(b"not gzip")
@@ -198,7 +200,9 @@ def test_missing_or_broken_snapshot_is_a_clear_error(tmp_path):
     (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(gzip.compress(json.dumps({"format": "x"}).encode()))
     with pytest.raises(KnowledgeBaseError, match="not a corsbot knowledge-base snapshot"):
         KnowledgeBase.load(tmp_path / "movie")
-    (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(gzip.compress(json.dumps({"format": "corsbot-kb", "version": 1}).encode()))
+    (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(
+        gzip.compress(json.dumps({"format": "corsbot-kb", "version": 1}).encode())
+    )
     with pytest.raises(KnowledgeBaseError, match="malformed"):
         KnowledgeBase.load(tmp_path / "movie")
 
@@ -221,7 +225,10 @@ def test_failed_build_keeps_the_previous_snapshot(tmp_path, embedded_backend, ti
     out = tmp_path / "movie"
     shutil.copytree(tiny_snapshots["movie"], out)
     before = (out / SNAPSHOT_FILE).read_bytes()
-    with pytest.raises(KnowledgeBaseError, match="building the movie knowledge base failed: store went away; the previous snapshot is kept"):
+    with pytest.raises(
+        KnowledgeBaseError,
+        match="building the movie knowledge base failed: store went away; the previous snapshot is kept",
+    ):
         build_snapshot(_FailingBackend(embedded_backend, 6), "movie", out, progress=False)
     assert (out / SNAPSHOT_FILE).read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["movie"]  # no temp folder left behind
@@ -241,15 +248,47 @@ def test_schema_roles_and_domains():
 
 
 READABLE_ROLES = {
-    "movie": {"P57": "director", "P161": "actor", "P58": "screenwriter", "P162": "producer",
-              "P1431": "executive producer", "P86": "composer", "P136": "genre", "P179": "series",
-              "P8345": "franchise", "P144": "source work", "P921": "subject", "P272": "production company",
-              "P1040": "film editor", "P344": "cinematographer", "P155": "prequel", "P156": "sequel"},
-    "book": {"P50": "author", "P136": "genre", "P179": "series", "P921": "subject", "P144": "source work",
-             "P135": "literary movement", "P123": "publisher", "P155": "prequel", "P156": "sequel"},
-    "music": {"P175": "performer", "P86": "composer", "P676": "lyricist", "P136": "genre", "P264": "record label",
-              "P463": "band", "P1303": "instrument", "P361": "album", "P155": "previous release",
-              "P156": "next release"},
+    "movie": {
+        "P57": "director",
+        "P161": "actor",
+        "P58": "screenwriter",
+        "P162": "producer",
+        "P1431": "executive producer",
+        "P86": "composer",
+        "P136": "genre",
+        "P179": "series",
+        "P8345": "franchise",
+        "P144": "source work",
+        "P921": "subject",
+        "P272": "production company",
+        "P1040": "film editor",
+        "P344": "cinematographer",
+        "P155": "prequel",
+        "P156": "sequel",
+    },
+    "book": {
+        "P50": "author",
+        "P136": "genre",
+        "P179": "series",
+        "P921": "subject",
+        "P144": "source work",
+        "P135": "literary movement",
+        "P123": "publisher",
+        "P155": "prequel",
+        "P156": "sequel",
+    },
+    "music": {
+        "P175": "performer",
+        "P86": "composer",
+        "P676": "lyricist",
+        "P136": "genre",
+        "P264": "record label",
+        "P463": "band",
+        "P1303": "instrument",
+        "P361": "album",
+        "P155": "previous release",
+        "P156": "next release",
+    },
 }
 
 

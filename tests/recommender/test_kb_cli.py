@@ -14,7 +14,19 @@ from bot.cli import main
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("cli")
-    code = main(["kb", "build", "--dump", str(TINY_NT), "--store", str(root / "store"), "--out", str(root / "kb"), "--no-progress"])
+    code = main(
+        [
+            "kb",
+            "build",
+            "--dump",
+            str(TINY_NT),
+            "--store",
+            str(root / "store"),
+            "--out",
+            str(root / "kb"),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     return root
 
@@ -28,7 +40,9 @@ def _converse(root: Path) -> Path:
     }
     for domain, objects in rows.items():
         (conv / domain).mkdir(parents=True, exist_ok=True)
-        records = [{"messageID": str(i), "userID": 1, "message": "x", "recognizedObjects": o} for i, o in enumerate(objects)]
+        records = [
+            {"messageID": str(i), "userID": 1, "message": "x", "recognizedObjects": o} for i, o in enumerate(objects)
+        ]
         (conv / domain / "messages_nl.json").write_text(json.dumps(records))
     (conv / "music" / "messages_mixed.json").write_text("not json")  # unreadable file: skipped
     return conv
@@ -40,7 +54,21 @@ def test_build_writes_three_snapshots(built, capsys):
 
 
 def test_build_prints_one_line_per_domain(tmp_path, capsys):
-    code = main(["kb", "build", "--domain", "book", "--dump", str(TINY_NT), "--store", str(tmp_path / "s"), "--out", str(tmp_path / "kb"), "--no-progress"])
+    code = main(
+        [
+            "kb",
+            "build",
+            "--domain",
+            "book",
+            "--dump",
+            str(TINY_NT),
+            "--store",
+            str(tmp_path / "s"),
+            "--out",
+            str(tmp_path / "kb"),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("store: ") and "triples" in out[0]
@@ -88,9 +116,25 @@ def test_show_unknown_and_bad_ids(built, capsys):
 
 
 def test_build_with_missing_dump_is_one_clear_line(tmp_path, capsys):
-    assert main(["kb", "build", "--dump", str(tmp_path / "missing.nt.gz"), "--store", str(tmp_path / "s"), "--out", str(tmp_path / "kb")]) == 2
+    assert (
+        main(
+            [
+                "kb",
+                "build",
+                "--dump",
+                str(tmp_path / "missing.nt.gz"),
+                "--store",
+                str(tmp_path / "s"),
+                "--out",
+                str(tmp_path / "kb"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"corsbot: error: RDF dump not found: {tmp_path / 'missing.nt.gz'} (set CORSBOT_SHARED or pass --dump FILE)"]
+    assert err == [
+        f"corsbot: error: RDF dump not found: {tmp_path / 'missing.nt.gz'} (set CORSBOT_SHARED or pass --dump FILE)"
+    ]
 
 
 def _copy_kb(built: Path, tmp_path: Path) -> Path:
@@ -106,7 +150,9 @@ def test_empty_dump_is_an_error_and_keeps_the_good_snapshots(built, tmp_path, ca
     before = {d: (kb / d / "kb.json.gz").read_bytes() for d in ("movie", "book", "music")}
     empty = tmp_path / "empty.nt"
     empty.write_text("")
-    code = main(["kb", "build", "--dump", str(empty), "--store", str(tmp_path / "s"), "--out", str(kb), "--no-progress"])
+    code = main(
+        ["kb", "build", "--dump", str(empty), "--store", str(tmp_path / "s"), "--out", str(kb), "--no-progress"]
+    )
     captured = capsys.readouterr()
     assert code == 2
     errors = captured.err.strip().splitlines()
@@ -120,12 +166,26 @@ def test_empty_dump_is_an_error_and_keeps_the_good_snapshots(built, tmp_path, ca
 def test_near_empty_rebuild_is_refused_unless_forced(built, tmp_path, capsys):
     kb = _copy_kb(built, tmp_path)
     before = (kb / "movie" / "kb.json.gz").read_bytes()
-    lines = [line for line in TINY_NT.read_text().splitlines()
-             if "P279" in line or line.startswith("<http://www.wikidata.org/entity/Q83495>")]
+    lines = [
+        line
+        for line in TINY_NT.read_text().splitlines()
+        if "P279" in line or line.startswith("<http://www.wikidata.org/entity/Q83495>")
+    ]
     small = tmp_path / "small.nt"
     small.write_text("\n".join(lines) + "\n")
-    args = ["kb", "build", "--domain", "movie", "--dump", str(small), "--store", str(tmp_path / "s"), "--out", str(kb),
-            "--no-progress"]
+    args = [
+        "kb",
+        "build",
+        "--domain",
+        "movie",
+        "--dump",
+        str(small),
+        "--store",
+        str(tmp_path / "s"),
+        "--out",
+        str(kb),
+        "--no-progress",
+    ]
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "found only 1 items, under 50% of the 7 of the existing snapshot" in err

@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+from _rec_fakes import FakeKB  # noqa: E402
 
 from recommender.rec_eval import (
     Metrics,
@@ -19,8 +20,6 @@ from recommender.rec_eval import (
     summary_line,
 )
 from recommender.recommend import Profile, Recommender
-
-from _rec_fakes import FakeKB  # noqa: E402
 
 INCEPTION, INTERSTELLAR, DARK_KNIGHT, DUNKIRK = "Q25188", "Q13417189", "Q163872", "Q24053263"
 TITANIC, TOY_STORY, NOLAN = "Q44578", "Q171048", "Q25191"
@@ -49,10 +48,10 @@ def test_rank_of_breaks_ties_at_random():
 
 def test_leave_one_out_counts_and_hits(rec):
     users = [
-        StudyUser("a#1", liked=(INCEPTION, INTERSTELLAR, NOLAN)),          # 2 item cases, 1 value skipped
+        StudyUser("a#1", liked=(INCEPTION, INTERSTELLAR, NOLAN)),  # 2 item cases, 1 value skipped
         StudyUser("a#2", liked=(DARK_KNIGHT, DUNKIRK, "Q404"), disliked=(TITANIC,)),  # Q404 not in graph
-        StudyUser("a#3", liked=(NOLAN,)),                                   # no case
-        StudyUser("a#4", liked=(), disliked=(TOY_STORY,)),                  # no like
+        StudyUser("a#3", liked=(NOLAN,)),  # no case
+        StudyUser("a#4", liked=(), disliked=(TOY_STORY,)),  # no like
     ]
     r = evaluate_domain(rec, users, seed=1)
     assert (r.users, r.users_total, r.cases, r.liked_not_item) == (2, 3, 4, 3)
@@ -83,8 +82,9 @@ def test_item_without_kb_edge_is_not_a_case_but_reported_as_not_reachable(rec):
 def test_unreachable_stays_unreachable_with_user_edges():
     # another user links the edgeless film to Inception: still not a case (the KB decides)
     rec = Recommender(FakeKB(), interactions={"other": ("Q999001", INCEPTION)})
-    r = evaluate_domain(rec, [StudyUser("u", liked=("Q999001", INCEPTION, NOLAN)),
-                              StudyUser("other", liked=("Q999001", INCEPTION))])
+    r = evaluate_domain(
+        rec, [StudyUser("u", liked=("Q999001", INCEPTION, NOLAN)), StudyUser("other", liked=("Q999001", INCEPTION))]
+    )
     assert r.unreachable_cases == 2 and r.cases == 2
     # for "u", other users' likes now lead the walk from Inception to the edgeless film
     assert r.metrics_unreachable["pagerank"].hr10 > 0
@@ -92,8 +92,10 @@ def test_unreachable_stays_unreachable_with_user_edges():
 
 def test_held_out_user_own_edges_are_hidden():
     """No leak: the held-out user's node (linking their likes) is removed for their cases."""
-    users = [StudyUser("messages_nl.json#1", liked=(TOY_STORY, TITANIC)),
-             StudyUser("messages_mixed.json#2", liked=(INCEPTION, INTERSTELLAR))]
+    users = [
+        StudyUser("messages_nl.json#1", liked=(TOY_STORY, TITANIC)),
+        StudyUser("messages_mixed.json#2", liked=(INCEPTION, INTERSTELLAR)),
+    ]
     rec = Recommender(FakeKB(), interactions=study_interactions(users))
     assert set(rec.user_keys) == {"messages_nl.json#1", "messages_mixed.json#2"}
     titanic = Profile(liked=frozenset({TITANIC}))
@@ -103,7 +105,8 @@ def test_held_out_user_own_edges_are_hidden():
     order = [rec.item_qids[i] for i in np.argsort(-hidden)]
     assert order.index(TOY_STORY) >= 7  # below the films reachable from Titanic (and Titanic itself)
     plain, _ = Recommender(FakeKB(), interactions={"messages_mixed.json#2": (INCEPTION, INTERSTELLAR)}).item_scores(
-        titanic)
+        titanic
+    )
     # hiding a user = building the graph without them (same items, same order)
     np.testing.assert_allclose(hidden / hidden.sum(), plain / plain.sum(), atol=1e-6)
     r = evaluate_domain(rec, users)
@@ -114,8 +117,11 @@ def test_held_out_user_own_edges_are_hidden():
 
 
 def test_baselines_do_not_depend_on_the_recommender():
-    users = [StudyUser("a", liked=(INCEPTION, INTERSTELLAR, DARK_KNIGHT)), StudyUser("b", liked=(INCEPTION, TITANIC)),
-             StudyUser("c", liked=(DUNKIRK, TOY_STORY))]
+    users = [
+        StudyUser("a", liked=(INCEPTION, INTERSTELLAR, DARK_KNIGHT)),
+        StudyUser("b", liked=(INCEPTION, TITANIC)),
+        StudyUser("c", liked=(DUNKIRK, TOY_STORY)),
+    ]
     r1 = evaluate_domain(Recommender(FakeKB()), users, seed=3)
     r2 = evaluate_domain(Recommender(FakeKB(), damping=0.3, prior_mass=0.5), users, seed=3)
     assert r1.metrics["popularity"] == r2.metrics["popularity"]
@@ -139,7 +145,9 @@ def test_summary_line_format(rec):
     line = summary_line(res)
     assert re.fullmatch(
         r"rec: users=1 cases=2 hr10_movie=\d\.\d{3} popularity_hr10_movie=\d\.\d{3} random_hr10_movie=\d\.\d{3} "
-        r"ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan", line), line
+        r"ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan",
+        line,
+    ), line
     assert "| movie | 1 | 2 | 10 | pagerank |" in markdown_report(res)
 
 
@@ -147,19 +155,66 @@ def test_study_users_from_dataset_file(tmp_path):
     from bot.cli_rec import study_users
 
     records = [
-        {"messageID": "1", "userID": 7, "message": "I like Inception", "timestampStart": 1, "timestampEnd": 2,
-         "intent": "preference", "contexts": "", "toCheck": False, "recognizedObjects": "Q25188+, Q42229-",
-         "events": "preference", "pagerankCycle": 0, "numberRecommendationList": 0, "interactionType": "NL"},
-        {"messageID": "2", "userID": 7, "message": "I hate it", "timestampStart": 3, "timestampEnd": 4,
-         "intent": "request_recommendation - preference", "contexts": "", "toCheck": False,
-         "recognizedObjects": "Q163872-, Q42229+", "events": "recommendation", "pagerankCycle": 1,
-         "numberRecommendationList": 1, "interactionType": "NL"},
-        {"messageID": "3", "userID": 7, "message": "show profile", "timestampStart": 5, "timestampEnd": 6,
-         "intent": "show_profile", "contexts": "", "toCheck": False, "recognizedObjects": "Q1+",
-         "events": "", "pagerankCycle": 0, "numberRecommendationList": 0, "interactionType": "NL"},
-        {"messageID": "4", "userID": 8, "message": "hi", "timestampStart": 1, "timestampEnd": 2,
-         "intent": "start", "contexts": "", "toCheck": True, "recognizedObjects": "", "events": "",
-         "pagerankCycle": 0, "numberRecommendationList": 0, "interactionType": "NL"},
+        {
+            "messageID": "1",
+            "userID": 7,
+            "message": "I like Inception",
+            "timestampStart": 1,
+            "timestampEnd": 2,
+            "intent": "preference",
+            "contexts": "",
+            "toCheck": False,
+            "recognizedObjects": "Q25188+, Q42229-",
+            "events": "preference",
+            "pagerankCycle": 0,
+            "numberRecommendationList": 0,
+            "interactionType": "NL",
+        },
+        {
+            "messageID": "2",
+            "userID": 7,
+            "message": "I hate it",
+            "timestampStart": 3,
+            "timestampEnd": 4,
+            "intent": "request_recommendation - preference",
+            "contexts": "",
+            "toCheck": False,
+            "recognizedObjects": "Q163872-, Q42229+",
+            "events": "recommendation",
+            "pagerankCycle": 1,
+            "numberRecommendationList": 1,
+            "interactionType": "NL",
+        },
+        {
+            "messageID": "3",
+            "userID": 7,
+            "message": "show profile",
+            "timestampStart": 5,
+            "timestampEnd": 6,
+            "intent": "show_profile",
+            "contexts": "",
+            "toCheck": False,
+            "recognizedObjects": "Q1+",
+            "events": "",
+            "pagerankCycle": 0,
+            "numberRecommendationList": 0,
+            "interactionType": "NL",
+        },
+        {
+            "messageID": "4",
+            "userID": 8,
+            "message": "hi",
+            "timestampStart": 1,
+            "timestampEnd": 2,
+            "intent": "start",
+            "contexts": "",
+            "toCheck": True,
+            "recognizedObjects": "",
+            "events": "",
+            "pagerankCycle": 0,
+            "numberRecommendationList": 0,
+            "interactionType": "NL",
+        },
     ]
     path = tmp_path / "movie" / "messages_nl.json"
     path.parent.mkdir()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from _rec_fakes import FakeKB  # noqa: E402
 
 from recommender.bench import (
     ScalingPoint,
@@ -16,8 +17,6 @@ from recommender.bench import (
     synthetic_graph,
 )
 from recommender.recommend import Recommender
-
-from _rec_fakes import FakeKB  # noqa: E402
 
 
 def test_latency_result_fields():

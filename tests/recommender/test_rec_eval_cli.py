@@ -6,17 +6,28 @@ import json
 import re
 
 import pytest
+from _rec_fakes import FakeKB  # noqa: E402
 
 from bot import cli, cli_rec
 from recommender.recommend import Recommender
 
-from _rec_fakes import FakeKB  # noqa: E402
-
 
 def _record(mid, user, intent, objects):
-    return {"messageID": str(mid), "userID": user, "message": "x", "timestampStart": mid, "timestampEnd": mid,
-            "intent": intent, "contexts": "", "toCheck": False, "recognizedObjects": objects,
-            "events": "preference", "pagerankCycle": 0, "numberRecommendationList": 0, "interactionType": "NL"}
+    return {
+        "messageID": str(mid),
+        "userID": user,
+        "message": "x",
+        "timestampStart": mid,
+        "timestampEnd": mid,
+        "intent": intent,
+        "contexts": "",
+        "toCheck": False,
+        "recognizedObjects": objects,
+        "events": "preference",
+        "pagerankCycle": 0,
+        "numberRecommendationList": 0,
+        "interactionType": "NL",
+    }
 
 
 @pytest.fixture
@@ -24,11 +35,15 @@ def study(tmp_path, monkeypatch):
     shared = tmp_path / "shared"
     folder = shared / "converse" / "movie"
     folder.mkdir(parents=True)
-    (folder / "messages_nl.json").write_text(json.dumps([
-        _record(1, 1, "preference", "Q25188+, Q13417189+, Q25191+"),
-        _record(2, 2, "preference", "Q163872+, Q24053263+"),
-        _record(3, 2, "request_recommendation - preference", "Q44578-"),
-    ]))
+    (folder / "messages_nl.json").write_text(
+        json.dumps(
+            [
+                _record(1, 1, "preference", "Q25188+, Q13417189+, Q25191+"),
+                _record(2, 2, "preference", "Q163872+, Q24053263+"),
+                _record(3, 2, "request_recommendation - preference", "Q44578-"),
+            ]
+        )
+    )
     monkeypatch.setenv("CORSBOT_SHARED", str(shared))
     monkeypatch.setenv("CORSBOT_HOME", str(tmp_path / "home"))
     monkeypatch.setattr(cli_rec, "load_recommender", lambda domain, **kw: Recommender(FakeKB(), **kw))
@@ -38,9 +53,11 @@ def study(tmp_path, monkeypatch):
 def test_evaluate_prints_summary_and_writes_reports(study, capsys):
     assert cli.main(["rec", "evaluate", "--domains", "movie", "--prior-mass", "0.9", "--method", "power"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert re.fullmatch(r"rec: users=2 cases=4 hr10_movie=1\.000 popularity_hr10_movie=1\.000 "
-                        r"random_hr10_movie=\d\.\d{3} ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan",
-                        lines[-1]), lines[-1]
+    assert re.fullmatch(
+        r"rec: users=2 cases=4 hr10_movie=1\.000 popularity_hr10_movie=1\.000 "
+        r"random_hr10_movie=\d\.\d{3} ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan",
+        lines[-1],
+    ), lines[-1]
     report = json.loads((study / "home" / "reports" / "rec" / "evaluate.json").read_text())
     assert report["movie"]["cases"] == 4 and report["movie"]["settings"]["prior_mass"] == 0.9
     assert report["movie"]["settings"]["method"] == "power"
@@ -48,12 +65,30 @@ def test_evaluate_prints_summary_and_writes_reports(study, capsys):
 
 
 def test_bench_prints_last_line_and_png(study, capsys):
-    assert cli.main(["rec", "bench", "--domains", "movie", "--requests", "5", "--networkx-requests", "1",
-                     "--max-edges", "20000"]) == 0
+    assert (
+        cli.main(
+            [
+                "rec",
+                "bench",
+                "--domains",
+                "movie",
+                "--requests",
+                "5",
+                "--networkx-requests",
+                "1",
+                "--max-edges",
+                "20000",
+            ]
+        )
+        == 0
+    )
     last = capsys.readouterr().out.strip().splitlines()[-1]
     # 20 KB nodes / 27 KB edges + the 2 study users and their 5 likes (the production graph)
-    assert re.fullmatch(r"bench: domain=movie nodes=22 edges=32 p50_ms=[\d.]+ p99_ms=[\d.]+ "
-                        r"speedup_vs_networkx=[\d.]+", last), last
+    assert re.fullmatch(
+        r"bench: domain=movie nodes=22 edges=32 p50_ms=[\d.]+ p99_ms=[\d.]+ "
+        r"speedup_vs_networkx=[\d.]+",
+        last,
+    ), last
     assert (study / "home" / "reports" / "rec" / "scaling.png").stat().st_size > 1000
 
 
@@ -79,10 +114,15 @@ def test_evaluate_no_collaborative_and_user_weight_flags(study, capsys):
 def test_interactions_for_merges_study_and_bot_likes(study):
     from logs.record import LogRecord
 
-    bot = [LogRecord.from_json(_record(10, 5, "preference", "Q44578+, Q171048+")),
-           LogRecord.from_json(_record(11, 5, "request_recommendation - preference", "Q171048-")),
-           LogRecord.from_json(_record(12, 6, "show_profile", "Q25188+"))]
+    bot = [
+        LogRecord.from_json(_record(10, 5, "preference", "Q44578+, Q171048+")),
+        LogRecord.from_json(_record(11, 5, "request_recommendation - preference", "Q171048-")),
+        LogRecord.from_json(_record(12, 6, "show_profile", "Q25188+")),
+    ]
     got = cli_rec.interactions_for("movie", records=bot)
-    assert got == {"messages_nl.json#1": ("Q25188", "Q13417189", "Q25191"),
-                   "messages_nl.json#2": ("Q163872", "Q24053263"), "bot#5": ("Q44578",)}
+    assert got == {
+        "messages_nl.json#1": ("Q25188", "Q13417189", "Q25191"),
+        "messages_nl.json#2": ("Q163872", "Q24053263"),
+        "bot#5": ("Q44578",),
+    }
     assert cli_rec.interactions_for("book", records=bot) == {"bot#5": ("Q44578",)}  # no book study: bot likes only

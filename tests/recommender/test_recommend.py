@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import networkx as nx
 import pytest
+from _rec_fakes import FakeKB  # noqa: E402  (tests/recommender is on sys.path)
 
 from logs.errors import ConfigError
 from recommender.recommend import (
@@ -21,11 +22,15 @@ from recommender.recommend import (
     role_values,
 )
 
-from _rec_fakes import FakeKB  # noqa: E402  (tests/recommender is on sys.path)
-
 INCEPTION, INTERSTELLAR, DARK_KNIGHT, DUNKIRK = "Q25188", "Q13417189", "Q163872", "Q24053263"
 MAD_MAX, BRAVEHEART, LETHAL, TITANIC, TOY_STORY, LONELY = (
-    "Q1536155", "Q11010", "Q223596", "Q44578", "Q171048", "Q999001")
+    "Q1536155",
+    "Q11010",
+    "Q223596",
+    "Q44578",
+    "Q171048",
+    "Q999001",
+)
 NOLAN, GIBSON, HARDY, SCIFI, ACTION = "Q25191", "Q42229", "Q208026", "Q471839", "Q188473"
 
 
@@ -87,8 +92,14 @@ def test_matches_networkx_for_a_profile(rec):
         (Profile(liked=frozenset({LONELY})), FALLBACK_ISOLATED_LIKES, ()),
         (Profile(liked=frozenset({TOY_STORY}), disliked=frozenset({"Q202866"})), FALLBACK_ISOLATED_LIKES, ()),
     ],
-    ids=["empty", "F32-only-dislikes", "F33-unknown-qid", "F33-known-label-not-in-graph",
-         "isolated-node", "neighbours-all-disliked"],
+    ids=[
+        "empty",
+        "F32-only-dislikes",
+        "F33-unknown-qid",
+        "F33-known-label-not-in-graph",
+        "isolated-node",
+        "neighbours-all-disliked",
+    ],
 )
 def test_cold_start_falls_back_to_popularity(rec, profile, reason, unknown):
     recs = rec.recommend(profile, k=3)
@@ -233,21 +244,27 @@ def test_item_card_uses_real_item_details_links():
     from recommender.kb import ItemDetails
     from recommender.recommend import preview_links
 
-    details = ItemDetails(qid="Q1", label="Song", spotify_id="abc", lastfm_id="Radiohead/OK+Computer",
-                          trailer="vid")
+    details = ItemDetails(qid="Q1", label="Song", spotify_id="abc", lastfm_id="Radiohead/OK+Computer", trailer="vid")
     links = preview_links(details)
     assert ("Spotify", "https://open.spotify.com/search/Song") in links  # an id of unknown kind: search by name
     assert ("Last.fm", "https://www.last.fm/music/Radiohead/OK+Computer") in links
     assert all(site not in ("trailer", "Wikidata") for site, _ in links)
 
 
-@pytest.mark.parametrize(("kind", "spotify_id", "url"), [
-    ("artist", "4Z8W4fKeB5YxbusRsdQVPb", "https://open.spotify.com/artist/4Z8W4fKeB5YxbusRsdQVPb"),
-    ("album", "6dVIqQ8qmQ5GBnJ9shOYGE", "https://open.spotify.com/album/6dVIqQ8qmQ5GBnJ9shOYGE"),
-    ("track", "3n3Ppam7vgaVa1iaRUc9Lp", "https://open.spotify.com/track/3n3Ppam7vgaVa1iaRUc9Lp"),
-    ("artist", "kristinef95", "https://open.spotify.com/search/Guns%20N%27%20Roses%20%2F%20AC%2FDC"),  # malformed id
-    (None, "4Z8W4fKeB5YxbusRsdQVPb", "https://open.spotify.com/search/Guns%20N%27%20Roses%20%2F%20AC%2FDC"),
-])
+@pytest.mark.parametrize(
+    ("kind", "spotify_id", "url"),
+    [
+        ("artist", "4Z8W4fKeB5YxbusRsdQVPb", "https://open.spotify.com/artist/4Z8W4fKeB5YxbusRsdQVPb"),
+        ("album", "6dVIqQ8qmQ5GBnJ9shOYGE", "https://open.spotify.com/album/6dVIqQ8qmQ5GBnJ9shOYGE"),
+        ("track", "3n3Ppam7vgaVa1iaRUc9Lp", "https://open.spotify.com/track/3n3Ppam7vgaVa1iaRUc9Lp"),
+        (
+            "artist",
+            "kristinef95",
+            "https://open.spotify.com/search/Guns%20N%27%20Roses%20%2F%20AC%2FDC",
+        ),  # malformed id
+        (None, "4Z8W4fKeB5YxbusRsdQVPb", "https://open.spotify.com/search/Guns%20N%27%20Roses%20%2F%20AC%2FDC"),
+    ],
+)
 def test_spotify_links_open_the_right_page_kind_or_search_the_name(kind, spotify_id, url):
     from recommender.kb import ItemDetails
 
@@ -258,8 +275,11 @@ def test_spotify_links_open_the_right_page_kind_or_search_the_name(kind, spotify
 def test_links_quote_ids_and_imdb_names_go_to_name_pages():
     from recommender.kb import ItemDetails
 
-    links = dict(ItemDetails(qid="Q2", label="X", trailer="a b&c", imdb_id="nm0000123", lastfm_id="Pink Floyd",
-                             discogs_id="1 2").links())
+    links = dict(
+        ItemDetails(
+            qid="Q2", label="X", trailer="a b&c", imdb_id="nm0000123", lastfm_id="Pink Floyd", discogs_id="1 2"
+        ).links()
+    )
     assert links["trailer"] == "https://www.youtube.com/watch?v=a%20b%26c"
     assert links["IMDb"] == "https://www.imdb.com/name/nm0000123/"
     assert links["Last.fm"] == "https://www.last.fm/music/Pink+Floyd"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from _rec_fakes import FakeKB  # noqa: E402
 
 from recommender.explain import ReasonKind, explain_text
 from recommender.recommend import (
@@ -17,16 +18,14 @@ from recommender.recommend import (
     user_node,
 )
 
-from _rec_fakes import FakeKB  # noqa: E402
-
 INCEPTION, INTERSTELLAR, TITANIC, TOY_STORY, LONELY = "Q25188", "Q13417189", "Q44578", "Q171048", "Q999001"
 NOLAN, GIBSON = "Q25191", "Q42229"
 
 LIKES = {
     "u1": (TITANIC, TOY_STORY, LONELY),
     "u2": (TITANIC, TOY_STORY, "Q123456789"),  # unknown QID: ignored
-    "u3": (INCEPTION, NOLAN),                  # a liked value is linked too
-    "u4": ("Q404",),                           # nothing known: no node
+    "u3": (INCEPTION, NOLAN),  # a liked value is linked too
+    "u4": ("Q404",),  # nothing known: no node
 }
 
 
@@ -127,8 +126,13 @@ def test_co_liked_weight_is_the_two_step_mass(collab):
     w = collab.weighting.user_weight
     deg_titanic = collab.graph.out_weight[idx[TITANIC]]
     assert deg_titanic == pytest.approx(3 + 2 * w)  # 3 KB edges (weight 1) + u1 + u2
-    expected = sum(0.85 ** 2 * x[idx[TITANIC]] * (w / deg_titanic) * (1 / len(collab.nx_graph[user_node(u)]))
-                   for u in ("u1", "u2")) / x[idx[TOY_STORY]]
+    expected = (
+        sum(
+            0.85**2 * x[idx[TITANIC]] * (w / deg_titanic) * (1 / len(collab.nx_graph[user_node(u)]))
+            for u in ("u1", "u2")
+        )
+        / x[idx[TOY_STORY]]
+    )
     (reason, *_rest) = collab.explain(profile, TOY_STORY)
     assert reason.weight == pytest.approx(expected, rel=1e-9)
 
@@ -137,8 +141,14 @@ def test_render_co_liked_after_liked_values():
     from recommender.explain import Reason, render_reasons
 
     labels = {NOLAN: "Christopher Nolan", INCEPTION: "Inception", TITANIC: "Titanic"}
-    text = render_reasons((Reason(ReasonKind.LIKED_VALUE, NOLAN, "P57", None, 0.4),
-                           Reason(ReasonKind.CO_LIKED, INCEPTION, None, None, 0.3),
-                           Reason(ReasonKind.CO_LIKED, TITANIC, None, None, 0.1)), label=labels.__getitem__)
-    assert text == ("You like Christopher Nolan, who directed it. "
-                    "People who liked Inception and Titanic also liked it.")
+    text = render_reasons(
+        (
+            Reason(ReasonKind.LIKED_VALUE, NOLAN, "P57", None, 0.4),
+            Reason(ReasonKind.CO_LIKED, INCEPTION, None, None, 0.3),
+            Reason(ReasonKind.CO_LIKED, TITANIC, None, None, 0.1),
+        ),
+        label=labels.__getitem__,
+    )
+    assert text == (
+        "You like Christopher Nolan, who directed it. People who liked Inception and Titanic also liked it."
+    )

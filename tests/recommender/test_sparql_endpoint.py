@@ -54,7 +54,9 @@ def test_remote_oxigraph_gives_the_same_snapshot_as_embedded(domain, tmp_path, o
     assert backend.queries == report.queries  # no retries needed
 
 
-def test_server_stopped_mid_build_is_a_clear_error_and_keeps_the_old_snapshot(tmp_path, oxigraph_factory, tiny_snapshots):
+def test_server_stopped_mid_build_is_a_clear_error_and_keeps_the_old_snapshot(
+    tmp_path, oxigraph_factory, tiny_snapshots
+):
     server = oxigraph_factory()
     out = tmp_path / "movie"
     shutil.copytree(tiny_snapshots["movie"], out)
@@ -82,8 +84,12 @@ def test_server_stopped_mid_build_is_a_clear_error_and_keeps_the_old_snapshot(tm
 
 def test_F14_429_with_retry_after_is_retried_then_succeeds(tmp_path, oxigraph_server, fake_endpoint, tiny_snapshots):
     fake = fake_endpoint(
-        [Reply(429, b"Too Many Requests", {"Retry-After": "9", "Content-Type": "text/plain"}), FORWARD, FORWARD,
-         Reply(503, b"busy", {"Retry-After": "2"})],
+        [
+            Reply(429, b"Too Many Requests", {"Retry-After": "9", "Content-Type": "text/plain"}),
+            FORWARD,
+            FORWARD,
+            Reply(503, b"busy", {"Retry-After": "2"}),
+        ],
         upstream=oxigraph_server.url,
     )
     sleeps: list[float] = []
@@ -97,7 +103,9 @@ def test_F14_429_with_retry_after_is_retried_then_succeeds(tmp_path, oxigraph_se
 def test_F14_long_retry_after_fails_at_once_with_the_wait(fake_endpoint):
     fake = fake_endpoint([Reply(429, b"slow down", {"Retry-After": "600"})], repeat_last=True)
     sleeps: list[float] = []
-    with pytest.raises(EndpointError, match=r"HTTP 429: too many requests: the knowledge base is busy \(retry after 600 s\)") as info:
+    with pytest.raises(
+        EndpointError, match=r"HTTP 429: too many requests: the knowledge base is busy \(retry after 600 s\)"
+    ) as info:
         _remote(fake.url, sleep=sleeps.append, max_wait_s=60).select(ASK_ROWS)
     assert info.value.retry_after_s == 600.0 and info.value.status == 429
     assert sleeps == [] and len(fake.requests) == 1
@@ -121,9 +129,19 @@ def test_F14_retry_after_http_date_and_garbage():
 
 
 def test_F15_descriptive_user_agent_and_403_is_clear_and_not_retried(fake_endpoint):
-    fake = fake_endpoint([Reply(403, b"<html><body>Please set a user-agent and respect our robot policy</body></html>", {"Content-Type": "text/html"})])
+    fake = fake_endpoint(
+        [
+            Reply(
+                403,
+                b"<html><body>Please set a user-agent and respect our robot policy</body></html>",
+                {"Content-Type": "text/html"},
+            )
+        ]
+    )
     sleeps: list[float] = []
-    with pytest.raises(EndpointError, match=r"HTTP 403: forbidden: .*User-Agent policy.*Please set a user-agent") as info:
+    with pytest.raises(
+        EndpointError, match=r"HTTP 403: forbidden: .*User-Agent policy.*Please set a user-agent"
+    ) as info:
         _remote(fake.url, sleep=sleeps.append).select(ASK_ROWS)
     assert info.value.status == 403 and sleeps == [] and len(fake.requests) == 1
     headers = fake.requests[0][0]
@@ -141,8 +159,19 @@ def test_F15_user_agent_reaches_the_server_for_real_queries(oxigraph_server, fak
 
 
 def test_F16_200_with_html_body_is_a_clear_error(fake_endpoint, tmp_path):
-    fake = fake_endpoint([Reply(200, b"<!DOCTYPE html><html><body><h1>Please set a user-agent</h1></body></html>", {"Content-Type": "text/html; charset=utf-8"})], repeat_last=True)
-    with pytest.raises(BadResponseError, match=r"HTTP 200: HTML body instead of SPARQL results \('Please set a user-agent'\)"):
+    fake = fake_endpoint(
+        [
+            Reply(
+                200,
+                b"<!DOCTYPE html><html><body><h1>Please set a user-agent</h1></body></html>",
+                {"Content-Type": "text/html; charset=utf-8"},
+            )
+        ],
+        repeat_last=True,
+    )
+    with pytest.raises(
+        BadResponseError, match=r"HTTP 200: HTML body instead of SPARQL results \('Please set a user-agent'\)"
+    ):
         _remote(fake.url).select(ASK_ROWS)
     with pytest.raises(BadResponseError, match="HTML body"):  # a build stops at once: never an empty KB
         build_snapshot(_remote(fake.url), "movie", tmp_path / "movie", progress=False)
@@ -155,7 +184,11 @@ def test_F16_200_with_html_body_is_a_clear_error(fake_endpoint, tmp_path):
         (b"Service notice: please set a user-agent", "text/plain", "body is not JSON"),
         (b'{"error": "rate limited"}', "application/json", "without a 'head' object"),
         (b'{"head": {"vars": []}, "boolean": true}', "application/json", "without 'results.bindings'"),
-        (b'{"head": {"vars": ["e"]}, "results": {"bindings": [{"e": {"value": "x"}}]}}', "application/json", "binding without type/value"),
+        (
+            b'{"head": {"vars": ["e"]}, "results": {"bindings": [{"e": {"value": "x"}}]}}',
+            "application/json",
+            "binding without type/value",
+        ),
     ],
     ids=["text-notice", "json-error-object", "ask-result", "binding-without-type"],
 )
@@ -165,14 +198,18 @@ def test_F16_200_bodies_that_are_not_select_results(body, ctype, message):
 
 
 def test_F17_truncated_json_is_an_error_and_never_a_partial_result():
-    body = sparql_json(["e"], [{"e": {"type": "uri", "value": f"http://www.wikidata.org/entity/Q{i}"}} for i in range(50)])
+    body = sparql_json(
+        ["e"], [{"e": {"type": "uri", "value": f"http://www.wikidata.org/entity/Q{i}"}} for i in range(50)]
+    )
     with pytest.raises(TruncatedResultError, match="JSON body cut off or corrupt"):
         parse_sparql_json(body[: len(body) // 2], "application/sparql-results+json", "http://x/sparql")
 
 
 def test_F17_blazegraph_timeout_trace_after_200_is_truncation():
-    body = b'{"head":{"vars":["e"]},"results":{"bindings":[{"e":{"type":"uri","value":"http://www.wikidata.org/entity/Q1"}}' \
+    body = (
+        b'{"head":{"vars":["e"]},"results":{"bindings":[{"e":{"type":"uri","value":"http://www.wikidata.org/entity/Q1"}}'
         b"\njava.util.concurrent.ExecutionException: java.util.concurrent.TimeoutException\n\tat java.util..."
+    )
     with pytest.raises(TruncatedResultError, match="server exception trace"):
         parse_sparql_json(body, "application/sparql-results+json", "http://x/sparql")
 
@@ -183,7 +220,9 @@ def test_F17_incomplete_read_is_truncation(fake_endpoint):
         _remote(fake.url).select(ASK_ROWS)
 
 
-def test_F17_truncated_batch_is_retried_as_two_smaller_queries(tmp_path, oxigraph_server, fake_endpoint, tiny_snapshots):
+def test_F17_truncated_batch_is_retried_as_two_smaller_queries(
+    tmp_path, oxigraph_server, fake_endpoint, tiny_snapshots
+):
     # the answer to the first names query is cut off: the batch is split in halves and re-asked
     cut = Reply(200, b'{"head":{"vars":["e","p","text"]},"results":{"bindings":[{"e":', JSON_HEADERS)
     fake = fake_endpoint([], upstream=oxigraph_server.url)
@@ -196,11 +235,15 @@ def test_F17_truncated_batch_is_retried_as_two_smaller_queries(tmp_path, oxigrap
 
 
 def test_F17_persistent_truncation_fails_the_build_and_keeps_the_old_snapshot(tmp_path, tiny_snapshots, fake_endpoint):
-    fake = fake_endpoint([Reply(200, b'{"head":{"vars":["class"]},"results":{"bindings":[', JSON_HEADERS)], repeat_last=True)
+    fake = fake_endpoint(
+        [Reply(200, b'{"head":{"vars":["class"]},"results":{"bindings":[', JSON_HEADERS)], repeat_last=True
+    )
     out = tmp_path / "music"
     shutil.copytree(tiny_snapshots["music"], out)
     before = (out / SNAPSHOT_FILE).read_bytes()
-    with pytest.raises(TruncatedResultError, match="building the music knowledge base failed: .*cut off.*the previous snapshot is kept"):
+    with pytest.raises(
+        TruncatedResultError, match="building the music knowledge base failed: .*cut off.*the previous snapshot is kept"
+    ):
         build_snapshot(_remote(fake.url), "music", out, progress=False)
     assert (out / SNAPSHOT_FILE).read_bytes() == before
 
@@ -215,7 +258,15 @@ def test_F18_client_timeout_gives_a_quick_clear_error(fake_endpoint):
 
 
 def test_F18_server_side_timeout_500_is_a_timeout_error(fake_endpoint):
-    fake = fake_endpoint([Reply(500, b"java.util.concurrent.TimeoutException: Query deadline is expired.", {"Content-Type": "text/plain"})])
+    fake = fake_endpoint(
+        [
+            Reply(
+                500,
+                b"java.util.concurrent.TimeoutException: Query deadline is expired.",
+                {"Content-Type": "text/plain"},
+            )
+        ]
+    )
     with pytest.raises(EndpointTimeoutError, match="timed out on the server"):
         _remote(fake.url).select(ASK_ROWS)
 
@@ -244,14 +295,24 @@ def test_F19_unbound_optional_variables_and_zero_rows(oxigraph_server):
 
 def test_F19_recorded_response_with_missing_keys():
     # what query.wikidata.org returns when ?trailer / ?date are unbound in some rows
-    body = json.dumps({
-        "head": {"vars": ["film", "trailer", "date"]},
-        "results": {"bindings": [
-            {"film": {"type": "uri", "value": "http://www.wikidata.org/entity/Q83495"},
-             "date": {"datatype": "http://www.w3.org/2001/XMLSchema#dateTime", "type": "literal", "value": "1999-03-31T00:00:00Z"}},
-            {"film": {"type": "uri", "value": "http://www.wikidata.org/entity/Q172241"}},
-        ]},
-    }).encode()
+    body = json.dumps(
+        {
+            "head": {"vars": ["film", "trailer", "date"]},
+            "results": {
+                "bindings": [
+                    {
+                        "film": {"type": "uri", "value": "http://www.wikidata.org/entity/Q83495"},
+                        "date": {
+                            "datatype": "http://www.w3.org/2001/XMLSchema#dateTime",
+                            "type": "literal",
+                            "value": "1999-03-31T00:00:00Z",
+                        },
+                    },
+                    {"film": {"type": "uri", "value": "http://www.wikidata.org/entity/Q172241"}},
+                ]
+            },
+        }
+    ).encode()
     rows = parse_sparql_json(body, "application/sparql-results+json;charset=utf-8", "https://query.wikidata.org/sparql")
     assert [r.get("trailer") for r in rows] == [None, None]
     assert rows[0]["date"].datatype == "http://www.w3.org/2001/XMLSchema#dateTime"
@@ -262,7 +323,9 @@ def test_cannot_reach_endpoint_is_a_clear_error():
     from _kb_testkit import free_port
 
     url = f"http://127.0.0.1:{free_port()}/query"
-    with pytest.raises(EndpointError, match=r"SPARQL endpoint http://127\.0\.0\.1:\d+/query: no response: cannot reach the endpoint"):
+    with pytest.raises(
+        EndpointError, match=r"SPARQL endpoint http://127\.0\.0\.1:\d+/query: no response: cannot reach the endpoint"
+    ):
         _remote(url, max_retries=1, sleep=lambda s: None).select(ASK_ROWS)
 
 
@@ -283,8 +346,12 @@ def test_F15_self_check_before_a_build(oxigraph_server, fake_endpoint):
 def test_cli_build_against_the_local_server(tmp_path, oxigraph_server, tiny_snapshots, capsys):
     from bot.cli import main
 
-    code = main(["kb", "build", "--endpoint", oxigraph_server.url, "--out", str(tmp_path), "--domain", "movie", "--no-progress"])
+    code = main(
+        ["kb", "build", "--endpoint", oxigraph_server.url, "--out", str(tmp_path), "--domain", "movie", "--no-progress"]
+    )
     assert code == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"endpoint: {oxigraph_server.url} answers (self-check ")
-    assert _doc_without_source(tmp_path / "movie") | {"built_at": BUILT_AT} == _doc_without_source(tiny_snapshots["movie"])
+    assert _doc_without_source(tmp_path / "movie") | {"built_at": BUILT_AT} == _doc_without_source(
+        tiny_snapshots["movie"]
+    )
