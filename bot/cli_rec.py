@@ -8,6 +8,13 @@
   writes ``<home>/reports/rec/evaluate.{json,md}``; last line exactly
   ``rec: users=U cases=C hr10_movie=HM popularity_hr10_movie=PM random_hr10_movie=RM
   ndcg10_movie=NM hr10_book=HB hr10_music=HU``.
+- ``corsbot rec elicitation-eval [--domain movie] [--strategies S...] [--seed 0] [--part all|dev|held-back]
+  [--no-collaborative]``: the offline comparison of the elicitation strategies
+  (:mod:`recommender.elicitation_eval`): every released study user of the domain (ConveRSE and, for
+  movies, the successor study's conditions) is simulated answering K = 0, 3, 5, 10 suggestions of
+  each strategy from their logged opinions; writes ``<home>/reports/rec/elicitation.{json,md,png}``
+  (the PNG: HR@10 against K per strategy); last line exactly
+  ``elicitation: users=N best=S hr10_k5_S=X ... rated_share_k5_S=Y ...`` (one pair per strategy).
 - ``corsbot rec bench [--requests 200] [--networkx-requests 3] [--max-edges 1000000]``: latency of
   one recommendation per domain (collaborative graph: KB + the study's user edges, as the bot
   runs it) vs ``networkx.pagerank`` per request, and a scaling curve on
@@ -68,6 +75,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ev.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     ev.set_defaults(handler=run_evaluate)
+
+    el = rec_sub.add_parser(
+        "elicitation-eval",
+        help="offline comparison of the elicitation strategies (simulated study users; HR@10, rated share)",
+    )
+    el.add_argument("--domain", choices=paths.DOMAINS, default="movie", help="domain (default movie, the study's)")
+    el.add_argument(
+        "--strategies",
+        nargs="+",
+        default=None,
+        metavar="STRATEGY",
+        help="strategies to compare (default all six: popularity randpop varxpop item2item highest none)",
+    )
+    el.add_argument("--seed", type=int, default=0, help="seed of the held-out split and of randpop")
+    el.add_argument(
+        "--part",
+        choices=("all", "dev", "held-back"),
+        default="all",
+        help="users simulated: all, the dev part, or the held-back fifth (default all)",
+    )
+    el.add_argument(
+        "--no-collaborative", action="store_true", help="KB graph only: no user nodes from the study's likes"
+    )
+    el.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
+    el.set_defaults(handler=run_elicitation_eval)
 
     be = rec_sub.add_parser("bench", help="latency per recommendation and scaling curve")
     be.add_argument(
@@ -169,6 +201,49 @@ def run_evaluate(args: argparse.Namespace) -> int:
     (out / "evaluate.md").write_text(markdown_report(results))
     print(f"report: {out / 'evaluate.md'}")
     print(summary_line(results))
+    return 0
+
+
+# -- elicitation-eval --------------------------------------------------------------------------
+
+
+def run_elicitation_eval(args: argparse.Namespace) -> int:
+    """Handler of ``corsbot rec elicitation-eval``."""
+    from bot.likes import logged_ratings, study_files, study_opinions
+    from recommender.elicitation import STRATEGIES, Elicitor, strategy_name
+    from recommender.elicitation_eval import SimUser, evaluate, markdown_report, plot
+
+    strategies = list(dict.fromkeys(strategy_name(s) for s in (args.strategies or STRATEGIES)))
+    files = study_files(args.domain)
+    if not files:
+        raise ConfigError(f"no released messages for {args.domain} under {paths.shared_data()}")
+    users = [SimUser(key, opinions) for key, opinions in study_opinions(files)]
+    # the collaborative graph of every study user; each simulated user's own node is hidden in their runs
+    interactions = None
+    if not args.no_collaborative:
+        likes = {u.key: tuple(q for q, p in u.opinions if p == "+") for u in users}
+        interactions = {key: liked for key, liked in likes.items() if liked}
+    rec = load_recommender(args.domain, interactions=interactions)
+    # counts of the released studies only (no bot database: the comparison must be reproducible)
+    elicitor = Elicitor(rec, logged_ratings(args.domain), seed=args.seed)
+    result = evaluate(elicitor, users, strategies=strategies, seed=args.seed, part=args.part)
+    print(
+        f"{args.domain}: users={result.users} (of {result.users_total} with opinions) part={args.part} "
+        f"files={len(files)} items={len(elicitor.items)} seconds={result.seconds:.1f}"
+    )
+    for name, r in result.strategies.items():
+        print(
+            f"  {name:<10} "
+            + " ".join(
+                f"K={k}: HR@10={r.hr10[k]:.3f} NDCG@10={r.ndcg10[k]:.3f} rated={r.rated_share[k]:.3f}" for k in r.hr10
+            )
+        )
+    out = _out_dir(args)
+    (out / "elicitation.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
+    (out / "elicitation.md").write_text(markdown_report(result))
+    png = plot(result, out / "elicitation.png")
+    print(f"report: {out / 'elicitation.md'}; plot: {png}")
+    print(result.summary_line())
     return 0
 
 

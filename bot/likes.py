@@ -1,5 +1,9 @@
 """Users' likes for the recommender's collaborative edges, read from dataset-format logs.
 
+Also the logged opinions the elicitation strategies count (:func:`logged_ratings`) and the study users
+the elicitation evaluation simulates (:func:`study_opinions`); both also read the successor study's
+conditions (``$CORSBOT_SHARED/jiis/<condition>/messages.json``, movie domain).
+
 The recommender (``recommender.recommend.Recommender(kb, interactions=...)``) can add one node per
 user linked to the items and values that user liked. This module gathers those likes from the
 released ConveRSE study (``$CORSBOT_SHARED/converse/<domain>/messages_*.json``) and from the bot's
@@ -112,3 +116,88 @@ def interactions_for(
         if liked:
             out[f"bot#{user_id}"] = liked
     return out
+
+
+def file_key(path: Path) -> str:
+    """The prefix of a study user's key for a dataset file: its name (``messages_nl.json``), with its
+    folder when the name alone is not telling (``popularity/messages.json`` of the successor study)."""
+    path = Path(path)
+    return f"{path.parent.name}/{path.name}" if path.name == "messages.json" else path.name
+
+
+def study_files(domain: str, *, include_jiis: bool = True) -> list[Path]:
+    """The released message files of ``domain`` that exist: the ConveRSE study's and, for movies,
+    the successor study's conditions (``include_jiis``)."""
+    files = [p for p in paths.released_files() if p.parent.name == domain]
+    if include_jiis and domain == "movie":
+        files += paths.jiis_files()
+    return [f for f in files if f.exists()]
+
+
+def study_opinions(files: Sequence[Path]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """Each user's opinions in the order first given: ``[(key, ((qid, "+"|"-"), ...)), ...]``.
+
+    A user is one ``userID`` of one file, keyed ``"<file_key>#<userID>"`` (:func:`file_key`).
+    Opinions come from ``recognizedObjects`` of turns whose intent starts with one of
+    :data:`RATING_INTENT_PREFIXES` (in the successor study, rating a suggested item is a
+    ``preference`` turn); a later opinion on a QID changes its polarity, not its position.
+    Unreadable records are skipped with a warning; users without any opinion are left out.
+
+    Raises:
+        RecordError: a file cannot be read as a JSON array.
+    """
+    from logs.record import conversations, read_records
+    from logs.schema import parse_objects
+
+    out = []
+    for path in files:
+        result = read_records(path)
+        for problem in result.problems[:5]:
+            logger.warning("%s: %s", path, problem)
+        for user_id, records in sorted(conversations(result.records).items()):
+            opinion: dict[str, str] = {}
+            for rec in records:
+                if rec.intent.startswith(RATING_INTENT_PREFIXES):
+                    for qid, polarity in parse_objects(rec.recognized_objects):
+                        opinion[qid] = polarity
+            if opinion:
+                out.append((f"{file_key(path)}#{user_id}", tuple(opinion.items())))
+    return out
+
+
+def logged_ratings(
+    domain: str,
+    *,
+    records: Sequence[object] = (),
+    include_study: bool = True,
+    exclude_files: Sequence[Path] = (),
+):
+    """Logged likes and dislikes per QID for the elicitation strategies (popularity, variance).
+
+    Counts distinct users: the released studies' users of ``domain`` (:func:`study_files`, minus
+    ``exclude_files``, e.g. the file being replayed, whose answers would otherwise leak into its own
+    suggestions) and the bot's own logged users (``records``: ``LogRecord``s of any domain; QIDs
+    outside the domain's graph are ignored by the strategies). Missing study files are not an error.
+
+    Returns:
+        :class:`recommender.elicitation.RatingCounts`.
+    """
+    from logs.record import conversations
+    from logs.schema import parse_objects
+    from recommender.elicitation import RatingCounts
+
+    users: list[tuple[list[str], list[str]]] = []
+    if include_study:
+        skip = {Path(f).resolve() for f in exclude_files}
+        files = [f for f in study_files(domain) if f.resolve() not in skip]
+        for _key, opinions in study_opinions(files):
+            users.append(([q for q, p in opinions if p == "+"], [q for q, p in opinions if p == "-"]))
+    for _user_id, recs in conversations(records).items():  # type: ignore[arg-type]
+        opinion: dict[str, str] = {}
+        for rec in recs:
+            if rec.intent.startswith(RATING_INTENT_PREFIXES):
+                for qid, polarity in parse_objects(rec.recognized_objects):
+                    opinion[qid] = polarity
+        if opinion:
+            users.append(([q for q, p in opinion.items() if p == "+"], [q for q, p in opinion.items() if p == "-"]))
+    return RatingCounts.from_opinions(users)

@@ -87,6 +87,18 @@ def released_files() -> list[Path]:
     return [converse_dir() / d / f"messages_{k}.json" for d in DOMAINS for k in ("nl", "mixed")]
 
 
+def jiis_dir() -> Path:
+    """The released conditions of the successor study (``<shared>/jiis``: active elicitation, movie domain)."""
+    return shared_data() / "jiis"
+
+
+def jiis_files() -> list[Path]:
+    """The successor study's message files present under :func:`jiis_dir` (``<condition>/messages.json``),
+    sorted by condition name; none when the folder is absent."""
+    folder = jiis_dir()
+    return sorted(folder.glob("*/messages.json")) if folder.is_dir() else []
+
+
 def intent_model() -> Path:
     """Folder of the trained intent recognizer (``<home>/models/intent``)."""
     return home() / "models" / "intent"
