@@ -10,7 +10,7 @@ threads instead. ``--echo`` answers with an echo handler instead of the dialog m
 token and the channel without models).
 
 ``corsbot bench telegram`` measures messages per second through python-telegram-bot and the fake
-Bot API server of ``tests/bot/fake_telegram.py`` (run in a subprocess, as the real Bot API is
+Bot API server of :mod:`bot.channels.fake_bot_api` (run in a subprocess, as the real Bot API is
 another machine): ``--users`` users each send ``--messages`` texts, all queued at once and
 interleaved; the clock runs from the first push until every turn is handled and delivered. It uses
 the real dialog manager when it can be built from ``$CORSBOT_HOME`` (KB snapshot and intent model;
@@ -120,8 +120,8 @@ from logs.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
-FAKE_SERVER = paths.PROJECT_ROOT / "tests" / "bot" / "fake_telegram.py"
-FAKE_TOKEN = "123456789:TEST-fake-token"  # the token tests/bot/fake_telegram.py accepts
+FAKE_SERVER_MODULE = "bot.channels.fake_bot_api"
+FAKE_TOKEN = "123456789:TEST-fake-token"  # the token bot/channels/fake_bot_api accepts
 DEFAULT_PROCESSES = 2
 """Dialog-manager worker processes of ``corsbot telegram`` and its bench (see :mod:`bot.dialog_pool`)."""
 BENCH_TEXTS = (
@@ -421,12 +421,10 @@ def run_bench(
         The measured :class:`BenchResult`.
 
     Raises:
-        ConfigError: bad counts, or the fake server (a source checkout's tests folder) is missing.
+        ConfigError: bad counts, or the fake server did not start.
     """
     if users < 1 or per_user < 1 or processes < 0:
         raise ConfigError("--users and --messages must be >= 1, --processes >= 0")
-    if not FAKE_SERVER.is_file():
-        raise ConfigError(f"the benchmark needs the fake Bot API server {FAKE_SERVER} (a source checkout)")
     with tempfile.TemporaryDirectory(prefix="corsbot-bench-") as tmp:
         inner: Any
         if trivial:
@@ -442,7 +440,7 @@ def run_bench(
                 inner, label = EchoHandler(), f"trivial echo handler (real DialogManager unavailable: {exc})"
         print(f"telegram bench: handler = {label}")
         proc = subprocess.Popen(
-            [sys.executable, str(FAKE_SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [sys.executable, "-m", FAKE_SERVER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
         try:
             line = proc.stdout.readline() if proc.stdout else ""

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from bot.channels.render import escape_html, escaped_len, fits_caption, split_text, utf16_len
-from bot.channels.telegram import ChannelError, KeyedLocks, TelegramConfig, _keyboard
+from bot.channels.telegram import ChannelError, KeyedLocks, TelegramConfig
+from bot.channels.telegram import keyboard as _keyboard
 from bot.channels.users import ChannelUsers
 from bot.turns import Choice
 from tests.bot.fake_telegram import ApiError, html_to_text

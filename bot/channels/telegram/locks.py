@@ -1,0 +1,165 @@
+"""Locks of the Telegram channel: one running bot per token and host (:class:`InstanceLock`, field
+case F10) and per-user arrival order of updates (:class:`KeyedLocks` and the update processor that
+uses them, field case F11)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import hashlib
+import os
+from collections.abc import AsyncIterator, Callable, Hashable
+from pathlib import Path
+from typing import Any
+
+from telegram import Update
+from telegram.ext import BaseUpdateProcessor
+
+from bot.channels.telegram.config import ChannelError
+
+
+def bot_id_of(token: str) -> str:
+    """The numeric bot id of a token (the part before ':'), or a short hash if it has none."""
+    head = token.split(":", 1)[0]
+    return head if head.isdigit() else hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
+def lock_path_for(token: str, folder: Path) -> Path:
+    """Lock file of the bot owning ``token``: ``<folder>/telegram-<bot id>.lock`` (folder = the DB's)."""
+    return Path(folder) / f"telegram-{bot_id_of(token)}.lock"
+
+
+class InstanceLock:
+    """An exclusive, non-blocking ``fcntl.flock`` on a lock file: one running bot per token and host.
+
+    The lock is released by the kernel when the process dies, so a stale file never blocks a restart.
+    The file holds the owner's pid (for the error message).
+
+    Example::
+
+        with InstanceLock(lock_path_for(token, db.parent)):
+            channel.run()
+    """
+
+    def __init__(self, path: Path) -> None:
+        """Args: path: the lock file (created with its folder if missing)."""
+        self.path = Path(path)
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock.
+
+        Raises:
+            ChannelError: if another process (or another ``InstanceLock`` object) holds it.
+        """
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            owner = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise ChannelError(
+                f"another corsbot telegram instance is already running with this bot token "
+                f"(lock {self.path} held by pid {owner}); stop it first"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        """Release the lock (idempotent); the file is left in place."""
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> InstanceLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class KeyedLocks:
+    """FIFO asyncio locks by key, dropped when nobody holds or waits for them (bounded memory)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[Hashable, list[Any]] = {}  # key -> [asyncio.Lock, holders + waiters]
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: Hashable) -> AsyncIterator[None]:
+        """Hold the lock of ``key``; waiters get it in the order they asked (asyncio.Lock is FIFO)."""
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._entries[key] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                self._entries.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class SerialUpdateProcessor(BaseUpdateProcessor):
+    """Processes updates of different users concurrently and updates of one user in arrival order.
+
+    PTB creates one task per update in arrival order; this processor's first step (before any
+    await that can suspend) is to queue on the user's FIFO lock, so arrival order is kept. A
+    ``gate`` returning False drops the update (used to debounce taps, F05).
+    """
+
+    def __init__(
+        self,
+        max_concurrent_updates: int,
+        *,
+        key: Callable[[object], Hashable | None],
+        gate: Callable[[object], bool],
+        done: Callable[[object], None],
+    ) -> None:
+        super().__init__(max_concurrent_updates)
+        self._key = key
+        self._gate = gate
+        self._done = done
+        self.locks = KeyedLocks()
+
+    async def process_update(self, update: object, coroutine: Any) -> None:
+        if not self._gate(update):
+            coroutine.close()
+            return
+        key = self._key(update)
+        try:
+            if key is None:
+                await super().process_update(update, coroutine)
+            else:
+                async with self.locks.hold(key):
+                    await super().process_update(update, coroutine)
+        finally:
+            self._done(update)
+
+    async def do_process_update(self, update: object, coroutine: Any) -> None:
+        await coroutine
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+
+def serial_key(update: object) -> Hashable | None:
+    """The key updates are serialised on: the Telegram user (else the chat), None for neither."""
+    if not isinstance(update, Update):
+        return None
+    if update.effective_user is not None:
+        return ("user", update.effective_user.id)
+    if update.effective_chat is not None:
+        return ("chat", update.effective_chat.id)
+    return None
