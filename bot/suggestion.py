@@ -1,0 +1,166 @@
+"""The successor study's suggestion protocol: reading the user's answer about a suggested item (issue 13).
+
+After a stored preference (once the user has :data:`FREE_TEXT_PREFERENCES`), the bot asks about one
+suggested item ("Do you like Scarface?", with Like / Dislike / Skip buttons in mixed mode). The next
+message may answer it, or do something else. :func:`read_answer` decides which, from the words
+alone (the entity linker and the sentiment recognizer are passed in):
+
+- ``skip``: "Skip", "Skip this", "I don't know it", "I haven't seen it", "what's the next one?",
+  "none of them" (the original agent's ``skip`` phrases); a skip phrase followed by an opinion
+  ("I haven't seen it but I like the plot") is a rating;
+- ``rate``: the message is about the item on screen: a reference to it ("I like it", "I don't like
+  this movie", "Yes, I love it"), a bare opinion ("I like", "Dislike"), a bare yes / no, also with
+  critique-like additions ("I like it and I like the protagonist", "I don't like it, but I like Jason
+  Statham"): :attr:`Answer.polarity` is the item's (the sentiment recognizer's ``message_polarity``),
+  :attr:`Answer.others` the other things named (a new preference each) and :attr:`Answer.roles` the
+  role words (``P161`` for "the actors": the item's values of that role);
+- ``new``: the message names something else and does not refer to the item ("I like Toy Story"): a new
+  preference, which ends the suggestion;
+- None: not about the suggestion ("suggest me a movie", "why?", small talk): the usual intents apply
+  and the suggestion stays open.
+
+The counts of the protocol are the original's configuration (``numFreeTextPreferences`` = 3,
+``numSuggestedItems`` = 5 in ``configuration.json`` of aiovine/conversational-recommender-jiis).
+
+Example:
+    >>> _is_skip("I haven't seen it")
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from nlu.textnorm import fold
+
+FREE_TEXT_PREFERENCES = 3
+"""Preferences the user gives in free text before the first suggestion."""
+MAX_RATED_SUGGESTIONS = 5
+"""Suggested items the user rates before the bot stops suggesting (skips do not count)."""
+
+_SKIP = re.compile(
+    r"^\W*(please\s+|pls\s+)?(skip|pass|next|cancel)\b"
+    r"|\bskip\s+(it|this|that)\b"
+    r"|\b(i\s+)?(do\s*n[o']?t|dont|do not)\s+know(\s+(it|this|that|him|her|them))?"
+    r"(\s+(movie|film|book|song|album|artist|band|one))?\W*$"
+    r"|\b(never|not|haven'?t|have\s+not|hav\s*n[o']?t|didn'?t|did\s+not|did\s*nt|don'?t|do\s+not|dont)\s+"
+    r"(ever\s+)?(seen|saw|see|watched|watch|read|heard|hear|listened)\b"
+    r"|\bno\s+idea\b|\bnever\s+heard\b"
+    r"|\b(what'?s|what\s+is|show\s+me|give\s+me)\s+the\s+next(\s+one)?\b"
+    r"|^\W*none\s+of\s+(them|these)\W*$"
+)
+_REFERENCE = re.compile(
+    r"\b(it|this|that|these|those)\b"
+    r"|^\W*(yes|yeah|yep|yup|sure|of\s+course|no|nope|nah|not\s+really)\b"
+    r"|^\W*(i\s+)?(really\s+|do\s+)?(do\s*n[o']?t\s+|dont\s+|do\s+not\s+|really\s+)?"
+    r"(like|love|dislike|hate|enjoy|adore|liked|loved|disliked|hated|enjoyed)d?\b\W*$"
+    r"|^\W*(👍|👎)"
+)
+_REFERENCE_WORD = re.compile(r"\b(it|this|that|these|those)\b")
+_OPINION = re.compile(
+    r"\b(like|love|hate|enjoy|dislike|adore|prefer|liked|loved|hated|enjoyed|great|good|bad|awful|boring|amazing"
+    r"|beautiful|wonderful|favou?rite|best|worst)\b"
+)
+_ROLE_WORDS = {
+    "director": "P57",
+    "directors": "P57",
+    "direction": "P57",
+    "actor": "P161",
+    "actors": "P161",
+    "actress": "P161",
+    "actresses": "P161",
+    "cast": "P161",
+    "protagonist": "P161",
+    "protagonists": "P161",
+    "genre": "P136",
+    "genres": "P136",
+    "screenplay": "P58",
+    "screenwriter": "P58",
+    "writer": "P58",
+    "soundtrack": "P86",
+    "composer": "P86",
+    "music": "P86",
+    "producer": "P162",
+    "author": "P50",
+    "performer": "P175",
+    "singer": "P175",
+    "band": "P175",
+    "saga": "P179",
+    "series": "P179",
+}
+"""Role words of a critique-like addition about the suggested item ("and I like the actors")."""
+_ROLE = re.compile(r"\b(?:the|its|his|her|their|this)\s+(" + "|".join(_ROLE_WORDS) + r")\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """How a message relates to the open suggestion.
+
+    Attributes:
+        kind: ``"rate"``, ``"skip"`` or ``"new"`` (see the module docstring).
+        polarity: for ``rate``: ``"+"``, ``"-"``, or ``"0"`` when the words carry no opinion.
+        roles: PIDs named by role words about the item ("the actors" -> ``P161``), in order.
+        others: spans ``(start, end)`` of the other things the message names.
+    """
+
+    kind: str
+    polarity: str = "0"
+    roles: tuple[str, ...] = ()
+    others: tuple[tuple[int, int], ...] = ()
+
+
+def _is_skip(text: str) -> bool:
+    return bool(_SKIP.search(fold(text)))
+
+
+def read_answer(
+    text: str,
+    *,
+    named: Sequence[tuple[int, int]],
+    polarity: Callable[[str], str],
+) -> Answer | None:
+    """Read a message while a suggested item is open (see the module docstring).
+
+    Args:
+        text: the message.
+        named: spans of the things the entity linker found in it, other than the suggested item.
+        polarity: the sentiment recognizer's polarity of a message about the item on screen
+            (``"+"``, ``"-"`` or ``"0"``), e.g. ``lambda t: sentiment.message_polarity(t).value``.
+
+    Returns:
+        An :class:`Answer`, or None when the message is not about the suggestion.
+    """
+    others = tuple(named)
+    masked = fold(_mask(text, others))
+    roles = tuple(dict.fromkeys(_ROLE_WORDS[m.group(1)] for m in _ROLE.finditer(masked)))
+    skip = _SKIP.search(masked)
+    if skip:
+        rest = _REFERENCE_WORD.sub(" ", masked[: skip.start()] + " " + masked[skip.end() :])
+        said = polarity(rest) if _OPINION.search(rest) else "0"
+        if said in ("+", "-"):  # "I haven't seen it but I like the plot": an opinion after all
+            return Answer("rate", said, roles, others)
+        return Answer("skip", others=others)
+    if _REFERENCE.search(masked):
+        said = polarity(text)
+        if said in ("+", "-"):
+            return Answer("rate", said, roles, others)
+        return None  # "why did you suggest this movie?": about it, but no answer
+    if others:
+        return Answer("new", others=others)
+    return None
+
+
+def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with the named spans blanked (so a title such as "It" or "This Is Us" is no reference)."""
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        if 0 <= start <= end <= len(chars):
+            chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+__all__ = ["FREE_TEXT_PREFERENCES", "MAX_RATED_SUGGESTIONS", "Answer", "read_answer"]
