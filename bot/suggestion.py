@@ -1,30 +1,37 @@
 """The successor study's suggestion protocol: reading the user's answer about a suggested item (issue 13).
 
-After a stored preference (once the user has :data:`FREE_TEXT_PREFERENCES`), the bot asks about one
-suggested item ("Do you like Scarface?", with Like / Dislike / Skip buttons in mixed mode). The next
+After a preference, once the user has given :data:`FREE_TEXT_PREFERENCES` preferences in free text (3
+stored preferences, or 3 preference messages when some named nothing the bot could store), the bot
+asks about one suggested item ("Do you like Scarface?", with like / dislike / skip buttons in mixed
+mode), until the user has rated :data:`MAX_RATED_SUGGESTIONS` of them (skips do not count). The next
 message may answer it, or do something else. :func:`read_answer` decides which, from the words
-alone (the entity linker and the sentiment recognizer are passed in):
+(the entity linker's spans and the sentiment recognizer are passed in):
 
 - ``skip``: "Skip", "Skip this", "I don't know it", "I haven't seen it", "what's the next one?",
-  "none of them" (the original agent's ``skip`` phrases); a skip phrase followed by an opinion
+  "none of them" (the original agent's ``skip`` phrases); a skip phrase with an opinion besides
   ("I haven't seen it but I like the plot") is a rating;
 - ``rate``: the message is about the item on screen: a reference to it ("I like it", "I don't like
   this movie", "Yes, I love it"), a bare opinion ("I like", "Dislike"), a bare yes / no, also with
   critique-like additions ("I like it and I like the protagonist", "I don't like it, but I like Jason
   Statham"): :attr:`Answer.polarity` is the item's (the sentiment recognizer's ``message_polarity``),
-  :attr:`Answer.others` the other things named (a new preference each) and :attr:`Answer.roles` the
-  role words (``P161`` for "the actors": the item's values of that role);
+  :attr:`Answer.others` the other things named (a new preference each), :attr:`Answer.roles` the role
+  words with the polarity of their clause (("P161", "+") for "and I like the actors": the item's
+  values of that role, to be confirmed);
+- ``roles``: only role words with an opinion ("I don't like the director"): about the item's values,
+  the item itself is not rated;
 - ``new``: the message names something else and does not refer to the item ("I like Toy Story"): a new
   preference, which ends the suggestion;
-- None: not about the suggestion ("suggest me a movie", "why?", small talk): the usual intents apply
-  and the suggestion stays open.
+- None: not about the suggestion ("suggest me a movie", "why did you suggest it?", small talk): the
+  usual intents apply and the suggestion stays open.
 
-The counts of the protocol are the original's configuration (``numFreeTextPreferences`` = 3,
-``numSuggestedItems`` = 5 in ``configuration.json`` of aiovine/conversational-recommender-jiis).
+The counts are the original system's configuration (``numFreeTextPreferences`` = 3,
+``numSuggestedItems`` = 5 in ``configuration.json`` of aiovine/conversational-recommender-jiis; the
+original counted stored preferences, which with our linker can lag behind what the user said, hence
+"or 3 preference messages", a count its dialog state also kept).
 
 Example:
-    >>> _is_skip("I haven't seen it")
-    True
+    >>> read_answer("Skip this", named=(), polarity=lambda text: "0").kind
+    'skip'
 """
 
 from __future__ import annotations
@@ -54,10 +61,13 @@ _SKIP = re.compile(
 _REFERENCE = re.compile(
     r"\b(it|this|that|these|those)\b"
     r"|^\W*(yes|yeah|yep|yup|sure|of\s+course|no|nope|nah|not\s+really)\b"
-    r"|^\W*(i\s+)?(really\s+|do\s+)?(do\s*n[o']?t\s+|dont\s+|do\s+not\s+|really\s+)?"
-    r"(like|love|dislike|hate|enjoy|adore|liked|loved|disliked|hated|enjoyed)d?\b\W*$"
     r"|^\W*(👍|👎)"
 )
+_BARE_OPINION = re.compile(
+    r"^\W*(i\s+)?(really\s+|do\s+)?(do\s*n[o']?t\s+|dont\s+|do\s+not\s+|really\s+)?"
+    r"(like|love|dislike|hate|enjoy|adore|liked|loved|disliked|hated|enjoyed)d?\b\W*$"
+)
+"""An opinion with no object ("I like", "Dislike"): about the item on screen, when nothing is named."""
 _REFERENCE_WORD = re.compile(r"\b(it|this|that|these|those)\b")
 _OPINION = re.compile(
     r"\b(like|love|hate|enjoy|dislike|adore|prefer|liked|loved|hated|enjoyed|great|good|bad|awful|boring|amazing"
@@ -91,7 +101,8 @@ _ROLE_WORDS = {
     "series": "P179",
 }
 """Role words of a critique-like addition about the suggested item ("and I like the actors")."""
-_ROLE = re.compile(r"\b(?:the|its|his|her|their|this)\s+(" + "|".join(_ROLE_WORDS) + r")\b")
+_CLAUSE = re.compile(r"\s*(?:[,;.!?]|\bbut\b|\band\b|\balthough\b|\bthough\b|\bexcept\b)\s*")
+_ROLE = re.compile(r"\b(?:the|its|his|her|their|this|these)\s+(" + "|".join(_ROLE_WORDS) + r")\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,20 +110,18 @@ class Answer:
     """How a message relates to the open suggestion.
 
     Attributes:
-        kind: ``"rate"``, ``"skip"`` or ``"new"`` (see the module docstring).
+        kind: ``"rate"``, ``"skip"``, ``"new"``, or ``"roles"`` (only role words about the item: "I don't
+            like the director"; the item itself is not rated).
         polarity: for ``rate``: ``"+"``, ``"-"``, or ``"0"`` when the words carry no opinion.
-        roles: PIDs named by role words about the item ("the actors" -> ``P161``), in order.
+        roles: ``(PID, polarity)`` of the role words about the item ("and I like the actors" ->
+            ``("P161", "+")``; the polarity of the clause holding the word, else the item's), in order.
         others: spans ``(start, end)`` of the other things the message names.
     """
 
     kind: str
     polarity: str = "0"
-    roles: tuple[str, ...] = ()
+    roles: tuple[tuple[str, str], ...] = ()
     others: tuple[tuple[int, int], ...] = ()
-
-
-def _is_skip(text: str) -> bool:
-    return bool(_SKIP.search(fold(text)))
 
 
 def read_answer(
@@ -132,24 +141,42 @@ def read_answer(
     Returns:
         An :class:`Answer`, or None when the message is not about the suggestion.
     """
-    others = tuple(named)
+    others = tuple((a, b) for a, b in named if fold(text[a:b]) not in _ROLE_WORDS)  # "the protagonist" is no title
     masked = fold(_mask(text, others))
-    roles = tuple(dict.fromkeys(_ROLE_WORDS[m.group(1)] for m in _ROLE.finditer(masked)))
+    found = role_opinions(masked, polarity)
     skip = _SKIP.search(masked)
     if skip:
         rest = _REFERENCE_WORD.sub(" ", masked[: skip.start()] + " " + masked[skip.end() :])
         said = polarity(rest) if _OPINION.search(rest) else "0"
         if said in ("+", "-"):  # "I haven't seen it but I like the plot": an opinion after all
-            return Answer("rate", said, roles, others)
+            return Answer("rate", said, _roles(found, said), others)
         return Answer("skip", others=others)
-    if _REFERENCE.search(masked):
+    if _REFERENCE.search(masked) or (not others and _BARE_OPINION.match(masked)):
         said = polarity(text)
         if said in ("+", "-"):
-            return Answer("rate", said, roles, others)
+            return Answer("rate", said, _roles(found, said), others)
         return None  # "why did you suggest this movie?": about it, but no answer
     if others:
         return Answer("new", others=others)
+    if any(said in ("+", "-") for said in found.values()):  # "I don't like the director": its director
+        return Answer("roles", "0", tuple(found.items()))
     return None
+
+
+def role_opinions(text: str, polarity: Callable[[str], str]) -> dict[str, str]:
+    """Role words of ``text`` about an item ("the director", "its genre") -> the polarity of their clause
+    (``"+"``, ``"-"`` or ``"0"``), PID -> polarity in order of appearance."""
+    folded = fold(text)
+    found: dict[str, str] = {}
+    for m in _ROLE.finditer(folded):
+        start = max((c.end() for c in _CLAUSE.finditer(folded, 0, m.start())), default=0)
+        ends = [c.start() for c in _CLAUSE.finditer(folded, m.end())]
+        found.setdefault(_ROLE_WORDS[m.group(1)], polarity(folded[start : ends[0] if ends else len(folded)]))
+    return found
+
+
+def _roles(found: dict[str, str], item_polarity: str) -> tuple[tuple[str, str], ...]:
+    return tuple((pid, said if said in ("+", "-") else item_polarity) for pid, said in found.items())
 
 
 def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -163,4 +190,52 @@ def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-__all__ = ["FREE_TEXT_PREFERENCES", "MAX_RATED_SUGGESTIONS", "Answer", "read_answer"]
+__all__ = [
+    "FREE_TEXT_PREFERENCES",
+    "MAX_RATED_SUGGESTIONS",
+    "Answer",
+    "elicitor_factory",
+    "read_answer",
+    "role_opinions",
+]
+
+
+def elicitor_factory(
+    services: object,
+    strategy: Callable[[str], str],
+    *,
+    records: Sequence[object] = (),
+    exclude_files: Sequence[object] = (),
+) -> Callable[[str], object | None]:
+    """``domain -> Elicitor | None`` for the dialog manager, built once per domain on first use.
+
+    Args:
+        services: :class:`bot.services.Services` (the domain's recommender).
+        strategy: ``domain -> strategy name`` (``"none"``: no suggestions in that domain).
+        records: the bot's logged records (their opinions count for popularity).
+        exclude_files: study files left out of the counts (the file being replayed).
+    """
+    import threading
+
+    from bot.likes import logged_ratings
+    from recommender.elicitation import Elicitor, strategy_name
+
+    built: dict[str, object | None] = {}
+    lock = threading.Lock()
+
+    def get(domain: str) -> object | None:
+        with lock:
+            if domain not in built:
+                name = strategy_name(strategy(domain))
+                built[domain] = (
+                    None
+                    if name == "none"
+                    else Elicitor(
+                        services.domain(domain).recommender,  # type: ignore[attr-defined]
+                        logged_ratings(domain, records=records, exclude_files=exclude_files),  # type: ignore[arg-type]
+                        strategy=name,
+                    )
+                )
+            return built[domain]
+
+    return get
