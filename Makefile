@@ -41,6 +41,7 @@ run: setup kb model replay
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: setup lint $(CORSBOT_HOME)/kb/movie/kb.json.gz
 	$(BIN)/python -m pytest -p no:cacheprovider

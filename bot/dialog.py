@@ -44,7 +44,7 @@ from bot.services import Services
 from bot.state import DialogState
 from bot.store import StateStore
 from bot.turns import Choice, Reply, Turn
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 from logs.record import LogRecord
 from logs.schema import Event, Intent, format_objects, is_smalltalk, join_list
 from logs.store import LogStore

@@ -7,7 +7,7 @@ the event loop another 1-2 ms per message. In one process both share one interpr
 bot is capped at one core (about 300 msg/s on the idle 2-core test machine, under 210 when other
 jobs load it). With the dialog managers in their own processes the channel's loop and the turns
 run on different cores, and a long turn (a PageRank run, the first load of a domain) never holds
-the loop's interpreter lock. Figures in ``bot/cli_telegram.py``.
+the loop's interpreter lock. Figures in ``bot/cli/telegram.py``.
 
 How:
 
@@ -18,7 +18,7 @@ How:
   ``if __name__ == "__main__":`` guard), handles the ``warmup`` turns (loads the models and the KB), then
   answers one pickled :class:`Turn` at a time with a pickled :class:`Reply`. A plain pipe rather
   than a ``ProcessPoolExecutor``, whose feeder and manager threads cost the bot process more CPU
-  per turn in interpreter-lock hand-offs (measured in ``bot/cli_telegram.py``).
+  per turn in interpreter-lock hand-offs (measured in ``bot/cli/telegram.py``).
 - A user goes to worker ``crc32(user_id) % processes``, always the same one, so the dialog manager's
   per-user in-memory caches (the toCheck rows) stay right; the state itself is read from and
   committed to SQLite on every turn, as in one process (WAL, a busy timeout of 30 s, so the
@@ -30,7 +30,7 @@ How:
   channel already serialises the turns of one user; different users run concurrently.
   :meth:`handle` is the blocking variant for threads and scripts (one turn per worker at a time).
   One handler object is used in one of the two ways (a worker serving both would mix answers).
-- Errors: a :class:`~logs.errors.CorsbotError` in the child comes back as a :class:`WorkerError`
+- Errors: a :class:`~corsbot_errors.CorsbotError` in the child comes back as a :class:`WorkerError`
   carrying its message (the channel shows it to the user); any other exception is logged in the
   child with its traceback and comes back as :class:`WorkerCrash`. If a worker process dies
   (killed, segfault), the turn raises :class:`WorkerCrash` and the worker is restarted for the next
@@ -63,7 +63,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from bot.turns import Reply, Turn
-from logs.errors import ConfigError, CorsbotError
+from corsbot_errors import ConfigError, CorsbotError
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ def _worker_main(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     # This is the worker process's entry point (its "CLI"): it mirrors the parent's log level, as
-    # bot/cli.py configured it, with the process name added.
+    # bot/cli/__init__.py configured it, with the process name added.
     logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s")
     log = logging.getLogger(__name__)
     try:

@@ -2,13 +2,13 @@
 
 Each package roots its own deliberate errors in a ``CorsbotError`` subclass named
 ``*Error`` (``logs.record.RecordError``, ``recommender.kb.KnowledgeBaseError``, ``nlu.NluError``...).
-They all derive from :class:`CorsbotError` defined in :mod:`logs.errors`, the one module every
+They all derive from :class:`CorsbotError` defined in :mod:`corsbot_errors`, the one module every
 package may import (it has no dependencies), so one handler can tell "our" errors from bugs.
 """
 
 from __future__ import annotations
 
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 
 
 def describe_error(exc: BaseException) -> str | None:

@@ -7,8 +7,9 @@ conditions (``$CORSBOT_SHARED/jiis/<condition>/messages.json``, movie domain).
 The recommender (``recommender.recommend.Recommender(kb, interactions=...)``) can add one node per
 user linked to the items and values that user liked. This module gathers those likes from the
 released ConveRSE study (``$CORSBOT_SHARED/converse/<domain>/messages_*.json``) and from the bot's
-own session log; both the bot (:mod:`bot.services`) and the CLI (``corsbot rec``, :mod:`bot.cli_rec`)
-use it. It lives in ``bot`` because it reads ``logs`` records, which ``recommender`` never imports.
+own session log; both the bot (:mod:`bot.compose`) and the CLI (``corsbot rec``, :mod:`bot.cli.rec`)
+use it. It lives in ``bot`` because it reads ``logs`` records, which ``recommender`` never imports,
+and it imports no evaluation code (``recommender.rec_eval``): the live bot runs it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import paths
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +28,8 @@ RATING_INTENT_PREFIXES = ("preference", "request_recommendation")
 disambiguation and confirmation) and rating/critiquing a recommended item."""
 
 
-def study_users(domain: str, files: Sequence[Path] | None = None):
-    """The released study's users of ``domain`` with their liked/disliked QIDs.
+def study_likes(domain: str, files: Sequence[Path] | None = None) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The released study's users of ``domain`` with their liked and disliked QIDs.
 
     A user is one ``userID`` of one file (the nl and mixed files have separate users). Opinions
     come from ``recognizedObjects`` of turns whose intent starts with one of
@@ -39,21 +40,22 @@ def study_users(domain: str, files: Sequence[Path] | None = None):
         files: dataset files to read (default: the released files of ``domain``).
 
     Returns:
-        list of :class:`recommender.rec_eval.StudyUser`.
+        user key (``"<file>#<userID>"``) -> (liked QIDs, disliked QIDs), each in first-mention
+        order; users with no opinion are left out. ``corsbot rec evaluate`` wraps them as
+        ``recommender.rec_eval.StudyUser`` (evaluation code, which the live bot never imports).
 
     Raises:
         ConfigError: if no released file of the domain exists.
     """
     from logs.record import conversations, read_records
     from logs.schema import parse_objects
-    from recommender.rec_eval import StudyUser
 
     if files is None:
         files = [p for p in paths.released_files() if p.parent.name == domain]
     files = [f for f in files if f.exists()]
     if not files:
         raise ConfigError(f"no released messages for {domain} under {paths.converse_dir()}")
-    users = []
+    users: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for path in files:
         result = read_records(path)
         for problem in result.problems[:5]:
@@ -69,7 +71,7 @@ def study_users(domain: str, files: Sequence[Path] | None = None):
             liked = tuple(q for q, p in opinion.items() if p == "+")
             disliked = tuple(q for q, p in opinion.items() if p == "-")
             if liked or disliked:
-                users.append(StudyUser(f"{path.name}#{user_id}", liked, disliked))
+                users[f"{path.name}#{user_id}"] = (liked, disliked)
     return users
 
 
@@ -79,7 +81,7 @@ def interactions_for(
     """Likes for ``Recommender(kb, interactions=...)``: the released study's and the bot's own.
 
     - study users (if the released files exist): key ``"<file>#<userID>"``, their liked QIDs
-      (:func:`study_users`);
+      (:func:`study_likes`);
     - the bot's logged turns ``records`` (``LogRecord``s, e.g. ``LogStore.records()``): key
       ``"bot#<user_id>"``, every QID logged with ``+`` in ``recognized_objects`` of a rating turn
       (a later ``-`` on the same QID removes it). Records of other domains may be passed: QIDs
@@ -97,12 +99,11 @@ def interactions_for(
     """
     from logs.record import conversations
     from logs.schema import parse_objects
-    from recommender.rec_eval import study_interactions
 
     out: dict[str, tuple[str, ...]] = {}
     if include_study:
         try:
-            out.update(study_interactions(study_users(domain)))
+            out.update((key, liked) for key, (liked, _) in study_likes(domain).items() if liked)
         except ConfigError as exc:
             logger.warning("no study likes for %s: %s", domain, exc)
     for user_id, recs in conversations(records).items():  # type: ignore[arg-type]

@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 from logs.record import LogRecord, conversation_order
 from logs.schema import parse_objects, split_list
 from logs.tocheck import split_tasks

@@ -1,11 +1,6 @@
-"""The root of corsbot's exception tree (dependency-free, importable by every package)."""
+"""Moved to :mod:`corsbot_errors` (the neutral root of the exception tree); this alias is kept only
+until the branches that still import it have rebased, then removed."""
 
-from __future__ import annotations
+from corsbot_errors import ConfigError, CorsbotError
 
-
-class CorsbotError(Exception):
-    """Base of every error corsbot raises on purpose; its message is shown to the user as is."""
-
-
-class ConfigError(CorsbotError, ValueError):
-    """A setting, path or argument is missing or out of range."""
+__all__ = ["ConfigError", "CorsbotError"]

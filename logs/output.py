@@ -11,7 +11,7 @@ That rename would *replace* whatever else stands at the path, so:
   a FIFO) is opened and written in place, never renamed over.
 
 Write errors (``ENOSPC`` on ``/dev/full``, a full disk, a reader that left a FIFO) come out as
-:class:`OSError`; callers turn them into their own one-line :class:`~logs.errors.CorsbotError`.
+:class:`OSError`; callers turn them into their own one-line :class:`~corsbot_errors.CorsbotError`.
 
 Example:
     >>> import tempfile, pathlib

@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 from logs.output import write_text
 from logs.schema import join_list
 
@@ -260,7 +260,7 @@ class LogRecord:
 
 
 def _rebuild(values: tuple[object, ...], extra: dict[str, object]) -> LogRecord:
-    return LogRecord(*values, extra=extra)  # type: ignore[arg-type]
+    return LogRecord(*values, extra=extra)  # type: ignore[arg-type,misc]
 
 
 @dataclass(frozen=True, slots=True)

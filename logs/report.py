@@ -16,8 +16,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from corsbot_errors import CorsbotError
 from logs.compare import Comparison
-from logs.errors import CorsbotError
 
 __all__ = ["ReportError", "write_report"]
 

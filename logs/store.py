@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 from logs.record import LogRecord, RecordError
 
 __all__ = ["DatabaseOpenError", "LogStore", "StoreError", "open_error"]
@@ -264,7 +264,9 @@ class LogStore:
             The number of rows whose flag changed.
         """
         if compute is None:
-            from logs.tocheck import compute_to_check as compute
+            from logs.tocheck import compute_to_check
+
+            compute = compute_to_check
         rows = self.rows(session, user_id=user_id)
         flags = compute([record for _, record in rows])
         return self.set_to_check(
@@ -280,7 +282,8 @@ class LogStore:
             StoreError: the database cannot be read or holds a corrupt record.
         """
         query = "SELECT id, record FROM log_records"
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[object] = []
         if session is not None:
             clauses.append("session = ?")
             params.append(session)
@@ -320,7 +323,8 @@ class LogStore:
 
     def count(self, session: str | None = None) -> int:
         """Number of records of ``session`` (all if None)."""
-        query, params = "SELECT COUNT(*) FROM log_records", ()
+        query = "SELECT COUNT(*) FROM log_records"
+        params: tuple[str, ...] = ()
         if session is not None:
             query, params = query + " WHERE session = ?", (session,)
         with self._lock:

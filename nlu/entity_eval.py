@@ -74,7 +74,7 @@ from nlu.disambiguation import (
     parse_answer,
     role_question,
 )
-from nlu.linker import EntityLinker
+from nlu.linker import QID, EntityLinker
 from nlu.sentiment import Polarity, SentimentRecognizer
 from nlu.textnorm import fold, normalize, repair_contractions
 
@@ -477,7 +477,7 @@ def rating_polarity(rating: FocusRating, linker: EntityLinker, sentiment: Sentim
     "I love Titanic") takes its span's polarity, else the whole message's
     (:meth:`SentimentRecognizer.message_polarity`: "Dislike", "I don't like").
     """
-    mentions = linker.link(rating.text, focus=rating.item)
+    mentions = linker.link(rating.text, focus=QID(rating.item))
     for mention in mentions:
         if mention.candidates and mention.candidates[0].qid == rating.item:
             return sentiment.polarities(rating.text, [(mention.start, mention.end)])[0]

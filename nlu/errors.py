@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 
 
 class NluError(CorsbotError):

@@ -386,7 +386,7 @@ class IntentRecognizer:
             raise NluError(f"{config_path}: the pipeline must contain a 'textcat' component")
         textcat = nlp.get_pipe("textcat")
         for label in labels:
-            textcat.add_label(label)
+            textcat.add_label(label)  # type: ignore[attr-defined]
         recognizer = cls(nlp, known_words=known, options=opts)
         rng = random.Random(opts["seed"])
         dropout = float(opts["event_dropout"])
@@ -434,11 +434,11 @@ class IntentRecognizer:
         )
         weights /= weights.mean()
         recognizer._fit(docs, truth, labels, weights)
-        recognizer.labels = tuple(textcat.labels)
+        recognizer.labels = tuple(textcat.labels)  # type: ignore[attr-defined]
 
         if validation:
             scores = [recognizer._scores(e.text, e.contexts, e.events, e.domain) for e in validation]
-            best = [max(s, key=s.get) for s in scores]
+            best = [max(s, key=s.__getitem__) for s in scores]
             opts["fallback_threshold"] = choose_threshold(
                 [e.intent for e in validation],
                 best,

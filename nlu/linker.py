@@ -89,8 +89,8 @@ logger = logging.getLogger(__name__)
 try:  # the KB contract (DESIGN.md); typed ids come from there when available
     from recommender.schema import PID, QID  # type: ignore[assignment]
 except ImportError:  # pragma: no cover - recommender.schema not written yet
-    QID = NewType("QID", str)  # type: ignore[misc]
-    PID = NewType("PID", str)  # type: ignore[misc]
+    QID = NewType("QID", str)  # type: ignore[misc,no-redef]
+    PID = NewType("PID", str)  # type: ignore[misc,no-redef]
 
 __all__ = [
     "AMBIGUITY_MARGIN",
@@ -593,8 +593,8 @@ class EntityLinker:
         stop = _stop_words()
         block: dict[str, list[int]] = defaultdict(list)
         for pos, joined in enumerate(names):
-            for key in _block_keys(joined, stop):
-                block[key].append(pos)
+            for block_key in _block_keys(joined, stop):
+                block[block_key].append(pos)
         self._block = dict(block)
         self._partial = {k: tuple(v) for k, v in partial.items()}
 
@@ -846,7 +846,7 @@ class EntityLinker:
         return False
 
     def _reference_spans(
-        self, tokens: list[_Token], taken: list, focus: QID | None
+        self, tokens: list[_Token], taken: list, focus: str | None
     ) -> list[tuple[int, int, dict[str, float], str]]:
         """ "this movie", "that one", "it" -> the focus item (nothing without a focus)."""
         if focus is None:

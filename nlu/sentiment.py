@@ -406,13 +406,13 @@ def _resolve(clauses: list[_Clause], index: int) -> Polarity:
     k = index  # backwards across plain boundaries
     while clauses[k].boundary_before == "plain" and k > 0:
         k -= 1
-        if clauses[k].polarity is not None:
-            return clauses[k].polarity
+        if (found := clauses[k].polarity) is not None:
+            return found
     k = index  # forwards across plain boundaries
     while k + 1 < len(clauses) and clauses[k + 1].boundary_before == "plain":
         k += 1
-        if clauses[k].polarity is not None:
-            return clauses[k].polarity
+        if (found := clauses[k].polarity) is not None:
+            return found
     clause = clauses[index]
     if clause.boundary_before == "contrast" and index > 0 and clause.short:
         previous = clauses[index - 1].polarity  # "I like everything except Titanic", "... but Avatar"

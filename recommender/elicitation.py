@@ -56,7 +56,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 
 QID = str
 

@@ -12,7 +12,7 @@ Tree (callers catch by what they do about it)::
 
 from __future__ import annotations
 
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 
 
 class KnowledgeBaseError(CorsbotError):

@@ -205,7 +205,7 @@ class SnapshotData:
         values = sorted(({v for _, _, v in self.edges} | set(self.declared_roles)) - self.items, key=_qid_key)
         entities = items + values
         index = {q: i for i, q in enumerate(entities)}
-        pids = list(schema.edge_pids)
+        pids: list[str] = list(schema.edge_pids)
         used = {p for _, p, _ in self.edges} | {p for ps in self.declared_roles.values() for p in ps}
         extra = sorted(used - set(pids), key=_qid_key)
         pids += extra
@@ -644,7 +644,7 @@ class KnowledgeBase:
                     else:
                         old.append(p)
             ents, pids = self._entities, self.pids
-            single = [(pid,) for pid in pids]
+            single: list[tuple[PID, ...]] = [(pid,) for pid in pids]
             multi: dict[tuple[int, ...], tuple[PID, ...]] = {}
             g = nx.Graph()
             # Filled through the documented-internal dict-of-dicts (what add_nodes_from/add_edges_from
@@ -659,10 +659,10 @@ class KnowledgeBase:
                 if isinstance(ps, int):
                     data = {"pids": single[ps]}
                 else:
-                    key = tuple(sorted(set(ps)))
-                    tup = multi.get(key)
+                    pid_key = tuple(sorted(set(ps)))
+                    tup = multi.get(pid_key)
                     if tup is None:
-                        tup = multi[key] = tuple(pids[p] for p in key)
+                        tup = multi[pid_key] = tuple(pids[p] for p in pid_key)
                     data = {"pids": tup}
                 qa, qb = ents[a], ents[b]
                 adj[qa][qb] = data

@@ -38,7 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 
 logger = logging.getLogger(__name__)
 

@@ -41,7 +41,7 @@ import networkx as nx
 import numpy as np
 from numpy.typing import NDArray
 
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 from recommender.kb import spotify_url
 from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, SparseGraph, personalized_pagerank
 
@@ -92,8 +92,10 @@ def is_user_node(node: Hashable) -> bool:
 class KnowledgeBaseLike(Protocol):
     """The part of ``recommender.kb.KnowledgeBase`` (DESIGN.md) the recommender uses."""
 
-    domain: str
-    items: frozenset[QID]
+    @property
+    def domain(self) -> str: ...
+    @property
+    def items(self) -> frozenset[QID]: ...  # read-only, so a frozenset of typed QIDs fits too
 
     def has(self, qid: str) -> bool: ...
     def is_item(self, qid: str) -> bool: ...
@@ -585,7 +587,7 @@ def build_sparse_graph(graph: nx.Graph, kb: KnowledgeBaseLike, weighting: GraphW
         pids = data.get("pids") or ()
         if pids:
             w = 0.0
-            for p in pids:  # type: ignore[union-attr]
+            for p in pids:  # type: ignore[union-attr,attr-defined]
                 if p not in pid_weight:
                     pid_weight[p] = weighting.pid_weight(p)
                 w += pid_weight[p]

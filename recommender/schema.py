@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NewType
 
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 
 QID = NewType("QID", str)
 """A Wikidata entity id such as ``"Q83495"``."""

@@ -547,7 +547,13 @@ class RemoteBackend:
             if "TimeoutException" in text or "timeout" in text.lower():
                 return EndpointTimeoutError(self.url, 500, "query timed out on the server")
             return EndpointError(self.url, 500, f"server error: {text}")
-        status = {QueryBadFormed: 400, Unauthorized: 401, EndPointNotFound: 404, URITooLong: 414}.get(type(exc))
+        statuses: dict[type[Exception], int] = {
+            QueryBadFormed: 400,
+            Unauthorized: 401,
+            EndPointNotFound: 404,
+            URITooLong: 414,
+        }
+        status = statuses.get(type(exc))
         return EndpointError(self.url, status, text)
 
 

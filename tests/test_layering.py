@@ -13,7 +13,9 @@ FORBIDDEN = {
     "recommender": {"bot", "nlu", "logs"},
     "logs": {"bot", "nlu", "recommender"},
 }
-ALLOWED_EXCEPTIONS = {"logs.errors"}  # the dependency-free root of the exception tree
+PACKAGES = ("bot", "nlu", "recommender", "logs")
+EVALUATION_MODULES = {"nlu.intent_eval", "nlu.entity_eval", "recommender.rec_eval", "recommender.bench"}
+"""Offline evaluation and benchmark code: the CLI runs it, the live bot never imports it."""
 
 
 def _imports(path: Path) -> set[str]:
@@ -32,8 +34,6 @@ def test_package_does_not_import_downstream(package):
     offenders = []
     for path in sorted((ROOT / package).rglob("*.py")):
         for name in _imports(path):
-            if name in ALLOWED_EXCEPTIONS:
-                continue
             if name.split(".")[0] in FORBIDDEN[package]:
                 offenders.append(f"{path.relative_to(ROOT)} imports {name}")
     assert offenders == []
@@ -43,7 +43,7 @@ def test_only_the_telegram_channel_imports_telegram():
     """Only the modules of the ``bot/channels/telegram/`` package import python-telegram-bot."""
     offenders = [
         str(path.relative_to(ROOT))
-        for package in ("bot", "nlu", "recommender", "logs")
+        for package in PACKAGES
         for path in sorted((ROOT / package).rglob("*.py"))
         if any(name.split(".")[0] == "telegram" for name in _imports(path))
         and not path.relative_to(ROOT).as_posix().startswith("bot/channels/telegram/")
@@ -54,7 +54,7 @@ def test_only_the_telegram_channel_imports_telegram():
 def test_only_the_sparql_module_imports_sparqlwrapper():
     offenders = [
         str(path.relative_to(ROOT))
-        for package in ("bot", "nlu", "recommender", "logs")
+        for package in PACKAGES
         for path in sorted((ROOT / package).rglob("*.py"))
         if any(name.split(".")[0] == "SPARQLWrapper" for name in _imports(path))
         and path.relative_to(ROOT).as_posix() != "recommender/sparql.py"
@@ -62,24 +62,69 @@ def test_only_the_sparql_module_imports_sparqlwrapper():
     assert offenders == []
 
 
+def test_the_root_errors_import_nothing_of_the_project():
+    """``corsbot_errors`` is the neutral root every package imports: it imports none of them."""
+    names = _imports(ROOT / "corsbot_errors.py")
+    assert not {name for name in names if name.split(".")[0] in PACKAGES}
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def _runtime_modules() -> list[Path]:
+    """Modules the running bot may load: everything but the CLI glue and the evaluation code."""
+    return [
+        path
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if not _module(path).startswith("bot.cli") and _module(path) not in EVALUATION_MODULES
+    ]
+
+
 def test_no_runtime_module_imports_cli_glue():
-    """CLI glue (bot/cli*.py) sits on top: the dialog, services and channels never import it."""
+    """CLI glue (``bot/cli/``) sits on top: the dialog, services and channels never import it."""
     offenders = [
         f"{path.relative_to(ROOT)} imports {name}"
-        for path in sorted((ROOT / "bot").rglob("*.py"))
-        if not path.name.startswith("cli")
+        for path in _runtime_modules()
         for name in _imports(path) | _lazy_imports(path)
-        if name.startswith("bot.cli")
+        if name == "bot.cli" or name.startswith("bot.cli.")
     ]
     assert offenders == []
 
 
-def _lazy_imports(path: Path) -> set[str]:
-    """``from bot import cli_rec`` style imports (module named in the imported names)."""
+def test_no_runtime_module_imports_evaluation_code():
+    """The live bot never imports offline evaluation or benchmarks (``*_eval``, ``recommender.bench``)."""
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in _runtime_modules()
+        for name in _imports(path) | _lazy_imports(path, package=None)
+        if name in EVALUATION_MODULES
+    ]
+    assert offenders == []
+
+
+def test_the_dialog_never_imports_a_channel():
+    """The dialog manager works on ``Turn`` and ``Reply`` only; channels import it, not the reverse."""
+    dialog = [path for path in sorted((ROOT / "bot").rglob("*.py")) if _module(path).startswith("bot.dialog")]
+    assert dialog
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in dialog
+        for name in _imports(path) | _lazy_imports(path)
+        if name == "bot.channels" or name.startswith("bot.channels.") or name.split(".")[0] == "telegram"
+    ]
+    assert offenders == []
+
+
+def _lazy_imports(path: Path, package: str | None = "bot") -> set[str]:
+    """``from bot import cli`` style imports (module named in the imported names); every package's
+    when ``package`` is None (``from recommender import rec_eval``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {
         f"{node.module}.{alias.name}"
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module == "bot"
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+        if node.module == package or (package is None and node.module in PACKAGES)
         for alias in node.names
     }

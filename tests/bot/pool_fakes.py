@@ -7,7 +7,7 @@ import os
 import time
 
 from bot.turns import Reply, Turn
-from logs.errors import ConfigError, CorsbotError
+from corsbot_errors import ConfigError, CorsbotError
 
 
 class PidHandler:

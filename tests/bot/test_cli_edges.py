@@ -144,9 +144,9 @@ class _NoServices:
 
 @pytest.fixture()
 def no_services(monkeypatch):
-    import bot.services
+    import bot.compose
 
-    monkeypatch.setattr(bot.services.Services, "from_home", classmethod(lambda cls, **kw: _NoServices()))
+    monkeypatch.setattr(bot.compose, "load_services", lambda **kw: _NoServices())
 
 
 def _refuse_connect(monkeypatch):
@@ -223,7 +223,7 @@ def test_replay_report_folder_that_cannot_be_created(home, tmp_path, capsys):
 
 
 def test_scores_over_zero_items_are_not_perfect():
-    from bot.cli_chat import _score
+    from bot.cli.chat import _score
     from logs.compare import compare
 
     empty = compare([], [])

@@ -11,7 +11,7 @@ import pytest
 
 from bot.dialog_pool import ProcessDialogHandler, WorkerCrash, WorkerError
 from bot.turns import Turn
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 from tests.bot.fake_telegram import wait_until
 from tests.bot.pool_fakes import make_broken_handler, make_pid_handler
 

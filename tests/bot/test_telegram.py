@@ -13,7 +13,7 @@ import pytest
 
 from bot.channels.telegram import ChannelError, InstanceLock, TelegramChannel, TelegramConfig, lock_path_for
 from bot.turns import Choice, Reply, Turn
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 from tests.bot.fake_telegram import TOKEN, ScriptedHandler, wait_until
 
 U = 7  # the main test user (private chat id == user id)

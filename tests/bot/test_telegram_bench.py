@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import cli_telegram
+from bot.cli import telegram as cli_telegram
 from bot.turns import Reply, Turn
 
 

@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 from logs.record import (
     DATASET_FIELDS,
     ORIGINAL_USER_ID_KEY,

@@ -102,7 +102,7 @@ def inline_recognizer():
 def movie_recognizer():
     """An IntentRecognizer trained once on the released movie NL messages (skips without them)."""
     from bot import paths
-    from bot.cli_intents import examples_from_files
+    from bot.cli.intents import examples_from_files
     from nlu.intents import IntentRecognizer, agent_examples, smalltalk_examples
 
     path = paths.converse_dir() / "movie" / "messages_nl.json"

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot.cli import main
-from bot.cli_intents import examples_from_files
+from bot.cli.intents import examples_from_files
 from nlu.intents import IntentRecognizer
 
 

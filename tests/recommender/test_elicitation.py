@@ -8,7 +8,7 @@ import re
 import pytest
 from _rec_fakes import FakeKB  # noqa: E402  (tests/recommender is on sys.path)
 
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 from recommender.elicitation import (
     CONDITIONS,
     STRATEGIES,

@@ -8,7 +8,8 @@ import re
 import pytest
 from _rec_fakes import FakeKB  # noqa: E402
 
-from bot import cli, cli_rec
+from bot import cli
+from bot.cli import rec as cli_rec
 from bot.likes import file_key, logged_ratings, study_opinions
 from recommender.elicitation import STRATEGIES
 from recommender.recommend import Recommender

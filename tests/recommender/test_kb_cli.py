@@ -1,4 +1,4 @@
-"""``corsbot kb build | stats | show`` on the tiny fixture (CLI glue in bot/cli_kb.py)."""
+"""``corsbot kb build | stats | show`` on the tiny fixture (CLI glue in bot/cli/kb.py)."""
 
 from __future__ import annotations
 

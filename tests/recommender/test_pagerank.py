@@ -6,7 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 from recommender.pagerank import SparseGraph, personalized_pagerank
 
 

@@ -152,7 +152,7 @@ def test_summary_line_format(rec):
 
 
 def test_study_users_from_dataset_file(tmp_path):
-    from bot.cli_rec import study_users
+    from bot.cli.rec import study_users
 
     records = [
         {

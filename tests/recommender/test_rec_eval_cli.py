@@ -8,7 +8,8 @@ import re
 import pytest
 from _rec_fakes import FakeKB  # noqa: E402
 
-from bot import cli, cli_rec
+from bot import cli
+from bot.cli import rec as cli_rec
 from recommender.recommend import Recommender
 
 

@@ -6,7 +6,7 @@ import networkx as nx
 import pytest
 from _rec_fakes import FakeKB  # noqa: E402  (tests/recommender is on sys.path)
 
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 from recommender.recommend import (
     FALLBACK_ISOLATED_LIKES,
     FALLBACK_NO_LIKES,

@@ -17,7 +17,7 @@ from telegram.ext import Application
 
 from bot.channels.telegram.config import ChannelTexts, DialogHandler, TelegramConfig
 from bot.turns import Reply, Turn
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 
 logger = logging.getLogger(__name__)
 

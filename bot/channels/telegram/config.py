@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.turns import Reply, Turn
-from logs.errors import CorsbotError
+from corsbot_errors import CorsbotError
 
 USER_PREFIX = "tg:"
 """Prefix of Telegram user keys in :class:`Turn` (``"tg:42"``)."""
@@ -89,7 +89,7 @@ class TelegramConfig:
         request_timeout_s: read/write/connect timeout of ordinary Bot API calls.
         connection_pool_size: HTTP connections for ordinary Bot API calls (kept alive).
         http_backend: ``"aiohttp"`` (default: :class:`AiohttpRequest`, about 4x less CPU per call
-            than PTB's httpx backend, see ``bot/cli_telegram.py``) or ``"httpx"`` (PTB's own
+            than PTB's httpx backend, see ``bot/cli/telegram.py``) or ``"httpx"`` (PTB's own
             :class:`~telegram.request.HTTPXRequest`, e.g. to use PTB's proxy support).
         commands: (command, description) pairs for ``setMyCommands``.
         webhook_url: public HTTPS URL Telegram posts updates to; None = long polling.

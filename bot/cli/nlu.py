@@ -1,5 +1,5 @@
 """``corsbot nlu ...``: registers the ``nlu`` command; its subcommands come from
-``bot/cli_intents.py`` (train, evaluate) and ``bot/cli_entities.py`` (evaluate-entities)."""
+``bot/cli/intents.py`` (train, evaluate) and ``bot/cli/entities.py`` (evaluate-entities)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("nlu", help="train and evaluate the language understanding")
     nlu_sub = parser.add_subparsers(dest="nlu_command", metavar="NLU_COMMAND")
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
-    for name in ("bot.cli_intents", "bot.cli_entities"):
+    for name in ("bot.cli.intents", "bot.cli.entities"):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -1,7 +1,7 @@
 """``corsbot chat`` (terminal chat) and ``corsbot replay`` (a logged study fed to the dialog manager).
 
-Both build the same :class:`bot.dialog.DialogManager` as the Telegram channel, so the three share
-one code path.
+Both build the same :class:`bot.dialog.DialogManager` as the Telegram channel (the composition root,
+:mod:`bot.compose`), so the three share one code path.
 
 ``corsbot chat --domain movie`` reads one message per line from stdin (works from a pipe) and prints
 the bot's replies; buttons are listed as ``[1] Like  [2] Dislike ...`` and typing the number presses
@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from bot import paths
-from bot.cli_args import positive_int
+from bot import compose, paths
+from bot.cli.args import positive_int
 from bot.turns import Reply, Turn
 
 logger = logging.getLogger(__name__)
@@ -78,28 +78,6 @@ def user_key(text: str) -> str:
     return text
 
 
-def build_dialog_manager(*, db: Path, session: str, services=None, log_db: Path | None = None):
-    """Build the dialog manager on the runtime folder's models and snapshots.
-
-    Args:
-        db: SQLite file for dialog states (and the log, unless ``log_db`` is given).
-        session: log session name.
-        services: prebuilt :class:`bot.services.Services` (default: loaded from ``$CORSBOT_HOME``).
-        log_db: separate SQLite file for the session log.
-
-    Raises:
-        ConfigError: the model or knowledge base is missing (the message says which command to run).
-    """
-    from bot.dialog import DialogManager
-    from bot.services import Services
-    from bot.store import StateStore
-    from logs.store import LogStore
-    from logs.tocheck import compute_to_check
-
-    services = services or Services.from_home()
-    return DialogManager(services, StateStore(db), LogStore(log_db or db), session=session, to_check=compute_to_check)
-
-
 def render_plain(reply: Reply) -> str:
     """A reply as terminal text, buttons numbered ``[1] label``."""
     text = reply.text
@@ -127,7 +105,7 @@ def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _chat_cli(args: argparse.Namespace) -> int:
-    dm = build_dialog_manager(db=paths.database(), session="chat")
+    dm = compose.build_dialog_manager(db=paths.database(), session="chat")
     return chat(dm, user=args.user, domain=args.domain, stdin=sys.stdin, stdout=sys.stdout)
 
 
@@ -179,7 +157,7 @@ def _check_replay_args(args: argparse.Namespace) -> Path:
     Raises:
         ConfigError: a file is missing or a folder, or the report folder cannot be created.
     """
-    from logs.errors import ConfigError
+    from corsbot_errors import ConfigError
 
     folders = [str(path) for path in args.files if path.is_dir()]
     if folders:
@@ -205,14 +183,13 @@ def _score(value: float, count: int) -> str:
 
 
 def _replay_cli(args: argparse.Namespace) -> int:
-    from bot.services import Services
+    from corsbot_errors import ConfigError
     from logs.compare import compare, merge
-    from logs.errors import ConfigError
     from logs.record import write_records
     from logs.store import open_error
 
     out_dir = _check_replay_args(args)
-    services = Services.from_home()
+    services = compose.load_services()
     db = paths.home() / "replay.sqlite3"
     try:
         for suffix in ("", "-wal", "-shm"):
@@ -223,7 +200,7 @@ def _replay_cli(args: argparse.Namespace) -> int:
     comparisons, all_messages, all_exceptions, all_seconds = [], 0, 0, 0.0
     for path in args.files:
         domain = paths.domain_from_path(path, args.domain)
-        dm = build_dialog_manager(db=db, session=f"replay:{path.parent.name}/{path.stem}", services=services)
+        dm = compose.build_dialog_manager(db=db, session=f"replay:{path.parent.name}/{path.stem}", services=services)
         dm.default_domain = domain
         logged, ours, exceptions, seconds = replay_file(dm, path, run_id=run_id, limit_users=args.limit_users)
         write_records(out_dir / f"ours_{path.parent.name}_{path.stem}.json", ours)

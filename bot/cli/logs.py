@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from bot import paths
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

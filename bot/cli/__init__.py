@@ -3,12 +3,12 @@
 Subcommands are registered by glue modules, one per concern, each exposing
 ``register(subparsers) -> None``:
 
-- ``bot/cli_kb.py``: ``kb build | stats | show``
-- ``bot/cli_nlu.py``: ``nlu train | evaluate | evaluate-entities``
-- ``bot/cli_rec.py``: ``rec evaluate | bench``
-- ``bot/cli_logs.py``: ``export``, ``logs tocheck``
-- ``bot/cli_chat.py``: ``chat``, ``replay``
-- ``bot/cli_telegram.py``: ``telegram``, ``bench telegram``
+- ``bot/cli/kb.py``: ``kb build | stats | show``
+- ``bot/cli/nlu.py``: ``nlu train | evaluate | evaluate-entities``
+- ``bot/cli/rec.py``: ``rec evaluate | bench``
+- ``bot/cli/logs.py``: ``export``, ``logs tocheck``
+- ``bot/cli/chat.py``: ``chat``, ``replay``
+- ``bot/cli/telegram.py``: ``telegram``, ``bench telegram``
 
 Every handler returns a process exit code. Errors that corsbot raises on purpose
 (``CorsbotError`` subclasses, missing files) are printed as one clear line on stderr, exit code 2;
@@ -23,7 +23,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-_GLUE_MODULES = ("bot.cli_kb", "bot.cli_nlu", "bot.cli_rec", "bot.cli_logs", "bot.cli_chat", "bot.cli_telegram")
+_GLUE_MODULES = ("bot.cli.kb", "bot.cli.nlu", "bot.cli.rec", "bot.cli.logs", "bot.cli.chat", "bot.cli.telegram")
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ def package_version() -> str:
         import re
         from pathlib import Path
 
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
         found = (
             re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M)
             if pyproject.is_file()
@@ -101,7 +101,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             logger.exception("unexpected error")
         print(f"corsbot: error: {message or exc.__class__.__name__ + ': ' + str(exc)}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot import paths
-from bot.cli_args import non_negative_int, positive_float, positive_int
+from bot.cli.args import non_negative_int, positive_float, positive_int
 
 if TYPE_CHECKING:  # pragma: no cover
     from recommender.kb import KnowledgeBase

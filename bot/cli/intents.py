@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import paths
-from bot.cli_args import at_least
+from bot.cli.args import at_least
 from logs.record import conversations, read_records
 from logs.schema import split_list
 

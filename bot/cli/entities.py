@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from bot import paths
-from bot.cli_args import non_negative_int
+from bot.cli.args import non_negative_int
 
 logger = logging.getLogger(__name__)
 

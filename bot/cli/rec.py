@@ -31,13 +31,18 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import paths
-from bot.cli_args import non_negative_int, positive_int
-from bot.likes import RATING_INTENT_PREFIXES, interactions_for, study_users  # noqa: F401 (re-exported)
-from logs.errors import ConfigError
+from bot.cli.args import non_negative_int, positive_int
+from bot.likes import RATING_INTENT_PREFIXES, interactions_for, study_likes  # noqa: F401 (re-exported)
+from corsbot_errors import ConfigError
+
+if TYPE_CHECKING:
+    from recommender.rec_eval import StudyUser
 
 logger = logging.getLogger(__name__)
 
@@ -120,6 +125,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 # -- shared ------------------------------------------------------------------------------------
+
+
+def study_users(domain: str, files: Sequence[Path] | None = None) -> list[StudyUser]:
+    """The released study's users of ``domain`` as the evaluation's :class:`StudyUser` values
+    (:func:`bot.likes.study_likes`: key, liked and disliked QIDs in first-mention order).
+
+    Raises:
+        ConfigError: if no released file of the domain exists.
+    """
+    from recommender.rec_eval import StudyUser
+
+    return [StudyUser(key, liked, disliked) for key, (liked, disliked) in study_likes(domain, files).items()]
 
 
 def load_recommender(domain: str, **options: object):

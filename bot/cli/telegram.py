@@ -3,7 +3,7 @@
 ``corsbot telegram`` reads the bot token from an environment variable (never from the command line,
 where ``ps`` would show it), takes the single-instance lock next to the database, starts
 ``--processes`` dialog-manager worker processes (default 2; :mod:`bot.dialog_pool`: each builds the
-dialog manager from ``$CORSBOT_HOME`` with ``bot.cli_chat.build_dialog_manager``, each user is pinned
+dialog manager from ``$CORSBOT_HOME`` with ``bot.compose.build_dialog_manager``, each user is pinned
 to one of them, all share the SQLite database) and serves by long polling, or by webhook with
 ``--webhook-url``. ``--processes 0`` runs the dialog manager in the bot process on the channel's
 threads instead. ``--echo`` answers with an echo handler instead of the dialog manager (to check a
@@ -113,10 +113,10 @@ from pathlib import Path
 from typing import Any
 
 from bot import paths
-from bot.cli_args import non_negative_int, positive_float, positive_int
-from bot.cli_args import port as port_number
+from bot.cli.args import non_negative_int, positive_float, positive_int
+from bot.cli.args import port as port_number
 from bot.turns import Choice, Reply, Turn
-from logs.errors import ConfigError
+from corsbot_errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
@@ -230,7 +230,7 @@ def _real_dialog_manager(db: Path, session: str, processes: int = 0, warmup: tup
     Raises:
         ConfigError: the model or knowledge base is missing, or a worker could not start.
     """
-    from bot.cli_chat import build_dialog_manager  # noqa: PLC0415 - heavy (models, KB)
+    from bot.compose import build_dialog_manager  # noqa: PLC0415 - heavy (models, KB)
 
     if processes <= 0:
         dm = build_dialog_manager(db=db, session=session)

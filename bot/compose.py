@@ -1,0 +1,122 @@
+"""The composition root: the services and the dialog manager built from the runtime folder.
+
+The CLI (``corsbot chat``, ``replay``, ``telegram``, ``bench telegram``), the Telegram worker
+processes (:mod:`bot.dialog_pool` calls a picklable ``functools.partial`` of
+:func:`build_dialog_manager`) and the tests build the bot here, so that the dialog manager and the
+channels never know where models, snapshots and the database live (``bot/paths.py``).
+
+Example::
+
+    dm = build_dialog_manager(db=paths.database(), session="chat")    # models and KB of $CORSBOT_HOME
+    dm = build_dialog_manager(db=tmp / "db.sqlite3", session="test", services=fake_services)
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot import paths
+from bot.services import DomainServices, Services
+from corsbot_errors import ConfigError
+
+if TYPE_CHECKING:
+    from bot.dialog import DialogManager
+
+logger = logging.getLogger(__name__)
+
+
+def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None) -> Services:
+    """Load the trained intent model and, lazily per domain, the KB snapshots of the runtime folder.
+
+    Args:
+        model_dir: the intent model folder (default ``$CORSBOT_HOME/models/intent``).
+        kb_dir: the folder of the domain snapshots (default ``$CORSBOT_HOME/kb``).
+
+    Raises:
+        ConfigError: the intent model or the KB snapshots are missing (with the command to run).
+    """
+    from nlu.intents import IntentRecognizer
+    from nlu.sentiment import SentimentRecognizer
+
+    model_dir = model_dir or paths.intent_model()
+    kb_dir = kb_dir or paths.kb_dir()
+    if not model_dir.exists():
+        raise ConfigError(
+            f"no intent model at {model_dir} ({paths.home_hint(model_dir)}); "
+            "or train one there with `make model` or `corsbot nlu train`"
+        )
+    if not any((kb_dir / d).exists() for d in paths.DOMAINS):
+        raise ConfigError(
+            f"no knowledge base in {kb_dir} ({paths.home_hint(kb_dir / 'movie')}); "
+            "or build it there with `make kb` or `corsbot kb build`"
+        )
+    database = paths.database()
+
+    def loader(domain: str) -> DomainServices:
+        return load_domain(kb_dir / domain, interactions=collaborative_likes(domain, database))
+
+    return Services(IntentRecognizer.load(model_dir), SentimentRecognizer(), loader)
+
+
+def collaborative_likes(domain: str, database: Path | None) -> dict[str, tuple[str, ...]]:
+    """Users' likes for the recommender's collaborative edges: the released study's users and the
+    bot's own logged likes (``database``, if it exists). See :func:`bot.likes.interactions_for`."""
+    from bot.likes import interactions_for
+    from logs.record import LogRecord
+    from logs.store import LogStore
+
+    records: list[LogRecord] = []
+    if database is not None and database.is_file():
+        store = LogStore(database)
+        try:
+            records = store.records()
+        finally:
+            store.close()
+    return interactions_for(domain, records=records)
+
+
+def load_domain(snapshot: Path, *, interactions: dict[str, tuple[str, ...]] | None = None) -> DomainServices:
+    """Load a domain snapshot and build its linker and recommender.
+
+    Args:
+        snapshot: the domain's snapshot folder.
+        interactions: user key -> liked QIDs, added to the graph as user nodes (collaborative
+            edges; ``recommender.recommend.Recommender``); None for the knowledge graph alone.
+
+    Raises:
+        KnowledgeBaseError: the snapshot is missing or unreadable.
+    """
+    from nlu.linker import EntityLinker
+    from recommender.kb import KnowledgeBase
+    from recommender.recommend import Recommender
+
+    kb = KnowledgeBase.load(snapshot)
+    logger.info("loaded %s knowledge base: %d items", kb.domain, len(kb.items))
+    recommender = Recommender(kb, interactions=interactions) if interactions else Recommender(kb)
+    return DomainServices(kb=kb, linker=EntityLinker(kb), recommender=recommender)
+
+
+def build_dialog_manager(
+    *, db: Path, session: str, services: Services | None = None, log_db: Path | None = None
+) -> DialogManager:
+    """The dialog manager on the runtime folder's models and snapshots (or on ``services``).
+
+    Args:
+        db: SQLite file for dialog states (and the log, unless ``log_db`` is given).
+        session: log session name (``"chat"``, ``"telegram"``, ``"replay:movie/messages_nl"``).
+        services: prebuilt :class:`bot.services.Services` (default: :func:`load_services`).
+        log_db: separate SQLite file for the session log.
+
+    Raises:
+        ConfigError: the model or knowledge base is missing (the message says which command to run).
+        logs.store.DatabaseOpenError: the database cannot be opened (names the file and what to do).
+    """
+    from bot.dialog import DialogManager
+    from bot.store import StateStore
+    from logs.store import LogStore
+    from logs.tocheck import compute_to_check
+
+    services = services or load_services()
+    return DialogManager(services, StateStore(db), LogStore(log_db or db), session=session, to_check=compute_to_check)
