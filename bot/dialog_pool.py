@@ -62,6 +62,7 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
+from bot import redact
 from bot.turns import Reply, Turn
 from corsbot_errors import ConfigError, CorsbotError
 
@@ -100,6 +101,7 @@ def _worker_main(
     # This is the worker process's entry point (its "CLI"): it mirrors the parent's log level, as
     # bot/cli/__init__.py configured it, with the process name added.
     logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s")
+    redact.install()  # secrets the worker reads itself (a database password) never reach its log
     log = logging.getLogger(__name__)
     try:
         handler = factory()

@@ -10,6 +10,9 @@ That rename would *replace* whatever else stands at the path, so:
 - an existing path that is not a regular file (a device such as ``/dev/full`` or ``/dev/stdout``,
   a FIFO) is opened and written in place, never renamed over.
 
+A new file gets the mode any tool would give it (``0666`` less the umask, e.g. ``0644``), an
+existing one keeps its mode (the temporary file would otherwise be ``0600``).
+
 Write errors (``ENOSPC`` on ``/dev/full``, a full disk, a reader that left a FIFO) come out as
 :class:`OSError`; callers turn them into their own one-line :class:`~corsbot_errors.CorsbotError`.
 
@@ -90,6 +93,7 @@ def write_text(path: str | os.PathLike[str], text: str) -> str:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
@@ -99,3 +103,25 @@ def write_text(path: str | os.PathLike[str], text: str) -> str:
         Path(tmp_name).unlink(missing_ok=True)
         raise
     return "atomic"
+
+
+def _mode_for(target: Path) -> int:
+    """Permission bits for the file written at ``target``: an existing regular file's own, else
+    ``0o666`` less the process umask (what ``open(path, "w")`` would create)."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where Linux tells it (``/proc/self/status``)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)  # no /proc: read it the portable way (set, then restore at once)
+    os.umask(mask)
+    return mask

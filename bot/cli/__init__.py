@@ -72,6 +72,9 @@ def configure_logging(verbosity: int) -> None:
     level = logging.WARNING if verbosity <= 0 else logging.INFO if verbosity == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    from bot import redact
+
+    redact.install()  # every handler: no token, secret or password in any log line or traceback
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -99,5 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = describe_error(exc)
         if message is None or args.verbose >= 2:
             logger.exception("unexpected error")
-        print(f"corsbot: error: {message or exc.__class__.__name__ + ': ' + str(exc)}", file=sys.stderr)
+        from bot.redact import redact
+
+        print(redact(f"corsbot: error: {message or exc.__class__.__name__ + ': ' + str(exc)}"), file=sys.stderr)
         return 2

@@ -115,6 +115,7 @@ from typing import Any
 from bot import paths
 from bot.cli.args import non_negative_int, positive_float, positive_int
 from bot.cli.args import port as port_number
+from bot.redact import redact, register_secret
 from bot.turns import Choice, Reply, Turn
 from corsbot_errors import ConfigError
 
@@ -254,6 +255,8 @@ def _telegram_cli(args: argparse.Namespace) -> int:
     from bot.channels.users import ChannelUsers  # noqa: PLC0415
 
     token = os.environ.get(args.token_env, "").strip()
+    register_secret(token)
+    register_secret(os.environ.get(args.secret_env))
     if not token:
         raise ConfigError(f"no bot token: set the environment variable {args.token_env} (from @BotFather)")
     db = args.db or paths.database()
@@ -276,10 +279,8 @@ def _telegram_cli(args: argparse.Namespace) -> int:
         handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram", args.processes)
         try:
             channel = TelegramChannel(handler, config, users=ChannelUsers(db))
-            print(
-                f"telegram: serving ({'webhook ' + args.webhook_url if args.webhook_url else 'long polling'}); Ctrl-C stops"
-            )
-            channel.run()
+            mode = f"webhook {redact(args.webhook_url)}" if args.webhook_url else "long polling"
+            channel.run(on_started=lambda: print(f"telegram: serving ({mode}); Ctrl-C stops", flush=True))
         finally:
             if hasattr(handler, "close"):
                 handler.close()

@@ -9,6 +9,7 @@ import logging
 import re
 import signal
 import warnings
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from telegram import BotCommand, Message, Update
@@ -39,6 +40,7 @@ from bot.channels.telegram.http_backend import AiohttpRequest
 from bot.channels.telegram.locks import SerialUpdateProcessor, serial_key
 from bot.channels.telegram.outbound import ReplySender, button_label
 from bot.channels.users import ChannelUsers
+from bot.redact import redact, register_secret
 from bot.turns import Reply, Turn
 
 logger = logging.getLogger(__name__)
@@ -87,6 +89,8 @@ class TelegramChannel:
         """
         self._handler = handler
         self.config = config
+        register_secret(config.token)  # hidden from every log line and error from now on
+        register_secret(config.secret_token)
         self._users = users
         self.texts = texts if texts is not None else ChannelTexts()
         self._executor: ThreadPoolExecutor | None = None
@@ -99,7 +103,9 @@ class TelegramChannel:
             config.max_concurrent_updates, key=serial_key, gate=self._taps.gate, done=self._taps.done
         )
         self.application = self._build_application()
-        self._sender = ReplySender(self.application, self.texts, self._mark_inactive)
+        self._sender = ReplySender(
+            self.application, self.texts, self._mark_inactive, retry_budget_s=config.retry_budget_s
+        )
         self._runner = TurnRunner(handler, config, self.texts, self.application, lambda: self._executor)
 
     # ----------------------------------------------------------------- construction and life cycle
@@ -160,15 +166,17 @@ class TelegramChannel:
         self._fatal = None
         try:
             await self._start_receiving()
-        except InvalidToken as exc:
+        except InvalidToken:
             await self._teardown()
-            raise ChannelError(f"Telegram refused the bot token: {exc}") from exc
+            raise ChannelError(
+                "Telegram refused the bot token (401 Unauthorized): check the token from @BotFather"
+            ) from None  # PTB's message quotes the token
         except NetworkError as exc:
             await self._teardown()
-            raise ChannelError(f"cannot reach the Telegram Bot API at {cfg.base_url}: {exc}") from exc
+            raise ChannelError(redact(f"cannot reach the Telegram Bot API at {cfg.base_url}: {exc}")) from None
         except OSError as exc:
             await self._teardown()
-            raise ChannelError(f"cannot listen for the webhook on {cfg.listen}:{cfg.port}: {exc}") from exc
+            raise ChannelError(redact(f"cannot listen for the webhook on {cfg.listen}:{cfg.port}: {exc}")) from None
         except BaseException:
             await self._teardown()
             raise
@@ -235,13 +243,19 @@ class TelegramChannel:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
-    async def serve(self) -> None:
+    async def serve(self, on_started: Callable[[], None] | None = None) -> None:
         """Run until :meth:`request_stop`, SIGINT or SIGTERM.
+
+        Args:
+            on_started: called once the bot is up (``getMe`` answered, receiving started), e.g. to
+                print "serving" only when it is true.
 
         Raises:
             ChannelError: bad token, or another process polls with the same token (409 Conflict).
         """
         await self.start()
+        if on_started is not None:
+            on_started()
         loop = asyncio.get_running_loop()
         installed = []
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -263,13 +277,13 @@ class TelegramChannel:
         if self._stop_event is not None:
             self._stop_event.set()
 
-    def run(self) -> None:
+    def run(self, on_started: Callable[[], None] | None = None) -> None:
         """Blocking: :meth:`serve` in a fresh event loop.
 
         Raises:
             ChannelError: see :meth:`serve`.
         """
-        asyncio.run(self.serve())
+        asyncio.run(self.serve(on_started))
 
     def _on_polling_error(self, exc: TelegramError) -> None:
         if isinstance(exc, Conflict):
@@ -328,10 +342,16 @@ class TelegramChannel:
         query, user = update.callback_query, update.effective_user
         if query is None or user is None:
             return
-        await self._sender.answer_query(query)
         key = f"{USER_PREFIX}{user.id}"
         card_message = query.message if isinstance(query.message, Message) else None
         chat_id = query.message.chat.id if query.message is not None else user.id
+        if query.message is not None and (query.message.chat.id != user.id or query.message.chat.type != "private"):
+            # a button is honoured only in the private chat it was sent to, by its user (issue 17.3): a
+            # tap forwarded or forged from elsewhere must not read or edit another user's card
+            logger.warning("refused a tap by %s on a message of chat %s", key, query.message.chat.id)
+            await self._sender.answer_query(query, self.texts.not_your_button)
+            return
+        await self._sender.answer_query(query)
         card = (chat_id, card_message.message_id) if card_message is not None else None
         current: Update | None = update
         try:

@@ -64,6 +64,8 @@ class ChannelTexts:
     too_slow: str = "Sorry, that took too long. Please try again, maybe with a narrower request."
     apology: str = "Sorry, something went wrong on my side. Please try again."
     choose: str = "Please choose:"
+    not_your_button: str = "This button belongs to another chat."
+    not_delivered: str = "Telegram is busy: some of my answers may come late."
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,9 @@ class TelegramConfig:
         debounce: answer repeated taps on a busy card "working on it" and run only the last one.
         overall_rate_per_s: AIORateLimiter's overall limit (Telegram: about 30 messages/s per bot);
             0 disables it (benchmarks against a fake server).
-        max_retries: retries after a 429 ``RetryAfter`` (waiting what Telegram asks).
+        max_retries: retries after a 429 ``RetryAfter`` (waiting what Telegram asks) by PTB's rate limiter.
+        retry_budget_s: after those, how long the channel keeps retrying one reply (429 and refused
+            connections; see :class:`~bot.channels.telegram.outbound.ReplySender`).
         poll_timeout_s: long-polling timeout of ``getUpdates``.
         request_timeout_s: read/write/connect timeout of ordinary Bot API calls.
         connection_pool_size: HTTP connections for ordinary Bot API calls (kept alive).
@@ -110,6 +114,7 @@ class TelegramConfig:
     debounce: bool = True
     overall_rate_per_s: float = 30.0
     max_retries: int = 3
+    retry_budget_s: float = 60.0
     poll_timeout_s: float = 10.0
     request_timeout_s: float = 15.0
     connection_pool_size: int = 64

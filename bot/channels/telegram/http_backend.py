@@ -8,6 +8,8 @@ import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from bot.redact import redact
+
 
 class AiohttpRequest(BaseRequest):
     """python-telegram-bot networking backend on an :mod:`aiohttp` client session (HTTP/1.1 keep-alive).
@@ -113,6 +115,6 @@ class AiohttpRequest(BaseRequest):
             async with session.request(method, url, data=data, timeout=timeout) as response:
                 return response.status, await response.read()
         except TimeoutError as exc:  # aiohttp's timeouts derive from it (asyncio.TimeoutError on 3.11)
-            raise TimedOut(f"timed out calling the Bot API ({type(exc).__name__})") from exc
+            raise TimedOut(f"timed out calling the Bot API ({type(exc).__name__})") from None
         except aiohttp.ClientError as exc:
-            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+            raise NetworkError(redact(f"aiohttp.{type(exc).__name__}: {exc}")) from None  # the cause names the URL

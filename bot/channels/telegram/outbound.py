@@ -4,13 +4,16 @@ in-place edits of a pressed card (field cases F03, F04, F08), and callback queri
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import logging
+import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import Application
 
 from bot.channels.render import escape_html, fits_caption, split_text
@@ -18,6 +21,14 @@ from bot.channels.telegram.config import ChannelTexts
 from bot.turns import Choice, Reply
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+MAX_RETRY_WAIT_S = 30.0
+"""Longest single wait before retrying a Bot API call (a longer ``retry_after`` is cut to this)."""
+
+
+def _seconds(value: float | dt.timedelta) -> float:
+    return value.total_seconds() if isinstance(value, dt.timedelta) else float(value)
 
 
 class ReplySender:
@@ -28,6 +39,11 @@ class ReplySender:
         texts: the channel's own texts (``choose`` for a keyboard without text).
         on_forbidden: awaited with ``(user key, chat id, error)`` when Telegram answers 403 (the user
             blocked the bot, F09); the reply is then dropped.
+        retry_budget_s: how long one call may keep being retried after the rate limiter gave up:
+            a 429 waits the ``retry_after`` Telegram asks (each wait capped at :data:`MAX_RETRY_WAIT_S`),
+            a refused or reset connection 1, 2, 4 ... s; a timeout is not retried (the message may
+            have arrived). When the budget is spent the reply is dropped with an error in the log,
+            and the user is never told that the action failed (it did not: only its reply was lost).
     """
 
     def __init__(
@@ -35,10 +51,13 @@ class ReplySender:
         application: Application,
         texts: ChannelTexts,
         on_forbidden: Callable[[str, int, Forbidden], Awaitable[None]],
+        *,
+        retry_budget_s: float = 60.0,
     ) -> None:
         self._application = application
         self.texts = texts
         self._on_forbidden = on_forbidden
+        self._retry_budget_s = retry_budget_s
 
     async def deliver(
         self,
@@ -67,7 +86,32 @@ class ReplySender:
                 await self._send_text(chat_id, part, markup if last else None, reply_to=reply_to if i == 0 else None)
         except Forbidden as exc:
             await self._on_forbidden(key, chat_id, exc)
+        except BadRequest:
+            raise
+        except (RetryAfter, NetworkError) as exc:  # retried within the budget already (issue 17.4)
+            logger.error("reply to %s not delivered (%s); the turn itself was applied", key, exc)
         return False
+
+    async def _retrying(self, call: Callable[[], Awaitable[T]]) -> T:
+        """``await call()``, retried on 429 and connection failures within the retry budget."""
+        deadline = time.monotonic() + self._retry_budget_s
+        backoff = 1.0
+        while True:
+            try:
+                return await call()
+            except RetryAfter as exc:
+                error: TelegramError = exc
+                wait = min(_seconds(exc.retry_after), MAX_RETRY_WAIT_S)
+            except TimedOut:
+                raise
+            except NetworkError as exc:
+                if isinstance(exc, BadRequest):
+                    raise
+                error, wait, backoff = exc, backoff, min(backoff * 2, MAX_RETRY_WAIT_S)
+            if time.monotonic() + wait > deadline:
+                raise error
+            logger.warning("Bot API busy or unreachable; retrying in %.1f s", wait)
+            await asyncio.sleep(wait)
 
     async def _send_text(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *, reply_to: int | None = None
@@ -105,7 +149,8 @@ class ReplySender:
             params["reply_markup"] = markup
         if reply_to is not None:
             params["reply_parameters"] = ReplyParameters(message_id=reply_to)
-        await self._application.bot.do_api_request("sendMessage", api_kwargs=params)
+        bot = self._application.bot
+        await self._retrying(lambda: bot.do_api_request("sendMessage", api_kwargs=params))
 
     async def _send_photo(self, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None) -> bool:
         """Photo with caption (or photo then text); False if the photo could not be sent."""
@@ -147,7 +192,11 @@ class ReplySender:
                 for parse_mode, caption in ((ParseMode.HTML, escape_html(reply.text)), (None, reply.text)):
                     try:
                         media = InputMediaPhoto(reply.image, caption=caption, parse_mode=parse_mode)
-                        await bot.edit_message_media(media, chat_id=chat_id, message_id=message_id, reply_markup=markup)
+                        await self._retrying(
+                            lambda m=media: bot.edit_message_media(
+                                m, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                            )
+                        )
                         return True
                     except BadRequest as exc:
                         if parse_mode is None or "parse entities" not in exc.message.lower():
@@ -157,8 +206,10 @@ class ReplySender:
                 return False
             for parse_mode, text in ((ParseMode.HTML, escape_html(reply.text)), (None, reply.text)):
                 try:
-                    await bot.edit_message_text(
-                        text, chat_id=chat_id, message_id=message_id, parse_mode=parse_mode, reply_markup=markup
+                    await self._retrying(
+                        lambda t=text, p=parse_mode: bot.edit_message_text(
+                            t, chat_id=chat_id, message_id=message_id, parse_mode=p, reply_markup=markup
+                        )
                     )
                     return True
                 except BadRequest as exc:
