@@ -36,6 +36,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bot import messages as msg
@@ -47,8 +48,19 @@ from bot.turns import Choice, Reply, Turn
 from corsbot_errors import CorsbotError
 from logs.record import LogRecord
 from logs.schema import Event, Intent, format_objects, is_smalltalk, join_list
-from logs.store import LogStore
-from nlu.textnorm import fold, has_letters, normalize
+from logs.store import LogStore, StoreError
+from nlu.textnorm import fold
+from nlu.understand import (
+    ANSWER_INTENTS,
+    DOMAIN_WORDS,
+    REC_PAYLOAD_TEXT,
+    RESET_INTENTS,
+    Reading,
+    TurnParse,
+    View,
+    understand,
+)
+from recommender.schema import role_words
 
 logger = logging.getLogger(__name__)
 
@@ -56,8 +68,6 @@ DEFAULT_MIN_PREFERENCES = 3
 """Preferences needed before recommending (the original system's rule)."""
 DEFAULT_LIST_SIZE = 5
 """Items per recommendation list, presented one at a time (as in the paper)."""
-MAX_MENTIONS_PER_TURN = 25
-"""Mentions processed from one message; the rest is ignored (a 10,000-character message stays cheap)."""
 ROWS_CACHE_USERS = 1000
 """Users whose session log is kept in memory for the per-turn toCheck recomputation (LRU)."""
 MAX_CHOICES = 6
@@ -70,57 +80,7 @@ QUESTION_LIFESPAN = 2
 """Turns a preference question stays open while the user talks about something else: the lifespan
 (2) the original agent's webhook gave ``property_type_disambiguation`` with a question."""
 _QUESTION_KINDS = ("item", "role", "confirm")
-
-_YES = re.compile(r"^(yes|yeah|yep|yup|sure|ok|okay|correct|right|of course|y|si|sì|👍)\b", re.I)
-_NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither)\b", re.I)
-_NONE = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
-_DOMAIN_WORDS = {
-    "movie": ("movie", "movies", "film", "films", "cinema"),
-    "book": ("book", "books", "novel", "novels", "literature", "reading"),
-    "music": ("music", "song", "songs", "album", "albums", "band", "bands", "artist", "artists"),
-}
-_SWITCH = re.compile(r"\b(switch|change|talk about|let'?s (talk|do|try)|go to|move to)\b", re.I)
-_ROLE_WORDS = {
-    "director": "P57",
-    "directed": "P57",
-    "directors": "P57",
-    "actor": "P161",
-    "actors": "P161",
-    "actress": "P161",
-    "cast": "P161",
-    "acting": "P161",
-    "star": "P161",
-    "screenwriter": "P58",
-    "writer": "P58",
-    "script": "P58",
-    "screenplay": "P58",
-    "producer": "P162",
-    "producers": "P162",
-    "composer": "P86",
-    "soundtrack": "P86",
-    "music": "P86",
-    "genre": "P136",
-    "genres": "P136",
-    "theme": "P921",
-    "subject": "P921",
-    "author": "P50",
-    "writers": "P50",
-    "performer": "P175",
-    "singer": "P175",
-    "band": "P175",
-    "label": "P264",
-    "series": "P179",
-    "saga": "P179",
-    "album": "P361",
-    "lyricist": "P676",
-    "lyrics": "P676",
-    "instrument": "P1303",
-    "publisher": "P123",
-    "movement": "P135",
-    "franchise": "P8345",
-    "cinematographer": "P344",
-    "editor": "P1040",
-}
+_ALL_INTENTS = tuple(intent.value for intent in Intent)
 
 
 @dataclass(slots=True)
@@ -176,6 +136,9 @@ class DialogManager:
         self._list_size = list_size
         self._clock = clock
         self._to_check = to_check
+        self._same_database = (
+            log is not None and states.path is not None and Path(log.path).resolve() == Path(states.path).resolve()
+        )
         self._locks: dict[str, threading.Lock] = {}
         self._rows_cache: dict[int, list[tuple[int, LogRecord]]] = {}
         self._rows_guard = threading.Lock()
@@ -201,8 +164,8 @@ class DialogManager:
             Intent.REC_DETAILS: self._on_details,
             Intent.REC_TRAILER: self._on_trailer,
             Intent.REC_WHY: self._on_why,
-            Intent.REC_YES_BUT: lambda state, text, turn: self._on_critique(state, text, item_polarity="+"),
-            Intent.REC_NO_BUT: lambda state, text, turn: self._on_critique(state, text, item_polarity="-"),
+            Intent.REC_YES_BUT: lambda state, text, turn: self._on_critique(state, turn, item_polarity="+"),
+            Intent.REC_NO_BUT: lambda state, text, turn: self._on_critique(state, turn, item_polarity="-"),
             Intent.REC_CRITIQUING_DISAMBIGUATION: self._on_answer,
             Intent.REC_CRITIQUING_YES: self._on_answer,
             Intent.REC_CRITIQUING_NO: self._on_answer,
@@ -214,7 +177,7 @@ class DialogManager:
             Intent.DELETE_PREFERENCE_DISAMBIGUATION: self._on_answer,
             Intent.RESET_PROFILE: self._on_reset_profile,
         }
-        for scope, intent in _RESET_INTENTS.items():
+        for scope, intent in RESET_INTENTS.items():
             self._handlers[intent] = lambda state, text, turn, scope=scope: self._on_reset_choice(state, scope)
             self._handlers[f"{intent} - yes"] = lambda state, text, turn: self._on_reset_answer(state, yes=True)
             self._handlers[f"{intent} - no"] = lambda state, text, turn: self._on_reset_answer(state, yes=False)
@@ -236,7 +199,11 @@ class DialogManager:
             turn = dataclasses.replace(turn, text=turn.text.encode("utf-8", "replace").decode("utf-8"))
         with self._user_lock(turn.user_id):
             started = self._now_ms()
-            saved = self._states.load_saved(turn.user_id)
+            try:
+                saved = self._states.load_saved(turn.user_id)
+            except StoreError as exc:
+                logger.error("state of %s not loaded: %s", turn.user_id, exc)
+                return Reply(text=msg.STORAGE_ERROR)
             state = saved if saved is not None else DialogState()
             if saved is None:
                 state.domain = self.default_domain
@@ -245,7 +212,7 @@ class DialogManager:
             refinable, state.last_stored = state.last_stored, []
             open_question = state.pending if (state.pending or {}).get("kind") in _QUESTION_KINDS else None
             try:
-                intent, outcome = self._dispatch(state, turn, refinable)
+                intent, outcome = self._dispatch(state, turn, refinable)  # understands the turn once
                 if open_question is not None and state.pending is not open_question and not outcome.settled:
                     self._keep_ignored_question(state, open_question, outcome)
             except CorsbotError as exc:
@@ -257,8 +224,11 @@ class DialogManager:
                 state.contexts[name] = max(life, state.contexts.get(name, 0))
             state.logged_contexts = logged_contexts
             state.logged_events = tuple(_dedupe(outcome.events))
-            self._append_log(turn, state, intent, outcome, logged_contexts, started)
-            self._states.save(turn.user_id, state)
+            try:
+                self._commit(turn, state, intent, outcome, logged_contexts, started)
+            except StoreError as exc:  # the operator gets the detail; the user a short apology, no path
+                logger.error("turn of %s not saved: %s", turn.user_id, exc)
+                return Reply(text=msg.STORAGE_ERROR)
         return Reply(text=outcome.text, choices=outcome.choices, image=outcome.image, card=outcome.card)
 
     def mark_inactive(self, user_id: str) -> None:
@@ -282,10 +252,17 @@ class DialogManager:
     def _now_ms(self) -> int:
         return int(self._clock() * 1000)
 
-    def _append_log(
+    def _commit(
         self, turn: Turn, state: DialogState, intent: str, outcome: _Outcome, contexts: tuple[str, ...], started: int
     ) -> None:
+        """Write the turn's log record and the user's new state: one transaction when both live in one
+        database (``StateStore.commit_turn``); else the log row, then the state.
+
+        Raises:
+            StoreError: the database cannot be written; with one transaction, nothing was written.
+        """
         if self._log is None:
+            self._states.save(turn.user_id, state)
             return
         numeric_id = self._states.numeric_id(turn.user_id)
         start = turn.timestamp_ms if turn.timestamp_ms is not None else started
@@ -305,9 +282,16 @@ class DialogManager:
             number_recommendation_list=state.number_recommendation_list,
             interaction_type=turn.interaction_type,
         )
-        row_id = self._log.append(self._session, record)
+        if self._same_database:
+            row_id = self._states.commit_turn(turn.user_id, state, session=self._session, record=record)
+        else:
+            row_id = self._log.append(self._session, record)
+            self._states.save(turn.user_id, state)
         if self._to_check is not None:
-            self._recheck(numeric_id, row_id, record)
+            try:
+                self._recheck(numeric_id, row_id, record)
+            except StoreError as exc:  # the turn is saved; its toCheck flags are recomputed next turn
+                logger.warning("toCheck of %s not updated: %s", turn.user_id, exc)
 
     def _recheck(self, numeric_id: int, row_id: int, record: LogRecord) -> None:
         """Recompute toCheck over the user's log (kept in a bounded in-memory cache, loaded once)."""
@@ -335,125 +319,68 @@ class DialogManager:
 
     # ------------------------------------------------------------------ intent selection
 
-    def _dispatch(self, state: DialogState, turn: Turn, refinable: list[dict[str, Any]]) -> tuple[str, _Outcome]:
-        text = normalize(turn.text)
-        if turn.payload:
-            return self._on_payload(state, turn.payload, turn)
-        command = _command(text)
-        if command is not None:
-            return self._on_command(state, command, turn)
+    def _view(self, state: DialogState, refinable: list[dict[str, Any]]) -> View:
+        """What the user sees, for :func:`nlu.understand.understand`."""
         pending = state.pending or {}
-        if pending.get("kind") in ("item", "role") and _is_bare_answer(text):
-            options = self._option_labels(state, pending["kind"], pending["entry"])
-            if _parse_answer(pending["kind"], text, None, options) is not None:  # it answers the question ("2")
-                intent = Intent.PREFERENCE_DISAMBIGUATION.value
-                return intent, self._answer(state, intent, text, None)
-        if not has_letters(text):
-            return Intent.FALLBACK.value, _Outcome(msg.EMPTY_INPUT)
-        switched = _domain_switch(text)
-        if switched is not None:
-            return self._switch_domain(state, switched)
+        kind = pending.get("kind")
+        answer_kind: str | None = None
+        options: list[list[str]] = []
+        if kind in ("item", "role", "confirm"):
+            answer_kind, options = kind, self._option_labels(state, kind, pending["entry"])
+        elif kind in ("critique", "delete"):
+            kb = self._domain(state).kb
+            answer_kind, options = "item", [[kb.label(q)] for q in pending.get("options", [])]
+        elif not pending and refinable:  # "the 1998 one" after a stored preference picks another reading
+            answer_kind, options = "item", self._option_labels(state, "item", refinable[-1])
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)
-        # The previous turn's events are not passed: in the training data they record the original
-        # agent's question policy (it asked role questions we don't need), and on the replayed study
-        # passing ours lowered intent agreement (0.860 vs 0.869 overall, 0.854 vs 0.881 validated).
-        prediction = self._services.intents.predict(text, contexts, events=None, domain=state.domain)
-        intent = self._admissible(state, prediction, refinable=bool(refinable) and _is_bare_answer(text))
-        intent = self._overrule(state, intent, text)
-        if (
-            state.focus is None
-            and not state.pending
-            and (intent == Intent.FALLBACK or is_smalltalk(intent))
-            and (prediction.intent in _ABOUT_THE_CARD or _CARD_WORD.match(fold(text)))
-        ):
+        blocked = frozenset(
+            name for name in _ALL_INTENTS if not (satisfied(name, state.contexts) and self._state_allows(state, name))
+        )
+        return View(
+            domain=state.domain,
+            focus=state.focus,
+            question=kind,
+            options=tuple(tuple(words) for words in options),
+            answer_kind=answer_kind,
+            has_profile=bool(state.profile()),
+            contexts=contexts,
+            blocked=blocked,
+            refinable=bool(refinable),
+            stamp=str(pending.get("stamp")),
+        )
+
+    def _dispatch(self, state: DialogState, turn: Turn, refinable: list[dict[str, Any]]) -> tuple[str, _Outcome]:
+        services = self._domain(state)
+        kb = services.kb
+        parse = understand(
+            turn.text,
+            self._view(state, refinable),
+            intents=self._services.intents,
+            linker=services.linker,
+            sentiment=self._services.sentiment,
+            payload=turn.payload,
+            is_item=kb.is_item,
+        )
+        now = _In(turn, parse)
+        text = parse.text
+        if parse.payload is not None:
+            return self._on_payload(state, now)
+        if parse.switch_to is not None:
+            return self._switch_domain(state, parse.switch_to)
+        if parse.command is not None:
+            return parse.intent, self._run(parse.intent, state, "", now)
+        if parse.empty:
+            return Intent.FALLBACK.value, _Outcome(msg.EMPTY_INPUT)
+        if parse.no_item_on_screen:
             return Intent.FALLBACK.value, _Outcome(msg.NO_ITEM_ON_SCREEN)  # "why?" with no list open
-        asked_about = _DETAILS_OF.match(fold(text))
-        if asked_about and not state.pending and intent not in _ABOUT_THE_CARD:
-            # "details of Inception": the original agent has no intent for it (fallback); never a rating
-            items = [
-                m.candidates[0].qid
-                for m in self._domain(state).linker.link(asked_about.group(1))
-                if m.candidates and self._domain(state).kb.is_item(m.candidates[0].qid)
-            ]
-            if items:
-                return Intent.FALLBACK.value, self._on_details(state, text, turn, qid=items[0])
+        if parse.details_of is not None:
+            return Intent.FALLBACK.value, self._on_details(state, text, now, qid=parse.details_of)
+        intent = parse.intent
         if intent == Intent.PREFERENCE_DISAMBIGUATION and not state.pending and refinable:
-            return intent, self._refine(state, text, refinable)
-        return intent, self._run(intent, state, text, turn)
-
-    def _overrule(self, state: DialogState, intent: str, text: str) -> str:
-        """Deterministic corrections of the classifier where the wording leaves no doubt.
-
-        - "delete X" / "remove X" / "forget X" is a profile deletion, in any context, and nothing
-          without such a word is one (the original agent's deletion phrases all have one);
-        - "show my profile" is the profile;
-        - an opinion about a named entity ("I love the Avengers") is a preference, even when the
-          classifier hears small talk ("I love ..." addressed to the bot).
-        """
-        folded = fold(text)
-        if _DELETE.match(folded) and state.profile():
-            return Intent.DELETE_PREFERENCE.value
-        if intent == Intent.DELETE_PREFERENCE and not _DELETE_WORDS.search(folded):
-            # never delete on a guess: "Tom Cruise as an actor" after the profile is a preference
-            return Intent.PREFERENCE.value
-        if intent == Intent.FALLBACK and not state.pending and _NAME_AS_ROLE.match(folded):
-            return Intent.PREFERENCE.value  # "Tom Cruise as an actor": the role of a preference
-        if _SHOW_PROFILE.match(folded):
-            return Intent.SHOW_PROFILE.value
-        if _WHAT_TO_RATE.search(folded) and state.focus is None and not state.pending:
-            return Intent.HELP.value
-        if _RATE_MENU.match(folded) and state.focus is None and not state.pending:
-            return Intent.FALLBACK.value
-        if _MORE.match(folded):
-            return Intent.RECOMMENDATION.value
-        card_word = _CARD_COMMANDS.match(folded)
-        if card_word and state.focus is not None and not state.pending:  # typed like the card's buttons
-            return _CARD_COMMAND_INTENT[card_word.group(1)]
-        if (
-            intent == Intent.FALLBACK
-            and (not state.pending or state.pending.get("kind") == "confirm")
-            and state.focus is None
-            and self._names_only(state, text)
-        ):
-            return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"
-        if (
-            state.focus is not None
-            and not state.pending
-            and (_NO.fullmatch(folded.strip(" .!")) or _YES.fullmatch(folded.strip(" .!")))
-        ):  # a bare yes/no answers the card's "Do you like it?"
-            return Intent.REC_PREFERENCE.value
-        if is_smalltalk(intent) and _OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
-            mentions = [m for m in self._domain(state).linker.link(text) if m.candidates]
-            if mentions:
-                return Intent.REC_PREFERENCE.value if state.focus is not None else Intent.PREFERENCE.value
-        return intent
-
-    def _names_only(self, state: DialogState, text: str) -> bool:
-        """The message is (almost) nothing but names the linker knows ("Pulp Fiction", "Alien")."""
-        mentions = [m for m in self._domain(state).linker.link(text) if m.candidates]
-        letters = sum(ch.isalnum() for ch in text)
-        named = sum(ch.isalnum() for m in mentions for ch in text[m.start : m.end])
-        return bool(mentions) and letters > 0 and named >= 0.8 * letters
-
-    def _admissible(self, state: DialogState, prediction: Any, *, refinable: bool = False) -> str:
-        """The predicted intent, or the best alternative whose input contexts are active.
-
-        A disambiguation answer is also admissible right after a stored preference (``refinable``):
-        it refines that preference (see :meth:`_refine`).
-        """
-        ranked = [prediction.intent] + [name for name, _ in getattr(prediction, "alternatives", ())]
-        for name in ranked:
-            if refinable and name == Intent.PREFERENCE_DISAMBIGUATION and not state.pending:
-                return name
-            if satisfied(name, state.contexts) and self._state_allows(state, name):
-                return name
-        for name in ranked:  # a follow-up intent out of its context: use its top-level twin
-            twin = _TOP_LEVEL_TWIN.get(name)
-            if twin is not None:
-                return twin
-        return Intent.FALLBACK.value
+            return intent, self._refine(state, now, refinable)
+        return intent, self._run(intent, state, text, now)
 
     @staticmethod
     def _state_allows(state: DialogState, intent: str) -> bool:
@@ -470,51 +397,37 @@ class DialogManager:
             return state.focus is not None
         return True
 
-    def _run(self, intent: str, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _run(self, intent: str, state: DialogState, text: str, turn: _In) -> _Outcome:
         if is_smalltalk(intent):
             return self._on_smalltalk(state, intent, turn)
         handler = self._handlers.get(intent, self._on_fallback)
         return handler(state, text, turn)
 
-    def _on_command(self, state: DialogState, command: str, turn: Turn) -> tuple[str, _Outcome]:
-        if command in _DOMAIN_COMMANDS:
-            return self._switch_domain(state, _DOMAIN_COMMANDS[command])
-        intent = {
-            "start": Intent.START,
-            "help": Intent.HELP,
-            "profile": Intent.SHOW_PROFILE,
-            "recommend": Intent.RECOMMENDATION,
-            "reset": Intent.RESET_PROFILE,
-            "skip": Intent.SKIP,
-        }.get(command, Intent.FALLBACK).value
-        return intent, self._run(intent, state, "", turn)
-
-    def _on_payload(self, state: DialogState, payload: str, turn: Turn) -> tuple[str, _Outcome]:
-        if "@" in payload:  # a question's button: only the question still open may take it
-            payload, _, stamp = payload.rpartition("@")
-            if stamp != str((state.pending or {}).get("stamp")):
-                outcome = _Outcome(msg.STALE_QUESTION)
-                if state.pending and state.pending.get("question"):
-                    outcome.text += "\n" + state.pending["question"]
-                    outcome.choices = tuple(Choice(**c) for c in state.pending.get("choices", ()))
-                return Intent.FALLBACK.value, outcome
-        kind, _, value = payload.partition(":")
-        pending = (state.pending or {}).get("kind")
-        if kind == "dom" and value in _DOMAIN_WORDS:
-            return self._switch_domain(state, value)
-        if kind in ("pick", "role", "none", "yes", "no") and pending:
-            intent = _ANSWER_INTENT[pending].get(kind, _ANSWER_INTENT[pending]["pick"])
-            return intent, self._answer(state, intent, normalize(turn.text), payload)
-        if kind in _REC_PAYLOADS and state.focus is not None and value in ("", state.focus):
-            intent = _REC_PAYLOADS[kind]
-            return intent, self._run(intent, state, _REC_PAYLOAD_TEXT.get(kind, normalize(turn.text)), turn)
+    def _on_payload(self, state: DialogState, now: _In) -> tuple[str, _Outcome]:
+        parse = now.parse
+        payload = parse.payload
+        assert payload is not None
+        if payload.stamp is not None and payload.stamp != str((state.pending or {}).get("stamp")):
+            outcome = _Outcome(msg.STALE_QUESTION)  # a question's button: only the question still open may take it
+            if state.pending and state.pending.get("question"):
+                outcome.text += "\n" + state.pending["question"]
+                outcome.choices = tuple(Choice(**c) for c in state.pending.get("choices", ()))
+            return Intent.FALLBACK.value, outcome
+        if parse.switch_to is not None:
+            return self._switch_domain(state, parse.switch_to)
+        if parse.stale:
+            return Intent.FALLBACK.value, _Outcome(msg.STALE_LIST, choices=(Choice(msg.RECOMMEND_AGAIN, "more"),))
+        kind, value = payload.kind, payload.value
+        if kind in ("pick", "role", "none", "yes", "no"):
+            raw = f"{kind}:{value}" if value else kind
+            return parse.intent, self._answer(state, parse.intent, parse.text, raw, now)
         if kind == "more":
-            return Intent.RECOMMENDATION.value, self._on_recommend(state, "", turn)
+            return parse.intent, self._on_recommend(state, "", now)
         if kind == "rate":
-            return Intent.PREFERENCE.value, self._on_rate_suggestion(state, value, turn)
-        if kind == "reset" and value in _RESET_INTENTS:
-            return _RESET_INTENTS[value], self._on_reset_choice(state, value)
-        return Intent.FALLBACK.value, _Outcome(msg.STALE_LIST, choices=(Choice(msg.RECOMMEND_AGAIN, "more"),))
+            return parse.intent, self._on_rate_suggestion(state, value, now)
+        if kind == "reset":
+            return parse.intent, self._on_reset_choice(state, value)
+        return parse.intent, self._run(parse.intent, state, REC_PAYLOAD_TEXT.get(kind, parse.text), now)
 
     # ------------------------------------------------------------------ start, help, fallback, smalltalk
 
@@ -555,11 +468,11 @@ class DialogManager:
             roles=roles or msg.ITS_ROLES,
         )
 
-    def _on_start(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_start(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         notes = self._close_questions(state)
         _reset_dialog(state)
         state.contexts.clear()
-        choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in _DOMAIN_WORDS)
+        choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in DOMAIN_WORDS)
         return _Outcome(
             "\n".join(notes)
             + ("\n" if notes else "")
@@ -573,8 +486,8 @@ class DialogManager:
             settled=True,
         )
 
-    def _on_help(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
-        asks_what_to_rate = bool(_WHAT_TO_RATE.search(fold(text)))
+    def _on_help(self, state: DialogState, text: str, turn: _In) -> _Outcome:
+        asks_what_to_rate = turn.parse.what_to_rate
         outcome = _Outcome("" if asks_what_to_rate else msg.HELP.format(domain=state.domain))
         if state.pending:
             outcome.text += "\n" + state.pending.get("question", "")
@@ -583,7 +496,7 @@ class DialogManager:
             self._suggest(state, turn, outcome)
         return outcome
 
-    def _suggest(self, state: DialogState, turn: Turn, outcome: _Outcome) -> None:
+    def _suggest(self, state: DialogState, turn: _In, outcome: _Outcome) -> None:
         """Offer a few items to rate (``recommender.recommend.elicitation_suggestions``: close to what
         the user likes, else popular): named in the text, and as 👍 buttons (``rate:+:<QID>``, logged
         as a ``preference`` turn) when the session shows buttons (interaction type ``mixed``)."""
@@ -607,24 +520,22 @@ class DialogManager:
                 for name, qid in zip(names, qids, strict=True)
             )
 
-    def _on_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_fallback(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         if state.pending and state.pending.get("question"):
             return _Outcome(
                 msg.FALLBACK_IN_QUESTION.format(question=state.pending["question"]),
                 choices=tuple(Choice(**c) for c in state.pending.get("choices", ())),
             )
-        if _RATE_MENU.match(fold(text)) and state.focus is None:
+        if turn.parse.rate_menu and state.focus is None:
             outcome = _Outcome("")
             self._suggest(state, turn, outcome)
             return outcome
         return _Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
 
-    def _on_smalltalk(self, state: DialogState, intent: str, turn: Turn) -> _Outcome:
+    def _on_smalltalk(self, state: DialogState, intent: str, turn: _In) -> _Outcome:
         pending = (state.pending or {}).get("kind")
-        if intent in ("smalltalk.confirmation.yes", "smalltalk.confirmation.no", "smalltalk.confirmation.cancel"):
-            kind = "yes" if intent.endswith("yes") else "no"
-            if pending in ("confirm", "critique", "reset"):
-                return self._answer(state, intent, normalize(turn.text), kind)
+        if turn.parse.confirmation is not None and pending in ("confirm", "critique", "reset"):
+            return self._answer(state, intent, turn.parse.text, turn.parse.confirmation, turn)
         template = msg.SMALLTALK.get(intent, msg.SMALLTALK_DEFAULT)
         outcome = _Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
         if state.focus is not None:  # a list is open: answer, then show the card again
@@ -635,17 +546,17 @@ class DialogManager:
 
     # ------------------------------------------------------------------ preferences
 
-    def _on_preference(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_preference(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         outcome = _Outcome("", events=[Event.PREFERENCE])
         state.pending = None
-        entries = self._entries(state, text)
+        entries = self._entries(state, turn.parse.readings)
         if not entries:
             outcome.text = msg.NOTHING_FOUND
             return outcome
         self._process(state, entries, outcome, question_events=(Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION))
         return outcome
 
-    def _on_rate_suggestion(self, state: DialogState, value: str, turn: Turn) -> _Outcome:
+    def _on_rate_suggestion(self, state: DialogState, value: str, turn: _In) -> _Outcome:
         """A tapped suggestion (payload ``rate:<polarity>:<QID>``): stored like a typed preference."""
         polarity, _, qid = value.partition(":")
         kb = self._domain(state).kb
@@ -666,20 +577,15 @@ class DialogManager:
             self._suggest(state, turn, outcome)
         return outcome
 
-    def _entries(self, state: DialogState, text: str, *, focus: str | None = None) -> list[dict[str, Any]]:
-        """Link the mentions of ``text`` and give each its polarity: the queue of preference tasks."""
-        services = self._domain(state)
-        mentions = services.linker.link(text, focus=focus)[:MAX_MENTIONS_PER_TURN]
-        mentions = [m for m in mentions if m.candidates and not _is_stated_role(text, m)]
-        if not mentions:
-            return []
-        polarities = self._services.sentiment.polarities(text, [(m.start, m.end) for m in mentions])
+    def _entries(self, state: DialogState, readings: Sequence[Reading]) -> list[dict[str, Any]]:
+        """The queue of preference tasks: each linked mention with its polarity and role hint."""
+        kb = self._domain(state).kb
         entries = []
-        for mention, polarity in zip(mentions, polarities, strict=True):
+        for reading in readings:
+            mention = reading.mention
             roles_hint = list(getattr(mention.candidates[0], "roles", ()) or ())
-            stated = _ROLE_AFTER.match(fold(text[mention.end :]))  # "Brad Pitt as an actor"
-            if stated and _ROLE_WORDS[stated.group(1)] in services.kb.roles(mention.candidates[0].qid):
-                roles_hint = [_ROLE_WORDS[stated.group(1)]]
+            if reading.stated_role and reading.stated_role in kb.roles(mention.candidates[0].qid):
+                roles_hint = [reading.stated_role]  # "Brad Pitt as an actor"
             entries.append(
                 {
                     "mention": mention.text,
@@ -687,7 +593,7 @@ class DialogManager:
                     "readings": [c.qid for c in mention.candidates],  # every reading of the words
                     "roles_hint": roles_hint,
                     "ambiguous": bool(mention.ambiguous),  # one unsure candidate is confirmed too
-                    "polarity": polarity.value,
+                    "polarity": reading.polarity.value,
                     "role": None,
                 }
             )
@@ -869,32 +775,33 @@ class DialogManager:
         if notes:
             outcome.text = "\n".join([outcome.text, *notes]) if outcome.text else "\n".join(notes)
 
-    def _on_answer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_answer(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         pending = (state.pending or {}).get("kind")
-        intent = _ANSWER_INTENT.get(pending, {}).get("pick", Intent.PREFERENCE_DISAMBIGUATION.value)
-        return self._answer(state, intent, text, None)
+        intent = ANSWER_INTENTS.get(pending or "", {}).get("pick", Intent.PREFERENCE_DISAMBIGUATION.value)
+        return self._answer(state, intent, text, None, turn)
 
-    def _answer(self, state: DialogState, intent: str, text: str, payload: str | None) -> _Outcome:
-        """Answer the pending question from a button payload or typed text."""
+    def _answer(self, state: DialogState, intent: str, text: str, payload: str | None, turn: _In) -> _Outcome:
+        """Answer the pending question from a button payload or typed text (``turn.parse.answer``)."""
         pending = state.pending or {}
         kind = pending.get("kind")
+        parse = turn.parse
         if kind == "reset":
-            yes = payload == "yes" or (payload is None and bool(_YES.match(text)))
+            yes = payload == "yes" or (payload is None and parse.affirmative)
             return self._on_reset_answer(state, yes=yes)
         if kind == "critique":
-            return self._answer_critique(state, text, payload)
+            return self._answer_critique(state, parse)
         if kind == "delete":
-            return self._answer_delete(state, text, payload)
+            return self._answer_delete(state, parse)
         events = [Event.PREFERENCE]
         outcome = _Outcome("", events=events)
         if not pending:
-            return self._on_preference(state, text, Turn("", text))
+            return self._on_preference(state, text, turn)
         entry = dict(pending["entry"])
         queue = list(pending.get("queue", ()))
-        choice = _parse_answer(kind, text, payload, self._option_labels(state, kind, entry))
+        choice = parse.answer
         if choice is None:
             new_entries = (
-                self._entries(state, text) if kind != "confirm" or self._names_only(state, text) else []
+                self._entries(state, parse.readings) if kind != "confirm" or parse.names_only else []
             )  # at "did you like X?", only a bare new name is a new preference
             readings = set(entry.get("readings") or entry.get("candidates") or ())
             for new in new_entries:  # "Arnold Schwarzenegger" answering a question keeps its opinion
@@ -919,11 +826,11 @@ class DialogManager:
         outcome.settled = True
         if choice == "none":
             outcome.text = msg.NOT_STORED.format(label=entry["mention"])
-        elif kind == "item":
+        elif kind == "item" and isinstance(choice, int):
             entry["candidates"] = [entry["candidates"][choice]]
             entry["ambiguous"] = False
             queue.insert(0, entry)
-        elif kind == "role":
+        elif kind == "role" and isinstance(choice, int):
             entry["role"] = entry["roles"][choice]
             queue.insert(0, entry)
         elif kind == "confirm":
@@ -935,7 +842,7 @@ class DialogManager:
             outcome.text = msg.SKIPPED
         return outcome
 
-    def _refine(self, state: DialogState, text: str, refinable: list[dict[str, Any]]) -> _Outcome:
+    def _refine(self, state: DialogState, turn: _In, refinable: list[dict[str, Any]]) -> _Outcome:
         """A follow-up that corrects the preference stored by the previous turn.
 
         "actor" / "producer" sets the role of a stored person; "none of them" removes the stored
@@ -948,9 +855,9 @@ class DialogManager:
         qid, polarity = entry["candidates"][0], entry["polarity"]
         kb = self._domain(state).kb
         outcome = _Outcome("", events=[Event.PREFERENCE])
-        folded = fold(text)
-        roles = [pid for word, pid in _ROLE_WORDS.items() if re.search(rf"\b{word}\b", folded)]
-        if roles and not kb.is_item(qid) and len(folded.split()) <= 3:
+        parse = turn.parse
+        roles = parse.roles
+        if roles and not kb.is_item(qid) and len(fold(parse.text).split()) <= 3:
             entry["role"] = roles[0]
             state.profile()[qid] = {"polarity": polarity, "role": roles[0]}
             state.last_stored = [entry]
@@ -959,18 +866,18 @@ class DialogManager:
                 items=f"{msg.POLARITY_MARKS[polarity]} {self._display(state, qid)} ({role_name(roles[0], state.domain)})"
             )
             return outcome
-        if _NONE.search(folded) or _NO.fullmatch(folded.strip(" .!")):
+        if parse.negative:
             state.profile().pop(qid, None)
             outcome.text = msg.NOT_STORED.format(label=self._display(state, qid))
             return outcome
-        choice = _parse_answer("item", text, None, self._option_labels(state, "item", entry))
+        choice = parse.answer
         if isinstance(choice, int) and entry["candidates"][choice] != qid:
             new = entry["candidates"][choice]
             entries = [dict(entry, candidates=[new], ambiguous=False, role=None)]
         else:
             entries = [
                 dict(e, polarity=polarity if e["polarity"] not in ("+", "-") else e["polarity"])
-                for e in self._entries(state, text)
+                for e in self._entries(state, parse.readings)
             ]
         if entries:
             readings = set(refinable[-1].get("readings") or refinable[-1]["candidates"])
@@ -990,15 +897,12 @@ class DialogManager:
         if kind == "role":
             from recommender.schema import role_name
 
-            return [
-                [role_name(pid, state.domain), pid] + [w for w, p in _ROLE_WORDS.items() if p == pid]
-                for pid in entry["roles"]
-            ]
+            return [[role_name(pid, state.domain), pid, *role_words(pid)] for pid in entry["roles"]]
         if kind == "confirm":
             return [["yes"], ["no"]]
         return []
 
-    def _on_skip(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_skip(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         if state.pending:
             events = [Event.PREFERENCE] if state.pending.get("origin", "preference") == "preference" else []
             queue = list(state.pending.get("queue", ()))
@@ -1017,7 +921,7 @@ class DialogManager:
         disliked = frozenset(q for q, p in profile.items() if p["polarity"] == "-")
         return liked, disliked
 
-    def _on_recommend(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_recommend(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         state.pending = None
         have = len(state.profile())
         if have < self._min_preferences:
@@ -1075,18 +979,17 @@ class DialogManager:
         outcome.text = (outcome.text + "\n" if outcome.text else "") + card.text
         outcome.choices, outcome.image, outcome.card = card.choices, card.image, True
 
-    def _on_rate(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_rate(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         focus = state.focus
         state.pending = None  # an open question about another entity is dropped: the user moved on
         outcome = _Outcome("")
-        entries = self._entries(state, text, focus=focus)
+        entries = self._entries(state, turn.parse.readings)
         others = [e for e in entries if e["candidates"][0] != focus]
         own = [e for e in entries if e["candidates"][0] == focus]
-        bare = fold(text).strip(" .!")
         if own or not others:
-            polarity = own[0]["polarity"] if own else self._text_polarity(text)
-            if _NO.fullmatch(bare) or _YES.fullmatch(bare):  # the answer to "Do you like it?"
-                polarity = "-" if _NO.fullmatch(bare) else "+"
+            polarity = own[0]["polarity"] if own else self._text_polarity(turn)
+            if turn.parse.yes_no is not None:  # the answer to "Do you like it?"
+                polarity = "-" if turn.parse.yes_no == "no" else "+"
             if polarity not in ("+", "-") and not others:
                 # no opinion ("I haven't seen it"): nothing is stored, the list goes on as for a skip
                 skipped = self._on_rec_skip(state, text, turn)
@@ -1115,11 +1018,13 @@ class DialogManager:
         )
         return outcome
 
-    def _text_polarity(self, text: str) -> str:
+    @staticmethod
+    def _text_polarity(turn: _In) -> str:
         """Polarity of a whole message about the item on screen ("I don't like it")."""
-        return self._services.sentiment.message_polarity(text).value
+        polarity = turn.parse.message_polarity
+        return polarity.value if polarity is not None else "0"
 
-    def _on_rec_skip(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_rec_skip(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         outcome = _Outcome("")
         if state.focus is not None:
             skipped = state.skipped.setdefault(state.domain, [])
@@ -1137,7 +1042,7 @@ class DialogManager:
 
         return item_card(self._domain(state).kb, qid or state.focus)
 
-    def _on_details(self, state: DialogState, text: str, turn: Turn, *, qid: str | None = None) -> _Outcome:
+    def _on_details(self, state: DialogState, text: str, turn: _In, *, qid: str | None = None) -> _Outcome:
         card = self._item_card(state, qid)
         lines = [self._display(state, card.qid)]
         if card.description:
@@ -1156,7 +1061,7 @@ class DialogManager:
             reply, choices=_card_choices(state.focus), image=card.image, events=[Event.RECOMMENDATION, Event.QUESTION]
         )
 
-    def _on_trailer(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_trailer(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         card = self._item_card(state)
         title = self._display(state, card.qid)
         if card.trailer:
@@ -1165,7 +1070,7 @@ class DialogManager:
             reply = card.preview_note or msg.TRAILER_NONE.format(title=title, url=card.search_url)
         return _Outcome(reply, choices=_card_choices(state.focus), events=[Event.QUESTION, Event.RECOMMENDATION])
 
-    def _on_why(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_why(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         from recommender.explain import explain_text
         from recommender.recommend import Profile
 
@@ -1178,11 +1083,11 @@ class DialogManager:
         reply = msg.WHY.format(title=title, reasons=sentence) if sentence else msg.WHY_NONE.format(title=title)
         return _Outcome(reply, choices=_card_choices(state.focus), events=[Event.RECOMMENDATION, Event.QUESTION])
 
-    def _on_stop(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_stop(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         state.rec_list, state.rec_pos, state.pending = [], 0, None
         return _Outcome(msg.REC_STOPPED, events=[Event.RECOMMENDATION])
 
-    def _on_rec_fallback(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_rec_fallback(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         if state.focus is None:
             return self._on_fallback(state, text, turn)
         return _Outcome(
@@ -1193,7 +1098,7 @@ class DialogManager:
 
     # ------------------------------------------------------------------ critiquing
 
-    def _on_critique(self, state: DialogState, text: str, *, item_polarity: str) -> _Outcome:
+    def _on_critique(self, state: DialogState, turn: _In, *, item_polarity: str) -> _Outcome:
         """ "I like it, but not Mel Gibson" (yes_but, item +) / "no, but I like the director" (no_but, item -).
 
         The critiqued property values of the item on screen (named, or by role word: "the director")
@@ -1201,13 +1106,13 @@ class DialogManager:
         """
         focus = state.focus
         kb = self._domain(state).kb
-        said = self._text_polarity(text)  # the words decide; the intent's default only if they don't
+        said = self._text_polarity(turn)  # the words decide; the intent's default only if they don't
         item_polarity = said if said in ("+", "-") else item_polarity
         value_polarity = "-" if item_polarity == "+" else "+"
         state.profile()[focus] = {"polarity": item_polarity, "role": None}
         outcome = _Outcome("", events=[Event.PREFERENCE, Event.RECOMMENDATION], objects=[(focus, item_polarity)])
         values = dict((v, p) for p, v in kb.item_values(focus))
-        entries = [e for e in self._entries(state, text, focus=focus) if e["candidates"][0] != focus]
+        entries = [e for e in self._entries(state, turn.parse.readings) if e["candidates"][0] != focus]
         named = [e for e in entries if e["candidates"][0] in values]
         targets = [e["candidates"][0] for e in named]
         if named and named[0]["polarity"] in ("+", "-"):
@@ -1224,7 +1129,7 @@ class DialogManager:
             self._rerank(state, outcome)
             return outcome
         if not targets:
-            roles = {pid for word, pid in _ROLE_WORDS.items() if re.search(rf"\b{word}\b", text, re.I)}
+            roles = set(turn.parse.roles)
             targets = [v for v, p in values.items() if p in roles]
         if len(targets) > 1:
             options = targets[:MAX_CHOICES]
@@ -1240,14 +1145,13 @@ class DialogManager:
         self._rerank(state, outcome)
         return outcome
 
-    def _answer_critique(self, state: DialogState, text: str, payload: str | None) -> _Outcome:
+    def _answer_critique(self, state: DialogState, parse: TurnParse) -> _Outcome:
         pending = state.pending or {}
-        kb = self._domain(state).kb
         options = pending.get("options", [])
-        choice = _parse_answer("item", text, payload, [[kb.label(q)] for q in options])
+        choice = parse.answer
         outcome = _Outcome("", events=[Event.PREFERENCE, Event.RECOMMENDATION])
         state.pending = None
-        if choice is not None and choice != "none":
+        if isinstance(choice, int):
             qid = options[choice]
             state.profile()[qid] = {"polarity": pending.get("polarity", "-"), "role": None}
             outcome.objects.append((qid, pending.get("polarity", "-")))
@@ -1274,7 +1178,7 @@ class DialogManager:
 
     # ------------------------------------------------------------------ profile
 
-    def _on_show_profile(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_show_profile(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         from recommender.schema import role_name
 
         state.pending = None
@@ -1289,8 +1193,8 @@ class DialogManager:
             lines.append(msg.PROFILE_LINE.format(sign=sign, label=self._display(state, qid), role=role))
         return _Outcome(msg.PROFILE.format(nouns=nouns, lines="\n".join(lines)))
 
-    def _on_delete(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
-        matches, named = self._profile_matches(state, text)
+    def _on_delete(self, state: DialogState, text: str, turn: _In) -> _Outcome:
+        matches, named = self._profile_matches(state, turn.parse.delete_target)
         outcome = _Outcome("", events=[Event.PREFERENCE])
         if not matches:
             outcome.text = msg.DELETE_NOT_FOUND
@@ -1301,11 +1205,10 @@ class DialogManager:
             return outcome
         options = matches[:MAX_CHOICES]
         labels = self._option_names(state, options)
-        target = _DELETE_FILLER.sub(" ", text)
         self._ask_options(
             state,
             "delete",
-            msg.ITEM_QUESTION.format(mention=" ".join(target.split()) or text),
+            msg.ITEM_QUESTION.format(mention=turn.parse.delete_target or text),
             options,
             labels,
             outcome,
@@ -1340,13 +1243,13 @@ class DialogManager:
         outcome.events.extend((Event.QUESTION, Event.DISAMBIGUATION))
         outcome.webhook_contexts["property_type_disambiguation"] = 2
 
-    def _profile_matches(self, state: DialogState, text: str) -> tuple[list[str], bool]:
+    def _profile_matches(self, state: DialogState, target: str) -> tuple[list[str], bool]:
         """Profile entries named in ``text``, best first, and whether they are named in full (a
         label contained in the text); near matches ("delete Top" for Top Gun) are to be confirmed."""
         from rapidfuzz import fuzz
 
         kb = self._domain(state).kb
-        folded = fold(_DELETE_FILLER.sub(" ", text))
+        folded = fold(target)
         scored = []
         for qid in state.profile():
             label = fold(kb.label(qid))
@@ -1362,18 +1265,17 @@ class DialogManager:
             return [q for s, q in scored if s == 101.0], True
         return [q for _, q in scored], False
 
-    def _answer_delete(self, state: DialogState, text: str, payload: str | None) -> _Outcome:
+    def _answer_delete(self, state: DialogState, parse: TurnParse) -> _Outcome:
         pending = state.pending or {}
         options = pending.get("options", [])
-        kb = self._domain(state).kb
-        choice = _parse_answer("item", text, payload, [[kb.label(q)] for q in options])
+        choice = parse.answer
         state.pending = None
-        if choice is None or choice == "none":
+        if not isinstance(choice, int):
             return _Outcome(msg.SKIPPED, events=[Event.PREFERENCE])
         state.profile().pop(options[choice], None)
         return _Outcome(msg.DELETED.format(label=self._display(state, options[choice])), events=[Event.PREFERENCE])
 
-    def _on_reset_profile(self, state: DialogState, text: str, turn: Turn) -> _Outcome:
+    def _on_reset_profile(self, state: DialogState, text: str, turn: _In) -> _Outcome:
         items = msg.DOMAIN_NOUNS[state.domain]
         choices = (
             Choice(msg.RESET_EVERYTHING_BUTTON, "reset:everything"),
@@ -1469,26 +1371,11 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _is_bare_answer(text: str) -> bool:
-    """A short answer with no opinion verb ("actor", "the 1998 one", "Walt Disney"), not a new opinion."""
-    folded = fold(text)
-    return len(folded.split()) <= 4 and not re.search(r"\b(like|love|hate|enjoy|dislike|adore|prefer)", folded)
-
-
 def _card_choices(qid: str | None = None) -> tuple[Choice, ...]:
     """The buttons of a recommendation card; payloads carry the item's QID (``like:Q42``) so that a tap
     on a card that is no longer current is answered "out of date" instead of rating another item."""
     suffix = f":{qid}" if qid else ""
     return tuple(Choice(label, payload + suffix) for label, payload in msg.CARD_BUTTONS)
-
-
-def _is_stated_role(text: str, mention: Any) -> bool:
-    """The mention is the role word of "as a producer" ("Tom Cruise as a producer"), not a title."""
-    before = fold(text[: mention.start])
-    word = fold(mention.text).rstrip("s")
-    return bool(re.search(r"\bas(?:\s+(?:an?|the|my))?\s*$", before)) and (
-        word in _ROLE_WORDS or f"{word}s" in _ROLE_WORDS
-    )
 
 
 def _shares_a_word(a: str, b: str) -> bool:
@@ -1518,153 +1405,16 @@ def _reset_dialog(state: DialogState) -> None:
     state.rec_list, state.rec_pos = [], 0
 
 
-def _command(text: str) -> str | None:
-    match = re.match(r"^/([a-z_]+)(@\w+)?\b", text.strip().lower())
-    return match.group(1) if match else None
-
-
-def _domain_switch(text: str) -> str | None:
-    """The domain a message asks to switch to ("let's talk about books"), or None."""
-    if not _SWITCH.search(text) or len(text) > 80:
-        return None
-    words = set(re.findall(r"[a-z]+", text.lower()))
-    found = [d for d, names in _DOMAIN_WORDS.items() if words & set(names)]
-    return found[0] if len(found) == 1 else None
-
-
-def _parse_answer(kind: str | None, text: str, payload: str | None, options: list[list[str]]) -> int | str | None:
-    """The option chosen by a payload or typed text: an index, ``"none"``, or None if unclear."""
-    if payload:
-        name, _, value = payload.partition(":")
-        if name == "none":
-            return "none"
-        if name == "yes":
-            return 0
-        if name == "no":
-            return 1 if kind == "confirm" else "none"
-        if name == "pick" and value.isdigit() and int(value) < max(len(options), 1):
-            return int(value)
-        if name == "role":  # options of a role question name the PID second (see _option_labels)
-            for i, words in enumerate(options):
-                if value in words[1:2]:
-                    return i
-        return None
-    from rapidfuzz import fuzz
-
-    folded = fold(text)
-    if kind == "confirm":
-        return 0 if _YES.match(folded) else 1 if _NO.match(folded) else None
-    if _NONE.search(folded) or _NO.fullmatch(folded.strip(" .!")):
-        return "none"
-    number = re.fullmatch(r"\s*(?:number\s*|n\.?\s*|#)?(\d{1,2})\s*[.)]?\s*", folded)
-    if number and 1 <= int(number.group(1)) <= len(options):
-        return int(number.group(1)) - 1
-    ordinal = re.search(r"\b(first|second|third|fourth|fifth|sixth|last)\b", folded)
-    if ordinal and len(folded.split()) <= 4 and options:
-        index = len(options) - 1 if ordinal.group(1) == "last" else _ORDINALS.index(ordinal.group(1))
-        if index < len(options):
-            return index
-    year = re.search(r"\b(1[89]\d\d|20\d\d)\b", folded)
-    if year:
-        hits = [i for i, words in enumerate(options) if re.search(rf"\b{year.group(1)}\b", " ".join(words[1:]))]
-        if len(hits) == 1:
-            return hits[0]
-    best, best_score = None, 0.0
-    for i, words in enumerate(options):
-        for word in words:
-            if not word:
-                continue
-            score = fuzz.ratio(fold(word), folded)
-            if fold(word) and re.search(rf"\b{re.escape(fold(word))}\b", folded):
-                score = max(score, 95.0)
-            if score > best_score:
-                best, best_score = i, score
-    return best if best_score >= 80 else None
-
-
-_TOP_LEVEL_TWIN = {
-    Intent.REC_PREFERENCE.value: Intent.PREFERENCE.value,
-    Intent.REC_SKIP.value: Intent.SKIP.value,
-    Intent.PREFERENCE_DISAMBIGUATION.value: Intent.PREFERENCE.value,
-    Intent.REC_YES_BUT.value: Intent.PREFERENCE.value,
-    Intent.REC_NO_BUT.value: Intent.PREFERENCE.value,
-    Intent.REC_HELP.value: Intent.HELP.value,
-    Intent.PREFERENCE_HELP.value: Intent.HELP.value,
-    Intent.PROFILE_HELP.value: Intent.HELP.value,
-    Intent.DELETE_PREFERENCE.value: Intent.SHOW_PROFILE.value,
-    Intent.PREFERENCE_YES.value: "smalltalk.confirmation.yes",
-    Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
-}
 _RF = "request_recommendation-followup"
-_DETAILS_OF = re.compile(
-    r"^\W*(?:details?|info|information|tell me (?:more )?about)\s+(?:(?:of|on|about|for)\s+)?(.+)$"
-)
-_CARD_COMMANDS = re.compile(r"^\W*(why|details?|info|trailer|preview|play it|listen)\W*$")
-_CARD_COMMAND_INTENT = {
-    "why": Intent.REC_WHY.value,
-    "details": Intent.REC_DETAILS.value,
-    "detail": Intent.REC_DETAILS.value,
-    "info": Intent.REC_DETAILS.value,
-    "trailer": Intent.REC_TRAILER.value,
-    "preview": Intent.REC_TRAILER.value,
-    "play it": Intent.REC_TRAILER.value,
-    "listen": Intent.REC_TRAILER.value,
-}
-_CARD_WORD = re.compile(r"^\W*(why|details?|trailer|(show|give) me the (details|trailer))\W*$")
-_ABOUT_THE_CARD = {Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value}
-_MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")
-_DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
-_ROLE_AFTER = re.compile(r"\s*(?:as|like)\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\b")
-"""A role stated right after the name ("Brad Pitt as an actor", "Mel Gibson as director")."""
-_NAME_AS_ROLE = re.compile(
-    r"^\w[\w .'-]*?\s+as\s+(?:an?\s+|the\s+|my\s+)?(" + "|".join(map(re.escape, _ROLE_WORDS)) + r")\W*$"
-)
-_DELETE_FILLER = re.compile(r"\b(delete|remove|forget|drop|cancel|please|from my profile|my)\b", re.I)
-"""The command words around the name in "please delete my Titanic" (left out when matching the profile)."""
-_DELETE_WORDS = re.compile(r"\b(delete|remove|forget|drop|erase|unlike|take (it |\w+ )?(off|out)|get rid)\b")
-_SHOW_PROFILE = re.compile(r"^(please )?((show|see|view|display)( me)? )?my (profile|preferences)\W*$|^profile\W*$")
-_WHAT_TO_RATE = re.compile(
-    r"\b(what|which)\b.{0,30}\b(should|could|can|do|to) i (rate|tell you about)\b"
-    r"|\b(something|things|items|\w+s) to rate\b"
-)
-_RATE_MENU = re.compile(r"^\W*rate (movies|films|books|songs|music|albums|artists|properties|something)\W*$")
-"""The original's mixed-mode menu buttons ("🎵 Rate songs"): no intent of its agent, logged as the
-Default Fallback Intent in the released study; answered here with suggestions to rate."""
-_OPINION = re.compile(r"\b(like|love|loved|liked|hate|hated|enjoy|adore|dislike|can't stand|cannot stand)\b")
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
-_DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}
-_ANSWER_INTENT: dict[str, dict[str, str]] = {
-    "item": {"pick": Intent.PREFERENCE_DISAMBIGUATION.value},
-    "role": {"pick": Intent.PREFERENCE_DISAMBIGUATION.value},
-    "confirm": {
-        "pick": Intent.PREFERENCE_YES.value,
-        "yes": Intent.PREFERENCE_YES.value,
-        "no": Intent.PREFERENCE_NO.value,
-    },
-    "critique": {
-        "pick": Intent.REC_CRITIQUING_DISAMBIGUATION.value,
-        "yes": Intent.REC_CRITIQUING_YES.value,
-        "no": Intent.REC_CRITIQUING_NO.value,
-    },
-    "delete": {"pick": Intent.DELETE_PREFERENCE_DISAMBIGUATION.value},
-    "reset": {
-        "pick": Intent.RESET_EVERYTHING_YES.value,
-        "yes": Intent.RESET_EVERYTHING_YES.value,
-        "no": Intent.RESET_EVERYTHING_NO.value,
-    },
-}
-_REC_PAYLOADS = {
-    "like": Intent.REC_PREFERENCE.value,
-    "dislike": Intent.REC_PREFERENCE.value,
-    "skip": Intent.REC_SKIP.value,
-    "why": Intent.REC_WHY.value,
-    "details": Intent.REC_DETAILS.value,
-    "trailer": Intent.REC_TRAILER.value,
-    "stop": Intent.REC_STOP.value,
-}
-_REC_PAYLOAD_TEXT = {"like": "I like it", "dislike": "I don't like it"}
-_RESET_INTENTS = {
-    "everything": Intent.RESET_EVERYTHING.value,
-    "items": Intent.RESET_ITEMS.value,
-    "properties": Intent.RESET_PROPERTIES.value,
-}
+
+
+@dataclass(frozen=True, slots=True)
+class _In:
+    """One turn as the handlers see it: the channel's :class:`Turn` and its one :class:`TurnParse`."""
+
+    turn: Turn
+    parse: TurnParse
+
+    @property
+    def interaction_type(self) -> str:
+        return self.turn.interaction_type

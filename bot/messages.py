@@ -68,6 +68,7 @@ FALLBACK_REASON_DEFAULT = "I know too little of it"
 SERVICE_ERROR = (
     "Sorry, something went wrong on my side (the knowledge base or a model is unavailable). Please try again later."
 )
+STORAGE_ERROR = "Sorry, I could not save that just now, so nothing changed. Please send it again in a moment."
 REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask why, details, trailer, or skip."
 REC_FINISHED = "That was the last one of this list. Ask for more recommendations whenever you like."
 REC_STOPPED = "OK, I stopped the recommendations."

@@ -1,10 +1,12 @@
 """SQLite (WAL) storage of dialog states, shared by every channel.
 
 One row per user: ``users(user_id TEXT PRIMARY KEY, state TEXT, active INTEGER, updated_ms INTEGER)``;
-the row id doubles as the user's numeric ``userID`` in the dataset-format log. Each save is one
-autocommitted statement: the dialog manager first appends the turn's log record (table of
-:class:`logs.store.LogStore`, same file), then saves the state, so a crash between the two can lose
-at most the state change of that one turn, never an earlier stored preference.
+the row id doubles as the user's numeric ``userID`` in the dataset-format log. A turn is committed by
+:meth:`StateStore.commit_turn` in one transaction: the turn's log record (table ``log_records`` of
+:class:`logs.store.LogStore`, same file) and the user's new state are written together or not at all,
+so a crash or a storage error never leaves a logged turn without its state change (or the reverse).
+When the log lives in another file (``build_dialog_manager(log_db=...)``) the two writes are separate:
+the log row first, then the state, and a crash between them loses that one turn's state change.
 
 Thread safety: one connection guarded by a lock; the dialog manager additionally serialises each
 user's turns, so the later message of a user always wins (field case F11).
@@ -16,9 +18,11 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Protocol
 
 from bot.state import DialogState
-from logs.store import open_error
+from logs.record import LogRecord
+from logs.store import StoreError, create_log_table, insert_record, open_error
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -34,6 +38,18 @@ _IDS_CACHED = 100_000
 """Row ids remembered by :meth:`StateStore.numeric_id` before the memo is cleared (bounded memory)."""
 
 
+class TurnStore(Protocol):
+    """What the dialog manager needs of a state store (SQLite here; another database may implement it)."""
+
+    path: Path | None
+
+    def load_saved(self, user_id: str) -> DialogState | None: ...
+    def save(self, user_id: str, state: DialogState) -> None: ...
+    def commit_turn(self, user_id: str, state: DialogState, *, session: str, record: LogRecord) -> int: ...
+    def numeric_id(self, user_id: str) -> int: ...
+    def set_active(self, user_id: str, active: bool) -> None: ...
+
+
 class StateStore:
     """Dialog states in SQLite (WAL mode), one row per user.
 
@@ -46,9 +62,10 @@ class StateStore:
     """
 
     def __init__(self, path: Path | str) -> None:
+        self.path: Path | None = None if str(path) == ":memory:" else Path(path)
         try:
-            if str(path) != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
@@ -56,6 +73,7 @@ class StateStore:
         except (sqlite3.Error, OSError) as exc:
             raise open_error(path, exc) from exc
         self._lock = threading.RLock()
+        self._log_table = False  # log_records created on this file (by LogStore or commit_turn)
         self._ids: dict[str, int] = {}  # user_id -> row id, see numeric_id
 
     def load(self, user_id: str) -> DialogState:
@@ -64,9 +82,16 @@ class StateStore:
         return saved if saved is not None else DialogState.from_json(None)
 
     def load_saved(self, user_id: str) -> DialogState | None:
-        """The saved state of ``user_id``, or None if none was saved (one query for load + exists)."""
+        """The saved state of ``user_id``, or None if none was saved (one query for load + exists).
+
+        Raises:
+            StoreError: the database cannot be read.
+        """
         with self._lock:
-            row = self._conn.execute("SELECT state FROM users WHERE user_id = ?", (user_id,)).fetchone()
+            try:
+                row = self._conn.execute("SELECT state FROM users WHERE user_id = ?", (user_id,)).fetchone()
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path or ':memory:'}: cannot read the dialog state ({exc})") from exc
         return DialogState.from_json(row[0]) if row else None
 
     def exists(self, user_id: str) -> bool:
@@ -75,14 +100,51 @@ class StateStore:
             return self._conn.execute("SELECT 1 FROM users WHERE user_id = ?", (user_id,)).fetchone() is not None
 
     def save(self, user_id: str, state: DialogState) -> None:
-        """Insert or replace the state of ``user_id`` (one statement, atomic)."""
+        """Insert or replace the state of ``user_id`` (one statement, atomic).
+
+        Raises:
+            StoreError: the database cannot be written.
+        """
         with self._lock:
-            self._conn.execute(
-                "INSERT INTO users(user_id, state, active, updated_ms) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT(user_id) DO UPDATE SET state = excluded.state, active = excluded.active, "
-                "updated_ms = excluded.updated_ms",
-                (user_id, state.to_json(), int(state.active), int(time.time() * 1000)),
-            )
+            try:
+                self._upsert(user_id, state)
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path or ':memory:'}: cannot save the dialog state ({exc})") from exc
+
+    def _upsert(self, user_id: str, state: DialogState) -> None:
+        self._conn.execute(
+            "INSERT INTO users(user_id, state, active, updated_ms) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(user_id) DO UPDATE SET state = excluded.state, active = excluded.active, "
+            "updated_ms = excluded.updated_ms",
+            (user_id, state.to_json(), int(state.active), int(time.time() * 1000)),
+        )
+
+    def commit_turn(self, user_id: str, state: DialogState, *, session: str, record: LogRecord) -> int:
+        """Append the turn's log record and save the user's state in one transaction.
+
+        Returns:
+            The log row id.
+
+        Raises:
+            StoreError: the database cannot be written (locked longer than the busy timeout, full,
+                read-only, corrupt); nothing of the turn was written.
+        """
+        with self._lock:
+            try:
+                if not self._log_table:  # executescript commits: before the transaction
+                    create_log_table(self._conn)
+                    self._log_table = True
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    row_id = insert_record(self._conn, session, record)
+                    self._upsert(user_id, state)
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path or ':memory:'}: cannot save the turn ({exc})") from exc
+        return row_id
 
     def numeric_id(self, user_id: str) -> int:
         """The user's stable integer id (the row id; created with a fresh state if needed).

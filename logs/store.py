@@ -39,7 +39,7 @@ from types import TracebackType
 from corsbot_errors import CorsbotError
 from logs.record import LogRecord, RecordError
 
-__all__ = ["DatabaseOpenError", "LogStore", "StoreError", "open_error"]
+__all__ = ["DatabaseOpenError", "LogStore", "StoreError", "create_log_table", "insert_record", "open_error"]
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +58,39 @@ CREATE TABLE IF NOT EXISTS log_records (
 );
 CREATE INDEX IF NOT EXISTS log_records_session_user ON log_records (session, user_id, id);
 """
+
+
+def create_log_table(conn: sqlite3.Connection) -> None:
+    """Create the ``log_records`` table (and index) on ``conn`` if missing."""
+    conn.executescript(_SCHEMA)
+
+
+def insert_record(conn: sqlite3.Connection, session: str, record: LogRecord) -> int:
+    """Insert one record into ``log_records`` on ``conn`` (inside the caller's transaction, if any).
+
+    The one place that writes a log row: :meth:`LogStore.append` and the dialog's one-transaction
+    turn commit (``bot.store.StateStore.commit_turn``: state and log row together) both use it.
+
+    Returns:
+        The row id.
+
+    Raises:
+        sqlite3.Error: the caller turns it into its own error.
+    """
+    cursor = conn.execute(
+        "INSERT INTO log_records (session, user_id, message_id, timestamp_start,"
+        " intent, to_check, record) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            session,
+            record.user_id,
+            record.message_id,
+            record.timestamp_start,
+            record.intent,
+            int(record.to_check),
+            json.dumps(record.to_json(), ensure_ascii=False),
+        ),
+    )
+    return int(cursor.lastrowid or 0)
 
 
 class StoreError(CorsbotError):
@@ -154,28 +187,14 @@ class LogStore:
         Raises:
             StoreError: the database cannot be written.
         """
-        row = (
-            session,
-            record.user_id,
-            record.message_id,
-            record.timestamp_start,
-            record.intent,
-            int(record.to_check),
-            json.dumps(record.to_json(), ensure_ascii=False),
-        )
         # One autocommitted statement (atomic by itself): the write lock is held only inside SQLite,
         # not across Python code between BEGIN and COMMIT, which matters when several processes
         # (the Telegram bot's dialog workers) append to one file.
         with self._lock:
             try:
-                cursor = self._conn.execute(
-                    "INSERT INTO log_records (session, user_id, message_id, timestamp_start,"
-                    " intent, to_check, record) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    row,
-                )
+                return insert_record(self._conn, session, record)
             except sqlite3.Error as exc:
                 raise StoreError(f"{self.path}: cannot append to the log ({exc})") from exc
-        return int(cursor.lastrowid or 0)
 
     def append_many(self, session: str, records: Iterable[LogRecord]) -> list[int]:
         """Append several records to ``session`` in one transaction (e.g. a replay batch).

@@ -41,6 +41,9 @@ from nlu.textnorm import fold
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "YES_WORDS",
+    "Choice",
+    "parse_option",
     "Answer",
     "AnswerKind",
     "MAX_OPTIONS",
@@ -124,6 +127,82 @@ _NONE = re.compile(
     r"(?:\s+\w+)?|wrong|skip|cancel)\b",
 )
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+
+YES_WORDS = ("yes", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "of course", "y", "si", "sì", "👍")
+"""Words that open a yes ("yes please", "sure")."""
+_YES = re.compile(r"^(" + "|".join(map(re.escape, YES_WORDS)) + r")\b", re.I)
+_NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither)\b", re.I)
+_NONE_OF_THEM = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+Choice = int | str | None
+"""What an answer chooses: an option index, ``"none"`` (none of these), or None (not an answer)."""
+
+
+def parse_option(kind: str | None, text: str, payload: str | None, options: Sequence[Sequence[str]]) -> Choice:
+    """The option a reply chooses: the bot's one answer parser (``corsbot nlu evaluate-entities`` scores it too).
+
+    Args:
+        kind: ``"item"`` (which one?), ``"role"`` (as actor or producer?) or ``"confirm"`` (did
+            you like it?); critique and deletion questions are read as ``"item"``.
+        text: the reply as typed (or the pressed button's label).
+        payload: the pressed button's payload without its question number (``"pick:1"``,
+            ``"role:P161"``, ``"none"``, ``"yes"``, ``"no"``), or None for typed text.
+        options: per option, the words that name it: its label first, then its full option name
+            and qualifiers only it has ("1984", "David Lynch"); for a role question its role name,
+            then its PID, then its role words.
+
+    Returns:
+        An option index; ``"none"`` for "none of these" (a "no" too, except at a yes/no
+        question, where yes = 0 and no = 1); None when the reply does not answer. Typed replies
+        are read in order: yes/no (confirm), none, a number ("2", "#2"), an ordinal ("the
+        second one", "last"), a year naming one option ("the 1998 one"), then the closest option
+        words (``rapidfuzz`` ratio >= 80, or the words contained in the reply).
+    """
+    if payload:
+        name, _, value = payload.partition(":")
+        if name == "none":
+            return "none"
+        if name == "yes":
+            return 0
+        if name == "no":
+            return 1 if kind == "confirm" else "none"
+        if name == "pick" and value.isdigit() and int(value) < max(len(options), 1):
+            return int(value)
+        if name == "role":  # options of a role question name the PID second
+            for i, words in enumerate(options):
+                if value in words[1:2]:
+                    return i
+        return None
+    folded = fold(text)
+    if kind == "confirm":
+        return 0 if _YES.match(folded) else 1 if _NO.match(folded) else None
+    if _NONE_OF_THEM.search(folded) or _NO.fullmatch(folded.strip(" .!")):
+        return "none"
+    number = re.fullmatch(r"\s*(?:number\s*|n\.?\s*|#)?(\d{1,2})\s*[.)]?\s*", folded)
+    if number and 1 <= int(number.group(1)) <= len(options):
+        return int(number.group(1)) - 1
+    ordinal = re.search(r"\b(first|second|third|fourth|fifth|sixth|last)\b", folded)
+    if ordinal and len(folded.split()) <= 4 and options:
+        index = len(options) - 1 if ordinal.group(1) == "last" else _ORDINAL_WORDS.index(ordinal.group(1))
+        if index < len(options):
+            return index
+    year = _YEAR.search(folded)
+    if year:
+        hits = [i for i, words in enumerate(options) if re.search(rf"\b{year.group(1)}\b", " ".join(words[1:]))]
+        if len(hits) == 1:
+            return hits[0]
+    best, best_score = None, 0.0
+    for i, words in enumerate(options):
+        for word in words:
+            if not word:
+                continue
+            score = fuzz.ratio(fold(word), folded)
+            if fold(word) and re.search(rf"\b{re.escape(fold(word))}\b", folded):
+                score = max(score, 95.0)
+            if score > best_score:
+                best, best_score = i, score
+    return best if best_score >= LABEL_MATCH_CUTOFF else None
 
 
 class QuestionKind(Enum):

@@ -29,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -290,6 +291,62 @@ _ROLE_NAMES: Mapping[str, str] = MappingProxyType(
 )
 
 
+ROLE_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "director": "P57",
+        "directed": "P57",
+        "directors": "P57",
+        "actor": "P161",
+        "actors": "P161",
+        "actress": "P161",
+        "cast": "P161",
+        "acting": "P161",
+        "star": "P161",
+        "screenwriter": "P58",
+        "writer": "P58",
+        "script": "P58",
+        "screenplay": "P58",
+        "producer": "P162",
+        "producers": "P162",
+        "composer": "P86",
+        "soundtrack": "P86",
+        "music": "P86",
+        "genre": "P136",
+        "genres": "P136",
+        "theme": "P921",
+        "subject": "P921",
+        "author": "P50",
+        "writers": "P50",
+        "performer": "P175",
+        "singer": "P175",
+        "band": "P175",
+        "label": "P264",
+        "series": "P179",
+        "saga": "P179",
+        "album": "P361",
+        "lyricist": "P676",
+        "lyrics": "P676",
+        "instrument": "P1303",
+        "publisher": "P123",
+        "movement": "P135",
+        "franchise": "P8345",
+        "cinematographer": "P344",
+        "editor": "P1040",
+    }
+)
+"""Words a user says for a role ("Tom Cruise as a producer", "actor", "the director") -> its PID."""
+
+
+def role_pattern() -> str:
+    """A regular-expression alternation of every word of :data:`ROLE_WORDS` (escaped)."""
+    return "|".join(map(re.escape, ROLE_WORDS))
+
+
+def role_words(pid: PID | str) -> tuple[str, ...]:
+    """The words of :data:`ROLE_WORDS` that name ``pid``."""
+    return tuple(word for word, p in ROLE_WORDS.items() if p == str(pid))
+
+
 def role_name(pid: PID | str, domain: str | None = None) -> str:
     """The user-facing role name of a property's values: what the value *is* to the item, as a noun.
 
@@ -344,5 +401,8 @@ __all__ = [
     "ValueType",
     "all_detail_pids",
     "get_domain",
+    "ROLE_WORDS",
     "role_name",
+    "role_pattern",
+    "role_words",
 ]

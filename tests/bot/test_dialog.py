@@ -637,7 +637,7 @@ def test_a_new_title_while_a_question_is_open_does_not_take_its_opinion(dm, monk
 def test_a_stated_role_word_is_not_a_title():
     from types import SimpleNamespace
 
-    from bot.dialog import _is_stated_role
+    from nlu.understand import _is_stated_role
 
     text = "I like Tom Cruise as a producer"
     mention = SimpleNamespace(text="producer", start=text.index("producer"))
@@ -693,3 +693,88 @@ def test_a_reset_question_replaces_an_open_question_aloud(dm):
     assert reply.text.startswith('I dropped my question about "The Avengers"')
     reply = _say(dm, "no")
     assert "Q5" not in _profile(dm) and "Q6" not in _profile(dm) and "Q1" in _profile(dm)
+
+
+@pytest.mark.parametrize(
+    ("script", "neutral"),
+    [
+        (["Memento"], True),  # a bare title (confirmed: "Did you like Memento?")
+        (["I love Christopher Nolan"], False),  # a preference
+        (["I love The Avengers", "The Avengers (1998)"], False),  # an answer to "which one?"
+        (["I like Tom Cruise", "actor"], False),  # an answer to "as actor or producer?"
+        (["I watched Memento", "yes"], False),  # an answer to "did you like it?"
+        (["I like Tom Cruise", "I love Memento"], False),  # a new preference instead of the answer
+    ],
+    ids=["bare-title", "preference", "item-answer", "role-answer", "confirm-answer", "ignored-question"],
+)
+def test_the_text_is_linked_at_most_once_per_turn(dm, monkeypatch, script, neutral):
+    from tests.bot.dialog_fakes import Pol
+
+    linker = dm._services.domain("movie").linker
+    calls = []
+    original = linker.link
+    monkeypatch.setattr(linker, "link", lambda text, focus=None: calls.append(text) or original(text, focus=focus))
+    if neutral:
+        monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
+    for text in script:
+        calls.clear()
+        _say(dm, text)
+        assert len(calls) <= 1, calls
+    assert _last(dm).recognized_objects or _profile(dm) or dm._states.load("t:1").pending  # the turns did work
+
+
+def test_state_and_log_are_written_in_one_transaction(dm, monkeypatch):
+    """A failure while saving the state leaves no log row of that turn either (nothing half-written)."""
+    import sqlite3
+
+    _say(dm, "I love Christopher Nolan")
+    before, stored = dm.last_records("t:1", 10), _profile(dm)
+
+    def broken(user_id, state):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(dm._states, "_upsert", broken)
+    reply = _say(dm, "I hate Top Gun")
+    assert reply.text.startswith("Sorry, I could not save that")
+    assert dm.last_records("t:1", 10) == before  # the turn's log row was rolled back
+    monkeypatch.undo()
+    assert _profile(dm) == stored
+
+
+def test_a_locked_database_gets_a_short_apology_without_a_path(dm, tmp_path):
+    """Field case (issue 17.5): a write lock held longer than the busy timeout; the user sees no server path."""
+    import sqlite3
+
+    _say(dm, "I love Christopher Nolan")
+    stored = _profile(dm)
+    dm._states._conn.execute("PRAGMA busy_timeout = 50")
+    holder = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        reply = _say(dm, "I hate Top Gun")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert reply.text.startswith("Sorry, I could not save that") and str(tmp_path) not in reply.text
+    assert "sqlite" not in reply.text.lower() and "/" not in reply.text
+    assert _profile(dm) == stored
+    _say(dm, "I hate Top Gun")  # once the lock is gone the same message works
+    assert _profile(dm)["Q3"]["polarity"] == "-"
+
+
+def test_terminal_chat_survives_a_locked_database(dm, tmp_path):
+    import io
+    import sqlite3
+
+    from bot.cli.chat import chat
+
+    dm._states._conn.execute("PRAGMA busy_timeout = 50")
+    out = io.StringIO()
+    holder = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code = chat(dm, user="cli:t", domain="movie", stdin=io.StringIO("I love Memento\n"), stdout=out)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 0 and out.getvalue().count("bot> Sorry, I could not save that") == 2
