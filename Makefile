@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 export CORSBOT_HOME ?= $(CURDIR)/var
 SHARED ?= ../shared/data
 DUMP := $(SHARED)/wikidata/wikidata-subset.nt.gz
-SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.json.gz)
+SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.pack)
 
 .PHONY: run test lint setup kb model replay clean
 
@@ -25,6 +25,10 @@ $(DUMP):
 $(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py recommender/sparql.py recommender/kb.py
 	$(BIN)/corsbot kb build --domain $*
 
+# its load-ready kb.pack (kb build writes it too): repacked from kb.json.gz, seconds, when the pack format changes
+$(CORSBOT_HOME)/kb/%/kb.pack: $(CORSBOT_HOME)/kb/%/kb.json.gz recommender/kbpack.py
+	$(BIN)/corsbot kb pack --domain $*
+
 kb: $(SNAPSHOTS)
 
 model: setup
@@ -43,7 +47,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: setup lint $(CORSBOT_HOME)/kb/movie/kb.json.gz
+test: setup lint $(CORSBOT_HOME)/kb/movie/kb.pack
 	$(BIN)/python -m pytest -p no:cacheprovider
 
 clean:

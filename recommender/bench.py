@@ -116,7 +116,7 @@ def latency(
     for profile in profiles[:networkx_requests]:
         liked = np.asarray(sorted(sg.index[q] for q in profile.liked), dtype=np.int64)
         prior = prior_vector(sg.n_nodes, liked, np.zeros(sg.n_nodes, dtype=bool), recommender.prior_mass)
-        pers = {sg.nodes[i]: float(prior[i]) for i in np.flatnonzero(prior)}
+        pers = {sg.nodes[int(i)]: float(prior[i]) for i in np.flatnonzero(prior)}
         t0 = time.perf_counter()
         nx.pagerank(weighted, alpha=recommender.damping, personalization=pers, weight="weight")
         nx_times.append((time.perf_counter() - t0) * 1000)

@@ -175,8 +175,7 @@ def top_reasons(
 
 
 def _edge_pid(recommender: Recommender, a: str, b: str) -> str | None:
-    data = recommender.nx_graph.get_edge_data(a, b) or {}
-    pids = data.get("pids") or ()
+    pids = recommender.edge_pids(a, b)
     if not pids:
         return None
     weighting = recommender.weighting

@@ -1,9 +1,18 @@
 """The knowledge base of one domain, loaded from its snapshot (written by ``recommender.sparql``).
 
-A snapshot is a folder (``var/kb/<domain>/``, see ``bot.paths.kb_snapshot``) holding one file,
-``kb.json.gz``: gzip-compressed (level 6) JSON with *columnar* arrays indexed by entity number,
-chosen because ``json.loads`` of flat lists of ints and strings is the fastest pure-stdlib load
-(no pickle: a snapshot is data, safe to read from anywhere, and diffable after ``zcat``). Layout::
+A snapshot is a folder (``var/kb/<domain>/``, see ``bot.paths.kb_snapshot``) holding two files
+written together from one document (:meth:`SnapshotData.to_json`):
+
+- ``kb.json.gz``: the document, gzip-compressed (level 6) JSON with *columnar* arrays indexed by
+  entity number (no pickle: a snapshot is data, safe to read from anywhere, and diffable after
+  ``zcat``); tools read it with :func:`read_snapshot`;
+- ``kb.pack``: the same document, load-ready (:mod:`recommender.kbpack`): arrays and string blobs
+  that :meth:`KnowledgeBase.load` memory-maps instead of parsing, so a domain opens in
+  milliseconds, holds almost no Python objects, and processes share its pages. Only this file is
+  read at run time; a folder with only ``kb.json.gz`` (an older corsbot) is refused with the
+  command that rebuilds it.
+
+Document layout::
 
     {
       "format": "corsbot-kb", "version": 1, "domain": "movie",
@@ -21,8 +30,9 @@ chosen because ``json.loads`` of flat lists of ints and strings is the fastest p
       "declared_roles": {"40999": [1], …}  # entity -> pid indexes from the schema's value types
     }                                      #   (a writer with no book in the graph is still "author")
 
-Loading builds the per-entity indexes (item -> values, value -> items) once; ``graph()`` builds the
-networkx graph lazily and caches it. Popularity is ``degree + SITELINK_BONUS * has_enwiki_article``
+The pack holds the per-entity indexes (item -> values, value -> items, degrees) precomputed;
+``graph()`` builds a networkx graph lazily (tools and tests; the recommender builds its sparse matrix
+from :meth:`KnowledgeBase.edge_arrays`). Popularity is ``degree + SITELINK_BONUS * has_enwiki_article``
 (degree = number of distinct neighbours in the item–value graph); it is >= 0 and only meant for
 ranking (candidates, the popularity baseline).
 
@@ -43,14 +53,19 @@ import shutil
 import tempfile
 import time
 import zlib
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+import numpy as np
+from numpy.typing import NDArray
+
 from recommender.errors import KnowledgeBaseError
+from recommender.kbpack import PACK_FILE, Pack, write_pack
 from recommender.schema import DOMAINS, PID, QID
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -262,7 +277,7 @@ def _qid_key(qid: str) -> tuple[str, int, str]:
 
 
 def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = None) -> Path:
-    """Write a snapshot folder atomically.
+    """Write a snapshot folder (``kb.json.gz`` and ``kb.pack``) atomically.
 
     The document is written into a temporary sibling folder, then swapped in with renames, so a
     failure at any point leaves the previous snapshot intact. When ``out_dir`` is a symlink, the
@@ -275,7 +290,7 @@ def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = 
         built_at: ISO timestamp to record (default: now); fixed in tests for identical bytes.
 
     Returns:
-        The path of the written ``kb.json.gz``.
+        The path of the written ``kb.json.gz`` (``kb.pack`` is beside it).
 
     Raises:
         KnowledgeBaseError: if the folder cannot be written.
@@ -294,6 +309,7 @@ def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = 
                 gz.write(raw)
             fh.flush()
             os.fsync(fh.fileno())
+        write_pack(doc, tmp)  # the load-ready copy of the same document, swapped in with it
         old = None
         if out_dir.exists():
             old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}-{time.monotonic_ns()}")
@@ -301,7 +317,7 @@ def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = 
         os.replace(tmp, out_dir)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
-    except OSError as exc:
+    except (OSError, KnowledgeBaseError) as exc:
         _remove_tmp(locals().get("tmp"))
         raise KnowledgeBaseError(f"could not write the knowledge-base snapshot {out_dir}: {exc}") from exc
     except BaseException:  # interrupted (Ctrl-C): the previous snapshot is still in place
@@ -319,19 +335,38 @@ def _remove_tmp(tmp: object) -> None:
 def snapshot_file(path: Path) -> Path:
     """The ``kb.json.gz`` of a snapshot folder (``path`` may also be the file itself)."""
     path = Path(path)
+    if path.name == PACK_FILE:
+        return path.with_name(SNAPSHOT_FILE)
     return path if path.name.endswith(".json.gz") or path.is_file() else path / SNAPSHOT_FILE
 
 
 def snapshot_items(path: Path) -> int | None:
     """Number of items of the snapshot at ``path``, or None if there is no readable snapshot there.
 
-    Used before overwriting a snapshot (``recommender.sparql.build_snapshot``); reads the whole
-    document (about a second for the real domains).
+    Used before overwriting a snapshot (``recommender.sparql.build_snapshot``); reads the pack's
+    header (milliseconds), else the whole document of an older snapshot (about a second).
     """
+    try:
+        return int(Pack.open(pack_file(path)).meta["n_items"])
+    except (KnowledgeBaseError, KeyError, TypeError, ValueError):
+        pass
     try:
         return int(read_snapshot(path)["n_items"])
     except (KnowledgeBaseError, KeyError, TypeError, ValueError):
         return None
+
+
+def repack(path: Path) -> Path:
+    """Rewrite a snapshot folder's ``kb.pack`` from its ``kb.json.gz`` (no query to any store).
+
+    For a pack of an older format (``kb.pack`` changed, the facts did not): seconds instead of a
+    full ``kb build``.
+
+    Raises:
+        KnowledgeBaseError: the document is missing, unreadable or malformed, or the folder is not writable.
+    """
+    folder = snapshot_file(path).parent
+    return write_pack(read_snapshot(path), folder.resolve() if folder.is_symlink() else folder)
 
 
 def read_snapshot(path: Path) -> dict[str, Any]:
@@ -362,17 +397,51 @@ def read_snapshot(path: Path) -> dict[str, Any]:
     return doc
 
 
+class ItemSet(AbstractSet[QID]):
+    """The recommendable items of a knowledge base: a read-only set view over the pack (no Python
+    object per item until iterated). Set operations (``|``, ``&``, ``-``) return frozensets."""
+
+    __slots__ = ("_kb",)
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+
+    def __contains__(self, qid: object) -> bool:
+        return isinstance(qid, str) and self._kb.is_item(qid)
+
+    def __len__(self) -> int:
+        return self._kb._n_items
+
+    def __iter__(self) -> Iterator[QID]:
+        get = self._kb._entities.get
+        for i in range(self._kb._n_items):
+            yield QID(get(i) or "")
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[Any]) -> frozenset[Any]:
+        return frozenset(it)
+
+    def __hash__(self) -> int:
+        return self._hash()
+
+    def __repr__(self) -> str:
+        return f"<ItemSet of {len(self)} {self._kb.domain} items>"
+
+
 class KnowledgeBase:
     """The knowledge base of one domain: items, property values, names and the item–value graph.
 
-    Build with :meth:`load`. All lookups accept any string; unknown ids give empty results
-    (``label`` returns the id itself, ``popularity`` 0.0), never an exception.
+    Build with :meth:`load` (maps the snapshot's ``kb.pack``: milliseconds, pages shared between
+    processes) or from a snapshot document (``KnowledgeBase(doc)``, packed in memory). All lookups
+    accept any string; unknown ids give empty results (``label`` returns the id itself,
+    ``popularity`` 0.0), never an exception.
 
     Attributes:
         domain: ``"movie"``, ``"book"`` or ``"music"``.
-        items: the recommendable items of the domain.
+        items: the recommendable items of the domain (a read-only set; see :class:`ItemSet`).
         source: where the snapshot's facts came from.
         built_at: ISO timestamp of the build.
+        digest: SHA-256 of the snapshot document (changes whenever its facts change).
     """
 
     __slots__ = (
@@ -380,9 +449,12 @@ class KnowledgeBase:
         "items",
         "source",
         "built_at",
+        "digest",
         "pids",
+        "_pack",
+        "_n",
+        "_n_items",
         "_entities",
-        "_index",
         "_labels",
         "_label_langs",
         "_aliases",
@@ -390,9 +462,14 @@ class KnowledgeBase:
         "_details",
         "_sitelinks",
         "_declared",
-        "_out",
-        "_in",
+        "_out_ptr",
+        "_out_pid",
+        "_out_val",
+        "_in_ptr",
+        "_in_pid",
+        "_in_item",
         "_degree",
+        "_has_sitelink",
         "_graph",
     )
 
@@ -402,146 +479,191 @@ class KnowledgeBase:
         Raises:
             KnowledgeBaseError: if the document is malformed.
         """
+        if not isinstance(doc, Mapping):
+            raise KnowledgeBaseError("malformed knowledge-base snapshot (not a JSON object)")
         try:
-            self.domain: str = str(doc["domain"])
-            entities: list[str] = list(doc["entities"])
-            n_items = int(doc["n_items"])
-            self.pids: tuple[PID, ...] = tuple(PID(p) for p in doc["pids"])
-            self._entities = entities
-            self._index: dict[str, int] = {q: i for i, q in enumerate(entities)}
-            self.items: frozenset[QID] = frozenset(entities[:n_items])  # type: ignore[arg-type]
-            self._labels: list[str | None] = list(doc["labels"])
-            self._label_langs: list[str | None] = list(doc.get("label_langs") or [None] * len(entities))
-            self._aliases: dict[int, tuple[str, ...]] = {int(k): tuple(v) for k, v in doc["aliases"].items()}
-            self._descriptions: dict[int, str] = {int(k): v for k, v in doc["descriptions"].items()}
-            self._details: dict[int, dict[str, Any]] = {int(k): v for k, v in doc["details"].items()}
-            self._sitelinks: dict[int, str] = {int(k): v for k, v in doc["sitelinks"].items()}
-            self._declared: dict[int, tuple[int, ...]] = {
-                int(k): tuple(v) for k, v in (doc.get("declared_roles") or {}).items()
-            }
-            ei, ep, ev = doc["edge_item"], doc["edge_pid"], doc["edge_value"]
-            if not (len(ei) == len(ep) == len(ev)) or len(self._labels) != len(entities):
+            pack = Pack.from_document(doc)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise KnowledgeBaseError(f"malformed knowledge-base snapshot ({exc.__class__.__name__}: {exc})") from exc
+        self._open(pack)
+
+    def _open(self, pack: Pack) -> None:
+        try:
+            meta = pack.meta
+            self.domain: str = str(meta["domain"])
+            self.source: str = str(meta.get("source", ""))
+            self.built_at: str = str(meta.get("built_at", ""))
+            self.digest: str = pack.digest
+            self.pids: tuple[PID, ...] = tuple(PID(str(p)) for p in pack.column("pids"))
+            self._pack = pack
+            self._entities = pack.strings("entities")
+            self._n = len(self._entities)
+            self._n_items = int(meta["n_items"])
+            self._labels = pack.strings("labels")
+            self._label_langs = pack.strings("label_langs") if pack.kind("label_langs") == "strings" else None
+            self._aliases = pack.entity_column("aliases")
+            self._descriptions = pack.entity_column("descriptions")
+            self._details = pack.entity_column("details")
+            self._sitelinks = pack.entity_column("sitelinks")
+            self._declared = pack.entity_column("declared_roles")
+            self._out_ptr = pack.view("~out.ptr")
+            self._out_pid = pack.view("edge_pid")
+            self._out_val = pack.view("edge_value")
+            self._in_ptr = pack.view("~in.ptr")
+            self._in_pid = pack.view("~in.pid")
+            self._in_item = pack.view("~in.item")
+            self._degree = pack.view("~degree")
+            self._has_sitelink = self._sitelinks.present()
+            if len(self._labels) != self._n or len(self._degree) != self._n:
                 raise ValueError("array lengths differ")
         except (KeyError, TypeError, ValueError) as exc:
             raise KnowledgeBaseError(f"malformed knowledge-base snapshot ({exc.__class__.__name__}: {exc})") from exc
-        self.source: str = str(doc.get("source", ""))
-        self.built_at: str = str(doc.get("built_at", ""))
-        out: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        inc: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        for i, p, v in zip(ei, ep, ev, strict=True):
-            out[i].append((p, v))
-            inc[v].append((p, i))
-        self._out = dict(out)
-        self._in = dict(inc)
-        self._degree: dict[int, int] | None = None  # built on first use
+        self.items: AbstractSet[QID] = ItemSet(self)
         self._graph: networkx.Graph | None = None
-
-    def _degrees(self) -> dict[int, int]:
-        if self._degree is None:
-            neighbours: dict[int, set[int]] = defaultdict(set)
-            for i, lst in self._out.items():
-                for _, v in lst:
-                    if i != v:
-                        neighbours[i].add(v)
-                        neighbours[v].add(i)
-            self._degree = {k: len(s) for k, s in neighbours.items()}
-        return self._degree
 
     @classmethod
     def load(cls, path: Path) -> KnowledgeBase:
-        """Load a domain's snapshot.
+        """Map a domain's snapshot (its ``kb.pack``; see :mod:`recommender.kbpack`).
 
         Args:
-            path: the snapshot folder (``var/kb/<domain>``) or its ``kb.json.gz``.
+            path: the snapshot folder (``var/kb/<domain>``), its ``kb.pack`` or its ``kb.json.gz``.
 
         Raises:
-            KnowledgeBaseError: if the snapshot is missing, unreadable or malformed (the message
-                says which file and how to rebuild it).
+            KnowledgeBaseError: if the snapshot is missing, of an older format (only ``kb.json.gz``),
+                unreadable or malformed (the message says which file and how to rebuild it).
         """
         start = time.perf_counter()
-        kb = cls(read_snapshot(path))
+        file = pack_file(path)
+        if not file.exists():
+            legacy = file.with_name(SNAPSHOT_FILE)
+            if legacy.exists():
+                raise KnowledgeBaseError(
+                    f"the knowledge-base snapshot {file.parent} was written by an older corsbot (it has "
+                    f"{SNAPSHOT_FILE} but no {PACK_FILE}); rebuild it with `corsbot kb build --domain "
+                    f"{file.parent.name}` (or `corsbot kb pack --domain {file.parent.name}`)"
+                )
+            raise KnowledgeBaseError(f"no knowledge-base snapshot at {file}; build it with `corsbot kb build`")
+        kb = cls.__new__(cls)
+        kb._open(Pack.open(file))
         logger.info(
-            "loaded %s knowledge base: %d items, %d entities, %d edges in %.2f s",
+            "mapped %s knowledge base: %d items, %d entities, %d edges in %.3f s",
             kb.domain,
-            len(kb.items),
-            len(kb._entities),
+            kb._n_items,
+            kb._n,
             kb.edge_count,
             time.perf_counter() - start,
         )
         return kb
 
+    @property
+    def pack(self) -> Pack:
+        """The underlying pack (array-level access for the recommender and the linker's index)."""
+        return self._pack
+
     # --- membership ---------------------------------------------------------------------------
+
+    def index_of(self, qid: str) -> int | None:
+        """Entity index of ``qid`` (items are ``0 .. len(items) - 1``), or None if unknown."""
+        return self._pack.index_of(qid) if isinstance(qid, str) else None
+
+    def qid_at(self, index: int) -> QID:
+        """The QID of entity ``index`` (inverse of :meth:`index_of`)."""
+        return QID(self._entities.get(index) or "")
 
     def has(self, qid: str) -> bool:
         """Whether ``qid`` is an item or a property value of this domain."""
-        return qid in self._index
+        return self.index_of(qid) is not None
 
     def is_item(self, qid: str) -> bool:
         """Whether ``qid`` is a recommendable item of this domain."""
-        return qid in self.items
+        i = self.index_of(qid)
+        return i is not None and i < self._n_items
 
     def entities(self) -> tuple[QID, ...]:
         """Every known entity: items first, then the other property values."""
-        return tuple(QID(q) for q in self._entities)
+        return tuple(QID(q or "") for q in self._entities)
+
+    @property
+    def n_entities(self) -> int:
+        """Number of entities (items and values)."""
+        return self._n
 
     @property
     def edge_count(self) -> int:
         """Number of (item, property, value) claims."""
-        return sum(len(v) for v in self._out.values())
+        return len(self._out_val)
+
+    def edge_arrays(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        """``(item, pid, value)`` entity/property indexes of every claim, as read-only int arrays
+        sorted by item, property, value (``pid`` indexes :attr:`pids`)."""
+        pack = self._pack
+        return pack.array("edge_item"), pack.array("edge_pid"), pack.array("edge_value")
+
+    def degrees(self) -> NDArray[np.int32]:
+        """(n_entities,) number of distinct graph neighbours of every entity (read-only)."""
+        return self._pack.array("~degree")
+
+    def item_string_order(self) -> NDArray[np.int32]:
+        """(n_items,) item indexes in QID string order (``sorted(kb.items)``), read-only."""
+        return self._pack.array("~item_order")
 
     # --- names ----------------------------------------------------------------------------------
 
     def label(self, qid: str) -> str:
         """Display name: English, else ``mul``, else any language; the QID only if none exists."""
-        i = self._index.get(qid)
+        i = self.index_of(qid)
         if i is None:
             return qid
-        return self._labels[i] or qid
+        return self._labels.get(i) or qid
 
     def has_label(self, qid: str) -> bool:
         """Whether ``qid`` has a label in some language (so the bot never shows a bare QID)."""
-        i = self._index.get(qid)
-        return i is not None and self._labels[i] is not None
+        i = self.index_of(qid)
+        return i is not None and self._labels.get(i) is not None
 
     def label_lang(self, qid: str) -> str | None:
         """Language tag of :meth:`label` (``"en"``, ``"mul"``, ...), None if unlabeled/unknown."""
-        i = self._index.get(qid)
-        return None if i is None else self._label_langs[i]
+        i = self.index_of(qid)
+        return None if i is None or self._label_langs is None else self._label_langs.get(i)
 
     def aliases(self, qid: str) -> tuple[str, ...]:
         """Other names (English/``mul`` ``skos:altLabel``), sorted; empty if none."""
-        i = self._index.get(qid)
-        return () if i is None else self._aliases.get(i, ())
+        i = self.index_of(qid)
+        return () if i is None else tuple(self._aliases.get(i) or ())
 
     def names(self) -> Iterator[tuple[str, QID]]:
         """Every ``(label or alias, qid)`` pair, the entity linker's index (labeled entities only)."""
-        for i, q in enumerate(self._entities):
-            lab = self._labels[i]
+        labels, aliases, entities = self._labels, self._aliases, self._entities
+        for i in range(self._n):
+            q = QID(entities.get(i) or "")
+            lab = labels.get(i)
             if lab:
-                yield lab, QID(q)
-            for alias in self._aliases.get(i, ()):
-                yield alias, QID(q)
+                yield lab, q
+            for alias in aliases.get(i) or ():
+                yield alias, q
 
     def description(self, qid: str) -> str | None:
         """Short description (en > mul), or None."""
-        i = self._index.get(qid)
+        i = self.index_of(qid)
         return None if i is None else self._descriptions.get(i)
 
     # --- edges ----------------------------------------------------------------------------------
 
     def item_values(self, item: str) -> tuple[tuple[PID, QID], ...]:
         """``((pid, value), ...)`` of an item, in (property schema order, value id) order."""
-        i = self._index.get(item)
+        i = self.index_of(item)
         if i is None:
             return ()
-        return tuple((self.pids[p], QID(self._entities[v])) for p, v in self._out.get(i, ()))
+        pids, get, pid, val = self.pids, self._entities.get, self._out_pid, self._out_val
+        return tuple((pids[pid[k]], QID(get(val[k]) or "")) for k in range(self._out_ptr[i], self._out_ptr[i + 1]))
 
     def value_items(self, value: str) -> tuple[tuple[PID, QID], ...]:
-        """``((pid, item), ...)`` of the items having ``value`` for some edge property."""
-        i = self._index.get(value)
+        """``((pid, item), ...)`` of the items having ``value`` for some edge property (by property, item)."""
+        i = self.index_of(value)
         if i is None:
             return ()
-        return tuple((self.pids[p], QID(self._entities[v])) for p, v in sorted(self._in.get(i, ())))
+        pids, get, pid, item = self.pids, self._entities.get, self._in_pid, self._in_item
+        return tuple((pids[pid[k]], QID(get(item[k]) or "")) for k in range(self._in_ptr[i], self._in_ptr[i + 1]))
 
     def roles(self, qid: str) -> tuple[PID, ...]:
         """Properties for which ``qid`` is a value, most frequent first (ties: schema order).
@@ -549,34 +671,38 @@ class KnowledgeBase:
         Roles declared by the schema's value types (a genre, a writer ...) follow those seen on edges,
         so an entity no item links to still has its role.
         """
-        i = self._index.get(qid)
+        i = self.index_of(qid)
         if i is None:
             return ()
-        counts = Counter(p for p, _ in self._in.get(i, ()))
+        counts = Counter(self._in_pid[k] for k in range(self._in_ptr[i], self._in_ptr[i + 1]))
         ranked = [p for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
-        ranked += [p for p in self._declared.get(i, ()) if p not in counts]
+        ranked += [p for p in self._declared.get(i) or () if p not in counts]
         return tuple(self.pids[p] for p in ranked)
 
     def popularity(self, qid: str) -> float:
         """``degree + SITELINK_BONUS * has_enwiki_article`` (>= 0; 0.0 for unknown ids)."""
-        i = self._index.get(qid)
+        i = self.index_of(qid)
         if i is None:
             return 0.0
-        return float(self._degrees().get(i, 0)) + (SITELINK_BONUS if i in self._sitelinks else 0.0)
+        return float(self._degree[i]) + (SITELINK_BONUS if self._has_sitelink[i] else 0.0)
+
+    def popularities(self) -> NDArray[np.float64]:
+        """(n_entities,) :meth:`popularity` of every entity, in entity order."""
+        return self.degrees().astype(np.float64) + SITELINK_BONUS * self._has_sitelink
 
     def degree(self, qid: str) -> int:
         """Number of distinct graph neighbours of ``qid`` (0 if unknown)."""
-        i = self._index.get(qid)
-        return 0 if i is None else self._degrees().get(i, 0)
+        i = self.index_of(qid)
+        return 0 if i is None else int(self._degree[i])
 
     # --- details --------------------------------------------------------------------------------
 
     def details(self, qid: str) -> ItemDetails:
         """What can be shown about ``qid``; an unknown id gives details with only ``qid``/``label``."""
-        i = self._index.get(qid)
+        i = self.index_of(qid)
         if i is None:
             return ItemDetails(qid=QID(qid), label=qid)
-        d = self._details.get(i, {})
+        d = self._details.get(i) or {}
         year = d.get("year")
         spotify_id, spotify_kind = self._spotify(qid, d)
         return ItemDetails(
@@ -611,68 +737,74 @@ class KnowledgeBase:
     def detail_counts(self) -> dict[str, int]:
         """How many items have each detail field (incl. ``description`` and ``wikipedia``)."""
         counts: Counter[str] = Counter()
-        for d in self._details.values():
+        for _i, d in self._details.items():
             counts.update({"spotify_id" if k.startswith("spotify_") else k for k, v in d.items() if v is not None})
-        n_items = len(self.items)
-        counts["description"] = sum(1 for i in self._descriptions if i < n_items)
-        counts["wikipedia"] = sum(1 for i in self._sitelinks if i < n_items)
+        n_items = self._n_items
+        counts["description"] = int(self._descriptions.present()[:n_items].sum())
+        counts["wikipedia"] = int(self._has_sitelink[:n_items].sum())
         return {k: counts.get(k, 0) for k in ("description", *DETAIL_NAMES, "wikipedia")}
 
     # --- graph ----------------------------------------------------------------------------------
 
     def graph(self) -> networkx.Graph:
-        """The undirected item–value graph (built on first call, then cached).
+        """The undirected item–value graph as networkx (built on first call, then cached).
 
         Nodes are QIDs (every entity, isolated items included) with the boolean node attribute
         ``item``; an edge joins an item and a value, with attribute ``pids``: the tuple of
-        properties linking them (schema order). Do not mutate it: it is shared.
+        properties linking them (schema order). Do not mutate it: it is shared. The recommender
+        does not need it (it builds its matrix from :meth:`edge_arrays`); it is for tools and tests.
         """
         if self._graph is None:
             import networkx as nx
 
-            pairs: dict[tuple[int, int], int | list[int]] = {}
-            for i, lst in self._out.items():
-                for p, v in lst:
-                    if i == v:
-                        continue
-                    key = (i, v) if i < v else (v, i)
-                    old = pairs.get(key)
-                    if old is None:
-                        pairs[key] = p
-                    elif isinstance(old, int):
-                        pairs[key] = [old, p]
-                    else:
-                        old.append(p)
-            ents, pids = self._entities, self.pids
-            single: list[tuple[PID, ...]] = [(pid,) for pid in pids]
-            multi: dict[tuple[int, ...], tuple[PID, ...]] = {}
+            ei, ep, ev = (np.asarray(a, dtype=np.int64) for a in self.edge_arrays())
+            keep = ei != ev
+            lo, hi, p = np.minimum(ei, ev)[keep], np.maximum(ei, ev)[keep], ep[keep]
+            order = np.lexsort((p, hi, lo))
+            lo, hi, p = lo[order], hi[order], p[order]
+            ents, pids = self.entities(), self.pids
             g = nx.Graph()
             # Filled through the documented-internal dict-of-dicts (what add_nodes_from/add_edges_from
             # do, without their per-item checks: 3-4x faster for ~100k edges); one data dict per
             # edge, shared by both directions as networkx does.
             node, adj = g._node, g._adj
-            n_items = len(self.items)
+            n_items = self._n_items
             for k, q in enumerate(ents):
                 node[q] = {"item": k < n_items}
                 adj[q] = {}
-            for (a, b), ps in pairs.items():
-                if isinstance(ps, int):
-                    data = {"pids": single[ps]}
-                else:
-                    pid_key = tuple(sorted(set(ps)))
-                    tup = multi.get(pid_key)
-                    if tup is None:
-                        tup = multi[pid_key] = tuple(pids[p] for p in pid_key)
-                    data = {"pids": tup}
+            tuples: dict[tuple[int, ...], tuple[PID, ...]] = {}
+            start = 0
+            m = len(lo)
+            while start < m:
+                a, b = int(lo[start]), int(hi[start])
+                end = start + 1
+                while end < m and lo[end] == a and hi[end] == b:
+                    end += 1
+                key = tuple(sorted({int(x) for x in p[start:end]}))
+                tup = tuples.get(key)
+                if tup is None:
+                    tup = tuples[key] = tuple(pids[x] for x in key)
+                data = {"pids": tup}
                 qa, qb = ents[a], ents[b]
                 adj[qa][qb] = data
                 adj[qb][qa] = data
+                start = end
             nx._clear_cache(g)
             self._graph = g
         return self._graph
 
     def __repr__(self) -> str:
-        return f"<KnowledgeBase {self.domain}: {len(self.items)} items, {len(self._entities)} entities>"
+        return f"<KnowledgeBase {self.domain}: {self._n_items} items, {self._n} entities>"
+
+
+def pack_file(path: Path) -> Path:
+    """The ``kb.pack`` of a snapshot folder (``path`` may also be the pack or the ``kb.json.gz``)."""
+    path = Path(path)
+    if path.name == PACK_FILE:
+        return path
+    if path.name.endswith(".json.gz"):
+        return path.with_name(PACK_FILE)
+    return path / PACK_FILE
 
 
 def load_all(paths: Mapping[str, Path] | Sequence[tuple[str, Path]]) -> dict[str, KnowledgeBase]:
@@ -687,12 +819,16 @@ def load_all(paths: Mapping[str, Path] | Sequence[tuple[str, Path]]) -> dict[str
 
 __all__ = [
     "DETAIL_NAMES",
+    "PACK_FILE",
     "SITELINK_BONUS",
     "SNAPSHOT_FILE",
     "ItemDetails",
+    "ItemSet",
     "KnowledgeBase",
     "SnapshotData",
     "load_all",
+    "pack_file",
     "read_snapshot",
+    "repack",
     "write_snapshot",
 ]

@@ -30,7 +30,7 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -56,7 +56,7 @@ class SparseGraph:
     """A weighted graph as a CSR matrix, built once and shared by every request.
 
     Attributes:
-        nodes: (n,) node ids, in matrix order.
+        nodes: (n,) node ids, in matrix order (a tuple, or a lazy sequence for a KB's graph).
         index: node id -> row/column index.
         weights_t: (n, n) CSR, ``weights_t[j, i]`` = weight of the arc i -> j (the transpose of the
             weighted adjacency, so that ``weights_t @ v`` pushes mass along arcs). Symmetric for an
@@ -68,7 +68,7 @@ class SparseGraph:
             unmasked CG solve (symmetric graphs only).
     """
 
-    nodes: tuple[Hashable, ...]
+    nodes: Sequence[Hashable]
     index: Mapping[Hashable, int]
     weights_t: sp.csr_matrix
     out_weight: NDArray[np.float64]
@@ -136,24 +136,40 @@ class SparseGraph:
 
     @classmethod
     def from_arcs(
-        cls, nodes: Iterable[Hashable], src: NDArray[np.int64], dst: NDArray[np.int64], weight: NDArray[np.float64]
+        cls,
+        nodes: Iterable[Hashable],
+        src: NDArray[np.int64],
+        dst: NDArray[np.int64],
+        weight: NDArray[np.float64],
+        *,
+        index: Mapping[Hashable, int] | None = None,
+        symmetric: bool | None = None,
     ) -> SparseGraph:
         """Build from arc arrays (each undirected edge given as two arcs); duplicates are summed.
 
         Args:
-            nodes: node ids; arcs refer to their positions.
+            nodes: node ids; arcs refer to their positions. A ``Sequence`` is kept as it is (it
+                may decode ids lazily), any other iterable is made a tuple.
             src, dst: (m,) int arrays of arc endpoints.
             weight: (m,) non-negative weights.
+            index: node id -> position (default: a dict built from ``nodes``).
+            symmetric: True when the arcs are known to come in both directions with equal weights
+                (skips the O(m) check); None = check.
         """
-        nodes = tuple(nodes)
-        n = len(nodes)
+        node_seq: Sequence[Hashable] = nodes if isinstance(nodes, Sequence) else tuple(nodes)
+        n = len(node_seq)
         adj = sp.csr_matrix((weight, (src, dst)), shape=(n, n), dtype=np.float64)
         adj.sum_duplicates()
         out_weight = np.asarray(adj.sum(axis=1), dtype=np.float64).ravel()
-        weights_t = adj.T.tocsr()
+        if symmetric:
+            weights_t = adj
+        else:
+            weights_t = adj.T.tocsr()
         weights_t.sort_indices()
-        diff = abs(weights_t - adj)
-        symmetric = bool(diff.nnz == 0 or diff.max() <= 1e-12 * max(1.0, float(np.max(np.abs(adj.data), initial=0.0))))
+        if symmetric is None:
+            diff = abs(weights_t - adj)
+            scale = max(1.0, float(np.max(np.abs(adj.data), initial=0.0)))
+            symmetric = bool(diff.nnz == 0 or diff.max() <= 1e-12 * scale)
         active = normalized = None
         if symmetric:
             active = np.flatnonzero(out_weight > 0)
@@ -161,8 +177,8 @@ class SparseGraph:
             normalized = (inv_sqrt @ weights_t[active][:, active] @ inv_sqrt).tocsr()
             normalized.sort_indices()
         return cls(
-            nodes=nodes,
-            index={node: i for i, node in enumerate(nodes)},
+            nodes=node_seq,
+            index=index if index is not None else {node: i for i, node in enumerate(node_seq)},
             weights_t=weights_t,
             out_weight=out_weight,
             symmetric=symmetric,

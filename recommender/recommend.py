@@ -30,10 +30,12 @@ Example (``kb`` a loaded movie knowledge base):
 
 from __future__ import annotations
 
+import functools
 import logging
 import urllib.parse
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -43,6 +45,14 @@ from numpy.typing import NDArray
 
 from corsbot_errors import ConfigError
 from recommender.kb import spotify_url
+from recommender.kbgraph import (
+    LIKED_BY,
+    USER_NODE_PREFIX,
+    ItemValueArrays,
+    item_value_arrays,
+    weighted_graph,
+    with_users,
+)
 from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, SparseGraph, personalized_pagerank
 
 CG_TOL = 1e-7
@@ -72,12 +82,6 @@ FALLBACK_ISOLATED_LIKES = "isolated_likes"
 
 _SCORE_CACHE_SIZE = 64
 
-USER_NODE_PREFIX = "user:"
-"""Prefix of the node id of a user in the collaborative graph (``"user:messages_nl.json#12"``);
-never a QID, never recommended."""
-LIKED_BY = "liked_by"
-"""Pseudo-property of a user--item (or user--value) edge in the collaborative graph."""
-
 
 def user_node(key: str) -> str:
     """The graph node id of a user of the interaction data."""
@@ -95,7 +99,7 @@ class KnowledgeBaseLike(Protocol):
     @property
     def domain(self) -> str: ...
     @property
-    def items(self) -> frozenset[QID]: ...  # read-only, so a frozenset of typed QIDs fits too
+    def items(self) -> AbstractSet[QID]: ...  # read-only: a frozenset, or the KB's lazy ItemSet
 
     def has(self, qid: str) -> bool: ...
     def is_item(self, qid: str) -> bool: ...
@@ -322,35 +326,62 @@ class Recommender:
             raise ConfigError(f"method must be 'cg' or 'power', got {method!r}")
         self.method = method
         self.tol = (CG_TOL if method == "cg" else DEFAULT_TOL) if tol is None else tol
-        kb_graph = kb.graph()
-        self.nx_graph, self.user_keys = add_user_edges(kb_graph, interactions or {})
+        arrays = item_value_arrays(kb)
+        collab = with_users(arrays, interactions or {})
+        self._interactions = interactions or {}
+        self.user_keys: tuple[str, ...] = collab.user_keys
+        """Interaction keys that got a user node."""
+        self.graph = weighted_graph(collab, self.weighting)
         """The graph walked: the KB's item-value graph plus user nodes and edges, if any."""
-        self.graph = build_sparse_graph(self.nx_graph, kb, self.weighting)
-        index = self.graph.index
-        items = sorted(kb.items)
-        self.item_qids: tuple[QID, ...] = tuple(q for q in items if q in index)
-        """Recommendable items present in the graph, in ``item_index`` order."""
-        self.item_index = np.fromiter((index[q] for q in self.item_qids), dtype=np.int64, count=len(self.item_qids))
-        self.missing_items: tuple[QID, ...] = tuple(q for q in items if q not in index)
-        self.item_popularity = np.fromiter(
-            (kb.popularity(q) for q in self.item_qids), dtype=np.float64, count=len(self.item_qids)
-        )
-        self.item_in_kb_graph = np.fromiter(
-            (kb_graph.degree(q) > 0 for q in self.item_qids), dtype=bool, count=len(self.item_qids)
-        )
+        self.item_index: NDArray[np.int64] = arrays.item_index
+        """Node index of each recommendable item in the graph, in QID string order."""
+        self.missing_items: tuple[QID, ...] = arrays.missing_items
+        self.item_popularity: NDArray[np.float64] = arrays.item_popularity
+        self.item_in_kb_graph: NDArray[np.bool_] = arrays.degree[arrays.item_index] > 0
         """(n_items,) True if the item has at least one edge in the KB's item-value graph (its
         property triples); user edges do not count."""
-        self._pos_of_item = {q: i for i, q in enumerate(self.item_qids)}
+        self._node_at = arrays.node_at
+        self._pos_of_item = _ItemPositions(arrays, self.graph.n_nodes)
         self._cache: OrderedDict[tuple[frozenset[str], frozenset[str], frozenset[str]], _Solved] = OrderedDict()
         logger.info(
             "recommender for %s: %d nodes, %d edges, %d items (%d outside the graph), %d user nodes",
             getattr(kb, "domain", "?"),
             self.graph.n_nodes,
             self.graph.n_edges,
-            len(self.item_qids),
+            len(self.item_index),
             len(self.missing_items),
             len(self.user_keys),
         )
+
+    @functools.cached_property
+    def item_qids(self) -> tuple[QID, ...]:
+        """Recommendable items present in the graph, in ``item_index`` order (QID string order);
+        built on first use (offline tools), the bot itself never needs all of them."""
+        node_at = self._node_at
+        return tuple(str(node_at(int(i))) for i in self.item_index)
+
+    @functools.cached_property
+    def nx_graph(self) -> nx.Graph:
+        """The walked graph as networkx (built on first use, for tools and tests): the KB's
+        ``graph()`` plus user nodes with ``pids=(LIKED_BY,)`` edges."""
+        return add_user_edges(self.kb.graph(), self._interactions)[0]
+
+    def item_qid(self, pos: int) -> QID:
+        """The QID of item position ``pos`` (an index into ``item_index``)."""
+        return str(self._node_at(int(self.item_index[pos])))
+
+    def edge_pids(self, a: QID, b: QID) -> tuple[PID, ...]:
+        """Properties linking ``a`` and ``b`` in the walked graph (schema order), ``(LIKED_BY,)``
+        for a user edge, empty if they are not linked."""
+        if is_user_node(a) or is_user_node(b):
+            user, other = (a, b) if is_user_node(a) else (b, a)
+            key = user[len(USER_NODE_PREFIX) :]
+            return (LIKED_BY,) if other in self._interactions.get(key, ()) and user in self.graph.index else ()
+        order = getattr(self.kb, "pids", None)
+        if order is None:
+            return tuple(self.nx_graph.get_edge_data(a, b, {}).get("pids", ()))
+        found = {p for p, v in self.kb.item_values(a) if v == b} | {p for p, v in self.kb.item_values(b) if v == a}
+        return tuple(p for p in order if p in found)
 
     # -- scoring -------------------------------------------------------------------------------
 
@@ -367,7 +398,8 @@ class Recommender:
             A :class:`_Solved` with ``scores`` (n,) (None on fallback), the ``mask`` of removed
             nodes, the ``fallback_reason`` and the ``unknown`` liked QIDs.
         """
-        hidden = frozenset(user_node(k) for k in hide_users) & frozenset(self.graph.index)
+        index = self.graph.index
+        hidden = frozenset(node for node in (user_node(k) for k in hide_users) if node in index)
         key = (profile.liked, profile.disliked, hidden)
         hit = self._cache.get(key)
         if hit is not None:
@@ -450,7 +482,7 @@ class Recommender:
         else:
             primary = solved.scores[self.item_index]
         top = _top_k(primary, self.item_popularity, allowed, k)
-        items = tuple(ScoredItem(self.item_qids[i], float(primary[i])) for i in top)
+        items = tuple(ScoredItem(self.item_qid(i), float(primary[i])) for i in top)
         if solved.fallback_reason:
             logger.info("recommend: fallback %s (unknown likes: %s)", solved.fallback_reason, solved.unknown)
         return Recommendations(items, solved.fallback_reason, solved.unknown)
@@ -480,6 +512,35 @@ class Recommender:
                 if pos is not None:
                     bad[pos] = True
         return bad
+
+
+class _ItemPositions(Mapping[QID, int]):
+    """QID -> item position (index into ``Recommender.item_index``) through the KB's lookup."""
+
+    __slots__ = ("_index_of", "_pos")
+
+    def __init__(self, arrays: ItemValueArrays, n_nodes: int) -> None:
+        self._index_of = arrays.index_of
+        self._pos = np.full(n_nodes, -1, dtype=np.int64)
+        self._pos[arrays.item_index] = np.arange(len(arrays.item_index))
+
+    def get(self, qid: QID, default: Any = None) -> Any:  # type: ignore[override]
+        i = self._index_of(qid) if isinstance(qid, str) else None
+        if i is None or i >= len(self._pos) or self._pos[i] < 0:
+            return default
+        return int(self._pos[i])
+
+    def __getitem__(self, qid: QID) -> int:
+        pos = self.get(qid)
+        if pos is None:
+            raise KeyError(qid)
+        return int(pos)
+
+    def __len__(self) -> int:
+        return int((self._pos >= 0).sum())
+
+    def __iter__(self) -> Iterator[QID]:
+        raise TypeError("item positions are looked up, not listed")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -1025,10 +1086,10 @@ def elicitation_suggestions(
         sim = v[recommender.item_index]
         ok = allowed & (sim > 0)
         for i in _top_k(sim, recommender.item_popularity, ok, n_similar):
-            out.append(Suggestion(recommender.item_qids[i], "similar", float(sim[i])))
+            out.append(Suggestion(recommender.item_qid(i), "similar", float(sim[i])))
             allowed[i] = False
     for i in _top_k(recommender.item_popularity, np.zeros_like(recommender.item_popularity), allowed, k - len(out)):
-        out.append(Suggestion(recommender.item_qids[i], "popular", float(recommender.item_popularity[i])))
+        out.append(Suggestion(recommender.item_qid(i), "popular", float(recommender.item_popularity[i])))
     return tuple(out)
 
 

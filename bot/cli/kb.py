@@ -10,6 +10,8 @@
   study's users named (``recognizedObjects``); last line
   ``kb: entities=N edges=M coverage_movie=X coverage_book=Y coverage_music=Z``.
 - ``corsbot kb show QID [--domain D]``: what the bot knows about an entity.
+- ``corsbot kb pack [--domain D ...]``: rewrite each snapshot's load-ready ``kb.pack`` from its
+  ``kb.json.gz`` without querying any store (after a pack format change; ``kb build`` writes both).
 """
 
 from __future__ import annotations
@@ -76,6 +78,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     stats.add_argument("--converse", type=Path, help="released messages folder (default: shared converse/)")
     stats.set_defaults(handler=cmd_stats)
 
+    pack = kb_sub.add_parser("pack", help="rewrite the load-ready kb.pack of built snapshots from their kb.json.gz")
+    pack.add_argument("--domain", action="append", choices=paths.DOMAINS, help="domain (repeatable; default all)")
+    pack.add_argument("--kb-dir", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
+    pack.set_defaults(handler=cmd_pack)
+
     show = kb_sub.add_parser("show", help="what the bot knows about an entity")
     show.add_argument("qid", help="entity id, e.g. Q83495")
     show.add_argument("--domain", choices=paths.DOMAINS, help="domain (default: every domain that knows it)")
@@ -86,6 +93,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _snapshot(kb_dir: Path | None, domain: str) -> Path:
     return (kb_dir / domain) if kb_dir is not None else paths.kb_snapshot(domain)
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    """Repack the requested domains (default: every built one); one line per domain."""
+    from recommender.errors import KnowledgeBaseError
+    from recommender.kb import repack, snapshot_file
+
+    domains = args.domain or [d for d in paths.DOMAINS if snapshot_file(_snapshot(args.kb_dir, d)).exists()]
+    if not domains:
+        raise KnowledgeBaseError("no knowledge-base snapshot to pack; build one with `corsbot kb build`")
+    for domain in domains:
+        start = time.perf_counter()
+        out = repack(_snapshot(args.kb_dir, domain))
+        print(f"{domain}: {out} ({out.stat().st_size} bytes) in {time.perf_counter() - start:.1f} s")
+    return 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:

@@ -11,7 +11,8 @@ import pytest
 from _kb_testkit import BUILT_AT
 
 from recommender.errors import KnowledgeBaseError
-from recommender.kb import SNAPSHOT_FILE, ItemDetails, KnowledgeBase, read_snapshot
+from recommender.kb import SNAPSHOT_FILE, ItemDetails, KnowledgeBase, read_snapshot, repack
+from recommender.kbpack import PACK_FILE, PACK_VERSION
 from recommender.schema import DOMAINS, PID, get_domain, role_name
 from recommender.sparql import build_snapshot, open_embedded, store_stamp
 
@@ -188,23 +189,46 @@ def test_corrupt_dump_is_a_clear_error_and_keeps_no_half_store(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["bad.nt"]
 
 
-def test_missing_or_broken_snapshot_is_a_clear_error(tmp_path):
+def test_missing_or_broken_snapshot_is_a_clear_error(tmp_path, tiny_snapshots):
     with pytest.raises(
-        KnowledgeBaseError, match=r"no knowledge-base snapshot at .*kb.json.gz; build it with `corsbot kb build`"
+        KnowledgeBaseError, match=r"no knowledge-base snapshot at .*kb.pack; build it with `corsbot kb build`"
     ):
         KnowledgeBase.load(tmp_path / "movie")
     (tmp_path / "movie").mkdir()
     (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(b"not gzip")
     with pytest.raises(KnowledgeBaseError, match="unreadable"):
-        KnowledgeBase.load(tmp_path / "movie")
+        read_snapshot(tmp_path / "movie")
     (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(gzip.compress(json.dumps({"format": "x"}).encode()))
     with pytest.raises(KnowledgeBaseError, match="not a corsbot knowledge-base snapshot"):
-        KnowledgeBase.load(tmp_path / "movie")
-    (tmp_path / "movie" / SNAPSHOT_FILE).write_bytes(
-        gzip.compress(json.dumps({"format": "corsbot-kb", "version": 1}).encode())
-    )
+        read_snapshot(tmp_path / "movie")
     with pytest.raises(KnowledgeBaseError, match="malformed"):
-        KnowledgeBase.load(tmp_path / "movie")
+        KnowledgeBase({"format": "corsbot-kb", "version": 1})
+
+
+def test_old_or_foreign_pack_says_rebuild(tmp_path, tiny_snapshots):
+    """A folder from before the pack, another pack version, a foreign or cut file: one clear line
+    with the command that rebuilds it."""
+    old = tmp_path / "movie"
+    shutil.copytree(tiny_snapshots["movie"], old)
+    (old / PACK_FILE).unlink()  # what an older corsbot wrote: kb.json.gz only
+    with pytest.raises(KnowledgeBaseError, match=r"older corsbot.*rebuild it with `corsbot kb build --domain movie`"):
+        KnowledgeBase.load(old)
+    repack(old)  # ... or `corsbot kb pack` from the document
+    assert KnowledgeBase.load(old).label("Q83495") == "The Matrix"
+    good = (old / PACK_FILE).read_bytes()
+    (old / PACK_FILE).write_bytes(b"PK\x03\x04 a zip file, not a pack" + bytes(64))
+    with pytest.raises(
+        KnowledgeBaseError, match=r"not a corsbot knowledge-base pack; rebuild it with `corsbot kb build`"
+    ):
+        KnowledgeBase.load(old)
+    (old / PACK_FILE).write_bytes(good[:16] + (PACK_VERSION + 1).to_bytes(4, "little") + good[20:])
+    with pytest.raises(
+        KnowledgeBaseError, match=rf"version {PACK_VERSION + 1}, this corsbot reads version {PACK_VERSION}; rebuild"
+    ):
+        KnowledgeBase.load(old)
+    (old / PACK_FILE).write_bytes(good[: len(good) // 2])
+    with pytest.raises(KnowledgeBaseError, match="truncated"):
+        KnowledgeBase.load(old)
 
 
 class _FailingBackend:
@@ -382,9 +406,7 @@ def test_snapshot_of_the_old_format_infers_the_spotify_page_kind(tmp_path, tiny_
         for kind in ("track", "album", "artist"):
             if f"spotify_{kind}_id" in details:
                 details["spotify_id"] = details.pop(f"spotify_{kind}_id")
-    (tmp_path / "music").mkdir()
-    (tmp_path / "music" / SNAPSHOT_FILE).write_bytes(gzip.compress(json.dumps(doc).encode()))
-    music = KnowledgeBase.load(tmp_path / "music")
+    music = KnowledgeBase(doc)
     assert (music.details("Q11649").spotify_kind, music.details("Q17444").spotify_kind) == ("artist", "album")
 
 
