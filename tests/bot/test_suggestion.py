@@ -72,3 +72,20 @@ def test_role_opinions_per_clause(polarity):
         "P136": "+",
     }
     assert role_opinions("I like Alien", polarity) == {}
+
+
+def test_elicitation_setting_per_domain():
+    from bot.suggestion import DEFAULT_STRATEGIES, parse_elicitation
+    from corsbot_errors import ConfigError
+
+    assert parse_elicitation(None) == DEFAULT_STRATEGIES and DEFAULT_STRATEGIES["book"] == "none"
+    assert parse_elicitation("randPopularity") == {"movie": "randpop", "book": "randpop", "music": "randpop"}
+    assert parse_elicitation("movie=nosuggestions, music=item2item") == {
+        "movie": "none",
+        "book": "none",
+        "music": "item2item",
+    }
+    with pytest.raises(ConfigError, match="unknown elicitation strategy"):
+        parse_elicitation("movie=often")
+    with pytest.raises(ConfigError, match="domain among movie, book, music"):
+        parse_elicitation("films=popularity")
