@@ -17,7 +17,13 @@ ALLOWED = {"nlu": {"logs.schema"}}
 """The dataset vocabulary (intent names, events; it imports nothing of the project): nlu reads and
 produces intent names (``nlu/understand.py``)."""
 PACKAGES = ("bot", "nlu", "recommender", "logs")
-EVALUATION_MODULES = {"nlu.intent_eval", "nlu.entity_eval", "recommender.rec_eval", "recommender.bench"}
+EVALUATION_MODULES = {
+    "nlu.intent_eval",
+    "nlu.entity_eval",
+    "recommender.rec_eval",
+    "recommender.elicitation_eval",
+    "recommender.bench",
+}
 """Offline evaluation and benchmark code: the CLI runs it, the live bot never imports it."""
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.suggestion import read_answer, role_opinions
 from nlu.sentiment import SentimentRecognizer
+from nlu.suggestion_answer import read_answer, role_opinions
 
 
 @pytest.fixture(scope="module")
