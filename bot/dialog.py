@@ -231,6 +231,11 @@ class DialogManager:
                 return Reply(text=msg.STORAGE_ERROR)
         return Reply(text=outcome.text, choices=outcome.choices, image=outcome.image, card=outcome.card)
 
+    def current_domain(self, user_id: str) -> str:
+        """The domain ``user_id`` is in (a new user: :attr:`default_domain`)."""
+        saved = self._states.load_saved(user_id)
+        return saved.domain if saved is not None else self.default_domain
+
     def mark_inactive(self, user_id: str) -> None:
         """Mark a user inactive (e.g. the user blocked the bot); their data is kept."""
         with self._user_lock(user_id):
@@ -560,7 +565,7 @@ class DialogManager:
         """A tapped suggestion (payload ``rate:<polarity>:<QID>``): stored like a typed preference."""
         polarity, _, qid = value.partition(":")
         kb = self._domain(state).kb
-        if polarity not in ("+", "-") or not kb.has(qid):
+        if polarity not in ("+", "-") or not _nameable_item(kb, qid):  # a forged or outdated payload
             return _Outcome(msg.STALE_SUGGESTION)
         state.pending = None
         outcome = _Outcome("", events=[Event.PREFERENCE])
@@ -1350,6 +1355,15 @@ class DialogManager:
             [kb.label(q) if kb.has(q) else q, name] + [p for p in parts if counts[fold(p)] == 1]
             for q, name, parts in zip(qids, names, qualifiers, strict=True)
         ]
+
+
+def _nameable_item(kb: Any, qid: str) -> bool:
+    """``qid`` is a recommendable item of the domain with a label (what a suggestion button may carry):
+    a forged payload naming an unknown, unlabelled or non-item QID is refused (issue 17.7)."""
+    if not kb.has(qid) or not kb.is_item(qid):
+        return False
+    has_label = getattr(kb, "has_label", None)
+    return bool(has_label(qid)) if has_label is not None else kb.label(qid) != qid
 
 
 def _details(kb: Any, qid: str | None) -> dict[str, Any]:

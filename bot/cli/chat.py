@@ -5,7 +5,8 @@ Both build the same :class:`bot.dialog.DialogManager` as the Telegram channel (t
 
 ``corsbot chat --domain movie`` reads one message per line from stdin (works from a pipe) and prints
 the bot's replies; buttons are listed as ``[1] Like  [2] Dislike ...`` and typing the number presses
-the button (interaction type ``mixed`` then, else ``NL``).
+the button (interaction type ``mixed`` then, else ``NL``). ``corsbot chat --jsonl`` is the scripted
+interface: one JSON object per line in and one per reply out (:mod:`bot.cli.jsonl`).
 
 ``corsbot replay FILE... [--domain D] [--report DIR]`` feeds each user's logged messages, in
 timestamp order, through a fresh dialog (user key ``replay:<file>:<userID>``), logs our records in a
@@ -44,6 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=user_key,
         default="cli:local",
         help="user key, not empty (profiles persist per user key; default cli:local)",
+    )
+    chat.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='scripted: one JSON object per line in ({"user": U, "text": T} or {"user": U, "press": PAYLOAD}, '
+        'optional "domain"), one per reply out (text, choices, image, intent, events, recognizedObjects)',
     )
     chat.set_defaults(handler=_chat_cli)
 
@@ -96,7 +103,8 @@ def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
         text = line.rstrip("\n")
         payload, interaction = None, "NL"
         stripped = text.strip()
-        if stripped.isdigit() and reply.choices and 1 <= int(stripped) <= len(reply.choices):
+        # only ASCII digits press a button ("²" and "٣" are digits to str.isdigit, not to int())
+        if stripped.isascii() and stripped.isdigit() and reply.choices and 1 <= int(stripped) <= len(reply.choices):
             choice = reply.choices[int(stripped) - 1]
             text, payload, interaction = choice.label, choice.payload, "mixed"
         reply = dm.handle(Turn(user, text, payload=payload, interaction_type=interaction))
@@ -106,6 +114,10 @@ def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
 
 def _chat_cli(args: argparse.Namespace) -> int:
     dm = compose.build_dialog_manager(db=paths.database(), session="chat")
+    if args.jsonl:
+        from bot.cli.jsonl import chat_jsonl
+
+        return chat_jsonl(dm, user=args.user, domain=args.domain, stdin=sys.stdin, stdout=sys.stdout)
     return chat(dm, user=args.user, domain=args.domain, stdin=sys.stdin, stdout=sys.stdout)
 
 

@@ -778,3 +778,21 @@ def test_terminal_chat_survives_a_locked_database(dm, tmp_path):
         holder.execute("ROLLBACK")
         holder.close()
     assert code == 0 and out.getvalue().count("bot> Sorry, I could not save that") == 2
+
+
+@pytest.mark.parametrize(
+    "qid", ["Q4209421", "Q100", "Q999", "Q1 ", "Q1;DROP"], ids=["unknown", "not-an-item", "unlabelled", "space", "junk"]
+)
+def test_a_forged_rate_payload_is_refused(dm, monkeypatch, qid):
+    """Field case (issue 17.7): ``rate:+:Q4209421`` stored "Got it: 👍 Q4209421"."""
+    from tests.bot import dialog_fakes
+
+    monkeypatch.setitem(dialog_fakes.LABELS, "Q999", "Q999")  # known to the KB, but no label of its own
+    monkeypatch.setattr(
+        FakeKB, "has_label", lambda self, q: q in dialog_fakes.LABELS and dialog_fakes.LABELS[q] != q, raising=False
+    )
+    dm._services.domain("movie").kb.items = frozenset(dm._services.domain("movie").kb.items | {"Q999"})
+    reply = dm.handle(Turn("t:1", "👍 forged", payload=f"rate:+:{qid}", interaction_type="mixed"))
+    assert _profile(dm) == {} and reply.text.startswith("That suggestion is out of date.")
+    ok = dm.handle(Turn("t:1", "👍 Inception", payload="rate:+:Q1", interaction_type="mixed"))
+    assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}} and ok.text.startswith("Got it")

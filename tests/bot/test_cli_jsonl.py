@@ -1,0 +1,82 @@
+"""``corsbot chat --jsonl``: the scripted interface (README), on the fake services of the dialog tests."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from bot.services import DomainServices, Services
+from recommender.recommend import Recommender
+from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakeSentiment
+
+
+@pytest.fixture()
+def fake_home(tmp_path, monkeypatch):
+    import bot.compose
+
+    kb = FakeKB()
+    domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
+    services = Services(FakeIntents(), FakeSentiment(), lambda name: domain)
+    monkeypatch.setenv("CORSBOT_HOME", str(tmp_path))
+    monkeypatch.setattr(bot.compose, "load_services", lambda **kw: services)
+    return tmp_path
+
+
+def _run(monkeypatch, capsys, lines):
+    from bot.cli import main
+
+    monkeypatch.setattr(
+        "sys.stdin", io.StringIO("".join(json.dumps(x) + "\n" if not isinstance(x, str) else x for x in lines))
+    )
+    code = main(["chat", "--jsonl"])
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return code, out
+
+
+def test_one_object_per_reply_with_the_logged_fields(fake_home, monkeypatch, capsys):
+    code, out = _run(
+        monkeypatch,
+        capsys,
+        [
+            {"user": "a", "text": "I love Christopher Nolan"},
+            {"user": "a", "text": "I like Tom Cruise"},
+        ],
+    )
+    assert code == 0 and len(out) == 2
+    assert out[0]["intent"] == "preference" and out[0]["recognizedObjects"] == "Q100+"
+    assert out[0]["events"] == ["preference"] and out[0]["image"] is None
+    assert set(out[0]) == {"user", "text", "choices", "image", "intent", "events", "recognizedObjects"}
+    assert [c["payload"].split("@")[0] for c in out[1]["choices"]] == ["role:P161", "role:P162", "none"]
+
+
+def test_a_press_answers_with_the_button_payload_and_bad_lines_get_an_error(fake_home, monkeypatch, capsys):
+    from bot.cli.jsonl import chat_jsonl
+    from bot.compose import build_dialog_manager
+
+    dm = build_dialog_manager(db=fake_home / "db.sqlite3", session="t")
+    lines = [
+        json.dumps({"user": "a", "text": "I like Tom Cruise"}),  # question 1: actor or producer?
+        json.dumps({"user": "a", "press": "role:P162@1"}),
+        "not json",
+        json.dumps({"user": "a"}),
+        json.dumps({"user": "b", "text": "hello", "domain": "book"}),
+    ]
+    out = io.StringIO()
+    assert chat_jsonl(dm, user="cli:local", domain="movie", stdin=io.StringIO("\n".join(lines)), stdout=out) == 0
+    asked, pressed, bad, missing, switched = (json.loads(line) for line in out.getvalue().splitlines())
+    assert "role:P162@1" in [c["payload"] for c in asked["choices"]]
+    assert pressed["intent"] == "preference - disambiguation" and pressed["recognizedObjects"] == "Q200+"
+    assert dm.last_records("a", 1)[0].message == "Producer" and dm.last_records("a", 1)[0].interaction_type == "mixed"
+    assert bad == {"error": "line 3: not JSON"} and missing["error"].startswith("line 4: give exactly one of")
+    assert dm.current_domain("b") == "book" and switched["user"] == "b"
+
+
+def test_a_superscript_digit_is_text_not_a_button(fake_home, monkeypatch, capsys):
+    """Field case (issue 17.6): '²' is a digit to str.isdigit but not to int()."""
+    from bot.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("I love The Avengers\n²\n"))
+    assert main(["chat"]) == 0
+    assert capsys.readouterr().out.count("bot> ") == 3
