@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 export CORSBOT_HOME ?= $(CURDIR)/var
 SHARED ?= ../shared/data
 DUMP := $(SHARED)/wikidata/wikidata-subset.nt.gz
-SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.pack)
+SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.pack $(CORSBOT_HOME)/kb/$(d)/names.pack)
 
 .PHONY: run test lint setup kb model replay clean
 
@@ -28,6 +28,10 @@ $(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py re
 # its load-ready kb.pack (kb build writes it too): repacked from kb.json.gz, seconds, when the pack format changes
 $(CORSBOT_HOME)/kb/%/kb.pack: $(CORSBOT_HOME)/kb/%/kb.json.gz recommender/kbpack.py
 	$(BIN)/corsbot kb pack --domain $*
+
+# the entity linker's name index, rebuilt when the snapshot or the linker's index rules change
+$(CORSBOT_HOME)/kb/%/names.pack: $(CORSBOT_HOME)/kb/%/kb.pack nlu/linker.py nlu/name_index.py nlu/textnorm.py
+	$(BIN)/corsbot kb index --domain $*
 
 kb: $(SNAPSHOTS)
 

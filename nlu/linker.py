@@ -14,6 +14,8 @@ How a message is linked:
    without it, labels with a bracketed suffix also without it ("Havana (feat. Young Thug)"), and
    genre values also as "horror", "horror films", "comedy movies", "romantic movies" (genres
    are preferences too).
+   The index is built once per snapshot and linker version and stored beside the snapshot
+   (:mod:`nlu.name_index`: a start maps it instead of rebuilding it).
    For every start token the longest n-gram is tried first; the longest non-overlapping spans
    win (F28, like spaCy's ``filter_spans``). Item titles are also keyed by their content words
    only (no articles, "of", "and", possessive "s"), so "fast and furious" also finds "The Fast
@@ -72,7 +74,6 @@ import math
 import re
 import sys
 import time
-from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -81,6 +82,7 @@ from typing import Any, NewType
 
 from rapidfuzz import fuzz, process
 
+from nlu.name_index import DictNameIndex, NameIndex, builder_fingerprint, stored_index
 from nlu.textnorm import MAX_CHARS, fold, normalize
 from recommender.names import item_year
 
@@ -346,6 +348,15 @@ def _common_words() -> frozenset[str]:
     return frozenset(words)
 
 
+@lru_cache(maxsize=1)
+def index_fingerprint() -> str:
+    """Fingerprint of the rules that build the name index: this module's and the text
+    normaliser's source and the word lists they use (a stored index built otherwise is rebuilt)."""
+    from nlu import name_index, textnorm
+
+    return builder_fingerprint(__file__, name_index.__file__, textnorm.__file__, words=(_stop_words(), _common_words()))
+
+
 def tokenize(text: str) -> list[_Token]:
     """Split ``text`` into alphanumeric tokens with character offsets; ``&`` becomes ``and``.
 
@@ -397,11 +408,30 @@ class EntityLinker:
             ``aliases``, ``roles``, ``popularity``, ``is_item``, ``description``, ``domain``).
     """
 
-    def __init__(self, kb: Any) -> None:
+    def __init__(self, kb: Any, *, names: NameIndex | None = None) -> None:
         _common_words()  # load the word lists (spaCy stop words, VADER lexicon) once per process
         started = time.perf_counter()
         self.kb = kb
         self.domain: str = getattr(kb, "domain", "")
+        # the index the rules below build, mapped from the snapshot folder when stored there
+        self._names: NameIndex = names or stored_index(kb, index_fingerprint(), self.build_index)
+        self._pop_scale = self._names.pop_scale
+        self.build_seconds = time.perf_counter() - started
+        n_keys, n_entities, n_fuzzy = self._names.stats()
+        logger.info(
+            "entity index for %s: %d keys, %d entities, %d fuzzy names in %.2f s (%s)",
+            self.domain or "?",
+            n_keys,
+            n_entities,
+            n_fuzzy,
+            self.build_seconds,
+            type(self._names).__name__,
+        )
+
+    def build_index(self) -> DictNameIndex:
+        """Build the name index of ``self.kb`` by the rules of the module docstring (seconds for a
+        real domain; :func:`nlu.name_index.stored_index` keeps it for the next start)."""
+        kb = self.kb
         index: dict[tuple[str, ...], dict[str, float]] = defaultdict(dict)
         labels: dict[str, str] = {}
         names = [(name, qid) for name, qid in kb.names() if name]
@@ -430,23 +460,26 @@ class EntityLinker:
         self._genre_variants(index, labels)
         self._bare_variants(index, labels)
         self._index = dict(index)
-        self._skeletons = self._skeleton_index(labels)
-        self._max_len: dict[str, int] = {}
+        skeletons = self._skeleton_index(labels)
+        max_len: dict[str, int] = {}
         for key in self._index:
-            if len(key) > self._max_len.get(key[0], 0):
-                self._max_len[key[0]] = len(key)
+            if len(key) > max_len.get(key[0], 0):
+                max_len[key[0]] = len(key)
         self._build_fuzzy()
-        self._title_words = self._title_word_index(labels)
-        self._pop_scale = math.log1p(max((kb.popularity(q) for q in labels), default=1.0) or 1.0) or 1.0
-        self.build_seconds = time.perf_counter() - started
-        logger.info(
-            "entity index for %s: %d keys, %d entities, %d fuzzy names in %.2f s",
-            self.domain or "?",
-            len(self._index),
-            len(labels),
-            len(self._fuzzy_names),
-            self.build_seconds,
+        title_words = self._title_word_index(labels)
+        built = DictNameIndex(
+            exact=self._index,
+            skeleton=skeletons,
+            max_len=max_len,
+            partial=self._partial,
+            title=title_words,
+            fuzzy_names=self._fuzzy_names,
+            block=self._block,
+            pop_scale=math.log1p(max((kb.popularity(q) for q in labels), default=1.0) or 1.0) or 1.0,
+            n_entities=len(labels),
         )
+        del self._label_keys, self._index, self._fuzzy_names, self._block, self._partial  # build-time only
+        return built
 
     # ------------------------------------------------------------------ index building
     @staticmethod
@@ -486,7 +519,7 @@ class EntityLinker:
                 i + 1 == len(tokens) or _boundary(text, tokens, i + 1) or tokens[i + 1].key in _SPAN_STOP | _CLAUSE_STOP
             ):
                 continue
-            items = self._title_words.get(tokens[i].key)
+            items = self._names.title_items(tokens[i].key)
             if items:
                 out.append((i, i + 1, {q: _SIM_TITLE_WORD for q in items}, "ask"))
         return out
@@ -587,9 +620,7 @@ class EntityLinker:
                     if len(part) >= FUZZY_MIN_CHARS and part not in stop:
                         partial[part].add(qid)
         names = [joined for joined, _key in pairs]
-        self._fuzzy_names = names
-        self._fuzzy_keys = [key for _joined, key in pairs]  # joined names are unique: tokens hold no space
-        self._fuzzy_lengths = [len(n) for n in names]
+        self._fuzzy_names = names  # joined names are unique (tokens hold no space): the key is name.split(" ")
         stop = _stop_words()
         block: dict[str, list[int]] = defaultdict(list)
         for pos, joined in enumerate(names):
@@ -691,7 +722,7 @@ class EntityLinker:
         Persons already matched by the word (their label or alias) are not namesakes."""
         if j - i != 1:
             return frozenset()
-        people = self._partial.get(tokens[i].key)
+        people = self._names.namesakes(tokens[i].key)
         if not people:
             return frozenset()
         whole_object = (
@@ -743,9 +774,9 @@ class EntityLinker:
         found = []
         keys = [t.key for t in tokens]
         for i, tok in enumerate(tokens):
-            longest = self._max_len.get(tok.key, 0)
+            longest = self._names.max_len(tok.key)
             for n in range(min(longest, len(tokens) - i), 0, -1):
-                hit = self._index.get(tuple(keys[i : i + n]))
+                hit = self._names.exact(tuple(keys[i : i + n]))
                 if hit is None:
                     continue
                 if self._strong_enough(text, tokens, i, i + n, hit):
@@ -760,7 +791,7 @@ class EntityLinker:
     def _skeleton_spans(self, text: str, tokens: list[_Token], found: list) -> list:
         """Add title matches that differ only in articles, "of", "and" or a possessive "s" (the
         ``_skeleton_index``); a skeleton hit on a span found exactly joins its candidates."""
-        if not self._skeletons:
+        if not self._names.has_skeletons():
             return found
         keys = [t.key for t in tokens]
         by_range = {(f[0], f[1]): f for f in found}
@@ -773,7 +804,7 @@ class EntityLinker:
                 j = i + n
                 if keys[j - 1] in _SKELETON_DROP or any(_boundary(text, tokens, k) for k in range(i + 1, j)):
                     continue
-                hit = self._skeletons.get(_skeleton(tuple(keys[i:j])))
+                hit = self._names.skeleton(_skeleton(tuple(keys[i:j])))
                 if hit is None:
                     continue
                 same = by_range.get((i, j))
@@ -991,27 +1022,23 @@ class EntityLinker:
         if letters < FUZZY_MIN_CHARS or query.isdigit():
             return {}
         scored: dict[str, float] = {}
-        if allow_partial and len(span) == 1 and query in self._partial:
-            for qid in self._partial[query]:  # "I love Jackson": the persons called so
+        people = self._names.namesakes(query) if allow_partial and len(span) == 1 else None
+        if people is not None:
+            for qid in people:  # "I love Jackson": the persons called so
                 scored[qid] = _FUZZY_SIM_FACTOR * 0.8
             return scored
         cutoff = _fuzzy_cutoff(letters, len(span))
         lo = math.floor(len(query) * cutoff / (200 - cutoff))
         hi = math.ceil(len(query) * (200 - cutoff) / cutoff)
         stop = _stop_words()
-        # names are sorted by length, so each block's positions are too: slice the length window
-        first, last = bisect_left(self._fuzzy_lengths, lo), bisect_right(self._fuzzy_lengths, hi)
-        window: set[int] = set()
-        for key in _block_keys(query, stop):
-            block = self._block.get(key)
-            if block:
-                window.update(block[bisect_left(block, first) : bisect_left(block, last)])
-        ids = sorted(window)
+        # names are sorted by length, so each block's positions are too: the index slices the length window
+        ids = self._names.fuzzy_window(lo, hi, _block_keys(query, stop))
         if ids:
-            choices = [self._fuzzy_names[pos] for pos in ids]
+            names = self._names
+            choices = [names.fuzzy_name(pos) for pos in ids]
             hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2)
-            for _name, ratio, k in hits:
-                for qid, kind_sim in self._index[self._fuzzy_keys[ids[k]]].items():
+            for name, ratio, _k in hits:
+                for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = _FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
                         scored[qid] = sim

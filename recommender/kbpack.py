@@ -15,6 +15,7 @@ document value                                packed as (column kind)
 list of ints                                  ``ints``: one int32/int64 array
 list of strings (or null)                     ``strings``: UTF-8 blob + uint32/int64 offsets (+ null flags)
 empty list                                    ``empty`` (reads as an empty array or column)
+list of floats (other documents only)         ``floats``: one float64 array
 dict keyed by entity index (``"12"``)         ``by_entity``: one value per entity (dense, missing =
                                               absent): strings as they are, anything else as
                                               compact JSON text (parsed when read)
@@ -168,8 +169,13 @@ class Pack:
     # -- opening -----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path) -> Pack:
-        """Map a ``kb.pack`` file.
+    def open(cls, path: Path, *, content: str | None = None) -> Pack:
+        """Map a pack file (by default a knowledge base's ``kb.pack``).
+
+        Args:
+            path: the file.
+            content: for another document packed in the same container (:func:`pack_columns`), the
+                value its ``content`` key must have; None = a knowledge-base snapshot.
 
         Raises:
             KnowledgeBaseError: missing, not a pack, another pack version, or truncated (the message
@@ -194,8 +200,16 @@ class Pack:
             raise KnowledgeBaseError(
                 f"knowledge-base pack {path} is unreadable ({exc.__class__.__name__}: {exc}); {REBUILD_HINT}"
             ) from exc
-        if not isinstance(header, dict) or header.get("format") != PACK_FORMAT:
-            raise KnowledgeBaseError(f"{path} is not a corsbot knowledge-base pack; {REBUILD_HINT}")
+        meta = header.get("meta") if isinstance(header, dict) else None
+        wanted = ("content", content) if content is not None else ("format", "corsbot-kb")
+        if (
+            not isinstance(header, dict)
+            or header.get("format") != PACK_FORMAT
+            or not isinstance(meta, dict)
+            or meta.get(wanted[0]) != wanted[1]
+        ):
+            what = content or "knowledge-base pack"
+            raise KnowledgeBaseError(f"{path} is not a corsbot {what}; {REBUILD_HINT}")
         return cls(buffer, header, path=path)
 
     @classmethod
@@ -279,7 +293,7 @@ class Pack:
             KnowledgeBaseError: if the document had no such key.
         """
         kind = self._columns.get(name)
-        if kind in ("ints", "empty"):
+        if kind in ("ints", "floats", "empty"):
             return self.array(name)
         if kind == "strings":
             return self.strings(name)
@@ -413,22 +427,41 @@ def pack_document(doc: Mapping[str, Any]) -> bytes:
     Raises:
         KnowledgeBaseError: if ``entities`` / ``n_items`` / the ``edge_*`` arrays are malformed.
     """
-    w = _Writer()
     raw_entities = doc.get("entities")
     if not isinstance(raw_entities, list) or not all(isinstance(e, str) for e in raw_entities):
         raise KnowledgeBaseError("malformed knowledge-base snapshot: 'entities' is not a list of ids")
     entities: list[str] = list(raw_entities)
-    n = len(entities)
+    w = _columns(doc, n_entities=len(entities))
+    _derive(w, doc, entities)
+    return w.to_bytes(document_digest(doc))
+
+
+def pack_columns(doc: Mapping[str, Any], *, digest: str = "") -> bytes:
+    """Any JSON-like document packed by the shape of its top-level values, without the knowledge
+    base's derived sections (the same container; e.g. the entity linker's stored name index).
+    Lists of floats are packed too (``floats``: float64), and numpy int/float arrays as they are."""
+    return _columns(doc, n_entities=None).to_bytes(digest)
+
+
+def _columns(doc: Mapping[str, Any], *, n_entities: int | None) -> _Writer:
+    w = _Writer()
     for key, value in doc.items():
-        if isinstance(value, list) and not value:
+        if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iuf":
+            w.add(key, value)
+            w.columns[key] = "floats" if value.dtype.kind == "f" else "ints"
+        elif isinstance(value, list) and not value:
             w.columns[key] = "empty"
         elif _is_int_list(value):
             w.add(key, _int_array(value))
             w.columns[key] = "ints"
+        elif isinstance(value, list) and all(type(v) is float for v in value):
+            w.add(key, np.asarray(value, dtype=np.float64))
+            w.columns[key] = "floats"
         elif _is_str_list(value):
             w.add_strings(key, value)
             w.columns[key] = "strings"
-        elif _is_by_entity(value):
+        elif n_entities is not None and _is_by_entity(value):
+            n = n_entities
             is_json = not all(isinstance(v, str) for v in value.values())
             column: list[str | None] = [None] * n
             for k, v in value.items():
@@ -440,8 +473,7 @@ def pack_document(doc: Mapping[str, Any]) -> bytes:
             w.columns[key] = "by_entity_json" if is_json else "by_entity"
         else:
             w.meta[key] = value
-    _derive(w, doc, entities)
-    return w.to_bytes(document_digest(doc))
+    return w
 
 
 def _derive(w: _Writer, doc: Mapping[str, Any], entities: list[str]) -> None:
@@ -530,6 +562,7 @@ __all__ = [
     "StringColumn",
     "distinct_degree",
     "document_digest",
+    "pack_columns",
     "pack_document",
     "write_pack",
 ]

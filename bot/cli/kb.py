@@ -1,4 +1,4 @@
-"""``corsbot kb build | stats | show``: CLI glue over ``recommender.sparql`` and ``recommender.kb``.
+"""``corsbot kb build | stats | show | pack | index``: CLI glue over ``recommender.sparql`` and ``recommender.kb``.
 
 - ``corsbot kb build [--domain D ...] [--endpoint URL] [--dump FILE] [--store DIR]``: extract each
   domain (default all three) from the embedded store loaded from the shared dump (default), from
@@ -12,6 +12,9 @@
 - ``corsbot kb show QID [--domain D]``: what the bot knows about an entity.
 - ``corsbot kb pack [--domain D ...]``: rewrite each snapshot's load-ready ``kb.pack`` from its
   ``kb.json.gz`` without querying any store (after a pack format change; ``kb build`` writes both).
+- ``corsbot kb index [--domain D ...]``: build the entity linker's name index (``names.pack``, see
+  :mod:`nlu.name_index`) of built snapshots when it is missing or stale (``kb build`` does it too;
+  the bot builds and stores a missing one at its first start).
 """
 
 from __future__ import annotations
@@ -83,6 +86,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     pack.add_argument("--kb-dir", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
     pack.set_defaults(handler=cmd_pack)
 
+    index = kb_sub.add_parser(
+        "index", help="build the entity linker's name index of built snapshots (kb build does it too)"
+    )
+    index.add_argument("--domain", action="append", choices=paths.DOMAINS, help="domain (repeatable; default all)")
+    index.add_argument("--kb-dir", type=Path, help="folder holding the <domain>/ snapshots (default: var/kb)")
+    index.set_defaults(handler=cmd_index)
+
     show = kb_sub.add_parser("show", help="what the bot knows about an entity")
     show.add_argument("qid", help="entity id, e.g. Q83495")
     show.add_argument("--domain", choices=paths.DOMAINS, help="domain (default: every domain that knows it)")
@@ -93,6 +103,36 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _snapshot(kb_dir: Path | None, domain: str) -> Path:
     return (kb_dir / domain) if kb_dir is not None else paths.kb_snapshot(domain)
+
+
+def index_names(folder: Path) -> str:
+    """Build (if missing or stale) the entity linker's name index stored in a snapshot folder; one line."""
+    from nlu.linker import EntityLinker
+    from nlu.name_index import NAMES_FILE
+    from recommender.kb import KnowledgeBase
+
+    start = time.perf_counter()
+    linker = EntityLinker(KnowledgeBase.load(folder))
+    keys, entities, fuzzy = linker._names.stats()
+    stored = folder / NAMES_FILE
+    where = f"{stored} ({stored.stat().st_size} bytes)" if stored.exists() else "not stored (folder not writable)"
+    return (
+        f"{linker.domain}: name index keys={keys} entities={entities} fuzzy_names={fuzzy} "
+        f"in {time.perf_counter() - start:.1f} s -> {where}"
+    )
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """Build the requested domains' name indexes (default: every built one); one line per domain."""
+    from recommender.errors import KnowledgeBaseError
+    from recommender.kb import pack_file
+
+    domains = args.domain or [d for d in paths.DOMAINS if pack_file(_snapshot(args.kb_dir, d)).exists()]
+    if not domains:
+        raise KnowledgeBaseError("no knowledge-base snapshot to index; build one with `corsbot kb build`")
+    for domain in domains:
+        print(index_names(_snapshot(args.kb_dir, domain)))
+    return 0
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
@@ -160,6 +200,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             f"labels={report.labels} aliases={report.aliases} dropped_unlabeled={report.dropped_unlabeled} "
             f"queries={report.queries} seconds={report.seconds:.1f} size={report.size_bytes} -> {report.path}"
         )
+        print(index_names(out))
     print(
         f"built {len(domains) - len(failed)} snapshot(s) in {time.perf_counter() - total:.1f} s"
         + (f"; FAILED (empty or near-empty): {', '.join(failed)}" if failed else "")

@@ -193,4 +193,5 @@ def test_near_empty_rebuild_is_refused_unless_forced(built, tmp_path, capsys):
     assert main(args + ["--min-items", "2", "--force"]) == 2  # --force does not lower --min-items
     assert "found 1 items (at least 2 needed)" in capsys.readouterr().err
     assert main(args + ["--force"]) == 0
-    assert capsys.readouterr().out.splitlines()[-2].startswith("movie: items=1 ")
+    out = capsys.readouterr().out.splitlines()
+    assert out[-3].startswith("movie: items=1 ") and out[-2].startswith("movie: name index keys=")
