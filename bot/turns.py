@@ -6,7 +6,7 @@ it to ``DialogManager.handle`` and renders the returned :class:`Reply`. No chann
 
 Example:
     >>> Turn(user_id="tg:42", text="I like Dune")
-    Turn(user_id='tg:42', text='I like Dune', payload=None, interaction_type='NL', timestamp_ms=None)
+    Turn(user_id='tg:42', text='I like Dune', payload=None, interaction_type='NL', timestamp_ms=None, key=None)
     >>> Choice("Skip", "skip").payload
     'skip'
 """
@@ -29,6 +29,9 @@ class Turn:
         payload: the pressed button's payload (an id, never a label), or None for typed text.
         interaction_type: ``"NL"`` (typed) or ``"mixed"`` (a session where buttons are offered), as logged.
         timestamp_ms: when the message was sent (ms since epoch); None means now.
+        key: idempotency key of the turn (``"tg:<bot id>:<update id>"``), or None: a turn whose key
+            was already applied is not applied again (the stored reply is returned), so a channel
+            may hand the same update over twice after a crash (issue 17, item 1).
     """
 
     user_id: str
@@ -36,6 +39,7 @@ class Turn:
     payload: str | None = None
     interaction_type: str = "NL"
     timestamp_ms: int | None = None
+    key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -251,7 +251,14 @@ def _real_dialog_manager(db: Path, session: str, processes: int = 0, warmup: tup
 
 
 def _telegram_cli(args: argparse.Namespace) -> int:
-    from bot.channels.telegram import InstanceLock, TelegramChannel, TelegramConfig, lock_path_for  # noqa: PLC0415
+    from bot.channels.inbox import SqliteInbox  # noqa: PLC0415
+    from bot.channels.telegram import (  # noqa: PLC0415
+        InstanceLock,
+        TelegramChannel,
+        TelegramConfig,
+        bot_id_of,
+        lock_path_for,
+    )
     from bot.channels.users import ChannelUsers  # noqa: PLC0415
 
     token = os.environ.get(args.token_env, "").strip()
@@ -278,7 +285,8 @@ def _telegram_cli(args: argparse.Namespace) -> int:
     with InstanceLock(lock_path_for(token, db.parent)):
         handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram", args.processes)
         try:
-            channel = TelegramChannel(handler, config, users=ChannelUsers(db))
+            inbox = SqliteInbox(db, f"telegram:{bot_id_of(token)}")  # updates stored before they are confirmed
+            channel = TelegramChannel(handler, config, users=ChannelUsers(db), inbox=inbox)
             mode = f"webhook {redact(args.webhook_url)}" if args.webhook_url else "long polling"
             channel.run(on_started=lambda: print(f"telegram: serving ({mode}); Ctrl-C stops", flush=True))
         finally:
@@ -454,7 +462,19 @@ def run_bench(
             counting = _CountingHandler(inner, mark=not isinstance(inner, EchoHandler))
             workers = max(8, processes)
             return asyncio.run(
-                _bench(port, counting, label, users, per_user, timeout_s, pool, http_backend, workers, proc.pid)
+                _bench(
+                    port,
+                    counting,
+                    label,
+                    users,
+                    per_user,
+                    timeout_s,
+                    pool,
+                    http_backend,
+                    workers,
+                    proc.pid,
+                    Path(tmp) / "bench.sqlite3",
+                )  # fmt: skip
             )
         finally:
             if hasattr(inner, "close"):
@@ -479,7 +499,9 @@ async def _bench(
     http_backend: str,
     workers: int = 8,
     server_pid: int | None = None,
+    db: Path | None = None,
 ) -> BenchResult:
+    from bot.channels.inbox import SqliteInbox  # noqa: PLC0415
     from bot.channels.telegram import TelegramChannel, TelegramConfig  # noqa: PLC0415
 
     config = TelegramConfig(
@@ -487,7 +509,8 @@ async def _bench(
         overall_rate_per_s=0, connection_pool_size=pool, workers=workers, http_backend=http_backend, poll_timeout_s=2.0, typing_delay_s=2.0,
         slow_notice_s=30.0, deadline_s=max(timeout_s, 30.0),
     )  # fmt: skip
-    channel = TelegramChannel(handler, config)
+    inbox = SqliteInbox(db, "telegram:bench") if db is not None else None  # as in production: stored first
+    channel = TelegramChannel(handler, config, inbox=inbox)
     await channel.start()
     ids = list(range(100_001, 100_001 + users))
     # the echo handler's replies are compared exactly, so its texts carry their number

@@ -39,7 +39,9 @@ async def test_normal_conversation_with_buttons(fake_tg, make_channel):
         payload=None,
         interaction_type="mixed",
         timestamp_ms=handler.turns[1].timestamp_ms,
+        key=handler.turns[1].key,
     )
+    assert handler.turns[1].key == "tg:123456789:2"  # bot id and update id: applied at most once
     assert abs(handler.turns[1].timestamp_ms / 1000 - time.time()) < 30
     # tap "Like": the query is answered, the turn carries the label and the payload, the card is edited
     query_id = fake_tg.push_callback(U, second["message_id"], "like:Q1")

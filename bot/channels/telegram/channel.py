@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import signal
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from telegram import BotCommand, Message, Update
-from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, TelegramError
+from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -26,6 +28,7 @@ from telegram.ext import (
 )
 from telegram.warnings import PTBUserWarning
 
+from bot.channels.inbox import InboxUpdate, MemoryInbox, UpdateInbox
 from bot.channels.telegram.compute import TurnRunner
 from bot.channels.telegram.config import (
     INTERACTION_TYPE,
@@ -37,13 +40,15 @@ from bot.channels.telegram.config import (
 )
 from bot.channels.telegram.debounce import TapDebouncer
 from bot.channels.telegram.http_backend import AiohttpRequest
-from bot.channels.telegram.locks import SerialUpdateProcessor, serial_key
+from bot.channels.telegram.locks import SerialUpdateProcessor, bot_id_of, serial_key
 from bot.channels.telegram.outbound import ReplySender, button_label
+from bot.channels.telegram.receiving import Poller, WebhookServer, user_key_of
 from bot.channels.users import ChannelUsers
 from bot.redact import redact, register_secret
 from bot.turns import Reply, Turn
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _MEDIA = (
     filters.Sticker.ALL
@@ -78,6 +83,7 @@ class TelegramChannel:
         *,
         users: ChannelUsers | None = None,
         texts: ChannelTexts | None = None,
+        inbox: UpdateInbox | None = None,
     ) -> None:
         """Build the PTB application (no network until :meth:`start`).
 
@@ -86,21 +92,27 @@ class TelegramChannel:
             config: channel settings.
             users: where blocked users are marked inactive; None keeps no record (logs only).
             texts: the channel's own user-facing texts.
+            inbox: where updates are stored before they are confirmed to Telegram and until they
+                are handled (:class:`~bot.channels.inbox.SqliteInbox` for durability); None keeps
+                them in memory (nothing survives a crash).
         """
         self._handler = handler
         self.config = config
         register_secret(config.token)  # hidden from every log line and error from now on
         register_secret(config.secret_token)
         self._users = users
+        self._inbox: UpdateInbox = inbox if inbox is not None else MemoryInbox()
+        self._receivers: list[Poller | WebhookServer] = []
+        self._key_prefix = f"tg:{bot_id_of(config.token)}:"
         self.texts = texts if texts is not None else ChannelTexts()
         self._executor: ThreadPoolExecutor | None = None
         self._fatal: str | None = None
         self._stop_event: asyncio.Event | None = None
         self._started = False
         self._requests: tuple[AiohttpRequest, ...] = ()  # closed at teardown even if PTB never initialised
-        self._taps = TapDebouncer(enabled=config.debounce, answer=self._answer_working)
+        self._taps = TapDebouncer(enabled=config.debounce, answer=self._answer_working, settle=self._finish)
         self.processor = SerialUpdateProcessor(
-            config.max_concurrent_updates, key=serial_key, gate=self._taps.gate, done=self._taps.done
+            config.max_concurrent_updates, key=serial_key, gate=self._taps.gate, done=self._done
         )
         self.application = self._build_application()
         self._sender = ReplySender(
@@ -118,6 +130,7 @@ class TelegramChannel:
             .base_url(cfg.base_url)
             .base_file_url(cfg.base_file_url)
             .concurrent_updates(self.processor)
+            .updater(None)  # the channel receives itself, storing each update first (receiving.py)
             .rate_limiter(AIORateLimiter(overall_max_rate=cfg.overall_rate_per_s, max_retries=cfg.max_retries))
         )
         if cfg.http_backend == "aiohttp":
@@ -160,7 +173,9 @@ class TelegramChannel:
         # Bot.do_api_request("sendMessage", ...) (see _post_message) warns that Bot.sendMessage exists;
         # it is used on purpose, to skip parsing the answer. Set here, not at import, so that it also
         # holds under test runners that reset the warning filters around each test.
-        warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage' instead", category=PTBUserWarning)
+        warnings.filterwarnings(
+            "ignore", message=r"Please use 'Bot\.(sendMessage|getUpdates)' instead", category=PTBUserWarning
+        )
         self._executor = ThreadPoolExecutor(cfg.workers, thread_name_prefix="corsbot-dialog")
         self._stop_event = asyncio.Event()
         self._fatal = None
@@ -194,22 +209,61 @@ class TelegramChannel:
             await self.application.bot.set_my_commands([BotCommand(c, d) for c, d in cfg.commands])
         except TelegramError as exc:
             logger.warning("setMyCommands failed (%s); the command menu may be stale", exc)
-        updater = self.application.updater
-        assert updater is not None
-        if cfg.webhook_url:
-            await updater.start_webhook(
-                listen=cfg.listen,
-                port=cfg.port,
-                url_path=cfg.url_path,
-                webhook_url=cfg.webhook_url,
-                secret_token=cfg.secret_token,
-                drop_pending_updates=False,
-            )
-        else:  # start_polling calls deleteWebhook first (F10)
-            await updater.start_polling(
-                timeout=cfg.poll_timeout_s, drop_pending_updates=False, error_callback=self._on_polling_error
-            )
         await self.application.start()
+        left = await self._in_thread(self._inbox.unfinished)
+        if left:  # a previous run stopped before handling them (killed): in order, before anything new
+            logger.warning("handling %d updates left unfinished by the previous run", len(left))
+            for stored in left:
+                self._schedule(json.loads(stored.payload))
+        if cfg.webhook_url:
+            server = WebhookServer(
+                self._accept, listen=cfg.listen, port=cfg.port, url_path=cfg.url_path, secret_token=cfg.secret_token
+            )
+            await server.start()
+            self._receivers.append(server)
+            await self.application.bot.set_webhook(
+                cfg.webhook_url, secret_token=cfg.secret_token, drop_pending_updates=False
+            )
+        else:
+            await self.application.bot.delete_webhook(drop_pending_updates=False)  # F10: polling needs none
+            poller = Poller(self.application.bot, self._accept, timeout_s=cfg.poll_timeout_s, on_fatal=self._on_fatal)
+            poller.start()
+            self._receivers.append(poller)
+
+    async def _accept(self, raw: list[dict[str, Any]]) -> None:
+        """Store raw updates in the inbox (a thread), then schedule those not seen before, in order.
+
+        Raises:
+            CorsbotError: the inbox cannot be written (the caller does not confirm them).
+        """
+        stored = [InboxUpdate(u["update_id"], user_key_of(u, USER_PREFIX), json.dumps(u)) for u in raw]
+        new = await self._in_thread(self._inbox.add, stored)
+        fresh = {u.update_id for u in new}
+        for update in raw:
+            if update["update_id"] in fresh:
+                self._schedule(update)
+
+    def _schedule(self, raw: dict[str, Any]) -> None:
+        """Hand one update to PTB's queue (processed per user in queue order, see locks.py)."""
+        update = Update.de_json(raw, self.application.bot)
+        if update is None:
+            return
+        self.application.update_queue.put_nowait(update)
+
+    def _done(self, update: object) -> None:
+        """An admitted update is finished: free its card, mark it handled in the inbox."""
+        self._taps.done(update)
+        self._finish(update)
+
+    def _finish(self, update: object) -> None:
+        if not isinstance(update, Update) or self._executor is None:
+            return
+        future = self._executor.submit(self._inbox.finish, update.update_id)
+        future.add_done_callback(_log_failure)
+
+    async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: function(*args))
 
     async def stop(self) -> None:
         """Stop receiving, finish the updates in progress, shut the application down (idempotent)."""
@@ -221,9 +275,13 @@ class TelegramChannel:
 
     async def _teardown(self) -> None:
         """Stop whatever is running (updater, application, workers); failures are logged, not raised."""
-        updater = self.application.updater
+        for receiver in self._receivers:  # nothing new comes in; updates in progress finish below
+            try:
+                await receiver.stop()
+            except Exception as exc:  # noqa: BLE001 - keep tearing down the rest
+                logger.warning("stopping the receiver failed: %s", exc)
+        self._receivers = []
         steps = (
-            ("updater", updater.stop if updater is not None and updater.running else None),
             ("application", self.application.stop if self.application.running else None),
             ("shutdown", self.application.shutdown),
         )
@@ -285,16 +343,11 @@ class TelegramChannel:
         """
         asyncio.run(self.serve(on_started))
 
-    def _on_polling_error(self, exc: TelegramError) -> None:
-        if isinstance(exc, Conflict):
-            self._fatal = (
-                "another process is receiving updates for this bot token (Telegram 409 Conflict: "
-                f"{exc.message}); stop it (or delete its webhook) and start again"
-            )
-            logger.error("%s", self._fatal)
-            self.request_stop()
-            return
-        logger.warning("polling error (will retry): %s", exc)
+    def _on_fatal(self, message: str) -> None:
+        """Receiving cannot go on (409 Conflict, token revoked): stop :meth:`serve` with ``message``."""
+        self._fatal = message
+        logger.error("%s", message)
+        self.request_stop()
 
     def _answer_working(self, update: Update) -> None:
         """Answer a debounced tap "working on it" (a task: the gate runs outside any coroutine)."""
@@ -319,6 +372,7 @@ class TelegramChannel:
             payload=None,
             interaction_type=INTERACTION_TYPE,
             timestamp_ms=int(message.date.timestamp() * 1000) if message.date else None,
+            key=f"{self._key_prefix}{update.update_id}",
         )
         reply = await self._runner.compute(turn, message.chat.id)
         if reply is not None:
@@ -365,10 +419,13 @@ class TelegramChannel:
                         text=button_label(card_message, q.data),
                         payload=q.data,
                         interaction_type=INTERACTION_TYPE,
+                        key=f"{self._key_prefix}{current.update_id}",
                     )
                     reply = await self._runner.compute(turn, chat_id)
                     if reply is not None:
                         edited = await self._sender.deliver(key, chat_id, reply, card=card_message)
+                if current is not update:  # a debounced tap run after the first one: handled now
+                    self._finish(current)
                 current = self._taps.next_tap(card, q.data if q is not None else None, edited=edited)
         finally:  # no await since the last _next_tap: nothing pending is lost on a normal exit
             if card is not None:
@@ -430,3 +487,8 @@ class TelegramChannel:
         await asyncio.get_running_loop().run_in_executor(
             self._executor, lambda: self._users.mark_inactive(key, str(error), chat_id=chat_id)
         )
+
+
+def _log_failure(future: Any) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("could not mark an update handled: %s", future.exception())

@@ -19,11 +19,16 @@ class TapDebouncer:
     Args:
         enabled: False admits every update.
         answer: called with a tap that is not admitted (to answer it "working on it").
+        settle: called with a tap that was not admitted once it is dropped for good (replaced by a
+            later tap, or not run at the end), so its stored update can be marked handled.
     """
 
-    def __init__(self, *, enabled: bool, answer: Callable[[Update], None]) -> None:
+    def __init__(
+        self, *, enabled: bool, answer: Callable[[Update], None], settle: Callable[[Update], None] = lambda u: None
+    ) -> None:
         self._enabled = enabled
         self._answer = answer
+        self._settle = settle
         self._busy: dict[tuple[int, int], int] = {}  # card (chat, message) -> update_id computing it
         self._pending: dict[tuple[int, int], Update] = {}  # card -> last tap received while busy
 
@@ -38,7 +43,10 @@ class TapDebouncer:
         if card not in self._busy:
             self._busy[card] = update.update_id
             return True
+        replaced = self._pending.get(card)
         self._pending[card] = update  # the last request wins
+        if replaced is not None:
+            self._settle(replaced)
         self._answer(update)
         return False
 
@@ -50,7 +58,9 @@ class TapDebouncer:
                 card = (message.chat.id, message.message_id)
                 if self._busy.get(card) == update.update_id:  # the handler did not run or failed early
                     del self._busy[card]
-                    self._pending.pop(card, None)
+                    pending = self._pending.pop(card, None)
+                    if pending is not None:
+                        self._settle(pending)
 
     def next_tap(self, card: tuple[int, int] | None, done_payload: str | None, *, edited: bool) -> Update | None:
         """The last tap received on ``card`` while it was busy, if it should still run (F05).
@@ -65,10 +75,13 @@ class TapDebouncer:
             return None
         if pending.callback_query.data == done_payload or edited:
             logger.debug("dropped a debounced tap %r on card %s", pending.callback_query.data, card)
+            self._settle(pending)
             return None
         return pending
 
     def release(self, card: tuple[int, int]) -> None:
         """The card's taps are all done: forget it."""
-        self._pending.pop(card, None)
+        pending = self._pending.pop(card, None)
+        if pending is not None:
+            self._settle(pending)
         self._busy.pop(card, None)

@@ -1,0 +1,214 @@
+"""The durable update inbox (issue 17, item 1): every update a channel receives is stored before it is
+confirmed to the platform (the next ``getUpdates`` offset, or the webhook's ``200``), and marked
+finished once it was handled, so that a killed process loses nothing: at the next start the
+unfinished updates are handled again, in order (``update_id``, which Telegram increases per bot).
+
+Exactly once: :meth:`UpdateInbox.add` stores an update only if its id is new (a redelivered or
+replayed update is dropped here), and the dialog manager applies a turn at most once per key
+(``Turn.key``, a receipt written in the same transaction as the turn's state and log), so an update
+handled again after a crash returns the stored reply instead of applying twice.
+
+Storage behind a small Protocol, :class:`UpdateInbox`; :class:`SqliteInbox` is the embedded one
+(table ``channel_inbox`` in the bot's database, WAL: a committed row survives ``kill -9``; with
+``synchronous=NORMAL`` a power cut may lose the last commits), the PostgreSQL store implements the
+same methods. Finished rows are kept :data:`KEEP_FINISHED_S` (Telegram redelivers an unconfirmed
+update for up to 24 h) and then pruned at start.
+
+Table ``channel_inbox``: ``source`` TEXT (``"telegram:<bot id>"``), ``update_id`` INTEGER,
+``user_key`` TEXT or NULL (``"tg:42"``), ``payload`` TEXT (the update as received, JSON),
+``received_ms`` INTEGER, ``finished_ms`` INTEGER or NULL; primary key ``(source, update_id)``.
+
+Example:
+    >>> import tempfile, pathlib
+    >>> inbox = SqliteInbox(pathlib.Path(tempfile.mkdtemp()) / "db.sqlite3", "telegram:1")
+    >>> [u.update_id for u in inbox.add([InboxUpdate(5, "tg:7", "{}"), InboxUpdate(5, "tg:7", "{}")])]
+    [5]
+    >>> inbox.finish(5); inbox.unfinished()
+    []
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from logs.store import BUSY_TIMEOUT_S, StoreError, open_error
+
+KEEP_FINISHED_S = 48 * 3600
+"""How long a finished update is kept to recognise a redelivery (Telegram keeps updates 24 h)."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS channel_inbox (
+    source TEXT NOT NULL,
+    update_id INTEGER NOT NULL,
+    user_key TEXT,
+    payload TEXT NOT NULL,
+    received_ms INTEGER NOT NULL,
+    finished_ms INTEGER,
+    PRIMARY KEY (source, update_id)
+);
+CREATE INDEX IF NOT EXISTS channel_inbox_open ON channel_inbox (source, finished_ms, update_id);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class InboxUpdate:
+    """One stored update.
+
+    Attributes:
+        update_id: the platform's id (Telegram: increasing per bot).
+        user_key: the user it belongs to (``"tg:42"``), or None (channel posts, ...).
+        payload: the update exactly as received (JSON text).
+    """
+
+    update_id: int
+    user_key: str | None
+    payload: str
+
+
+class UpdateInbox(Protocol):
+    """Where a channel stores updates before confirming them (SQLite or PostgreSQL)."""
+
+    def add(self, updates: Sequence[InboxUpdate]) -> list[InboxUpdate]:
+        """Store the updates not stored before, in one transaction; returns those (in the given order).
+
+        Raises:
+            StoreError: the database cannot be written (nothing was stored: do not confirm them).
+        """
+        ...
+
+    def finish(self, update_id: int) -> None:
+        """Mark an update handled (idempotent)."""
+        ...
+
+    def unfinished(self) -> list[InboxUpdate]:
+        """Stored updates not finished yet, by ``update_id``."""
+        ...
+
+    def close(self) -> None:
+        """Release the connection."""
+        ...
+
+
+class SqliteInbox:
+    """:class:`UpdateInbox` in an SQLite file (see the module docstring).
+
+    Args:
+        path: the database file (the bot's, normally).
+        source: which bot's updates (``"telegram:<bot id>"``): bots sharing a file never mix.
+
+    Raises:
+        logs.store.DatabaseOpenError: the file cannot be opened or created.
+    """
+
+    def __init__(self, path: Path | str, source: str) -> None:
+        self.path = Path(path)
+        self.source = source
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
+            )
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.executescript(_SCHEMA)
+            self._conn.execute(
+                "DELETE FROM channel_inbox WHERE source = ? AND finished_ms < ?",
+                (source, _now_ms() - KEEP_FINISHED_S * 1000),
+            )
+        except (sqlite3.Error, OSError) as exc:
+            raise open_error(self.path, exc) from exc
+
+    def add(self, updates: Sequence[InboxUpdate]) -> list[InboxUpdate]:
+        """See :meth:`UpdateInbox.add`."""
+        new: list[InboxUpdate] = []
+        now = _now_ms()
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for update in updates:
+                        cursor = self._conn.execute(
+                            "INSERT INTO channel_inbox (source, update_id, user_key, payload, received_ms) "
+                            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (source, update_id) DO NOTHING",
+                            (self.source, update.update_id, update.user_key, update.payload, now),
+                        )
+                        if cursor.rowcount == 1:
+                            new.append(update)
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot store incoming updates ({exc})") from exc
+        return new
+
+    def finish(self, update_id: int) -> None:
+        """See :meth:`UpdateInbox.finish`."""
+        with self._lock:
+            try:
+                self._conn.execute(
+                    "UPDATE channel_inbox SET finished_ms = ? WHERE source = ? AND update_id = ? AND finished_ms IS NULL",
+                    (_now_ms(), self.source, update_id),
+                )
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot mark update {update_id} handled ({exc})") from exc
+
+    def unfinished(self) -> list[InboxUpdate]:
+        """See :meth:`UpdateInbox.unfinished`."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT update_id, user_key, payload FROM channel_inbox "
+                "WHERE source = ? AND finished_ms IS NULL ORDER BY update_id",
+                (self.source,),
+            ).fetchall()
+        return [InboxUpdate(int(r[0]), r[1], r[2]) for r in rows]
+
+    def close(self) -> None:
+        """See :meth:`UpdateInbox.close`."""
+        with self._lock:
+            self._conn.close()
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class MemoryInbox:
+    """:class:`UpdateInbox` in memory: de-duplicates within one process, survives nothing (tests,
+    library use without a database)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[int, tuple[InboxUpdate, bool]] = {}
+        self._lock = threading.Lock()
+
+    def add(self, updates: Sequence[InboxUpdate]) -> list[InboxUpdate]:
+        """See :meth:`UpdateInbox.add`."""
+        with self._lock:
+            new = [u for u in updates if u.update_id not in self._rows]
+            for update in new:
+                self._rows[update.update_id] = (update, False)
+        return new
+
+    def finish(self, update_id: int) -> None:
+        """See :meth:`UpdateInbox.finish`."""
+        with self._lock:
+            if update_id in self._rows:
+                self._rows[update_id] = (self._rows[update_id][0], True)
+
+    def unfinished(self) -> list[InboxUpdate]:
+        """See :meth:`UpdateInbox.unfinished`."""
+        with self._lock:
+            return [u for i, (u, done) in sorted(self._rows.items()) if not done]
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+__all__ = ["KEEP_FINISHED_S", "InboxUpdate", "MemoryInbox", "SqliteInbox", "UpdateInbox"]
