@@ -208,6 +208,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     t.add_argument("--trivial", action="store_true", help="use the trivial echo handler even if a model exists")
     t.set_defaults(handler=_bench_cli)
+    from bot.cli.durability import register_bench  # noqa: PLC0415
+
+    register_bench(bench_sub)
 
 
 # ------------------------------------------------------------------------------------- handlers

@@ -1,0 +1,133 @@
+"""The bot that ``corsbot bench durability`` kills: ``python -m bot.cli.durability_bot --port P --db D``.
+
+The production channel (durable inbox in ``D``) against the fake Bot API on ``127.0.0.1:P``, with the
+real dialog manager (session ``durability``; in ``--processes`` worker processes) or, with
+``--trivial``, :class:`AppliedTurns`, a stand-in that applies a turn the way the dialog manager does
+(one transaction: the applied record and the turn's receipt). Every reply gets a last line
+``[re <user> #<k>]`` (``k`` from the text's ``#k``), added outside the handler. Prints ``serving``
+once the bot is up (for the bench to start its burst).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+import sqlite3
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bot.turns import Reply, Turn
+
+FAKE_TOKEN = "123456789:TEST-fake-token"
+_K = re.compile(r"#(\d+)\s*$")
+
+
+class AppliedTurns:
+    """A storing echo handler: each turn appended to ``durability_applied`` once, with its receipt.
+
+    A turn whose key has a receipt is not applied again: the stored reply is returned (what the
+    dialog manager does with ``Turn.key``).
+    """
+
+    def __init__(self, db: Path) -> None:
+        self._conn = sqlite3.connect(db, timeout=30, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.executescript(
+            "CREATE TABLE IF NOT EXISTS durability_applied (id INTEGER PRIMARY KEY, user_key TEXT, text TEXT);"
+            "CREATE TABLE IF NOT EXISTS durability_receipts (key TEXT PRIMARY KEY, reply TEXT);"
+        )
+        self._lock = threading.Lock()
+
+    def handle(self, turn: Turn) -> Reply:
+        """Apply the turn once per key; reply ``you said <text>``."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                row = None
+                if turn.key is not None:
+                    row = self._conn.execute(
+                        "SELECT reply FROM durability_receipts WHERE key = ?", (turn.key,)
+                    ).fetchone()
+                if row is not None:
+                    self._conn.execute("COMMIT")
+                    return Reply(json.loads(row[0]))
+                reply = Reply(f"you said {turn.text}")
+                self._conn.execute(
+                    "INSERT INTO durability_applied (user_key, text) VALUES (?, ?)", (turn.user_id, turn.text)
+                )
+                if turn.key is not None:
+                    self._conn.execute(
+                        "INSERT INTO durability_receipts VALUES (?, ?)", (turn.key, json.dumps(reply.text))
+                    )
+                self._conn.execute("COMMIT")
+                return reply
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+
+def applied_turns(db: Path) -> list[tuple[str, str]]:
+    """Every (user key, text) :class:`AppliedTurns` applied, in order."""
+    conn = sqlite3.connect(db)
+    try:
+        return [(u, t) for u, t in conn.execute("SELECT user_key, text FROM durability_applied ORDER BY id")]
+    finally:
+        conn.close()
+
+
+class _Marking:
+    """Adds ``[re <user> #<k>]`` to each reply (outside the handler, so a stored reply gets it too)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        if hasattr(inner, "ahandle"):
+            self.ahandle = self._ahandle
+
+    @staticmethod
+    def _mark(turn: Turn, reply: Reply) -> Reply:
+        found = _K.search(turn.text)
+        user = turn.user_id.split(":", 1)[-1]
+        return replace(reply, text=f"{reply.text}\n[re {user} #{found.group(1) if found else '?'}]")
+
+    def handle(self, turn: Turn) -> Reply:
+        return self._mark(turn, self.inner.handle(turn))
+
+    async def _ahandle(self, turn: Turn) -> Reply:
+        return self._mark(turn, await self.inner.ahandle(turn))
+
+
+def main() -> None:
+    """Run the bot until SIGTERM (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m bot.cli.durability_bot")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--trivial", action="store_true")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot import redact  # noqa: PLC0415
+    from bot.channels.inbox import SqliteInbox  # noqa: PLC0415
+    from bot.channels.telegram import TelegramChannel, TelegramConfig  # noqa: PLC0415
+    from bot.cli.durability import SESSION  # noqa: PLC0415
+    from bot.cli.telegram import _real_dialog_manager  # noqa: PLC0415
+
+    redact.install()
+    inner = AppliedTurns(args.db) if args.trivial else _real_dialog_manager(args.db, SESSION, args.processes)
+    base = f"http://127.0.0.1:{args.port}"
+    config = TelegramConfig(token=FAKE_TOKEN, base_url=f"{base}/bot", base_file_url=f"{base}/file/bot",
+                            overall_rate_per_s=0, poll_timeout_s=1.0, typing_delay_s=5.0, slow_notice_s=30.0,
+                            deadline_s=60.0, workers=max(8, args.processes))  # fmt: skip
+    channel = TelegramChannel(_Marking(inner), config, inbox=SqliteInbox(args.db, "telegram:durability"))
+    try:
+        channel.run(on_started=lambda: print("serving", flush=True))  # noqa: T201 - read by the bench
+    finally:
+        if hasattr(inner, "close"):
+            inner.close()
+
+
+if __name__ == "__main__":
+    main()
