@@ -296,7 +296,12 @@ def weighted_graph(collab: CollaborativeArrays, weighting: GraphWeighting) -> Sp
     nodes = collab.nodes()
     index = NodeIndex(kb.index_of, nodes, [USER_NODE_PREFIX + k for k in collab.user_keys])
     return SparseGraph.from_arcs(
-        nodes, np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([w, w]), index=index, symmetric=True
+        nodes,
+        np.concatenate([a, b]),
+        np.concatenate([b, a]),
+        np.concatenate([w, w]),
+        index=index,
+        symmetric=True,
     )
 
 

@@ -11,8 +11,15 @@ This is exactly what ``networkx.pagerank(G, alpha=a, personalization=p, weight="
 computes (networkx sends dangling mass along the personalization vector by default, and treats an
 undirected edge as two arcs). The graph is turned into a CSR matrix **once** (`SparseGraph`);
 each request is a power iteration (``method="power"``, ~110 sparse mat-vecs for 1e-8) or, on an
-undirected graph, conjugate gradient on the equivalent symmetric system (``method="cg"``, ~35
-mat-vecs, same result), so it costs O(iterations * edges) with no Python loop over nodes.
+undirected graph, conjugate gradient on the equivalent symmetric system (``method="cg"``, same
+result), so it costs O(iterations * edges) with no Python loop over nodes. The CG solve eliminates
+an independent set of nodes exactly (on a KB graph: the property values, which never link to each
+other) and iterates on the Schur complement of the rest (:class:`SplitBlocks`): on a nearly
+bipartite graph that halves the condition number's square root, so 15-17 iterations instead of
+23 on the movie graph, each over fewer, cache-friendlier entries (3x faster in all).
+
+For graphs too large for an exact solve per request, :mod:`recommender.push` computes an
+approximation whose cost does not grow with the graph.
 
 Masking: `personalized_pagerank(..., mask=...)` removes nodes for one request without rebuilding
 the matrix: the result equals networkx on ``G.subgraph(kept)`` (removed nodes get score 0). Row
@@ -32,13 +39,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from corsbot_errors import ConfigError
+
+if TYPE_CHECKING:
+    import networkx as nx  # from_networkx is for tools and tests: not imported at start
 
 logger = logging.getLogger(__name__)
 
@@ -63,9 +73,7 @@ class SparseGraph:
             undirected graph.
         out_weight: (n,) float64, total out-weight of each node (0 for a dangling node).
         symmetric: True if the weights are symmetric (undirected graph): enables the CG solver.
-        active: (a,) indices of the nodes with an edge (symmetric graphs only).
-        normalized: (a, a) CSR ``D^-1/2 W D^-1/2`` over the active nodes, precomputed for the
-            unmasked CG solve (symmetric graphs only).
+        blocks: the CG solver's precomputed blocks (:class:`SplitBlocks`; symmetric graphs only).
     """
 
     nodes: Sequence[Hashable]
@@ -73,8 +81,7 @@ class SparseGraph:
     weights_t: sp.csr_matrix
     out_weight: NDArray[np.float64]
     symmetric: bool = False
-    active: NDArray[np.int64] | None = None
-    normalized: sp.csr_matrix | None = None
+    blocks: SplitBlocks | None = None
 
     @property
     def n_nodes(self) -> int:
@@ -144,6 +151,7 @@ class SparseGraph:
         *,
         index: Mapping[Hashable, int] | None = None,
         symmetric: bool | None = None,
+        split: NDArray[np.bool_] | None = None,
     ) -> SparseGraph:
         """Build from arc arrays (each undirected edge given as two arcs); duplicates are summed.
 
@@ -155,6 +163,9 @@ class SparseGraph:
             index: node id -> position (default: a dict built from ``nodes``).
             symmetric: True when the arcs are known to come in both directions with equal weights
                 (skips the O(m) check); None = check.
+            split: optional (n,) bool, nodes that are mostly not linked to each other (a KB's
+                items: they link to property values); the CG solver eliminates an independent set
+                of them exactly (:class:`SplitBlocks`). None = no elimination.
         """
         node_seq: Sequence[Hashable] = nodes if isinstance(nodes, Sequence) else tuple(nodes)
         n = len(node_seq)
@@ -170,20 +181,13 @@ class SparseGraph:
             diff = abs(weights_t - adj)
             scale = max(1.0, float(np.max(np.abs(adj.data), initial=0.0)))
             symmetric = bool(diff.nnz == 0 or diff.max() <= 1e-12 * scale)
-        active = normalized = None
-        if symmetric:
-            active = np.flatnonzero(out_weight > 0)
-            inv_sqrt = sp.diags(1.0 / np.sqrt(out_weight[active]))
-            normalized = (inv_sqrt @ weights_t[active][:, active] @ inv_sqrt).tocsr()
-            normalized.sort_indices()
         return cls(
             nodes=node_seq,
             index=index if index is not None else {node: i for i, node in enumerate(node_seq)},
             weights_t=weights_t,
             out_weight=out_weight,
             symmetric=symmetric,
-            active=active,
-            normalized=normalized,
+            blocks=SplitBlocks.build(weights_t, out_weight, split) if symmetric else None,
         )
 
     def prior_vector(self, weights: Mapping[Hashable, float]) -> NDArray[np.float64]:
@@ -194,6 +198,91 @@ class SparseGraph:
             if i is not None:
                 vec[i] += float(w)
         return vec
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SplitBlocks:
+    """The symmetric normalised matrix ``N = D^-1/2 W D^-1/2`` of the non-isolated nodes, split for CG.
+
+    ``S`` is an independent set (no edge inside it: a KB's items, which link to property values),
+    ``R`` the other non-isolated nodes, each in order of decreasing neighbour count (hubs together:
+    the mat-vec then reads its vector with far fewer cache misses, 1.9x faster on the movie graph
+    than in entity order). As ``N_SS = 0``, the system ``(I - a N) z = b`` reduces exactly to its
+    Schur complement on ``R``::
+
+        (I - a N_RR - a^2 N_RS N_SR) z_R = b_R + a N_RS b_S,    z_S = b_S + a N_SR z_R
+
+    whose condition number is at most ``1 / (1 - a^2)`` (3.6 for a = 0.85, against
+    ``(1 + a) / (1 - a)`` = 12.3) on a bipartite graph: about half the CG iterations for the same
+    work per iteration (the three blocks hold the same entries as ``N``). With ``S`` empty it is
+    plain CG on ``N``.
+
+    Attributes:
+        s_nodes, r_nodes: node indexes of ``S`` and ``R`` (solver order).
+        sqrt_s, sqrt_r: square roots of their weighted degrees.
+        n_sr: (|S|, |R|) CSR; n_rs: its transpose (CSR); n_rr: (|R|, |R|) CSR.
+    """
+
+    s_nodes: NDArray[np.int64]
+    r_nodes: NDArray[np.int64]
+    sqrt_s: NDArray[np.float64]
+    sqrt_r: NDArray[np.float64]
+    n_sr: sp.csr_matrix
+    n_rs: sp.csr_matrix
+    n_rr: sp.csr_matrix
+
+    @classmethod
+    def build(
+        cls, weights: sp.csr_matrix, out_weight: NDArray[np.float64], split: NDArray[np.bool_] | None
+    ) -> SplitBlocks:
+        """The blocks of a symmetric weight matrix (``split``: see :meth:`SparseGraph.from_arcs`)."""
+        n = weights.shape[0]
+        neighbours = np.diff(weights.indptr)
+        connected = out_weight > 0
+        in_s = np.zeros(n, dtype=bool)
+        candidate = connected if split is None else np.asarray(split, dtype=bool) & connected
+        in_s = _independent(weights, candidate, neighbours)
+        s_nodes = np.flatnonzero(in_s)
+        r_nodes = np.flatnonzero(connected & ~in_s)
+        s_nodes = s_nodes[np.argsort(-neighbours[s_nodes], kind="stable")]
+        r_nodes = r_nodes[np.argsort(-neighbours[r_nodes], kind="stable")]
+        sqrt_s, sqrt_r = np.sqrt(out_weight[s_nodes]), np.sqrt(out_weight[r_nodes])
+        rows_r = weights[r_nodes]
+        n_rr = (sp.diags(1.0 / sqrt_r) @ rows_r[:, r_nodes] @ sp.diags(1.0 / sqrt_r)).tocsr()
+        n_rs = (sp.diags(1.0 / sqrt_r) @ rows_r[:, s_nodes] @ sp.diags(1.0 / sqrt_s)).tocsr()
+        del rows_r
+        n_sr = n_rs.T.tocsr()
+        for m in (n_rr, n_rs, n_sr):
+            m.sort_indices()
+        return cls(s_nodes, r_nodes, sqrt_s, sqrt_r, n_sr, n_rs, n_rr)
+
+
+def _independent(
+    weights: sp.csr_matrix, candidate: NDArray[np.bool_], neighbours: NDArray[np.int64], *, max_rounds: int = 64
+) -> NDArray[np.bool_]:
+    """An independent set of ``candidate`` nodes of large total degree (so that few entries are left
+    between the other nodes): Luby-style rounds in which every undecided candidate whose
+    (degree, index) beats all its undecided candidate neighbours joins, and its neighbours leave.
+    On a KB graph the property values (no value links to a value) end up in it, hubs first.
+    Vectorised, O(entries) per round; nodes still undecided after ``max_rounds`` stay out."""
+    n = candidate.size
+    indptr, indices = weights.indptr, weights.indices
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    priority = neighbours.astype(np.float64) * n + np.arange(n)
+    undecided = candidate.copy()
+    in_s = np.zeros(n, dtype=bool)
+    for _ in range(max_rounds):
+        if not undecided.any():
+            break
+        rival = np.where(undecided[indices], priority[indices], -1.0)
+        best = np.full(n, -1.0)
+        np.maximum.at(best, rows, rival)
+        winners = undecided & (priority > best)
+        in_s |= winners
+        taken = np.zeros(n, dtype=bool)
+        taken[indices[winners[rows]]] = True
+        undecided &= ~winners & ~taken
+    return in_s
 
 
 def personalized_pagerank(
@@ -258,10 +347,9 @@ def personalized_pagerank(
     if total <= 0:
         raise ConfigError("the prior has no positive weight on a node of the graph")
     p = prior / total
-    if method == "cg" and graph.symmetric and keep is None and graph.normalized is not None:
-        return _solve_cg_unmasked(graph, p, damping, 1e-10 if tol is None else tol, max_iter)
-    if method == "cg" and graph.symmetric:
-        return _solve_cg(graph, p, out_weight, keep, damping, 1e-10 if tol is None else tol, max_iter)
+    if method == "cg" and graph.symmetric and graph.blocks is not None:
+        y = _solve_cg_split(graph.blocks, p, out_weight, keep, damping, 1e-10 if tol is None else tol, max_iter)
+        return y / y.sum()
     return _solve_power(graph, p, out_weight, keep, damping, DEFAULT_TOL if tol is None else tol, max_iter)
 
 
@@ -304,8 +392,8 @@ def _solve_power(
 
 def _dot(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     """Inner product without BLAS: ``a @ b`` goes through (possibly multi-threaded) BLAS, which
-    was 20x slower than this on a loaded 2-core machine."""
-    return float(np.multiply(a, b).sum())
+    was 100x slower than this on a loaded 2-core machine; ``einsum`` is one pass, no temporary."""
+    return float(np.einsum("i,i->", a, b))
 
 
 def _conjugate_gradient(
@@ -314,10 +402,13 @@ def _conjugate_gradient(
     """Solve ``A z = b`` for a symmetric positive definite ``A`` given as ``apply(v) = A v``.
 
     Stops when the residual norm falls below ``tol`` times that of ``b`` (Hestenes & Stiefel 1952).
+    Vectors are updated in place (one scratch vector): on graphs of 10^4-10^5 nodes the vector
+    operations cost about as much as the sparse mat-vec.
     """
     z = np.zeros_like(b)
     r = b.copy()
     direction = r.copy()
+    scratch = np.empty_like(b)
     rs = _dot(r, r)
     bound = (tol * np.sqrt(rs)) ** 2
     iteration = 0
@@ -326,8 +417,8 @@ def _conjugate_gradient(
             break
         a_dir = apply(direction)
         step = rs / _dot(direction, a_dir)
-        z += step * direction
-        r -= step * a_dir
+        z += np.multiply(direction, step, out=scratch)
+        r -= np.multiply(a_dir, step, out=scratch)
         rs_new = _dot(r, r)
         direction *= rs_new / rs
         direction += r
@@ -339,28 +430,8 @@ def _conjugate_gradient(
     return z
 
 
-def _solve_cg_unmasked(
-    graph: SparseGraph, p: NDArray[np.float64], damping: float, tol: float, max_iter: int
-) -> NDArray[np.float64]:
-    """CG on the precomputed normalized matrix over the active (non-isolated) nodes only."""
-    assert graph.active is not None and graph.normalized is not None
-    idx = graph.active
-    norm = graph.normalized
-    sqrt_d = np.sqrt(graph.out_weight[idx])
-    a_dir = np.empty(idx.size)
-
-    def apply(direction: NDArray[np.float64]) -> NDArray[np.float64]:
-        np.multiply(norm @ direction, -damping, out=a_dir)
-        return np.add(a_dir, direction, out=a_dir)
-
-    z = _conjugate_gradient(apply, p[idx] / sqrt_d, tol, max_iter)
-    y = p.copy()  # isolated nodes keep their prior (dangling mass follows the personalization)
-    y[idx] = sqrt_d * z
-    return y / y.sum()
-
-
-def _solve_cg(
-    graph: SparseGraph,
+def _solve_cg_split(
+    blocks: SplitBlocks,
     p: NDArray[np.float64],
     out_weight: NDArray[np.float64],
     keep: NDArray[np.bool_] | None,
@@ -368,13 +439,73 @@ def _solve_cg(
     tol: float,
     max_iter: int,
 ) -> NDArray[np.float64]:
-    """Conjugate gradient on the symmetrised system (see :func:`personalized_pagerank`)."""
-    active = out_weight > 0
-    sqrt_d = np.sqrt(np.where(active, out_weight, 0.0))
-    s = np.divide(1.0, sqrt_d, out=np.zeros_like(sqrt_d), where=active)
-    wt = graph.weights_t
-    z = _conjugate_gradient(lambda d: d - damping * s * (wt @ (s * d)), s * p, tol, max_iter)
-    y = np.where(active, sqrt_d * z, p)
+    """Conjugate gradient on the Schur complement of :class:`SplitBlocks`; returns ``y`` (unnormalised).
+
+    ``y = D^1/2 z`` solves the stationary equation ``y = a y P + p`` of the kept graph; nodes
+    without a kept edge keep ``y = p`` (networkx's "dangling mass follows the personalization",
+    after normalisation), removed nodes get 0. A mask (``keep`` False) is applied without new
+    matrices: with the kept weighted degrees ``d'``, the kept graph's ``N' = C N C`` with
+    ``C = diag(sqrt(d / d'))`` (0 for removed or newly isolated nodes).
+    """
+    a = damping
+    sn, rn = blocks.s_nodes, blocks.r_nodes
+    if keep is None:
+        c_s = c_r = None
+        sq_s, sq_r = blocks.sqrt_s, blocks.sqrt_r
+    else:
+        kept_s, kept_r = out_weight[sn], out_weight[rn]
+        sq_s, sq_r = np.sqrt(kept_s), np.sqrt(kept_r)
+        c_s = np.divide(blocks.sqrt_s, sq_s, out=np.zeros_like(sq_s), where=kept_s > 0)
+        c_r = np.divide(blocks.sqrt_r, sq_r, out=np.zeros_like(sq_r), where=kept_r > 0)
+    b_s = np.divide(p[sn], sq_s, out=np.zeros_like(sq_s), where=sq_s > 0)
+    b_r = np.divide(p[rn], sq_r, out=np.zeros_like(sq_r), where=sq_r > 0)
+    n_sr, n_rs, n_rr = blocks.n_sr, blocks.n_rs, blocks.n_rr
+    has_s = sn.size > 0
+    out = np.empty(rn.size)
+    cc_s = None if c_s is None else c_s * c_s
+
+    def apply(v: NDArray[np.float64]) -> NDArray[np.float64]:  # the Schur complement times v
+        cv = v if c_r is None else c_r * v
+        acc = n_rr @ cv
+        if has_s:
+            u = n_sr @ cv
+            if cc_s is not None:
+                u *= cc_s
+            acc *= a
+            acc += (a * a) * (n_rs @ u)
+        else:
+            acc *= a
+        if c_r is not None:
+            acc *= c_r
+        return np.subtract(v, acc, out=out)
+
+    rhs = b_r.copy()
+    if has_s:
+        extra = n_rs @ (b_s if c_s is None else c_s * b_s)
+        rhs += a * (extra if c_r is None else c_r * extra)
+    z_r = _conjugate_gradient(apply, rhs, tol, max_iter)
+    y = p.copy()  # isolated nodes keep their prior
+    y[rn] = sq_r * z_r
+    if has_s:
+        back = n_sr @ (z_r if c_r is None else c_r * z_r)
+        z_s = b_s + a * (back if c_s is None else c_s * back)
+        y[sn] = sq_s * z_s
     if keep is not None:
+        kept_nodes = out_weight > 0
+        y = np.where(kept_nodes, y, p)  # newly isolated nodes keep their prior too
         y *= keep
-    return y / y.sum()
+    return y
+
+
+def uniform_scores(graph: SparseGraph, *, damping: float = DEFAULT_DAMPING, tol: float = 1e-10) -> NDArray[np.float64]:
+    """``y(1) = sum_k a^k 1 P^k``: PageRank with a uniform prior of mass 1 per node, *unnormalised*
+    (so that it adds linearly to other priors' ``y``; isolated nodes keep 1), solved exactly by
+    conjugate gradient (the approximate solver :mod:`recommender.push` computes it once per graph).
+
+    Raises:
+        ConfigError: if the graph is not symmetric (undirected).
+    """
+    if not graph.symmetric or graph.blocks is None:
+        raise ConfigError("uniform_scores needs an undirected (symmetric) graph")
+    ones = np.ones(graph.n_nodes)
+    return _solve_cg_split(graph.blocks, ones, graph.out_weight, None, damping, tol, 10 * DEFAULT_MAX_ITER)

@@ -9,6 +9,9 @@ Subcommands are registered by glue modules, one per concern, each exposing
 - ``bot/cli/logs.py``: ``export``, ``logs tocheck``
 - ``bot/cli/chat.py``: ``chat``, ``replay``
 - ``bot/cli/telegram.py``: ``telegram``, ``bench telegram``
+- ``bot/cli/bench_start.py``: ``bench start``
+
+A command group shared by several modules (``bench``) is made with :func:`command_group`.
 
 Every handler returns a process exit code. Errors that corsbot raises on purpose
 (``CorsbotError`` subclasses, missing files) are printed as one clear line on stderr, exit code 2;
@@ -23,7 +26,15 @@ import logging
 import sys
 from collections.abc import Sequence
 
-_GLUE_MODULES = ("bot.cli.kb", "bot.cli.nlu", "bot.cli.rec", "bot.cli.logs", "bot.cli.chat", "bot.cli.telegram")
+_GLUE_MODULES = (
+    "bot.cli.kb",
+    "bot.cli.nlu",
+    "bot.cli.rec",
+    "bot.cli.logs",
+    "bot.cli.chat",
+    "bot.cli.telegram",
+    "bot.cli.bench_start",
+)
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +57,20 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         module.register(sub)
     return parser
+
+
+def command_group(sub: argparse._SubParsersAction, name: str, help_text: str) -> argparse._SubParsersAction:
+    """The subcommands of the top-level command ``name`` (e.g. ``bench``), created by the first
+    glue module that asks, so that several modules can add subcommands to it."""
+    parser = sub.choices.get(name)
+    if parser is None:
+        parser = sub.add_parser(name, help=help_text)
+        parser.add_subparsers(dest=f"{name}_command", metavar=name.upper())
+        parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    raise AssertionError(f"{name} has no subcommands")  # pragma: no cover - made above
 
 
 def package_version() -> str:

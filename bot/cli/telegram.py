@@ -182,9 +182,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--echo", action="store_true", help="answer with an echo handler instead of the dialog manager")
     p.set_defaults(handler=_telegram_cli)
 
-    bench = sub.add_parser("bench", help="benchmarks")
-    bench_sub = bench.add_subparsers(dest="bench_command", metavar="BENCH")
-    bench.set_defaults(handler=lambda args: (bench.print_help(), 2)[1])
+    from bot.cli import command_group
+
+    bench_sub = command_group(sub, "bench", "benchmarks")
     t = bench_sub.add_parser("telegram", help="messages/s through PTB and a fake Bot API server")
     t.add_argument("--users", type=positive_int, default=100, help="concurrent users (default 100)")
     t.add_argument("--messages", type=positive_int, default=10, help="messages per user (default 10)")

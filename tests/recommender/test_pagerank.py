@@ -117,3 +117,60 @@ def test_negative_weight_rejected():
     g.add_edge(1, 2, weight=-1.0)
     with pytest.raises(ConfigError, match="weight"):
         SparseGraph.from_networkx(g)
+
+
+def test_split_blocks_eliminate_an_independent_set_and_keep_every_entry():
+    """The CG solver's Schur split (recommender.pagerank.SplitBlocks): S has no inner edge, S and R
+    cover the non-isolated nodes, and the blocks hold exactly the normalised matrix's entries."""
+    g = _graph_with_dangling()
+    g.add_edges_from([(0, 1), (1, 2), (2, 0)])  # a triangle: not bipartite
+    sg = SparseGraph.from_networkx(g)
+    b = sg.blocks
+    s_set = set(b.s_nodes.tolist())
+    assert s_set and not any(sg.index[v] in s_set for u in s_set for v in g.neighbors(sg.nodes[u]))
+    connected = {sg.index[v] for v in g if g.degree(v)}
+    assert s_set | set(b.r_nodes.tolist()) == connected and not s_set & set(b.r_nodes.tolist())
+    w = sg.weights_t.toarray()
+    d = np.sqrt(sg.out_weight)
+    full = np.divide(w, np.outer(d, d), out=np.zeros_like(w), where=np.outer(d, d) > 0)
+    assert np.allclose(b.n_sr.toarray(), full[np.ix_(b.s_nodes, b.r_nodes)])
+    assert np.allclose(b.n_rr.toarray(), full[np.ix_(b.r_nodes, b.r_nodes)])
+    assert np.allclose(b.n_rs.toarray(), b.n_sr.toarray().T)
+    assert b.n_sr.nnz * 2 + b.n_rr.nnz == sg.weights_t.nnz
+
+
+@pytest.mark.parametrize("split", [None, "items"], ids=["automatic", "hint"])
+def test_item_value_graph_with_sequels_users_and_dislikes_equals_networkx(split):
+    """A KB-shaped graph (items -- values, an item -- item sequel edge, a user linked to both, an
+    isolated item), with and without removed nodes, through the Schur-split CG."""
+    rng = np.random.default_rng(4)
+    g = nx.Graph()
+    items = [f"i{k}" for k in range(40)]
+    values = [f"v{k}" for k in range(15)]
+    g.add_nodes_from(items + values + ["lonely"])
+    for it in items:
+        for v in rng.choice(values, size=3, replace=False):
+            g.add_edge(it, str(v), weight=float(rng.integers(1, 3)))
+    g.add_edge("i0", "i1", weight=1.0)  # a sequel
+    g.add_edges_from([("user:a", "i2"), ("user:a", "v3"), ("user:a", "i5")], weight=3.0)
+    nodes = list(g)
+    hint = np.array([str(n).startswith("i") for n in nodes]) if split else None
+    src, dst, wt = [], [], []
+    for u, v, data in g.edges(data=True):
+        src += [nodes.index(u), nodes.index(v)]
+        dst += [nodes.index(v), nodes.index(u)]
+        wt += [data["weight"]] * 2
+    sg = SparseGraph.from_arcs(nodes, np.array(src), np.array(dst), np.array(wt), split=hint)
+    pers = {"i0": 1.0, "i7": 1.0, "v3": 0.5, "lonely": 0.2}
+    x = personalized_pagerank(sg, sg.prior_vector(pers), method="cg")
+    ref = nx.pagerank(g, personalization=pers, tol=1e-13, max_iter=2000)
+    assert _max_diff(x, sg, ref) < 1e-6
+    removed = {"v3", *g.neighbors("i7")} - {"i0"}
+    mask = np.zeros(sg.n_nodes, dtype=bool)
+    mask[[sg.index[r] for r in removed]] = True
+    x = personalized_pagerank(sg, sg.prior_vector(pers), mask=mask, method="cg")
+    sub = g.subgraph(set(g) - removed)
+    ref = nx.pagerank(
+        sub, personalization={k: v for k, v in pers.items() if k not in removed}, tol=1e-13, max_iter=2000
+    )
+    assert _max_diff(x, sg, ref) < 1e-6 and float(x[mask].sum()) == 0.0
