@@ -7,7 +7,7 @@ the event loop another 1-2 ms per message. In one process both share one interpr
 bot is capped at one core (about 300 msg/s on the idle 2-core test machine, under 210 when other
 jobs load it). With the dialog managers in their own processes the channel's loop and the turns
 run on different cores, and a long turn (a PageRank run, the first load of a domain) never holds
-the loop's interpreter lock. Figures in ``bot/cli/telegram.py``.
+the loop's interpreter lock. Figures in ``docs/benchmarks.md``.
 
 How:
 
@@ -18,7 +18,7 @@ How:
   ``if __name__ == "__main__":`` guard), handles the ``warmup`` turns (loads the models and the KB), then
   answers one pickled :class:`Turn` at a time with a pickled :class:`Reply`. A plain pipe rather
   than a ``ProcessPoolExecutor``, whose feeder and manager threads cost the bot process more CPU
-  per turn in interpreter-lock hand-offs (measured in ``bot/cli/telegram.py``).
+  per turn in interpreter-lock hand-offs (measured in ``docs/benchmarks.md``).
 - A user goes to worker ``crc32(user_id) % processes``, always the same one, so the dialog manager's
   per-user in-memory caches (the toCheck rows) stay right; the state itself is read from and
   committed to SQLite on every turn, as in one process (WAL, a busy timeout of 30 s, so the

@@ -11,9 +11,36 @@ tests, from objects made on small data; never at import.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
+
+from nlu.understand import IntentModel, Linker, PolarityModel
+from recommender.explain import Reason
+from recommender.recommend import Profile, Recommendations
+
+
+class KnowledgeBaseLike(Protocol):
+    """What the dialog uses of ``recommender.kb.KnowledgeBase`` (test fakes implement the same)."""
+
+    @property
+    def domain(self) -> str: ...
+    @property
+    def items(self) -> AbstractSet[str]: ...
+    def has(self, qid: str) -> bool: ...
+    def is_item(self, qid: str) -> bool: ...
+    def label(self, qid: str) -> str: ...
+    def roles(self, qid: str) -> tuple[str, ...]: ...
+    def item_values(self, item: str) -> tuple[tuple[str, str], ...]: ...
+    def details(self, qid: str) -> Any: ...
+
+
+class RecommenderLike(Protocol):
+    """What the dialog uses of ``recommender.recommend.Recommender``."""
+
+    def recommend(self, profile: Profile, *, k: int = 5, exclude: Iterable[str] = ()) -> Recommendations: ...
+    def explain(self, profile: Profile, item: str) -> tuple[Reason, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,26 +48,28 @@ class DomainServices:
     """What the dialog needs for one domain.
 
     Attributes:
-        kb: the domain's ``recommender.kb.KnowledgeBase``.
-        linker: an ``nlu.linker.EntityLinker`` over ``kb``.
-        recommender: a ``recommender.recommend.Recommender`` over ``kb``.
+        kb: the domain's knowledge base (``recommender.kb.KnowledgeBase``).
+        linker: an entity linker over ``kb`` (``nlu.linker.EntityLinker``).
+        recommender: a recommender over ``kb`` (``recommender.recommend.Recommender``).
     """
 
-    kb: Any
-    linker: Any
-    recommender: Any
+    kb: KnowledgeBaseLike
+    linker: Linker
+    recommender: RecommenderLike
 
 
 class Services:
     """Shared, lazily loaded NLU and recommender components.
 
     Args:
-        intents: an object with ``predict(text, contexts) -> IntentPrediction``.
-        sentiment: an object with ``polarities(text, spans) -> tuple[Polarity, ...]``.
+        intents: the intent recognizer (``nlu.intents.IntentRecognizer``).
+        sentiment: the per-entity polarity recognizer (``nlu.sentiment.SentimentRecognizer``).
         domain_loader: ``domain -> DomainServices``; called once per domain (thread-safe).
     """
 
-    def __init__(self, intents: Any, sentiment: Any, domain_loader: Callable[[str], DomainServices]) -> None:
+    def __init__(
+        self, intents: IntentModel, sentiment: PolarityModel, domain_loader: Callable[[str], DomainServices]
+    ) -> None:
         self.intents = intents
         self.sentiment = sentiment
         self._loader = domain_loader

@@ -1,9 +1,10 @@
 """Per-user dialog state: active contexts, the pending question, the recommendation list, profiles.
 
-The state is a plain JSON-serialisable dataclass. The dialog manager loads it from the
+The state is a JSON-serialisable dataclass. The dialog manager loads it from the
 :class:`bot.store.StateStore` at the start of a turn, works on that copy, and saves it in the same
-transaction that appends the turn's log record, so a killed process never loses a stored preference
-and a restarted bot resumes the conversation.
+transaction that appends the turn's log record (``StateStore.commit_turn``), so a killed process never
+loses a stored preference and a restarted bot resumes the conversation. The open question is typed
+(``bot.dialog.acts.OpenQuestion``); its JSON is the dict of state version 1, so saved states load.
 
 Profiles are kept per domain: ``profiles["movie"]["Q25139"] = {"polarity": "+", "role": "P57"}``
 (``role`` is the property the user chose in a role disambiguation, or None for an item).
@@ -22,6 +23,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.dialog.acts import OpenQuestion, PreferenceTask, question_from_json
+from recommender.schema import Domain
+
 STATE_VERSION = 1
 
 
@@ -34,9 +38,8 @@ class DialogState:
         contexts: active contexts, name -> remaining lifespan in turns (DialogFlow semantics).
         logged_contexts: the contexts logged by the previous turn (the intent recognizer's input).
         logged_events: the events logged by the previous turn (also an input of the recognizer).
-        pending: the open question, or None. ``{"kind": "item"|"role"|"confirm"|"critique"|"delete"|"reset",
-            ...}`` with the candidates / roles / polarity needed to finish the task, and ``queue``: mentions
-            still to process after it.
+        pending: the open question (``bot.dialog.acts``: item, role, confirm, critique, delete, reset),
+            or None.
         rec_list: QIDs of the current recommendation list; ``rec_pos`` the index on screen.
         skipped: domain -> QIDs the user skipped (newest last, at most ``MAX_SKIPPED``): the next
             lists leave them out, so "more" after skipping a whole list shows new items.
@@ -51,18 +54,18 @@ class DialogState:
             to the role/item question the original system would have asked.
     """
 
-    domain: str = "movie"
+    domain: Domain = Domain.MOVIE
     contexts: dict[str, int] = field(default_factory=dict)
     logged_contexts: tuple[str, ...] = ()
     logged_events: tuple[str, ...] = ()
-    pending: dict[str, Any] | None = None
+    pending: OpenQuestion | None = None
     rec_list: list[str] = field(default_factory=list)
     rec_pos: int = 0
     pagerank_cycle: int = 0
     number_recommendation_list: int = 0
     profiles: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     active: bool = True
-    last_stored: list[dict[str, Any]] = field(default_factory=list)
+    last_stored: list[PreferenceTask] = field(default_factory=list)
     skipped: dict[str, list[str]] = field(default_factory=dict)
     questions_asked: int = 0
 
@@ -82,6 +85,8 @@ class DialogState:
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # shallow: json copies
         data["logged_contexts"] = list(self.logged_contexts)
         data["logged_events"] = list(self.logged_events)
+        data["pending"] = self.pending.to_json() if self.pending is not None else None
+        data["last_stored"] = [task.to_json() for task in self.last_stored]
         data["version"] = STATE_VERSION
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -98,4 +103,13 @@ class DialogState:
         kwargs = {k: v for k, v in data.items() if k in names}
         kwargs["logged_contexts"] = tuple(kwargs.get("logged_contexts", ()))
         kwargs["logged_events"] = tuple(kwargs.get("logged_events", ()))
+        kwargs["pending"] = question_from_json(kwargs.get("pending"))
+        kwargs["last_stored"] = [
+            PreferenceTask.from_json(t)
+            for t in kwargs.get("last_stored", ())
+            if isinstance(t, dict) and t.get("candidates")
+        ]
+        kwargs["domain"] = (
+            Domain(kwargs["domain"]) if kwargs.get("domain") in Domain.__members__.values() else Domain.MOVIE
+        )
         return cls(**kwargs)

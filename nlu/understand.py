@@ -34,7 +34,7 @@ from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold, has_letters, normalize
-from recommender.schema import ROLE_WORDS, role_pattern
+from recommender.schema import QID, ROLE_WORDS, role_pattern
 
 __all__ = [
     "MAX_MENTIONS_PER_TURN",
@@ -70,7 +70,7 @@ class IntentModel(Protocol):
 class Linker(Protocol):
     """``nlu.linker.EntityLinker`` (or a test stand-in)."""
 
-    def link(self, text: str, *, focus: str | None = None) -> Sequence[Mention]: ...
+    def link(self, text: str, *, focus: QID | None = None) -> Sequence[Mention]: ...
 
 
 class PolarityModel(Protocol):
@@ -444,7 +444,9 @@ class _Session:
         if self._all is None:
             self.linked += 1
             found = (
-                self._linker.link(self.text, focus=self.view.focus) if self.view.focus else self._linker.link(self.text)
+                self._linker.link(self.text, focus=QID(self.view.focus))
+                if self.view.focus
+                else self._linker.link(self.text)
             )
             mentions = [
                 m for m in list(found)[:MAX_MENTIONS_PER_TURN] if m.candidates and not _is_stated_role(self.text, m)

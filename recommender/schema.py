@@ -32,10 +32,20 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
 from typing import NewType
 
 from corsbot_errors import ConfigError
+
+
+class Domain(StrEnum):
+    """The three domains (a ``str``: ``Domain.MOVIE == "movie"``, usable as a key of ``DOMAINS``)."""
+
+    MOVIE = "movie"
+    BOOK = "book"
+    MUSIC = "music"
+
 
 QID = NewType("QID", str)
 """A Wikidata entity id such as ``"Q83495"``."""
@@ -391,6 +401,7 @@ def get_domain(name: str) -> DomainSchema:
 
 __all__ = [
     "DOMAINS",
+    "Domain",
     "PID",
     "QID",
     "WD",

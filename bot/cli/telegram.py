@@ -24,73 +24,7 @@ PTB's :class:`~telegram.ext.AIORateLimiter` is installed as in production, with 
 off (Telegram's 30 messages/s would cap the figure). Last line:
 ``telegram: users=100 messages=N msgs_per_s=R lost=L``.
 
-Dialog managers in worker processes (2026-11-30, 2-core machine shared with other jobs, load
-average 0.5-1.7, 100 users x 10 messages; 9 runs each of the code before and after, interleaved in
-pairs; the CPU reference ``sum(range(10**6))`` printed by each run was 16-31 ms, i.e. the other
-core was often busy, and then the same work costs up to 1.7x the CPU):
-
-=======================================  ===============================  =================  ======
-dialog manager                           CPU per message                  msgs/s (median)    lost
-=======================================  ===============================  =================  ======
-in the bot process, 8 threads (before)   bot 5.2-6.9 ms                   142-189 (148)      0
-2 worker processes (default)             bot 1.2-2.2, workers 2.3-3.9,    276-465 (327)      0
-                                         fake server 0.3-0.6 ms
-=======================================  ===============================  =================  ======
-
-The after/before ratio of each interleaved pair was 1.9-2.5. Everything here is CPU-bound: msgs/s
-follows the CPU the other jobs leave (the before code gave 290-300 msg/s on the idle machine).
-
-What made the difference: a turn of the real dialog manager is pure-Python CPU work (about 1.2 ms
-alone on an idle core: entity linking about 40 %, intent model 22 %, log and toCheck 17 %, state
-store 10 %), and python-telegram-bot with aiohttp costs the loop another 1-2 ms per message with the
-dialog manager's replies (half of them carry inline keyboards, which PTB builds, serialises and
-parses back from Telegram's answer). In one process both share one interpreter lock, so the bot was
-capped at one core (on an idle machine: 3.0-3.3 ms per message, 290-300 msg/s; the echo handler
-0.85 ms, the dialog manager alone 1.2 ms, keyboards and thread hand-offs the rest). Running the
-turns inline on the loop instead of in threads gained nothing measurable (3.4-3.6 ms per message
-against 3.5-4.4 in the same series), and a single worker thread neither (3.7-3.9). The fake server
-already ran in its own process (0.3-0.5 ms per message, not the bottleneck). The worker processes
-put the dialog on the other core, and the channel awaits them over a pipe watched by the event
-loop (no thread hand-off: 1.6-2.0 ms per message in the bot process, against 2.1-3.0 with a
-``ProcessPoolExecutor`` and its feeder and manager threads, and 2.1 with threads blocking on the
-pipe, at similar loads). Two smaller gains: ``sendMessage`` no longer parses Telegram's answer into
-a ``Message`` the channel never uses (``Message.de_json`` was about 20 % of the loop's CPU, its
-own answers about 15 %; 3-15 % less bot CPU per message with the dialog manager's replies in 3
-interleaved pairs), and the log append is one autocommitted statement. One, three and four workers gave 288-431, 290-483
-and 165-439 msg/s against 240-431 for two in interleaved series: within this machine's noise, so
-the default stays at one worker per core. SQLite (WAL, synchronous=NORMAL) is about 10 % of a
-turn's CPU (two SELECTs less per turn now); with two workers writing one file, a worker also waits
-about 0.7-0.9 ms per turn in its SQLite writes (wall minus CPU time: SQLite's busy handler, whose
-first retry sleeps 1 ms, and descheduling), which costs throughput only when a core is idle.
-
-Since then the users type the plain :data:`BENCH_TEXTS` (before, each text ended in " #k", which
-no user types and which sent the linker into fuzzy look-ups of "Christopher Nolan #3"; the order
-check now compares each turn's text with the one due instead). Merged code, idle machine, 3 runs:
-319.4, 327.7 and 332.2 msg/s, 0 lost (bot 1.9-2.1 ms, workers 2.9-3.1 ms, fake server 0.5 ms CPU per
-message). With the dialog fixes of the same day (more checks per turn) and cached text
-normalisation, 7 runs: 283.0-316.9 msg/s, median 304.5, 0 lost.
-
-Earlier measurements of the HTTP backends (in-process dialog manager; load average 5.5-6.5, CPU
-reference 22-41 ms):
-
-================================  ====================  ======================
-handler / HTTP backend            bot CPU per message   msgs/s
-================================  ====================  ======================
-echo / aiohttp (default)          1.2-1.6 ms            237-343
-echo / httpx (PTB's default)      5.2-6.5 ms            80-102
-real DialogManager / aiohttp      5.4-6.2 ms            86-109
-real DialogManager / httpx        12.5-13.2 ms          37-46
-================================  ====================  ======================
-
-py-spy profile of the httpx runs: about 75 % of the event-loop thread was inside
-``HTTPXRequest.do_request``, mostly httpcore's pool bookkeeping (with 100 calls waiting for 16-64
-connections every request start/finish re-scans the queue against every connection, and probes each
-idle connection with a ``poll`` syscall through anyio's ``extra_attributes``); a bigger pool or a
-semaphore in front of it only gained 10-30 %. A bare client loop at 100 concurrent calls: httpx
-3.8-5.3 ms CPU per call, aiohttp 0.35-0.5 ms. With aiohttp the loop thread is about 35 % aiohttp,
-23 % PTB's ``de_json`` (updates and the returned ``Message``), 10 % asyncio, 10 % the rest of PTB,
-5 % the channel. uvloop and other aiohttp settings (cookie jar, pre-encoded bodies, cached timeouts)
-made no difference beyond the noise.
+Measurements and their history: ``docs/benchmarks.md`` ("Telegram throughput").
 """
 
 from __future__ import annotations

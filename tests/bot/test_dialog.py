@@ -397,19 +397,22 @@ def test_nl_mode_names_the_suggestions_in_the_text_and_what_should_i_rate_is_hel
 
 def test_dialog_texts_live_in_messages():
     """Reply texts and button labels of the dialog manager come from bot/messages.py (STYLE H14):
-    no string literal as the text of an ``_Outcome`` or the label of a ``Choice`` in bot/dialog.py."""
+    no string literal as the text of an ``Outcome`` or the label of a ``Choice`` in bot/dialog/."""
     import ast
     from pathlib import Path
 
     import bot.dialog
 
-    tree = ast.parse(Path(bot.dialog.__file__).read_text(encoding="utf-8"))
+    modules = sorted(Path(bot.dialog.__file__).parent.glob("*.py"))
+    assert len(modules) > 5
     offenders = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Choice", "_Outcome") and node.args:
-            first = node.args[0]
-            if isinstance(first, ast.JoinedStr) or (isinstance(first, ast.Constant) and first.value):
-                offenders.append(f"line {node.lineno}: {ast.unparse(node)[:60]}")
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Choice", "Outcome") and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.JoinedStr) or (isinstance(first, ast.Constant) and first.value):
+                    offenders.append(f"{path.name} line {node.lineno}: {ast.unparse(node)[:60]}")
     assert offenders == []
 
 
@@ -796,3 +799,10 @@ def test_a_forged_rate_payload_is_refused(dm, monkeypatch, qid):
     assert _profile(dm) == {} and reply.text.startswith("That suggestion is out of date.")
     ok = dm.handle(Turn("t:1", "👍 Inception", payload="rate:+:Q1", interaction_type="mixed"))
     assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}} and ok.text.startswith("Got it")
+
+
+def test_a_profile_shown_in_a_turn_lists_what_that_turn_stored(dm):
+    _say(dm, "I hate Tom Cruise")  # actor or producer? (an opinion already given)
+    reply = _say(dm, "show my profile")
+    assert "Tom Cruise" in reply.text.split("profile:")[-1]
+    assert _profile(dm)["Q200"] == {"polarity": "-", "role": None}

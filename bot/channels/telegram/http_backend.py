@@ -18,7 +18,7 @@ class AiohttpRequest(BaseRequest):
     on this project's 2-core test machine, most of it in httpcore's connection-pool bookkeeping
     (its queue is re-scanned for every request, each idle connection is probed with a ``poll``
     syscall); this one about 0.4 ms, and a whole message through PTB and the channel 1.2-1.6 ms
-    instead of 5-6.5 ms (``corsbot bench telegram`` and py-spy; figures in ``bot/cli/telegram.py``). It implements PTB's documented extension point
+    instead of 5-6.5 ms (``corsbot bench telegram`` and py-spy; figures in ``docs/benchmarks.md``). It implements PTB's documented extension point
     :class:`telegram.request.BaseRequest`: parameters are sent form-encoded (JSON values as PTB
     encodes them), files as ``multipart/form-data``.
 

@@ -1,0 +1,254 @@
+"""Typed dialogue acts and state of the dialog: preference tasks, open questions, a handler's outcome.
+
+A :class:`PreferenceTask` is one mention of a preference on its way to the profile ("I love the
+Avengers": which Avengers? then stored with its polarity). An open question is one of the tagged
+union :data:`OpenQuestion`; its ``kind`` names it in the policy table (``bot/dialog/policy.py``) and
+in :class:`nlu.understand.View`. Values serialise to the JSON the state store keeps (the same shape
+as the dicts of state version 1, so saved conversations resume).
+
+Adding a kind of question: a dataclass here with a unique ``kind`` and ``to_json``/``from_json``,
+listed in :data:`QUESTION_TYPES`; rows for its answers in the policy table; a line in
+``View`` construction (``bot/dialog/manager.py`` ``_view``) if typed answers need option words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from bot.turns import Choice
+
+
+@dataclass(slots=True)
+class PreferenceTask:
+    """One mention on its way to the profile.
+
+    Attributes:
+        mention: the words the user typed ("the Avengers").
+        candidates: QIDs offered (best first, at most ``MAX_CHOICES``); one once chosen.
+        readings: every candidate of the words (a follow-up naming another is a correction).
+        roles_hint: the roles to ask about for a person (the role said after the name, if any).
+        ambiguous: ask "which one?" before storing.
+        polarity: ``"+"``, ``"-"`` or ``"0"`` (no opinion said: "Did you like X?").
+        role: the chosen role PID of a person, or None.
+        roles: the roles offered by an open role question.
+    """
+
+    mention: str
+    candidates: list[str]
+    readings: list[str] = field(default_factory=list)
+    roles_hint: list[str] = field(default_factory=list)
+    ambiguous: bool = False
+    polarity: str = "0"
+    role: str | None = None
+    roles: list[str] = field(default_factory=list)
+
+    @property
+    def qid(self) -> str:
+        """The best (or chosen) candidate."""
+        return self.candidates[0]
+
+    def copy(self, **changes: Any) -> PreferenceTask:
+        """A copy with ``changes`` (lists copied, so the copy never aliases the original)."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        fields = {k: list(v) if isinstance(v, list) else v for k, v in fields.items()}
+        fields.update(changes)
+        return PreferenceTask(**fields)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PreferenceTask:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def _choices_json(choices: tuple[Choice, ...]) -> list[dict[str, str]]:
+    return [{"label": c.label, "payload": c.payload} for c in choices]
+
+
+def _choices(data: Any) -> tuple[Choice, ...]:
+    return tuple(Choice(str(c["label"]), str(c["payload"])) for c in data or ())
+
+
+@dataclass(slots=True)
+class PreferenceQuestion:
+    """A question about a preference task: which item, which role, or did you like it.
+
+    Attributes:
+        question: the question as shown.
+        task: the task it is about.
+        queue: tasks of the same message still to process after it.
+        stamp: the question's number, carried by its buttons' payloads (``pick:1@7``).
+        choices: its buttons.
+        origin: ``"preference"`` (a turn of preference acquisition) or ``"recommendation"``.
+        ignored: turns it was ignored so far (it is dropped after ``QUESTION_LIFESPAN``).
+    """
+
+    kind: ClassVar[str] = ""
+    context: ClassVar[str] = "property_type_disambiguation"
+    question: str
+    task: PreferenceTask
+    queue: list[PreferenceTask] = field(default_factory=list)
+    stamp: int | None = None
+    choices: tuple[Choice, ...] = ()
+    origin: str = "preference"
+    ignored: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "question": self.question,
+            "entry": self.task.to_json(),
+            "queue": [t.to_json() for t in self.queue],
+            "stamp": self.stamp,
+            "choices": _choices_json(self.choices),
+            "origin": self.origin,
+            "ignored": self.ignored,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PreferenceQuestion:
+        return cls(
+            question=str(data.get("question", "")),
+            task=PreferenceTask.from_json(data["entry"]),
+            queue=[PreferenceTask.from_json(t) for t in data.get("queue", ())],
+            stamp=data.get("stamp"),
+            choices=_choices(data.get("choices")),
+            origin=str(data.get("origin", "preference")),
+            ignored=int(data.get("ignored", 0)),
+        )
+
+
+@dataclass(slots=True)
+class ItemQuestion(PreferenceQuestion):
+    """'Which "The Avengers" do you mean?' (the task's candidates)."""
+
+    kind: ClassVar[str] = "item"
+
+
+@dataclass(slots=True)
+class RoleQuestion(PreferenceQuestion):
+    """'Tom Cruise: do you mean as actor or producer?' (the task's ``roles``)."""
+
+    kind: ClassVar[str] = "role"
+
+
+@dataclass(slots=True)
+class ConfirmQuestion(PreferenceQuestion):
+    """'Did you like Memento?' (no opinion was said)."""
+
+    kind: ClassVar[str] = "confirm"
+    context: ClassVar[str] = "confirmation"
+
+
+@dataclass(slots=True)
+class OptionsQuestion:
+    """Pick one of ``options`` (QIDs) or none: a critique target or a profile entry to delete."""
+
+    kind: ClassVar[str] = ""
+    question: str
+    options: list[str]
+    stamp: int | None = None
+    choices: tuple[Choice, ...] = ()
+    origin: str = "profile"
+    polarity: str = "-"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "question": self.question,
+            "options": list(self.options),
+            "stamp": self.stamp,
+            "choices": _choices_json(self.choices),
+            "origin": self.origin,
+            "polarity": self.polarity,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> OptionsQuestion:
+        return cls(
+            question=str(data.get("question", "")),
+            options=[str(q) for q in data.get("options", ())],
+            stamp=data.get("stamp"),
+            choices=_choices(data.get("choices")),
+            origin=str(data.get("origin", "profile")),
+            polarity=str(data.get("polarity", "-")),
+        )
+
+
+@dataclass(slots=True)
+class CritiqueChoice(OptionsQuestion):
+    """'Which one do you mean: A, B?' after "I like it, but not the actors" (``polarity`` for the pick)."""
+
+    kind: ClassVar[str] = "critique"
+
+
+@dataclass(slots=True)
+class DeleteChoice(OptionsQuestion):
+    """'Which "Top" do you mean?' before deleting a profile entry named in part."""
+
+    kind: ClassVar[str] = "delete"
+
+
+@dataclass(slots=True)
+class ResetConfirm:
+    """'Delete everything? yes/no' (``what``: ``everything``, ``items`` or ``properties``)."""
+
+    kind: ClassVar[str] = "reset"
+    what: str
+    question: str
+    origin: str = "profile"
+    stamp: int | None = None
+    choices: tuple[Choice, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "what": self.what, "question": self.question, "origin": self.origin}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ResetConfirm:
+        return cls(what=str(data.get("what", "everything")), question=str(data.get("question", "")))
+
+
+OpenQuestion = ItemQuestion | RoleQuestion | ConfirmQuestion | CritiqueChoice | DeleteChoice | ResetConfirm
+"""The open question of a conversation (at most one; others wait in a preference question's queue)."""
+QUESTION_TYPES: dict[str, type[Any]] = {
+    cls.kind: cls for cls in (ItemQuestion, RoleQuestion, ConfirmQuestion, CritiqueChoice, DeleteChoice, ResetConfirm)
+}
+PREFERENCE_QUESTIONS = (ItemQuestion, RoleQuestion, ConfirmQuestion)
+AnyPreferenceQuestion = ItemQuestion | RoleQuestion | ConfirmQuestion
+"""An open question about a preference task."""
+
+
+def question_from_json(data: Any) -> OpenQuestion | None:
+    """The open question saved by ``to_json``; None for none or an unknown kind."""
+    if not isinstance(data, dict) or data.get("kind") not in QUESTION_TYPES:
+        return None
+    try:
+        return QUESTION_TYPES[data["kind"]].from_json(data)  # type: ignore[no-any-return]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one handler produced: the reply and what the turn logs.
+
+    Attributes:
+        text, choices, image, card: the reply (``bot.turns.Reply``).
+        events: the dataset events of the turn, in order.
+        objects: ``(QID, polarity)`` recognized (stored) in the turn.
+        webhook_contexts: contexts the original webhook set (name -> lifespan), visible next turn.
+        settled: the turn answered or explicitly closed the open preference question.
+    """
+
+    text: str
+    choices: tuple[Choice, ...] = ()
+    image: str | None = None
+    card: bool = False
+    events: list[str] = field(default_factory=list)
+    objects: list[tuple[str, str]] = field(default_factory=list)
+    webhook_contexts: dict[str, int] = field(default_factory=dict)
+    settled: bool = False

@@ -1,0 +1,64 @@
+"""The turn context every handler receives: the state it may change, the turn, its one parse, the services."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.dialog.acts import PreferenceTask
+from bot.services import DomainServices, KnowledgeBaseLike, Services
+from bot.state import DialogState
+from bot.turns import Turn
+from nlu.understand import TurnParse
+
+DEFAULT_MIN_PREFERENCES = 3
+"""Preferences needed before recommending (the original system's rule)."""
+DEFAULT_LIST_SIZE = 5
+"""Items per recommendation list, presented one at a time (as in the paper)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DialogConfig:
+    """Settings of the dialog policy.
+
+    Attributes:
+        min_preferences: preferences needed before recommending.
+        list_size: items per recommendation list.
+    """
+
+    min_preferences: int = DEFAULT_MIN_PREFERENCES
+    list_size: int = DEFAULT_LIST_SIZE
+
+
+@dataclass(slots=True)
+class TurnContext:
+    """One turn as a handler sees it.
+
+    Attributes:
+        state: the user's dialog state (the handler changes it; the manager saves it).
+        turn: the channel's input.
+        parse: what the turn says (:func:`nlu.understand.understand`, called once per turn).
+        services: the shared NLU and recommender components.
+        config: the dialog settings.
+        refinable: the preference tasks the previous turn stored (a follow-up may refine them).
+    """
+
+    state: DialogState
+    turn: Turn
+    parse: TurnParse
+    services: Services
+    config: DialogConfig
+    refinable: list[PreferenceTask] = field(default_factory=list)
+
+    @property
+    def domain(self) -> DomainServices:
+        """The services of the conversation's domain (knowledge base, linker, recommender)."""
+        return self.services.domain(self.state.domain)
+
+    @property
+    def kb(self) -> KnowledgeBaseLike:
+        return self.domain.kb
+
+    @property
+    def text(self) -> str:
+        """The normalised text (what a card's like/dislike button says, for a press)."""
+        return self.parse.text

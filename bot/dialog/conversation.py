@@ -1,0 +1,104 @@
+"""Conversation acts outside the tasks: /start, domain switches, help, small talk, fallbacks, stale buttons."""
+
+from __future__ import annotations
+
+from bot import messages as msg
+from bot.dialog.acts import Outcome
+from bot.dialog.context import TurnContext
+from bot.dialog.questions import close_questions
+from bot.dialog.recommendations import card
+from bot.dialog.suggest import suggest
+from bot.turns import Choice
+from logs.schema import Event
+from nlu.understand import DOMAIN_WORDS
+from recommender.schema import Domain
+
+
+def _reset_dialog(ctx: TurnContext) -> None:
+    ctx.state.pending = None
+    ctx.state.rec_list, ctx.state.rec_pos = [], 0
+
+
+def on_switch_domain(ctx: TurnContext) -> Outcome:
+    """'/book', 'let's talk about music', a domain button: the open question is settled aloud."""
+    domain = Domain(ctx.parse.switch_to or ctx.state.domain)
+    notes = close_questions(ctx)
+    ctx.state.domain = domain
+    _reset_dialog(ctx)
+    text = "\n".join([*notes, msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain])])
+    return Outcome(text, settled=True)
+
+
+def on_start(ctx: TurnContext) -> Outcome:
+    """/start: the welcome, the domain buttons; open questions are settled aloud."""
+    state = ctx.state
+    notes = close_questions(ctx)
+    _reset_dialog(ctx)
+    state.contexts.clear()
+    choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in DOMAIN_WORDS)
+    welcome = msg.WELCOME.format(
+        nouns=msg.DOMAIN_NOUNS[state.domain],
+        min_prefs=ctx.config.min_preferences,
+        example=msg.WELCOME_EXAMPLES[state.domain],
+        ask=msg.WELCOME_ASK[state.domain],
+    )
+    return Outcome("\n".join(notes) + ("\n" if notes else "") + welcome, choices=choices, settled=True)
+
+
+def on_help(ctx: TurnContext) -> Outcome:
+    """Help (the open question again, or items to rate while the profile is small)."""
+    state = ctx.state
+    asks_what_to_rate = ctx.parse.what_to_rate
+    outcome = Outcome("" if asks_what_to_rate else msg.HELP.format(domain=state.domain))
+    if state.pending is not None:
+        outcome.text += "\n" + state.pending.question
+        outcome.choices = state.pending.choices
+    elif asks_what_to_rate or len(state.profile()) < ctx.config.min_preferences:
+        suggest(ctx, outcome)
+    return outcome
+
+
+def on_fallback(ctx: TurnContext) -> Outcome:
+    """Not understood: the open question again, the rate menu's suggestions, or an invitation."""
+    state = ctx.state
+    if state.pending is not None and state.pending.question:
+        return Outcome(msg.FALLBACK_IN_QUESTION.format(question=state.pending.question), choices=state.pending.choices)
+    if ctx.parse.rate_menu and state.focus is None:
+        outcome = Outcome("")
+        suggest(ctx, outcome)
+        return outcome
+    return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
+
+
+def on_smalltalk(ctx: TurnContext) -> Outcome:
+    """Small talk gets its canned answer; with a card on screen, the card is shown again."""
+    state = ctx.state
+    template = msg.SMALLTALK.get(ctx.parse.intent, msg.SMALLTALK_DEFAULT)
+    outcome = Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
+    if state.focus is not None:  # a list is open: answer, then show the card again
+        shown = card(ctx, [Event.RECOMMENDATION, Event.QUESTION])
+        shown.text = outcome.text + "\n" + shown.text
+        return shown
+    return outcome
+
+
+def on_empty(ctx: TurnContext) -> Outcome:
+    """A message without letters ("?!?", "👍👍")."""
+    return Outcome(msg.EMPTY_INPUT)
+
+
+def on_no_item_on_screen(ctx: TurnContext) -> Outcome:
+    """'why?' or 'details' with no recommendation on screen."""
+    return Outcome(msg.NO_ITEM_ON_SCREEN)
+
+
+def on_stale(ctx: TurnContext) -> Outcome:
+    """A button of an older question (the open one is shown again) or of a card no longer current."""
+    payload, pending = ctx.parse.payload, ctx.state.pending
+    if payload is not None and payload.stamp is not None and payload.stamp != str(getattr(pending, "stamp", None)):
+        outcome = Outcome(msg.STALE_QUESTION)
+        if pending is not None and pending.question:
+            outcome.text += "\n" + pending.question
+            outcome.choices = pending.choices
+        return outcome
+    return Outcome(msg.STALE_LIST, choices=(Choice(msg.RECOMMEND_AGAIN, "more"),))

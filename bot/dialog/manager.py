@@ -1,0 +1,230 @@
+"""The dialog manager: one call, :meth:`DialogManager.handle`, per user message or button press.
+
+A turn goes through a typed pipeline, whatever the channel:
+
+1. load the user's :class:`~bot.state.DialogState` from the state store;
+2. understand the turn once (:func:`nlu.understand.understand`, with a :class:`~nlu.understand.View`
+   of what the user sees: the item on screen, the open question and its options, the intents the
+   original agent's contexts admit now);
+3. run the handler the policy table gives for (open-question kind, act) (``bot/dialog/policy.py``);
+   a preference question the turn ignored is kept open, settled or dropped aloud
+   (``bot/dialog/questions.py``);
+4. advance the contexts with DialogFlow's lifespan semantics (``bot/agent_spec.py``) and write exactly
+   one dataset-format log record with the new state, in one transaction (``bot/dialog/turn_log.py``);
+5. return a channel-independent :class:`~bot.turns.Reply`.
+
+Turns of one user are serialised by a per-user lock; different users run concurrently.
+
+Example (with services built on a knowledge base that knows Stephen King)::
+
+    dm = DialogManager(services, StateStore(tmp / "db"), LogStore(tmp / "db"))
+    dm.handle(Turn("cli:me", "I love Stephen King")).text   # 'Got it: 👍 Stephen King. ...'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from bot import messages as msg
+from bot.agent_spec import advance_contexts
+from bot.dialog import policy, preferences, questions, render
+from bot.dialog.acts import PREFERENCE_QUESTIONS, CritiqueChoice, DeleteChoice, Outcome, PreferenceTask
+from bot.dialog.context import DEFAULT_LIST_SIZE, DEFAULT_MIN_PREFERENCES, DialogConfig, TurnContext
+from bot.dialog.turn_log import TurnLog
+from bot.services import Services
+from bot.state import DialogState
+from bot.store import TurnStore
+from bot.turns import Reply, Turn
+from corsbot_errors import CorsbotError
+from logs.record import LogRecord
+from logs.schema import Intent
+from logs.store import LogStore, StoreError
+from nlu.understand import TurnParse, View, understand
+from recommender.schema import Domain
+
+logger = logging.getLogger(__name__)
+
+_RF = "request_recommendation-followup"
+_ALL_INTENTS = tuple(intent.value for intent in Intent)
+
+
+class DialogManager:
+    """Channel-agnostic dialog manager (see the module docstring).
+
+    Args:
+        services: NLU and recommender components (:class:`bot.services.Services`).
+        states: per-user dialog state storage (:class:`bot.store.StateStore`).
+        log: the session log (dataset format); None disables logging.
+        session: the log session name (e.g. ``"live"``, ``"replay:movie_nl"``).
+        min_preferences: preferences needed before recommending.
+        list_size: items per recommendation list.
+        clock: returns the time in seconds (tests pass a fake).
+        to_check: ``records -> list[bool]``, the toCheck heuristic applied to the user's log after each
+            turn; None logs toCheck=True until recomputed.
+        default_domain: the domain of a new user.
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        states: TurnStore,
+        log: LogStore | None,
+        *,
+        session: str = "live",
+        min_preferences: int = DEFAULT_MIN_PREFERENCES,
+        list_size: int = DEFAULT_LIST_SIZE,
+        clock: Callable[[], float] = time.time,
+        to_check: Callable[[Sequence[LogRecord]], list[bool]] | None = None,
+        default_domain: str = "movie",
+    ) -> None:
+        self.default_domain = default_domain
+        self._services = services
+        self._states = states
+        self._config = DialogConfig(min_preferences=min_preferences, list_size=list_size)
+        self._clock = clock
+        self._turns = TurnLog(states, log, session=session, to_check=to_check)
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # ------------------------------------------------------------------ entry points
+
+    def handle(self, turn: Turn) -> Reply:
+        """Process one user turn and return the reply; never raises for bad input.
+
+        Args:
+            turn: the user's message or button press.
+
+        Returns:
+            The reply to show. Errors of the knowledge base or models become a polite reply (and a
+            logged warning); the turn is still logged. A storage error (database locked, full,
+            unreadable) gets a short apology without paths (the operator's log has the detail) and
+            nothing of the turn is saved.
+        """
+        if not _encodable(turn.text):  # lone surrogates from undecodable bytes: keep the rest
+            turn = dataclasses.replace(turn, text=turn.text.encode("utf-8", "replace").decode("utf-8"))
+        with self._user_lock(turn.user_id):
+            started = self._now_ms()
+            try:
+                saved = self._states.load_saved(turn.user_id)
+            except StoreError as exc:
+                logger.error("state of %s not loaded: %s", turn.user_id, exc)
+                return Reply(text=msg.STORAGE_ERROR)
+            state = saved if saved is not None else DialogState(domain=Domain(self.default_domain))
+            if state.focus is not None:  # an open list keeps its context (the webhook re-set it)
+                state.contexts.setdefault(_RF, 1)
+            refinable, state.last_stored = state.last_stored, []
+            intent, outcome = self._run(state, turn, refinable)
+            state.contexts = advance_contexts(state.contexts, intent)
+            logged_contexts = tuple(state.contexts)
+            for name, life in outcome.webhook_contexts.items():
+                state.contexts[name] = max(life, state.contexts.get(name, 0))
+            events = render.dedupe(outcome.events)
+            state.logged_contexts = logged_contexts
+            state.logged_events = tuple(events)
+            try:
+                self._turns.commit(
+                    turn,
+                    state,
+                    intent=intent,
+                    events=events,
+                    objects=outcome.objects,
+                    contexts=logged_contexts,
+                    started_ms=started,
+                    now_ms=self._now_ms(),
+                )
+            except StoreError as exc:  # the operator gets the detail; the user a short apology, no path
+                logger.error("turn of %s not saved: %s", turn.user_id, exc)
+                return Reply(text=msg.STORAGE_ERROR)
+        return Reply(text=outcome.text, choices=outcome.choices, image=outcome.image, card=outcome.card)
+
+    def current_domain(self, user_id: str) -> str:
+        """The domain ``user_id`` is in (a new user: :attr:`default_domain`)."""
+        saved = self._states.load_saved(user_id)
+        return saved.domain if saved is not None else self.default_domain
+
+    def mark_inactive(self, user_id: str) -> None:
+        """Mark a user inactive (e.g. the user blocked the bot); their data is kept."""
+        with self._user_lock(user_id):
+            self._states.set_active(user_id, False)
+
+    def last_records(self, user_id: str, n: int) -> list[LogRecord]:
+        """The last ``n`` log records of ``user_id`` in this session, oldest first."""
+        return self._turns.last_records(user_id, n)
+
+    # ------------------------------------------------------------------ the pipeline
+
+    def _run(self, state: DialogState, turn: Turn, refinable: list[PreferenceTask]) -> tuple[str, Outcome]:
+        """Understand the turn once, run the policy's handler, keep an ignored question."""
+        open_question = state.pending if isinstance(state.pending, PREFERENCE_QUESTIONS) else None
+        try:
+            domain = self._services.domain(state.domain)
+            parse = understand(
+                turn.text,
+                self._view(state, refinable),
+                intents=self._services.intents,
+                linker=domain.linker,
+                sentiment=self._services.sentiment,
+                payload=turn.payload,
+                is_item=domain.kb.is_item,
+            )
+            ctx = TurnContext(state, turn, parse, self._services, self._config, refinable)
+            outcome = policy.handler_for(state, policy.act_of(parse))(ctx)
+            if open_question is not None and state.pending is not open_question and not outcome.settled:
+                questions.keep_ignored_question(ctx, open_question, outcome, preferences.process)
+            return parse.intent, outcome
+        except CorsbotError as exc:
+            logger.warning("turn of %s failed: %s", turn.user_id, exc)
+            return Intent.FALLBACK.value, Outcome(msg.SERVICE_ERROR)
+
+    def _view(self, state: DialogState, refinable: list[PreferenceTask]) -> View:
+        """What the user sees, for :func:`nlu.understand.understand`."""
+        pending = state.pending
+        ctx = TurnContext(state, Turn("", ""), _NO_PARSE, self._services, self._config, refinable)
+        answer_kind: str | None = None
+        options: list[list[str]] = []
+        if isinstance(pending, PREFERENCE_QUESTIONS):
+            answer_kind, options = pending.kind, render.option_labels(ctx, pending.kind, pending.task)
+        elif isinstance(pending, CritiqueChoice | DeleteChoice):
+            answer_kind, options = "item", [[ctx.kb.label(q)] for q in pending.options]
+        elif pending is None and refinable:  # "the 1998 one" after a stored preference picks another reading
+            answer_kind, options = "item", render.option_labels(ctx, "item", refinable[-1])
+        contexts = state.logged_contexts
+        if state.focus is not None and _RF not in contexts:  # the list on screen is still open
+            contexts = (*contexts, _RF)
+        return View(
+            domain=state.domain,
+            focus=state.focus,
+            question=pending.kind if pending is not None else None,
+            options=tuple(tuple(words) for words in options),
+            answer_kind=answer_kind,
+            has_profile=bool(state.profile()),
+            contexts=contexts,
+            blocked=frozenset(name for name in _ALL_INTENTS if not policy.admits(state, name)),
+            refinable=bool(refinable),
+            stamp=str(getattr(pending, "stamp", None)),
+        )
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _user_lock(self, user_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(user_id, threading.Lock())
+
+    def _now_ms(self) -> int:
+        return int(self._clock() * 1000)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_NO_PARSE = TurnParse("", Intent.FALLBACK.value)
+"""The parse of a context used only to render option words for the view (no turn understood yet)."""

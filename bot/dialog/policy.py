@@ -1,0 +1,174 @@
+"""The dialog policy in one table: (open-question kind, dialogue act) -> handler.
+
+Read it next to ``bot/agent_spec.py`` (the original agent's intents and contexts). The act of a turn
+is its intent (``nlu.understand.TurnParse.intent``, after the classifier, the contexts the dialog
+admits and the overrules), or one of the acts below for what has no intent of its own (an answer to
+the open question, a tapped suggestion, a stale button...). A row for the open question's kind wins
+over the row for any kind (``ANY``); a turn with no row is a fallback. Handlers receive a
+:class:`~bot.dialog.context.TurnContext`, return an :class:`~bot.dialog.acts.Outcome`, and never
+call each other (shared steps are plain functions of their modules).
+
+Adding behaviour: a new intent -> a row ``(ANY, "my intent"): handler``; a new kind of open question
+-> its dataclass in ``bot/dialog/acts.py`` and rows ``("my kind", ANSWER): handler`` (plus any act it
+reacts to differently, e.g. ``("my kind", Intent.SKIP.value)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.agent_spec import satisfied
+from bot.dialog import conversation, critique, preferences, profile, recommendations
+from bot.dialog.acts import Outcome
+from bot.dialog.context import TurnContext
+from bot.state import DialogState
+from logs.schema import Intent, is_smalltalk
+from nlu.understand import RESET_INTENTS, TurnParse
+
+Handler = Callable[[TurnContext], Outcome]
+
+ANY = "*"
+"""Any open question, or none."""
+NONE = ""
+"""No open question."""
+
+ANSWER = "answer"
+"""An answer to the open question: its button, a typed reply, "sure"/"cancel" at a yes/no question."""
+SWITCH = "switch domain"
+STALE = "stale button"
+EMPTY = "no letters"
+NO_CARD = "card question without a card"
+DETAILS_OF = "details of a named item"
+RATE_SUGGESTION = "rate a suggestion"
+RESET_CHOICE = "reset choice"
+SMALLTALK = "smalltalk"
+
+_ANSWER_INTENTS = frozenset(
+    {
+        Intent.PREFERENCE_DISAMBIGUATION.value,
+        Intent.PREFERENCE_YES.value,
+        Intent.PREFERENCE_NO.value,
+        Intent.REC_CRITIQUING_DISAMBIGUATION.value,
+        Intent.REC_CRITIQUING_YES.value,
+        Intent.REC_CRITIQUING_NO.value,
+        Intent.DELETE_PREFERENCE_DISAMBIGUATION.value,
+    }
+)
+_ANSWER_PAYLOADS = frozenset({"pick", "role", "none", "yes", "no"})
+_HELP = (
+    Intent.HELP,
+    Intent.PREFERENCE_HELP,
+    Intent.REC_HELP,
+    Intent.PROFILE_HELP,
+    Intent.DELETE_PREFERENCE_HELP,
+    Intent.REC_CRITIQUING_HELP,
+)
+
+POLICY: dict[tuple[str, str], Handler] = {
+    # conversation
+    (ANY, Intent.START.value): conversation.on_start,
+    (ANY, Intent.WELCOME.value): conversation.on_start,
+    (ANY, SWITCH): conversation.on_switch_domain,
+    **{(ANY, intent.value): conversation.on_help for intent in _HELP},
+    (ANY, Intent.FALLBACK.value): conversation.on_fallback,
+    (ANY, SMALLTALK): conversation.on_smalltalk,
+    (ANY, EMPTY): conversation.on_empty,
+    (ANY, NO_CARD): conversation.on_no_item_on_screen,
+    (ANY, STALE): conversation.on_stale,
+    # preferences and their questions
+    (ANY, Intent.PREFERENCE.value): preferences.on_preference,
+    (ANY, RATE_SUGGESTION): preferences.on_rate_suggestion,
+    (ANY, Intent.SKIP.value): preferences.on_skip,
+    ("item", ANSWER): preferences.on_answer,
+    ("role", ANSWER): preferences.on_answer,
+    ("confirm", ANSWER): preferences.on_answer,
+    (NONE, ANSWER): preferences.on_follow_up,
+    # recommendations (the card acts come only with a card on screen: see handler_for)
+    (ANY, Intent.RECOMMENDATION.value): recommendations.on_recommend,
+    (ANY, Intent.REC_PREFERENCE.value): recommendations.on_rate,
+    (ANY, Intent.REC_SKIP.value): recommendations.on_skip_item,
+    (ANY, Intent.REC_DETAILS.value): recommendations.on_details,
+    (ANY, DETAILS_OF): recommendations.on_details,
+    (ANY, Intent.REC_TRAILER.value): recommendations.on_trailer,
+    (ANY, Intent.REC_WHY.value): recommendations.on_why,
+    (ANY, Intent.REC_STOP.value): recommendations.on_stop,
+    (ANY, Intent.REC_FALLBACK.value): recommendations.on_card_fallback,
+    (ANY, Intent.REC_CRITIQUING_FALLBACK.value): recommendations.on_card_fallback,
+    # critiquing
+    (ANY, Intent.REC_YES_BUT.value): critique.on_yes_but,
+    (ANY, Intent.REC_NO_BUT.value): critique.on_no_but,
+    ("critique", ANSWER): critique.on_critique_answer,
+    # profile
+    (ANY, Intent.SHOW_PROFILE.value): profile.on_show_profile,
+    (ANY, Intent.DELETE_PREFERENCE.value): profile.on_delete,
+    ("delete", ANSWER): profile.on_delete_answer,
+    (ANY, Intent.RESET_PROFILE.value): profile.on_reset_profile,
+    (ANY, RESET_CHOICE): profile.on_reset_choice,
+    **{(ANY, intent): profile.on_reset_choice for intent in RESET_INTENTS.values()},
+    **{(ANY, f"{intent} - yes"): profile.on_reset_yes for intent in RESET_INTENTS.values()},
+    **{(ANY, f"{intent} - no"): profile.on_reset_no for intent in RESET_INTENTS.values()},
+    (ANY, Intent.RESET_PROFILE_CANCEL.value): profile.on_reset_no,
+    ("reset", ANSWER): profile.on_reset_answer,
+}
+"""(open-question kind or ANY/NONE, act) -> handler: the whole dialog policy."""
+
+NEEDS_CARD = frozenset(
+    {Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.REC_PREFERENCE.value}
+    | {Intent.REC_SKIP.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value, Intent.REC_WHY.value}
+    | {Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value}
+)
+"""Acts about the card on screen; without one they are a fallback."""
+
+
+def act_of(parse: TurnParse) -> str:
+    """The dialogue act of a turn: its intent, or one of the acts of this module."""
+    payload = parse.payload
+    if parse.stale:
+        return STALE
+    if parse.switch_to is not None:
+        return SWITCH
+    if parse.empty:
+        return EMPTY
+    if parse.no_item_on_screen:
+        return NO_CARD
+    if parse.details_of is not None:
+        return DETAILS_OF
+    if payload is not None and payload.kind in _ANSWER_PAYLOADS:
+        return ANSWER
+    if payload is not None and payload.kind == "rate":
+        return RATE_SUGGESTION
+    if payload is not None and payload.kind == "reset":
+        return RESET_CHOICE
+    if parse.confirmation is not None or parse.intent in _ANSWER_INTENTS:
+        return ANSWER
+    if is_smalltalk(parse.intent):
+        return SMALLTALK
+    return parse.intent
+
+
+def handler_for(state: DialogState, act: str) -> Handler:
+    """The row of ``act`` for the open question's kind, else for any kind; a fallback if none."""
+    if act in NEEDS_CARD and state.focus is None:
+        act = Intent.FALLBACK.value
+    kind = state.pending.kind if state.pending is not None else NONE
+    return POLICY.get((kind, act)) or POLICY.get((ANY, act)) or conversation.on_fallback
+
+
+def admits(state: DialogState, intent: str) -> bool:
+    """The dialog can take ``intent`` now: its input contexts are active (``bot.agent_spec``) and the
+    question or card it answers is there. Intents it cannot take go to ``View.blocked``, and
+    ``nlu.understand`` picks the best alternative."""
+    if not satisfied(intent, state.contexts):
+        return False
+    kind = state.pending.kind if state.pending is not None else None
+    if intent in (Intent.PREFERENCE_DISAMBIGUATION, Intent.PREFERENCE_HELP):
+        return kind in ("item", "role")
+    if intent in (Intent.PREFERENCE_YES, Intent.PREFERENCE_NO):
+        return kind == "confirm"
+    if intent.startswith("request_recommendation - critiquing"):
+        return kind == "critique"
+    if intent == Intent.DELETE_PREFERENCE_DISAMBIGUATION:
+        return kind == "delete"
+    if intent.startswith("request_recommendation - ") and intent != Intent.REC_STOP:
+        return state.focus is not None
+    return True

@@ -1,0 +1,246 @@
+"""Preference acquisition: linked mentions become preference tasks, stored or asked about in order.
+
+"I love Christopher Nolan but not Top Gun" gives two tasks; each is stored when it is unambiguous
+(one candidate, a role for a person, an opinion), else the first that needs it gets a question
+(``bot/dialog/questions.py``) and the rest wait in its queue. Answers to those questions, a follow-up
+that refines what the previous turn stored ("actor", "the 1998 one"), a tapped suggestion and a
+skip are handled here too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot import messages as msg
+from bot.dialog import questions
+from bot.dialog.acts import PREFERENCE_QUESTIONS, ConfirmQuestion, ItemQuestion, Outcome, PreferenceTask, RoleQuestion
+from bot.dialog.context import TurnContext
+from bot.dialog.render import display
+from bot.dialog.suggest import nameable_item, suggest
+from logs.schema import Event
+from nlu.textnorm import fold
+from nlu.understand import Reading
+from recommender.schema import role_name
+
+NEW_PREFERENCE_EVENTS = (Event.QUESTION, Event.PREFERENCE, Event.DISAMBIGUATION)
+"""Events of a turn that asks about a new preference (dataset order)."""
+FOLLOW_UP_EVENTS = (Event.QUESTION, Event.DISAMBIGUATION)
+"""Events of a follow-up answer that asks again."""
+
+
+def tasks(ctx: TurnContext, readings: Sequence[Reading]) -> list[PreferenceTask]:
+    """The queue of preference tasks: each linked mention with its polarity and role hint."""
+    kb = ctx.kb
+    out = []
+    for reading in readings:
+        mention = reading.mention
+        roles_hint = list(getattr(mention.candidates[0], "roles", ()) or ())
+        if reading.stated_role and reading.stated_role in kb.roles(mention.candidates[0].qid):
+            roles_hint = [reading.stated_role]  # "Brad Pitt as an actor"
+        out.append(
+            PreferenceTask(
+                mention=mention.text,
+                candidates=[c.qid for c in mention.candidates[: questions.MAX_CHOICES]],
+                readings=[c.qid for c in mention.candidates],  # every reading of the words
+                roles_hint=roles_hint,
+                ambiguous=bool(mention.ambiguous),  # one unsure candidate is confirmed too
+                polarity=reading.polarity.value,
+            )
+        )
+    return out
+
+
+def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, events: Sequence[str]) -> None:
+    """Store what can be stored, in order; stop at the first task that needs a question."""
+    state, kb = ctx.state, ctx.kb
+    stored: list[str] = []
+    while queue:
+        task = queue[0]
+        if task.ambiguous:
+            questions.ask_item(ctx, task, queue[1:], outcome, events)
+            break
+        qid = task.qid
+        if task.role is None and not kb.is_item(qid):
+            hint = task.roles_hint if len(task.candidates) == 1 else None
+            roles = list(hint or kb.roles(qid))
+            if len(roles) > 1:
+                questions.ask_role(ctx, task, roles, queue[1:], outcome, events)
+                break
+            task.role = roles[0] if roles else None
+        if task.polarity not in ("+", "-") and qid in state.profile():
+            task.polarity = state.profile()[qid]["polarity"]  # "Tom Cruise as an actor": kept opinion
+        if task.polarity not in ("+", "-"):
+            questions.ask_confirm(ctx, task, queue[1:], outcome)
+            break
+        state.profile()[qid] = {"polarity": task.polarity, "role": task.role}
+        state.last_stored.append(task)
+        outcome.objects.append((qid, task.polarity))
+        shown = f"{msg.POLARITY_MARKS[task.polarity]} {display(ctx, qid)}"
+        if shown not in stored:  # "I like Alien Alien Alien": said once
+            stored.append(shown)
+        queue = queue[1:]
+    if not queue:
+        ctx.state.pending = None
+    if stored:
+        left = ctx.config.min_preferences - len(state.profile())
+        template = msg.STORED_NEED_MORE if left > 0 else msg.STORED_READY
+        prefix = template.format(items=", ".join(stored), left=left, things=msg.THING if left == 1 else msg.THINGS)
+        outcome.text = prefix + ("\n" + outcome.text if outcome.text else "")
+
+
+def on_preference(ctx: TurnContext) -> Outcome:
+    """'I love Stephen King, but not The Shining': store or ask about each mention."""
+    outcome = Outcome("", events=[Event.PREFERENCE])
+    ctx.state.pending = None
+    queue = tasks(ctx, ctx.parse.readings)
+    if not queue:
+        outcome.text = msg.NOTHING_FOUND
+        return outcome
+    process(ctx, queue, outcome, NEW_PREFERENCE_EVENTS)
+    return outcome
+
+
+def on_rate_suggestion(ctx: TurnContext) -> Outcome:
+    """A tapped suggestion (payload ``rate:<polarity>:<QID>``): stored like a typed preference."""
+    payload = ctx.parse.payload
+    polarity, _, qid = (payload.value if payload else "").partition(":")
+    kb = ctx.kb
+    if polarity not in ("+", "-") or not nameable_item(kb, qid):  # a forged or outdated payload (issue 17.7)
+        return Outcome(msg.STALE_SUGGESTION)
+    ctx.state.pending = None
+    outcome = Outcome("", events=[Event.PREFERENCE])
+    task = PreferenceTask(mention=kb.label(qid), candidates=[qid], polarity=polarity)
+    process(ctx, [task], outcome, NEW_PREFERENCE_EVENTS)
+    if len(ctx.state.profile()) < ctx.config.min_preferences and ctx.state.pending is None:
+        suggest(ctx, outcome)
+    return outcome
+
+
+def on_answer(ctx: TurnContext) -> Outcome:
+    """The answer to the open preference question (button or typed: ``parse.answer``), or, when the
+    turn does not answer it, a new preference it names (the question is then dropped)."""
+    state, parse = ctx.state, ctx.parse
+    question = state.pending
+    if not isinstance(question, PREFERENCE_QUESTIONS):
+        return on_follow_up(ctx)
+    outcome = Outcome("", events=[Event.PREFERENCE])
+    task = question.task.copy()
+    queue = [t.copy() for t in question.queue]
+    choice = parse.answer
+    if choice is None:
+        # at "did you like X?", only a bare new name is a new preference
+        new = tasks(ctx, parse.readings) if not isinstance(question, ConfirmQuestion) or parse.names_only else []
+        readings = set(task.readings or task.candidates)
+        for other in new:  # "Arnold Schwarzenegger" answering a question keeps its opinion
+            if (
+                other.polarity not in ("+", "-")
+                and task.polarity in ("+", "-")
+                and (other.qid in readings or shares_a_word(other.mention, task.mention))
+            ):
+                # a fuller name of the same thing ("Titanic 1997"), not "Pulp Fiction" after "I hate Titanic"
+                other.polarity = task.polarity
+        if new:  # the user moved on to another preference: drop the question
+            process(ctx, new, outcome, FOLLOW_UP_EVENTS)
+            return outcome
+        outcome.text = msg.FALLBACK_IN_QUESTION.format(question=question.question)
+        outcome.choices = question.choices
+        outcome.card = True
+        outcome.events.extend(FOLLOW_UP_EVENTS)
+        outcome.webhook_contexts[question.context] = 2
+        return outcome
+    outcome.settled = True
+    if choice == "none":
+        outcome.text = msg.NOT_STORED.format(label=task.mention)
+    elif isinstance(question, ItemQuestion) and isinstance(choice, int):
+        task.candidates = [task.candidates[choice]]
+        task.ambiguous = False
+        queue.insert(0, task)
+    elif isinstance(question, RoleQuestion) and isinstance(choice, int):
+        task.role = task.roles[choice]
+        queue.insert(0, task)
+    elif isinstance(question, ConfirmQuestion):
+        task.polarity = "+" if choice == 0 else "-"
+        queue.insert(0, task)
+    state.pending = None
+    process(ctx, queue, outcome, FOLLOW_UP_EVENTS)
+    if not outcome.text:
+        outcome.text = msg.SKIPPED
+    return outcome
+
+
+def on_follow_up(ctx: TurnContext) -> Outcome:
+    """A disambiguation answer with no question open: it refines the preference the previous turn
+    stored ("actor", "the 1998 one"), else it is a preference of its own."""
+    if ctx.refinable:
+        return refine(ctx)
+    return on_preference(ctx)
+
+
+def refine(ctx: TurnContext) -> Outcome:
+    """A follow-up that corrects the preference stored by the previous turn.
+
+    "actor" / "producer" sets the role of a stored person; "none of them" removes the stored
+    entity (it was not the one meant); a name or title replaces it, with the same polarity; a
+    year or another candidate's label picks that candidate. Anything else re-asks.
+    """
+    state, parse, kb = ctx.state, ctx.parse, ctx.kb
+    last = ctx.refinable[-1]
+    task = last.copy()
+    qid, polarity = task.qid, task.polarity
+    outcome = Outcome("", events=[Event.PREFERENCE])
+    roles = parse.roles
+    if roles and not kb.is_item(qid) and len(fold(parse.text).split()) <= 3:
+        task.role = roles[0]
+        state.profile()[qid] = {"polarity": polarity, "role": roles[0]}
+        state.last_stored = [task]
+        outcome.objects.append((qid, polarity))
+        named = f"{msg.POLARITY_MARKS[polarity]} {display(ctx, qid)} ({role_name(roles[0], state.domain)})"
+        outcome.text = msg.STORED.format(items=named)
+        return outcome
+    if parse.negative:
+        state.profile().pop(qid, None)
+        outcome.text = msg.NOT_STORED.format(label=display(ctx, qid))
+        return outcome
+    choice = parse.answer
+    if isinstance(choice, int) and task.candidates[choice] != qid:
+        new = [task.copy(candidates=[task.candidates[choice]], ambiguous=False, role=None)]
+    else:
+        new = tasks(ctx, parse.readings)
+        for other in new:
+            if other.polarity not in ("+", "-"):
+                other.polarity = polarity
+    if new:
+        readings = set(last.readings or last.candidates)
+        if all(t.qid != qid for t in new) and any(t.qid in readings for t in new):
+            state.profile().pop(qid, None)  # another reading of the same words: a correction
+        process(ctx, new, outcome, FOLLOW_UP_EVENTS)
+        return outcome
+    outcome.text = msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain])
+    outcome.events.extend(FOLLOW_UP_EVENTS)
+    state.last_stored = list(ctx.refinable)
+    return outcome
+
+
+def on_skip(ctx: TurnContext) -> Outcome:
+    """'skip' at a question: it is dropped, the tasks queued behind it come next."""
+    state = ctx.state
+    question = state.pending
+    if question is None:
+        return Outcome(msg.SKIPPED)
+    events: list[str] = [Event.PREFERENCE] if question.origin == "preference" else []
+    queue = list(question.queue) if isinstance(question, PREFERENCE_QUESTIONS) else []
+    state.pending = None
+    outcome = Outcome(msg.SKIPPED, events=events, settled=True)
+    if queue:
+        process(ctx, queue, outcome, FOLLOW_UP_EVENTS)
+    return outcome
+
+
+def shares_a_word(a: str, b: str) -> bool:
+    """Two mentions share a word other than an article ("The Avengers 2012" / "the avengers")."""
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"\w+", fold(text))) - {"the", "a", "an", "of"}
+
+    return bool(words(a) & words(b))

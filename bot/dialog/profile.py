@@ -1,0 +1,150 @@
+"""The user's profile: show it, delete an entry (asking when the name is partial), reset it."""
+
+from __future__ import annotations
+
+import re
+
+from bot import messages as msg
+from bot.dialog.acts import DeleteChoice, Outcome, ResetConfirm, RoleQuestion
+from bot.dialog.context import TurnContext
+from bot.dialog.questions import MAX_CHOICES, ask_options, close_questions
+from bot.dialog.render import display
+from bot.turns import Choice
+from logs.schema import Event
+from nlu.textnorm import fold
+from nlu.understand import RESET_INTENTS
+from recommender.schema import role_name
+
+
+def on_show_profile(ctx: TurnContext) -> Outcome:
+    """The profile of the domain, one line per stored preference (with its role)."""
+    state = ctx.state
+    pending = state.pending
+    if isinstance(pending, RoleQuestion) and pending.task.polarity in ("+", "-"):
+        # the ignored role question stores its person (without a role) in this turn: list it too
+        state.profile()[pending.task.qid] = {"polarity": pending.task.polarity, "role": None}
+    state.pending = None
+    profile = state.profile()
+    nouns = msg.DOMAIN_NOUNS[state.domain]
+    if not profile:
+        return Outcome(msg.PROFILE_EMPTY.format(nouns=nouns))
+    lines = []
+    for qid, pref in profile.items():
+        role = f" ({role_name(pref['role'], state.domain)})" if pref.get("role") else ""
+        sign = "👍" if pref["polarity"] == "+" else "👎"
+        lines.append(msg.PROFILE_LINE.format(sign=sign, label=display(ctx, qid), role=role))
+    return Outcome(msg.PROFILE.format(nouns=nouns, lines="\n".join(lines)))
+
+
+def on_delete(ctx: TurnContext) -> Outcome:
+    """'delete Top Gun': removed when named in full; asked about when named in part ("delete Top")."""
+    state, target = ctx.state, ctx.parse.delete_target
+    matches, named = profile_matches(ctx, target)
+    outcome = Outcome("", events=[Event.PREFERENCE])
+    if not matches:
+        outcome.text = msg.DELETE_NOT_FOUND
+        return outcome
+    if len(matches) == 1 and named:
+        state.profile().pop(matches[0], None)
+        outcome.text = msg.DELETED.format(label=display(ctx, matches[0]))
+        return outcome
+    question = msg.ITEM_QUESTION.format(mention=target or ctx.text)
+    ask_options(ctx, DeleteChoice, question, matches[:MAX_CHOICES], outcome, origin="profile")
+    return outcome
+
+
+def profile_matches(ctx: TurnContext, target: str) -> tuple[list[str], bool]:
+    """Profile entries named in ``target``, best first, and whether they are named in full (a
+    label contained in the text); near matches ("delete Top" for Top Gun) are to be confirmed."""
+    from rapidfuzz import fuzz
+
+    kb = ctx.kb
+    folded = fold(target)
+    scored = []
+    for qid in ctx.state.profile():
+        label = fold(kb.label(qid))
+        if label and re.search(rf"\b{re.escape(label)}\b", folded):
+            score = 101.0
+        else:
+            score = fuzz.token_set_ratio(label, folded)
+        if score >= 85:
+            scored.append((score, qid))
+    scored.sort(reverse=True)
+    if scored and scored[0][0] == 101.0:
+        return [q for s, q in scored if s == 101.0], True
+    return [q for _, q in scored], False
+
+
+def on_delete_answer(ctx: TurnContext) -> Outcome:
+    """The answer to 'Which "Top" do you mean?' before a deletion."""
+    state = ctx.state
+    question = state.pending
+    choice = ctx.parse.answer
+    state.pending = None
+    if not isinstance(question, DeleteChoice) or not isinstance(choice, int):
+        return Outcome(msg.SKIPPED, events=[Event.PREFERENCE])
+    state.profile().pop(question.options[choice], None)
+    return Outcome(msg.DELETED.format(label=display(ctx, question.options[choice])), events=[Event.PREFERENCE])
+
+
+def on_reset_profile(ctx: TurnContext) -> Outcome:
+    """'reset my profile': what to reset (everything, items, properties); an open question is dropped aloud."""
+    state = ctx.state
+    items = msg.DOMAIN_NOUNS[state.domain]
+    choices = (
+        Choice(msg.RESET_EVERYTHING_BUTTON, "reset:everything"),
+        Choice(msg.RESET_ITEMS_BUTTON.format(items=items), "reset:items"),
+        Choice(msg.RESET_PROPERTIES_BUTTON, "reset:properties"),
+    )
+    notes = close_questions(ctx)  # the reset question replaces an open one, aloud
+    state.pending = None
+    text = "\n".join([*notes, msg.RESET_WHAT.format(items=items)])
+    return Outcome(text, choices=choices, events=[Event.QUESTION], settled=True)
+
+
+_SCOPES = {intent: scope for scope, intent in RESET_INTENTS.items()}
+
+
+def on_reset_choice(ctx: TurnContext) -> Outcome:
+    """What to reset was chosen (button ``reset:<scope>`` or words): confirm it first."""
+    payload = ctx.parse.payload
+    what = payload.value if payload is not None and payload.kind == "reset" else _SCOPES[ctx.parse.intent]
+    question = msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what])
+    ctx.state.pending = ResetConfirm(what=what, question=question)
+    return Outcome(question, choices=(Choice(msg.YES, "yes"), Choice(msg.NO, "no")))
+
+
+def on_reset_answer(ctx: TurnContext) -> Outcome:
+    """Yes or no to "Delete ...?" (a button, "sure", "yes please", "cancel")."""
+    parse = ctx.parse
+    if parse.payload is not None:
+        yes = parse.payload.kind == "yes" and not parse.payload.value
+    elif parse.confirmation is not None:
+        yes = parse.confirmation == "yes"
+    else:
+        yes = parse.affirmative
+    return _reset(ctx, yes=yes)
+
+
+def on_reset_yes(ctx: TurnContext) -> Outcome:
+    return _reset(ctx, yes=True)
+
+
+def on_reset_no(ctx: TurnContext) -> Outcome:
+    return _reset(ctx, yes=False)
+
+
+def _reset(ctx: TurnContext, *, yes: bool) -> Outcome:
+    state = ctx.state
+    question = state.pending
+    state.pending = None
+    if not isinstance(question, ResetConfirm) or not yes:
+        return Outcome(msg.RESET_CANCELLED)
+    what = question.what
+    profile, kb = state.profile(), ctx.kb
+    for qid in list(profile):
+        is_item = kb.is_item(qid) if kb.has(qid) else profile[qid].get("role") is None
+        if what == "everything" or (what == "items") == is_item:
+            del profile[qid]
+    state.rec_list, state.rec_pos = [], 0
+    return Outcome(msg.RESET_DONE.format(what=msg.RESET_LABELS[what]))
