@@ -65,6 +65,7 @@ from typing import Any
 from bot import redact
 from bot.turns import Reply, Turn
 from corsbot_errors import ConfigError, CorsbotError
+from logs.store import StoreError
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +77,11 @@ START_TIMEOUT_S = 600.0
 
 class WorkerError(CorsbotError):
     """A deliberate error of the dialog manager in a worker (its message is meant for the user)."""
+
+
+class WorkerStoreError(WorkerError, StoreError):
+    """The dialog manager in a worker could not read or write the database (locked, full, damaged):
+    a :class:`~logs.store.StoreError`, whose message (naming the file) is for the log only."""
 
 
 class WorkerCrash(CorsbotError):
@@ -124,6 +130,9 @@ def _worker_main(
             return
         try:
             answer: tuple[str, Any] = ("ok", handler.handle(turn))
+        except StoreError as exc:  # the message names the database file: for the log, never for the user
+            log.error("turn of %s failed in dialog worker %d: %s", turn.user_id, index, exc)
+            answer = ("store-error", str(exc))
         except CorsbotError as exc:
             answer = ("error", str(exc))
         except Exception as exc:  # noqa: BLE001 - reported to the parent, never kills the worker
@@ -149,6 +158,8 @@ def _answer(kind: str, value: Any) -> Reply:
         return value
     if kind == "error":
         raise WorkerError(value)
+    if kind == "store-error":
+        raise WorkerStoreError(value)
     raise WorkerCrash(value)
 
 
@@ -389,4 +400,4 @@ class ProcessDialogHandler:
         self.close()
 
 
-__all__ = ["ProcessDialogHandler", "WorkerCrash", "WorkerError"]
+__all__ = ["ProcessDialogHandler", "WorkerCrash", "WorkerError", "WorkerStoreError"]

@@ -43,7 +43,7 @@ A record is **truly unusable**, and :class:`RecordError` is raised, only when:
 - a field is present with a value that cannot be read as its type (e.g. ``"timestampStart":
   "yesterday"``, ``"toCheck": "maybe"``): silently replacing garbage would corrupt the log.
 
-:func:`read_records` skips unusable records and reports each in ``ReadResult.problems`` (one line
+:func:`read_records` (or :func:`iter_records`, one record at a time) skips unusable records and reports each in ``ReadResult.problems`` (one line
 each, naming the file, the position and the reason), so one bad record never loses a file.
 
 Example:
@@ -59,12 +59,12 @@ import json
 import logging
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
 
 from corsbot_errors import CorsbotError
+from logs.jsonstream import JsonStreamError, read_array_file
 from logs.output import write_text
 from logs.schema import join_list
 
@@ -308,46 +308,47 @@ def read_records(path: str | os.PathLike[str]) -> ReadResult:
     """Read a dataset-format JSON file (a JSON array of message objects).
 
     Args:
-        path: the file.
+        path: the file (a regular file, a pipe such as ``<(zcat f.json.gz)``, or a FIFO).
 
     Returns:
         ``ReadResult(records, problems)``: usable records in file order; unusable ones are skipped
         and described in ``problems`` (also logged at INFO: the caller tells the user).
 
     Raises:
-        RecordError: the file is missing, unreadable, not UTF-8 JSON, or not a JSON array (the
-            message names the file).
+        RecordError: the file is missing, a directory, unreadable, not UTF-8 JSON, not a JSON array,
+            nested too deeply, holds an unreadable number, or is a FIFO with no writer (the
+            message names the file; see :mod:`logs.jsonstream`).
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError as exc:
-        raise RecordError(f"{path}: no such file") from exc
-    except IsADirectoryError as exc:
-        raise RecordError(f"{path}: is a directory, not a dataset file") from exc
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path}: not a UTF-8 text file") from exc
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
-    if not isinstance(data, list):
-        raise RecordError(f"{path}: expected a JSON array of message records, found {_json_type(data)}")
-    records: list[LogRecord] = []
     problems: list[str] = []
-    for position, obj in enumerate(data):
-        try:
-            records.append(LogRecord.from_json(obj))
-        except RecordError as exc:
-            where = f"record {position}"
-            if isinstance(obj, Mapping) and obj.get("messageID") is not None:
-                where += f" (messageID {obj['messageID']!r})"
-            problem = f"{path}: {where}: {exc}"
-            logger.info("skipping unusable record: %s", problem)  # callers get it in `problems` and tell the user
-            problems.append(problem)
-    return ReadResult(records=tuple(records), problems=tuple(problems))
+    records = tuple(iter_records(path, problems))
+    return ReadResult(records=records, problems=tuple(problems))
+
+
+def iter_records(path: str | os.PathLike[str], problems: list[str] | None = None) -> Iterator[LogRecord]:
+    """Stream the usable records of a dataset-format file, one at a time (memory: one record).
+
+    Args:
+        path: as for :func:`read_records`.
+        problems: where to append one line per skipped record (None: only logged).
+
+    Raises:
+        RecordError: as :func:`read_records`, when the problem is met (records before it were yielded).
+    """
+    name = os.fspath(path)
+    try:
+        for position, obj in enumerate(read_array_file(path)):
+            try:
+                yield LogRecord.from_json(obj)
+            except RecordError as exc:
+                where = f"record {position}"
+                if isinstance(obj, Mapping) and obj.get("messageID") is not None:
+                    where += f" (messageID {str(obj['messageID'])[:40]!r})"
+                problem = f"{name}: {where}: {exc}"
+                logger.info("skipping unusable record: %s", problem)  # callers get it in `problems` and tell the user
+                if problems is not None:
+                    problems.append(problem)
+    except JsonStreamError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def write_records(path: str | os.PathLike[str], records: Iterable[LogRecord]) -> None:

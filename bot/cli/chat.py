@@ -113,6 +113,9 @@ def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _chat_cli(args: argparse.Namespace) -> int:
+    from logs.store import check_database
+
+    check_database(paths.database())  # damaged pages: one line naming the file and what to do (issue 17.5)
     dm = compose.build_dialog_manager(db=paths.database(), session="chat")
     if args.jsonl:
         from bot.cli.jsonl import chat_jsonl
@@ -176,7 +179,7 @@ def _check_replay_args(args: argparse.Namespace) -> Path:
         raise ConfigError(
             f"{', '.join(folders)}: a folder, not a dataset file (give the JSON files in it, e.g. {folders[0]}/*.json)"
         )
-    missing = [str(path) for path in args.files if not path.is_file()]
+    missing = [str(path) for path in args.files if not path.exists()]  # a pipe such as <(zcat f.gz) exists
     if missing:
         raise ConfigError(f"no such file: {', '.join(missing)}")
     if args.report is not None and args.report.exists() and not args.report.is_dir():

@@ -92,14 +92,18 @@ def run_sessions(args: argparse.Namespace) -> int:
 
 def run_tocheck(args: argparse.Namespace) -> int:
     """Handler of ``corsbot logs tocheck``."""
-    from logs.record import read_records
+    from logs.record import RecordError, read_records
     from logs.tocheck import agreement, compute_to_check
 
     total = agreed = 0
     for path in args.files:
         result = read_records(path)
-        for problem in result.problems:
-            print(f"skipped: {problem}")
+        for problem in result.problems[:10]:
+            print(f"corsbot: warning: skipped {problem}", file=sys.stderr)
+        if result.problems:
+            print(f"corsbot: warning: {path}: {len(result.problems)} unusable records skipped", file=sys.stderr)
+        if not result.records:
+            raise RecordError(f"{path}: no usable message records ({len(result.problems)} unusable)")
         records = result.records
         flags = compute_to_check(records)
         same = sum(flag == record.to_check for flag, record in zip(flags, records, strict=True))

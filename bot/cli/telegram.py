@@ -52,6 +52,7 @@ from bot.cli.args import port as port_number
 from bot.redact import redact, register_secret
 from bot.turns import Choice, Reply, Turn
 from corsbot_errors import ConfigError
+from logs.store import check_database
 
 logger = logging.getLogger(__name__)
 
@@ -218,6 +219,7 @@ def _telegram_cli(args: argparse.Namespace) -> int:
     config = TelegramConfig(token=token, **options)
     from bot.store import StateStore  # noqa: PLC0415
 
+    check_database(db)  # damaged pages: one line naming the file and what to do, before anything starts
     StateStore(db).close()  # a read-only folder fails here with one line naming the database, before the lock
     with InstanceLock(lock_path_for(token, db.parent)):
         handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram", args.processes)

@@ -58,3 +58,15 @@ def make_fake_dialog_manager(db: str) -> object:
     domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
     services = Services(FakeIntents(), FakeSentiment(), lambda name: domain)
     return DialogManager(services, StateStore(db), LogStore(db), session="pool-test")
+
+
+class _StoreFailing:
+    def handle(self, turn: Turn) -> Reply:
+        from logs.store import StoreError  # noqa: PLC0415
+
+        raise StoreError("/srv/var/corsbot.sqlite3: cannot append to the log (database is locked)")
+
+
+def make_store_failing_handler() -> object:
+    """A handler whose every turn fails on a locked database."""
+    return _StoreFailing()

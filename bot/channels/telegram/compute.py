@@ -18,6 +18,7 @@ from telegram.ext import Application
 from bot.channels.telegram.config import ChannelTexts, DialogHandler, TelegramConfig
 from bot.turns import Reply, Turn
 from corsbot_errors import CorsbotError
+from logs.store import StoreError
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +86,9 @@ class TurnRunner:
                     return Reply(self.texts.too_slow)
                 await action(chat_id)
             return future.result()
+        except StoreError as exc:  # names a server path and an SQL error: the operator's business (issue 17.5)
+            logger.error("turn of %s failed on the database: %s", turn.user_id, exc)
+            return Reply(self.texts.storage_apology)
         except CorsbotError as exc:  # deliberate errors carry a user-facing message
             logger.warning("turn of %s failed: %s", turn.user_id, exc)
             return Reply(str(exc) or self.texts.apology)

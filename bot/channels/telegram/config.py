@@ -63,6 +63,7 @@ class ChannelTexts:
     still_working: str = "Still working on it, one moment…"
     too_slow: str = "Sorry, that took too long. Please try again, maybe with a narrower request."
     apology: str = "Sorry, something went wrong on my side. Please try again."
+    storage_apology: str = "Sorry, I could not save that just now. Please send it again in a moment."
     choose: str = "Please choose:"
     not_your_button: str = "This button belongs to another chat."
     not_delivered: str = "Telegram is busy: some of my answers may come late."
