@@ -49,6 +49,7 @@ from enum import Enum
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
+from nlu import sentiment_lexicon as lex
 from nlu.errors import NluError
 from nlu.textnorm import contraction_repairs, repair_contractions
 
@@ -72,108 +73,6 @@ _SPLIT = re.compile(
 )
 _WORD = re.compile(r"[a-z']+|" + _PLACEHOLDER.lower() + r"\d*")
 
-_POSITIVE_PHRASES = (
-    "like",
-    "likes",
-    "liked",
-    "liking",
-    "love",
-    "loves",
-    "loved",
-    "loving",
-    "enjoy",
-    "enjoys",
-    "enjoyed",
-    "adore",
-    "adored",
-    "adores",
-    "fan of",
-    "fan",
-    "fond of",
-    "favourite",
-    "favorite",
-    "prefer",
-    "preferred",
-    "into",
-    "appreciate",
-    "appreciated",
-    "dig",
-    "great",
-    "amazing",
-    "awesome",
-    "brilliant",
-    "masterpiece",
-    "the best",
-    "good",
-    "nice",
-    "cool",
-    "beautiful",
-    "wonderful",
-    "fantastic",
-    "excellent",
-    "lovely",
-    "interested in",
-    "passionate about",
-    "mad about",
-    "crazy about",
-    "obsessed with",
-    "recommend",
-    "liek",
-    "lik",
-    "lyk",
-    "luv",
-    "loove",
-    "looove",
-    "lika",
-    "lke",
-    "likee",
-    "lov",
-    "don't mind",
-    "dont mind",
-    "do not mind",
-)
-_NEGATIVE_PHRASES = (
-    "hate",
-    "hates",
-    "hated",
-    "hating",
-    "dislike",
-    "dislikes",
-    "disliked",
-    "can't stand",
-    "cannot stand",
-    "cant stand",
-    "couldn't stand",
-    "detest",
-    "detested",
-    "loathe",
-    "loathed",
-    "sick of",
-    "tired of",
-    "bored by",
-    "boring",
-    "awful",
-    "terrible",
-    "horrible",
-    "sucks",
-    "suck",
-    "sucked",
-    "worst",
-    "crap",
-    "rubbish",
-    "garbage",
-    "overrated",
-    "annoying",
-    "annoys",
-    "bad",
-    "disgusting",
-    "stupid",
-    "hateful",
-    "meh",
-    "dont like",
-    "do not like",
-    "not like",
-)
 _NEGATIONS = frozenset(
     """not no never don't dont doesn't doesnt didn't didnt isn't isnt wasn't wasnt aren't arent
     weren't werent won't wont wouldn't wouldnt can't cant cannot couldn't couldnt nor neither
@@ -210,25 +109,49 @@ class Polarity(Enum):
     NEUTRAL = "0"
 
 
+STATED, HEDGED, EVALUATIVE, VADER = 3, 2.5, 2, 1
+"""Strengths of a clause's cue: a stated preference ("I love", "can't stand") beats a hedge ("it was
+okay"), which beats a judgement or slang ("great", "sick", "🔥"), which beats VADER's score."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Cue:
+    polarity: Polarity  # NEUTRAL only for a hedge: ask, never store
+    strength: float
+
+
 @dataclass(frozen=True, slots=True)
 class _Clause:
     start: int  # offsets in the masked text
     end: int
     boundary_before: str  # "start" | "plain" | "contrast"
-    polarity: Polarity | None  # None = no cue
+    cue: _Cue | None  # None = no cue
     short: bool = False  # at most one word besides the entity: "but Avatar", "except Titanic"
+    entities: bool = False  # holds an entity placeholder
+    reference: bool = False  # refers back to an entity: "I loved it", "this one is great"
+    words: int = 0  # words besides entity placeholders
+
+    @property
+    def polarity(self) -> Polarity | None:
+        return None if self.cue is None else self.cue.polarity
 
 
 class SentimentRecognizer:
-    """Per-entity polarity with clause scoping, entity masking, negation and likes/dislikes cues.
+    """Per-entity polarity with clause scoping, entity masking, negation and an opinion lexicon.
 
     Stateless after construction (the VADER analyser is built once); thread-safe for reading.
     """
 
     def __init__(self) -> None:
         self._vader = SentimentIntensityAnalyzer()
-        self._positive = _compile_phrases(_POSITIVE_PHRASES)
-        self._negative = _compile_phrases(_NEGATIVE_PHRASES)
+        self._cues = [
+            (_compile_phrases(lex.STATED_NEGATIVE), Polarity.NEGATIVE, STATED),
+            (_compile_phrases(lex.STATED_POSITIVE), Polarity.POSITIVE, STATED),
+            (_compile_phrases(lex.EVALUATIVE_NEGATIVE), Polarity.NEGATIVE, EVALUATIVE),
+            (_compile_phrases(lex.EVALUATIVE_POSITIVE), Polarity.POSITIVE, EVALUATIVE),
+        ]
+        self._hedges = _compile_phrases(lex.HEDGES)
+        self._descriptive = _compile_phrases(lex.DESCRIPTIVE)
 
     def polarities(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[Polarity, ...]:
         """Polarity of each entity span of ``text``.
@@ -252,8 +175,13 @@ class SentimentRecognizer:
         clauses = self._clauses(masked)
         out = []
         for pos in positions:
-            index = next((k for k, c in enumerate(clauses) if c.start <= pos < c.end), len(clauses) - 1)
-            out.append(_resolve(clauses, index) if clauses else Polarity.NEUTRAL)
+            index = next((i for i, c in enumerate(clauses) if c.start <= pos < c.end), len(clauses) - 1)
+            if not clauses:
+                out.append(Polarity.NEUTRAL)
+            elif _after_than(masked, clauses[index], pos):
+                out.append(Polarity.NEUTRAL)  # "better than Tenet": a comparison, not an opinion of Tenet
+            else:
+                out.append(_resolve(clauses, index))
         return tuple(out)
 
     def message_polarity(self, text: str) -> Polarity:
@@ -280,8 +208,8 @@ class SentimentRecognizer:
         if match is not None:
             return self.polarities(text, [(match.start(), match.end())])[0]
         for clause in self._clauses(text):
-            if clause.polarity is not None:
-                return clause.polarity
+            if clause.cue is not None:
+                return clause.cue.polarity
         answer = " ".join(_WORD.findall(text.lower()))
         if answer in _YES_ANSWERS:
             return Polarity.POSITIVE
@@ -291,74 +219,121 @@ class SentimentRecognizer:
 
     def clause_polarity(self, clause: str) -> Polarity | None:
         """Polarity of one (already masked) clause, or None when it has no cue (see module docstring)."""
-        low = clause.lower().translate(_APOSTROPHES)
-        words = _WORD.findall(low)
-        if not words:
-            return None
-        cue = self._cue(low, words)
-        if cue is not None:
-            return cue
-        if (
-            any(w in _NEGATIONS for w in words)
-            and any(w.startswith(_PLACEHOLDER.lower()) for w in words)
-            and not any(w in _EXPERIENCE_VERBS for w in words)
-        ):
-            return Polarity.NEGATIVE  # "but not The Shining", "neither X" (not "I haven't seen X")
-        compound = self._vader.polarity_scores(clause)["compound"]
-        if compound >= VADER_THRESHOLD:
-            return Polarity.POSITIVE
-        if compound <= -VADER_THRESHOLD:
-            return Polarity.NEGATIVE
-        return None
+        cue = self._clause_cue(clause)
+        return None if cue is None else cue.polarity
 
     # ------------------------------------------------------------------ internals
-    def _cue(self, low: str, words: list[str]) -> Polarity | None:
-        """The last likes/dislikes cue of the clause, flipped by a preceding negation."""
-        found = [
-            (match.start(), polarity)
-            for pattern, polarity in ((self._negative, Polarity.NEGATIVE), (self._positive, Polarity.POSITIVE))
-            for match in pattern.finditer(low)
-        ]
-        if not found:
+    def _clause_cue(self, clause: str) -> _Cue | None:
+        low = clause.lower().translate(_APOSTROPHES)
+        words = _WORD.findall(low)
+        found = self._matches(low)
+        hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low)]
+        if any(not _discourse_marker(low, h) for h in hedges):
+            # a hedge weakens even a stated cue of its clause ("I kind of liked X", "I guess I like X")
+            return _Cue(Polarity.NEUTRAL, HEDGED)  # "it was okay", "not the worst", "I hate it less than ..."
+        for level in (STATED, EVALUATIVE):
+            cues = [f for f in found if f[3] == level]
+            if cues:
+                start, _end, polarity, _ = max(cues, key=lambda f: (f[0], f[1] - f[0]))
+                return _Cue(self._negate(low, start, polarity), level)
+        if not words:
             return None
-        best = max(found, key=lambda f: f[0])
-        start, polarity = best
-        before = _WORD.findall(low[:start])
-        if polarity is Polarity.NEGATIVE and re.match(r"(?:do\s+)?not\s+like|dont\s+like", low[start:]):
+        if _scoped_negation(words) and not any(w in _EXPERIENCE_VERBS for w in words):
+            return _Cue(Polarity.NEGATIVE, EVALUATIVE)  # "but not The Shining", "neither X" (not "I haven't seen X")
+        # a mid-clause "no" is mostly part of a title or an idiom ("No Way Home", "no idea"), not an opinion
+        plain = _MID_NO.sub(" ", self._descriptive.sub(" ", low))
+        compound = self._vader.polarity_scores(plain)["compound"]
+        if compound >= VADER_THRESHOLD:
+            return _Cue(Polarity.POSITIVE, VADER)
+        if compound <= -VADER_THRESHOLD:
+            return _Cue(Polarity.NEGATIVE, VADER)
+        return None
+
+    def _matches(self, low: str) -> list[tuple[int, int, Polarity, float]]:
+        """Every cue match, minus those inside a longer match ("sick" inside "sick of")."""
+        found = [
+            (m.start(), m.end(), polarity, level)
+            for pattern, polarity, level in self._cues
+            for m in pattern.finditer(low)
+        ]
+        return [
+            f
+            for f in found
+            if not any(g is not f and g[0] <= f[0] and f[1] <= g[1] and g[1] - g[0] > f[1] - f[0] for g in found)
+        ]
+
+    def _negate(self, low: str, start: int, polarity: Polarity) -> Polarity:
+        """``polarity`` flipped when a negation stands within :data:`NEGATION_WINDOW` words before the cue."""
+        if polarity is Polarity.NEGATIVE and re.match(r"(?:do\s+)?not\s+(?:like|for|my)|dont\s+like", low[start:]):
             return Polarity.NEGATIVE  # already a negated phrase
+        before = _WORD.findall(low[:start])
         subject = max((k for k, w in enumerate(before) if w in _SUBJECTS), default=-1)
         before = before[subject + 1 :]  # "No, I dislike it": an answer's "no" does not negate the verb
+        before = [w for w in before if not w.startswith(_PLACEHOLDER.lower())]  # a "no" inside a title never negates
         window = [w for w in before[-(NEGATION_WINDOW + 2) :] if w not in _INTENSIFIER_NEGATIONS][-NEGATION_WINDOW:]
-        negated = any(w in _NEGATIONS or w.endswith("n't") for w in window)
-        if negated:
+        if any(w in _NEGATIONS or w.endswith("n't") for w in window):
             return Polarity.NEGATIVE if polarity is Polarity.POSITIVE else Polarity.POSITIVE
         return polarity
 
     def _clauses(self, masked: str) -> list[_Clause]:
-        clauses: list[_Clause] = []
+        spans: list[tuple[int, int, str]] = []
         start, boundary = 0, "start"
         for match in _SPLIT.finditer(masked):
-            clauses.append(_Clause(start, match.start(), boundary, None))
+            spans.append((start, match.start(), boundary))
             boundary = "contrast" if match.group("contrast") else "plain"
             start = match.end()
-        clauses.append(_Clause(start, len(masked) + 1, boundary, None))
-        return [
-            _Clause(
-                c.start,
-                c.end,
-                c.boundary_before,
-                self.clause_polarity(masked[c.start : c.end]),
-                len(
-                    [
-                        w
-                        for w in _WORD.findall(masked[c.start : c.end].lower())
-                        if not w.startswith(_PLACEHOLDER.lower())
-                    ]
+        spans.append((start, len(masked) + 1, boundary))
+        out = []
+        for a, b, kind in spans:
+            piece = masked[a:b]
+            words = _WORD.findall(piece.lower())
+            placeholder = _PLACEHOLDER.lower()
+            out.append(
+                _Clause(
+                    a,
+                    b,
+                    kind,
+                    self._clause_cue(piece),
+                    short=len([w for w in words if not w.startswith(placeholder)]) <= 1,
+                    entities=any(w.startswith(placeholder) for w in words),
+                    reference=bool(_BACK_REFERENCE.search(piece)),
+                    words=len([w for w in words if not w.startswith(placeholder)]),
                 )
-                <= 1,
             )
-            for c in clauses
-        ]
+        return out
+
+
+_BACK_REFERENCE = re.compile(
+    r"\b(?:it|this|that|them|those|these|him|her|they|(?:this|that|the)\s+(?:movie|film|book|song|album|one|track"
+    r"|record|series|novel|show|band|artist|story|ending|soundtrack))\b",
+    re.IGNORECASE,
+)
+"""A clause that names no entity but refers back to one ("I loved it", "the film is a masterpiece")."""
+_MID_NO = re.compile(r"(?<=\S)\s+no\b")
+_SCOPED_NEGATION = frozenset({"not", "neither", "nor", "never"})
+
+
+def _scoped_negation(words: list[str]) -> bool:
+    """A negation that governs the entity itself ("but not X", "neither X nor Y", "never X again"):
+    within two words before a placeholder. A "no" is not one: inside a title ("No Way Home") it is
+    masked, elsewhere it is mostly an answer ("no, Inception")."""
+    placeholder = _PLACEHOLDER.lower()
+    for k, w in enumerate(words):
+        if w.startswith(placeholder) and any(v in _SCOPED_NEGATION for v in words[max(0, k - 2) : k]):
+            return True
+    return False
+
+
+def _discourse_marker(low: str, hedge: tuple[int, int]) -> bool:
+    """ "ok"/"okay"/"alright" opening a clause ("ok I love X") is a discourse marker, not a hedge."""
+    word = low[hedge[0] : hedge[1]]
+    return word in ("ok", "okay", "alright", "all right", "not sure", "i guess") and not low[: hedge[0]].strip()
+
+
+def _after_than(masked: str, clause: _Clause, pos: int) -> bool:
+    """The entity at ``pos`` is the standard of a comparison ("more than Tenet", "better than X")."""
+    before = masked[clause.start : pos].lower()
+    return bool(re.search(r"\bthan\s+(?:the\s+)?$", before))
 
 
 def _fix_mojibake(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
@@ -400,9 +375,12 @@ def _mask(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[int]]:
 
 
 def _resolve(clauses: list[_Clause], index: int) -> Polarity:
-    own = clauses[index].polarity
+    own = clauses[index].cue
+    later = _later_opinion(clauses, index)
+    if later is not None:
+        return later.polarity  # "X made me cry, I loved it", "X was disturbing but I loved it"
     if own is not None:
-        return own
+        return own.polarity
     k = index  # backwards across plain boundaries
     while clauses[k].boundary_before == "plain" and k > 0:
         k -= 1
@@ -421,3 +399,26 @@ def _resolve(clauses: list[_Clause], index: int) -> Polarity:
         if previous is Polarity.NEGATIVE:
             return Polarity.POSITIVE
     return Polarity.NEUTRAL
+
+
+def _later_opinion(clauses: list[_Clause], index: int) -> _Cue | None:
+    """The last opinion stated after the entity's clause about the same thing, if it outweighs the
+    clause's own: a following clause that names no entity and refers back to it ("X made me cry, I
+    loved it"; at least as strong), or follows a contrast ("X was slow but brilliant"; stronger, or
+    as strong and short: "but I don't like the actors" is about the actors). The clause that names
+    the next entity ends the search."""
+    own = clauses[index].cue
+    found = None
+    for clause in clauses[index + 1 :]:
+        if clause.entities:
+            break
+        cue = clause.cue
+        if cue is None:
+            continue
+        if clause.reference and (own is None or cue.strength >= own.strength):
+            found = cue
+        elif clause.boundary_before == "contrast" and (
+            own is None or cue.strength > own.strength or (cue.strength == own.strength and clause.words <= 3)
+        ):
+            found = cue
+    return found

@@ -190,3 +190,97 @@ def test_contraction_repairs_shift_nothing_else():
     assert repair_contractions("I don'like this") == "I don't like this"
     assert repair_contractions("London tea, Don Jon, don") == "London tea, Don Jon, don"
     assert contraction_repairs("I donâ€™t") == [(5, 8, "'")]
+
+
+# ---------------------------------------------------------------- issue 12: opinions in any wording
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Jaws is a great movie", ["Jaws"], [POS]),
+        ("The Hobbit is a wonderful book", ["The Hobbit"], [POS]),
+        ("Ed Sheeran is boring", ["Ed Sheeran"], [NEG]),
+        ("pulp fiction was great", ["pulp fiction"], [POS]),
+        ("2001: A Space Odyssey bored me", ["2001: A Space Odyssey"], [NEG]),
+        ("Queen is my favourite band", ["Queen"], [POS]),
+        ("Inception is my favourite movie", ["Inception"], [POS]),
+        ("Smells Like Teen Spirit is my favourite song", ["Smells Like Teen Spirit"], [POS]),
+        ("1984 by Orwell is brilliant", ["1984"], [POS]),
+        ("Misery by Stephen King is great", ["Misery"], [POS]),
+        ("My kids and I love The Lion King", ["The Lion King"], [POS]),
+        ("I'm a big fan of Radiohead", ["Radiohead"], [POS]),
+        ("Interstellar blew my mind", ["Interstellar"], [POS]),
+        ("can't stand Nickelback", ["Nickelback"], [NEG]),
+        ("I'm not a big fan of Drake", ["Drake"], [NEG]),
+    ],
+)
+def test_issue12_opinions_in_any_wording(sentiment, text, names, expected):  # noqa: F811
+    assert list(sentiment.polarities(text, [span(text, n) for n in names])) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        # a stated opinion after a description or a contrast decides (issue 12)
+        ("The Fault in Our Stars made me cry, I loved it", "The Fault in Our Stars", POS),
+        ("The Handmaid's Tale was disturbing but I loved it", "The Handmaid's Tale", POS),
+        ("Tenet was slow but brilliant", "Tenet", POS),
+        ("Joker was dark but amazing", "Joker", POS),
+        ("I liked Tenet but the ending was weird", "Tenet", POS),
+        ("Inception was great, I hated it though", "Inception", NEG),
+        ("Hereditary was so scary", "Hereditary", NEU),  # a description, not an opinion: ask
+    ],
+)
+def test_mixed_feelings_follow_the_stated_opinion(sentiment, text, name, expected):  # noqa: F811
+    assert sentiment.polarities(text, [span(text, name)]) == (expected,)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        # F25: slang and emoji of media talk, where VADER's general lexicon is wrong ("sick" < 0)
+        ("Dune was sick!!", "Dune", POS),
+        ("Dune was sick af", "Dune", POS),
+        ("Inception 🔥🔥", "Inception", POS),
+        ("Old Town Road is a banger", "Old Town Road", POS),
+        ("this album slaps, Lemonade", "Lemonade", POS),
+        ("Tenet was mid", "Tenet", NEG),
+        ("Twilight 🤮", "Twilight", NEG),
+        ("Ulysses 😴", "Ulysses", NEG),
+        ("I'm sick of Coldplay", "Coldplay", NEG),
+        ("Coldplay makes me sick", "Coldplay", NEG),
+    ],
+)
+def test_f25_slang_and_emoji(sentiment, text, name, expected):  # noqa: F811
+    assert sentiment.polarities(text, [span(text, name)]) == (expected,)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # F22: a hedge or a comparison never becomes a strong opinion (neutral: the dialog asks)
+        ("Not the worst film I've seen, Inception", "Inception"),
+        ("Inception was okay I guess", "Inception"),
+        ("I kind of liked Tenet", "Tenet"),
+        ("Tenet wasn't bad", "Tenet"),
+        ("Tenet was not bad", "Tenet"),
+        ("I hate Tenet less than the first one", "Tenet"),
+        ("Inception is better than Tenet", "Tenet"),
+    ],
+)
+def test_f22_hedges_are_neutral(sentiment, text, name):  # noqa: F811
+    assert sentiment.polarities(text, [span(text, name)]) == (NEU,)
+
+
+def test_f22_hedges_about_the_item_on_screen(sentiment):  # noqa: F811
+    assert sentiment.message_polarity("I hate it less than the first one") is NEU
+    assert sentiment.message_polarity("Not the worst film I've seen") is NEU
+    assert sentiment.message_polarity("it's fire") is POS
+    assert sentiment.message_polarity("ok I love it") is POS  # an opening "ok" is no hedge
+
+
+def test_a_no_inside_a_title_negates_nothing(sentiment):  # noqa: F811
+    text = "I watched Spider-Man: No Way Home and Inception"
+    # even when only part of the title is linked, its "No" is no negation
+    assert sentiment.polarities(text, [span(text, "Spider-Man"), span(text, "Inception")]) == (NEU, NEU)
+    text = "I loved No Country for Old Men"
+    assert sentiment.polarities(text, [span(text, "No Country for Old Men")]) == (POS,)
