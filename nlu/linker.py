@@ -69,6 +69,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import re
@@ -136,6 +137,11 @@ MAX_TITLE_WORD_ITEMS = 3
 """A title word shared by more items than this is not distinctive."""
 MAX_FUZZY_LOOKUPS = 24
 """Fuzzy look-ups per message; keeps a pathological message (1,000 capitalised words) in bounds."""
+DOMINANT_RATIO = 3.0
+"""The popularity prior picks the top candidate without a question when it is this many times as
+popular as every close rival (and carries the typed name itself)."""
+DOMINANT_MIN_POPULARITY = 10.0
+"""... and at least this popular (``kb.popularity``: degree + 2 for an English Wikipedia article)."""
 MAX_WHOLE_SPAN_TOKENS = 14
 """Name-like spans longer than this are not matched as a whole (no title is that long)."""
 
@@ -345,7 +351,51 @@ def _common_words() -> frozenset[str]:
         words.update(fold(w) for w in SentimentIntensityAnalyzer().lexicon if w.isalpha())
     except ImportError:  # pragma: no cover
         logger.warning("VADER lexicon unavailable")
-    return frozenset(words)
+    return frozenset(words | _opinion_words())
+
+
+COMMON_ZIPF = 4.5
+"""A word at least this frequent in English (``wordfreq`` Zipf scale: 4.5 = about 30 per million
+words; "kids" 5.3, "spirit" 4.8, "favourite" 4.6, "titanic" 3.6, "inception" 3.7) is an everyday
+word: alone, it names a title only with a signal (capitalised mid-sentence, quoted, "the movie X",
+the whole message, the whole object of a like-verb: then asked about)."""
+_DETERMINERS = frozenset("my your his her our their a an some any every no this that these those its".split())
+"""A word after one of these is a common noun ("my kids"), never a title on its own."""
+_PREDICATES = frozenset(
+    """is was s are were has had have made makes blew bored bores rocks rocked rules sucks sucked slaps slapped
+    deserves deserved will gets got kept changed""".split()
+)
+"""Verbs after a sentence-initial name that make it the subject of an opinion ("Frozen was great")."""
+
+
+@lru_cache(maxsize=65536)
+def _zipf(word: str) -> float:
+    """``wordfreq.zipf_frequency(word, "en")`` (0.0 when the package or its data is missing)."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover - a declared dependency
+        return 0.0
+    return float(zipf_frequency(word, "en"))
+
+
+def _everyday(word: str) -> bool:
+    """An everyday English word (:data:`COMMON_ZIPF`), not a number."""
+    return word.isalpha() and _zipf(word) >= COMMON_ZIPF
+
+
+@lru_cache(maxsize=1)
+def _opinion_words() -> frozenset[str]:
+    """One-word opinion cues ("love", "favourite", "great", "sick", "meh"): never a title on their own
+    unless quoted, typed ("the song Love") or the whole message."""
+    from nlu import sentiment_lexicon as lex
+
+    words = {
+        fold(w)
+        for group in (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE)
+        for w in group
+        if w.isalpha()
+    }
+    return frozenset(words | {"favourite", "favorite", "fave", "fav", "opinion", "like", "love"})
 
 
 @lru_cache(maxsize=1)
@@ -663,6 +713,7 @@ class EntityLinker:
         spans += self._fuzzy_spans(text, tokens, spans)
         spans += self._title_word_spans(text, tokens, spans)
         spans = [s for s in spans if not bracketed.issuperset(range(s[0], s[1]))]
+        spans = self._by_person(text, tokens, spans)
         spans.sort(key=lambda s: s[0])
         years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}
         history_set = frozenset(history)
@@ -680,13 +731,19 @@ class EntityLinker:
             if relation is not None:  # "the director of Terminator 2" -> James Cameron
                 i, cands = relation
                 start = tokens[i].start
+            kind_hint = _kind_hint(text, tokens, i, j, self.domain)
+            if kind_hint is not None and len(cands) > 1:  # "Queen is my favourite band": the band
+                cands = self._prefer_kind(cands, kind_hint)
             ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
             if kind != "ask" and relation is None and len(cands) > 1:
-                if self._context_pick(cands[0], focus, history_set, years):
+                if self._dominant(cands, scored):
+                    ambiguous = False  # "I love Taylor Swift": the star, not her album of the same name
+                elif self._context_pick(cands[0], focus, history_set, years):
                     # the dialog or the message singles the top one out ("Inside Out (2011)")
                     ambiguous = ambiguous and self._context_pick(cands[1], focus, history_set, years)
                 elif kind == "exact":
-                    ambiguous = ambiguous or _homonyms(cands, scored) >= 2
+                    fitting = [c for c in cands if kind_hint is None or self._is_kind(c, kind_hint)]
+                    ambiguous = ambiguous or _homonyms(fitting or cands, scored) >= 2
                     # a lone name that is also the first or last name of a person at least as
                     # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
                     ambiguous = ambiguous or (
@@ -696,6 +753,8 @@ class EntityLinker:
                             for c in cands[1:]
                         )
                     )
+            if kind == "exact" and relation is None and j - i > 1 and _fragment(text, tokens, i, j, covered):
+                continue  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
             if (
                 kind == "exact"
                 and relation is None
@@ -735,6 +794,112 @@ class EntityLinker:
         if any(q in scored for q in people):
             return frozenset()  # the word already names one of these persons ("Tolkien")
         return frozenset(people)
+
+    def _by_person(self, text: str, tokens: list[_Token], spans: list) -> list:
+        """ "TITLE by PERSON" ("1984 by Orwell", "Misery by Stephen King", "Hello by Adele"): the
+        words before "by" name a work of that person, matched against the person's works in the KB
+        (labels and aliases, exactly, by content words, or with ``fuzz.ratio`` >= :data:`FUZZY_CUTOFF`;
+        a year-like number also as words: "1984" = "Nineteen Eighty-Four"); failing that, any item
+        whose name the words are, however common ("Misery"). The work replaces the person's
+        mention (the person is rated only when named on their own); nothing found: unchanged."""
+        out = list(spans)
+        for span in spans:
+            i = span[0]
+            if i < 2 or tokens[i - 1].key != "by" or span not in out:
+                continue
+            people = [q for q in span[2] if _PERSON_ROLES.intersection(self.kb.roles(q))]
+            if not people:
+                continue  # "blown away by Interstellar"
+            value_items = getattr(self.kb, "value_items", None)
+            if value_items is None:
+                continue
+            works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
+            found = self._title_before(text, tokens, i - 1, works)
+            if found is None:
+                continue
+            a, scored = found
+            out = [s for s in out if s is not span and not (a <= s[0] < i - 1 or a < s[1] <= i - 1)]
+            out.append((a, i - 1, scored, "exact"))
+        return out
+
+    def _title_before(
+        self, text: str, tokens: list[_Token], by: int, works: set[str]
+    ) -> tuple[int, dict[str, float]] | None:
+        """The longest run of words ending before token ``by`` that names one of ``works`` (else an
+        item of the index), with its candidates; None if nothing fits."""
+        names: dict[str, list[tuple[str, ...]]] = {}
+        for w in works:
+            keys = [self._label_keys.get(w) or name_key(self.kb.label(w))]
+            keys += [name_key(alias) for alias in self.kb.aliases(w)]
+            names[w] = [k for k in keys if k]
+        keys = [t.key for t in tokens]
+        best: tuple[int, dict[str, float]] | None = None
+        fallback: tuple[int, dict[str, float]] | None = None
+        for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
+            if a + 1 < by and _boundary(text, tokens, a + 1):
+                break
+            if keys[a] in _LIKE_VERBS or keys[a] in _CLAUSE_STOP or (keys[a] in _SPAN_STOP and keys[a] != "the"):
+                break
+            typed = tuple(keys[a:by])
+            spelled = tuple(w for t in typed for w in (_number_words(t) or (t,)))
+            hits: dict[str, float] = {}
+            for qid, variants in names.items():
+                for variant in variants:
+                    if variant in (typed, spelled) or _skeleton(variant) == _skeleton(spelled):
+                        hits[qid] = _SIM_LABEL
+                    elif len(" ".join(typed)) >= FUZZY_MIN_CHARS:
+                        ratio = fuzz.ratio(" ".join(spelled), " ".join(variant))
+                        if ratio >= FUZZY_CUTOFF:
+                            hits[qid] = max(hits.get(qid, 0.0), _FUZZY_SIM_FACTOR * ratio / 100.0)
+            if hits:
+                best = (a, hits)
+            elif best is None:
+                indexed = {q: v for q, v in self._index.get(typed, {}).items() if self.kb.is_item(q)}
+                if indexed and not all(k in _stop_words() for k in typed):
+                    fallback = (a, indexed)
+        return best or fallback
+
+    def _dominant(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The popularity prior settles it: the top candidate carries the typed words as its own
+        name, is well known (popularity >= :data:`DOMINANT_MIN_POPULARITY`) and at least
+        :data:`DOMINANT_RATIO` times as popular as every other close candidate ("Taylor Swift" the
+        artist, 60, vs her album, 12; "The Lion King" 1994, 37, vs the 2019 film, 1)."""
+        top = cands[0]
+        if scored.get(top.qid, 0.0) < _SIM_VARIANT:
+            return False
+        pop = self.kb.popularity(top.qid)
+        if pop < DOMINANT_MIN_POPULARITY:
+            return False
+        rivals = [
+            c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN or scored.get(c.qid, 0.0) >= _SIM_VARIANT
+        ]
+        return all(pop >= DOMINANT_RATIO * self.kb.popularity(c.qid) for c in rivals)
+
+    def _prefer_kind(self, cands: tuple[Candidate, ...], kind: str) -> tuple[Candidate, ...]:
+        """Candidates of the kind a type noun names ("band", "album", "song") get :data:`_TYPE_BONUS`;
+        when exactly the top one fits, the others drop below the ambiguity margin."""
+        fits = {c.qid for c in cands if self._is_kind(c, kind)}
+        if not fits or len(fits) == len(cands):
+            return cands
+        bonus = AMBIGUITY_MARGIN + _TYPE_BONUS
+        boosted = [dataclasses.replace(c, score=round(c.score + bonus, 6)) if c.qid in fits else c for c in cands]
+        boosted.sort(key=lambda c: (-c.score, _qid_order(c.qid)))
+        return tuple(boosted)
+
+    def _is_kind(self, cand: Candidate, kind: str) -> bool:
+        roles = set(cand.roles) | set(self.kb.roles(cand.qid))
+        if kind == "performer":
+            return "P175" in roles
+        if kind == "album":
+            return "P361" in roles and "P175" not in roles
+        if kind == "song":
+            values = getattr(self.kb, "item_values", None)
+            return bool(cand.is_item and values is not None and any(p == "P361" for p, _ in values(cand.qid)))
+        if kind == "work":
+            return cand.is_item and not roles.intersection(_PERSON_ROLES)
+        if kind == "person":
+            return bool(roles.intersection(_PERSON_ROLES))
+        return False
 
     def _context_pick(self, top: Candidate, focus: QID | None, history: frozenset[QID], years: set[int]) -> bool:
         """The dialog or the message singles out the top candidate: it is the focus item, an earlier
@@ -823,7 +988,8 @@ class EntityLinker:
         sia", "I love tex"): linked, but always asked about (F29: otherwise ask)."""
         words = [t.key for t in tokens[i:j]]
         letters = sum(len(w) for w in words)
-        if any(w in _stop_words() for w in words) or not 2 <= letters < MIN_STRONG_CHARS:
+        everyday = len(words) == 1 and _everyday(words[0]) and words[0] not in _opinion_words()
+        if any(w in _stop_words() for w in words) or not (2 <= letters < MIN_STRONG_CHARS or everyday):
             return False
         if i == 0 or tokens[i - 1].key not in _LIKE_VERBS:
             return False
@@ -847,14 +1013,23 @@ class EntityLinker:
         )
         if all(w.isdigit() for w in content):
             return quoted or typed  # "2012", "300": only "the movie 300" or quoted
-        if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
-            return True
+        whole = _whole_message(text, tokens, i, j)
+        if len(content) == 1 and content[0] in _opinion_words():
+            return quoted or typed or whole  # "favourite", "love": never a title on their own
         if (
             letters >= MIN_STRONG_CHARS
             and not all(w in _stop_words() for w in content)
             and any("P136" in self.kb.roles(q) for q in hit)
         ):
             return True  # a genre word: "I like horror"
+        if len(content) == 1 and _everyday(content[0]) and not (quoted or typed or whole):
+            if i > 0 and tokens[i - 1].key in _DETERMINERS:
+                return False  # "my kids", "a queen"
+            if i == 0 and j < len(tokens) and tokens[j].key in _PREDICATES:
+                return True  # "Frozen was great"
+            common = common | {content[0]}  # only a capitalised title (below) names something
+        if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
+            return True
         # quoted
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         if before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES)):
@@ -1180,6 +1355,107 @@ def _boundary(text: str, tokens: list[_Token], j: int) -> bool:
     if gap.strip() == "." and len(tokens[j - 1].raw) == 1:
         return False
     return any(c in ",;.!?()\n" for c in gap)
+
+
+_KIND_NOUNS = {
+    "band": "performer",
+    "bands": "performer",
+    "group": "performer",
+    "singer": "performer",
+    "artist": "performer",
+    "rapper": "performer",
+    "musician": "performer",
+    "songwriter": "performer",
+    "dj": "performer",
+    "album": "album",
+    "albums": "album",
+    "record": "album",
+    "lp": "album",
+    "ep": "album",
+    "song": "song",
+    "songs": "song",
+    "track": "song",
+    "single": "song",
+    "tune": "song",
+    "movie": "work",
+    "film": "work",
+    "book": "work",
+    "novel": "work",
+    "director": "person",
+    "actor": "person",
+    "actress": "person",
+    "author": "person",
+    "writer": "person",
+}
+
+
+def _kind_hint(text: str, tokens: list[_Token], i: int, j: int, domain: str) -> str | None:
+    """The kind a type noun next to the mention names: "the band Queen", "Queen is my favourite band",
+    "Queen, the album" (a type noun right before, or within the clause's next four words)."""
+    if i > 0 and tokens[i - 1].key in _KIND_NOUNS and not _boundary(text, tokens, i):
+        return _KIND_NOUNS[tokens[i - 1].key]
+    for k in range(j, min(j + 5, len(tokens))):
+        if k > j and _boundary(text, tokens, k):
+            break
+        if tokens[k].key in _KIND_NOUNS:
+            return _KIND_NOUNS[tokens[k].key]
+        if tokens[k].key in _SPAN_STOP and tokens[k].key not in ("is", "was", "a", "an"):
+            break
+    return None
+
+
+def _fragment(text: str, tokens: list[_Token], i: int, j: int, covered: set[int]) -> bool:
+    """A match glued to a capitalised word that no other match covers, in a message that is not
+    Title Cased throughout: part of a longer title the KB lacks ("Spider-Man" and "Way Home" in
+    "Spider-Man: No Way Home"). Colons and dashes inside titles do not separate."""
+    letters = [t for t in tokens if t.raw[:1].isalpha() and t.key != "i"]
+    if letters and all(t.raw[:1].isupper() for t in letters[1:]):
+        return False  # Title Cased or shouting: capitals say nothing
+    for k in (i - 1, j):
+        if not 0 <= k < len(tokens) or k in covered or tokens[k].key == "i":
+            continue
+        if _boundary(text, tokens, max(k, i)):
+            continue
+        if k == i - 1 and (k == 0 or _boundary(text, tokens, k)):
+            continue  # a capital at the start of a sentence
+        if tokens[k].raw[:1].isupper():
+            return True
+    return False
+
+
+_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _two_digits(n: int) -> list[str]:
+    if n < 20:
+        return [_UNITS[n]]
+    return [_TENS[n // 10]] + ([_UNITS[n % 10]] if n % 10 else [])
+
+
+def _number_words(token: str) -> tuple[str, ...] | None:
+    """A number as title words: "1984" -> ("nineteen", "eighty", "four"), "2001" -> ("two",
+    "thousand", "one"), "7" -> ("seven"); None for other tokens or numbers over 9999."""
+    if not token.isdigit() or len(token) > 4:
+        return None
+    n = int(token)
+    if n < 100:
+        return tuple(_two_digits(n))
+    if len(token) == 4 and 1100 <= n < 2000 and n % 100:  # years are read in pairs: "nineteen eighty four"
+        return tuple(_two_digits(n // 100) + _two_digits(n % 100))
+    words = []
+    if n >= 1000:
+        words += [_UNITS[n // 1000], "thousand"]
+    if n % 1000 >= 100:
+        words += [_UNITS[n % 1000 // 100], "hundred"]
+    if n % 100:
+        words += _two_digits(n % 100)
+    return tuple(words)
+
+
+def _whole_message(text: str, tokens: list[_Token], i: int, j: int) -> bool:
+    """The span is all the message says (apart from "the", punctuation and emoji): "Kids", "Up!"."""
+    return all(t.key == "the" for k, t in enumerate(tokens) if not i <= k < j)
 
 
 def _longest_first(found: Iterable[tuple[int, int, dict, str]]) -> list[tuple[int, int, dict, str]]:

@@ -374,20 +374,27 @@ def test_title_article_kept_for_typos(linker):  # noqa: F811
     assert m.text == "the shiming"
 
 
-def test_same_title_items_are_asked_about_whatever_their_popularity():
+def test_same_title_items_are_asked_about_unless_one_is_far_better_known():
+    # issue 12 revises issue 5's "whatever their popularity": a popularity prior lets a well-known
+    # item win without a question when its rivals of the same name are far less known
     entries = ENTRIES + (
-        Entry("Q6144664", "Inside Out", item=True, pop=90, year=2015, description="2015 film"),
-        Entry("Q3282963", "Inside Out", item=True, pop=0, year=2011, description="2011 film"),
+        Entry("Q6144664", "Inside Out", item=True, pop=20, year=2015, description="2015 film"),
+        Entry("Q3282963", "Inside Out", item=True, pop=12, year=2011, description="2011 film"),
     )
     linker_ = EntityLinker(FakeKB(entries))
     (m,) = linker_.link("I like inside out")
     assert [c.qid for c in m.candidates[:2]] == ["Q6144664", "Q3282963"]
-    assert m.candidates[0].score - m.candidates[1].score > AMBIGUITY_MARGIN
-    assert m.ambiguous  # homonymous items: ask
+    assert m.ambiguous  # homonymous items of similar popularity: ask
     (m,) = linker_.link("I like Inside Out (2011)")
     assert m.candidates[0].qid == "Q3282963" and not m.ambiguous  # the year singles one out
     (m,) = linker_.link("I like inside out", focus="Q6144664")
     assert not m.ambiguous  # so does the item on screen
+    entries = ENTRIES + (
+        Entry("Q6144664", "Inside Out", item=True, pop=90, year=2015, description="2015 film"),
+        Entry("Q3282963", "Inside Out", item=True, pop=0, year=2011, description="2011 film"),
+    )
+    (m,) = EntityLinker(FakeKB(entries)).link("I like inside out")
+    assert m.candidates[0].qid == "Q6144664" and not m.ambiguous  # the classic wins without a question
 
 
 def test_a_film_and_a_novel_of_the_same_title_are_not_asked_about(linker):  # noqa: F811
