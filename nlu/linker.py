@@ -829,9 +829,9 @@ class EntityLinker:
         item of the index), with its candidates; None if nothing fits."""
         names: dict[str, list[tuple[str, ...]]] = {}
         for w in works:
-            keys = [self._label_keys.get(w) or name_key(self.kb.label(w))]
-            keys += [name_key(alias) for alias in self.kb.aliases(w)]
-            names[w] = [k for k in keys if k]
+            own = [self._label_keys.get(w) or name_key(self.kb.label(w))]
+            own += [name_key(alias) for alias in self.kb.aliases(w)]
+            names[w] = [k for k in own if k]
         keys = [t.key for t in tokens]
         best: tuple[int, dict[str, float]] | None = None
         fallback: tuple[int, dict[str, float]] | None = None
