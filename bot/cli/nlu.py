@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("nlu", help="train and evaluate the language understanding")
     nlu_sub = parser.add_subparsers(dest="nlu_command", metavar="NLU_COMMAND")
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
-    for name in ("bot.cli.intents", "bot.cli.entities"):
+    for name in ("bot.cli.intents", "bot.cli.entities", "bot.cli.realistic"):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

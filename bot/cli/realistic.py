@@ -1,0 +1,197 @@
+"""``corsbot nlu evaluate-realistic [FILE...]``: the realistic test set through the real dialog path (issue 12).
+
+Each sentence goes to a fresh user of the dialog manager the chat and Telegram channels use
+(:func:`bot.compose.build_dialog_manager`, on a temporary database): ``/<domain>``, then for a
+sentence typed under a recommendation card (``context: recommendation``) three of the domain's most
+popular items are rated with their buttons and a list is asked for (``more``), then the sentence.
+The bot's questions are answered as the user who typed the sentence would, at most once per
+intended entity: the option that names it (its QID if the options show one, else the first option
+with its name), "yes"/"no" as the gold polarity says ("yes" for a gold ``ask``), the first role. A
+question about something no intended entity names is left unanswered and counted as spurious.
+Scoring: :mod:`nlu.realistic_eval`.
+
+Output: per domain and per main tag, then per file ``<file>: understanding: ...``; the last line is
+``understanding: sentences=N preference_recall=X linked_in_kb=Y wrong_links=W polarity=Z
+other_intents=V spurious_mentions=S questions_per_turn=Q`` for the last file given (the dev half by
+default; pass ``dev.jsonl heldout.jsonl`` to score both halves, the held-back one last). The misses
+are written to ``$CORSBOT_HOME/reports/nlu/realistic_<file>.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bot import paths
+from bot.turns import Reply, Turn
+from logs.schema import parse_objects
+from nlu.realistic_eval import RealisticSentence, TurnOutcome, by_group, load_sentences, score
+from nlu.textnorm import fold
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SET = Path(__file__).resolve().parents[2] / "tests" / "data" / "realistic" / "dev.jsonl"
+"""The development half of the realistic test set."""
+SEED_ITEMS = 3
+"""Items rated before a sentence typed under a recommendation card (the bot needs 3 to recommend)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``evaluate-realistic`` to the ``nlu`` subcommands."""
+    parser = sub.add_parser(
+        "evaluate-realistic",
+        help="realistic sentences (opinions in any wording, other intents) through the dialog manager",
+    )
+    parser.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        default=[DEFAULT_SET],
+        help="test-set files (JSON lines; default: the dev half tests/data/realistic/dev.jsonl)",
+    )
+    parser.add_argument("--errors", type=int, default=0, help="print this many misses per file")
+    parser.set_defaults(handler=_cli)
+
+
+def _question(reply: Reply) -> tuple[str | None, list[tuple[str, str]]]:
+    """The kind of preference question a reply asks (``item``, ``role``, ``confirm`` or None) and its
+    options ``(label, payload)`` (without "none of these")."""
+    options = [(c.label, c.payload) for c in reply.choices]
+    kinds = {p.partition("@")[0].partition(":")[0] for _l, p in options}
+    if "pick" in kinds:
+        return "item", [(lab, p) for lab, p in options if p.startswith("pick:")]
+    if "role" in kinds:
+        return "role", [(lab, p) for lab, p in options if p.startswith("role:")]
+    if {"yes", "no"} <= kinds:
+        return "confirm", options
+    return None, []
+
+
+def _names(entity: Any) -> list[str]:
+    return [n for n in {fold(entity.label), fold(entity.mention)} if n]
+
+
+def _answer(reply: Reply, sentence: RealisticSentence, answered: set[int]) -> tuple[str, str] | None:
+    """The button the user presses for this question, ``(label, payload)``; None if it is about
+    nothing they meant (or about an entity already asked about)."""
+    kind, options = _question(reply)
+    if kind == "role":
+        return options[0]
+    if kind == "item":
+        for k, entity in enumerate(sentence.entities):
+            if k in answered:
+                continue
+            if entity.qid:
+                exact = [o for o in options if entity.qid in o[0]]
+                if exact:
+                    answered.add(k)
+                    return exact[0]
+            for label, payload in options:
+                if any(fold(label).startswith(name) for name in _names(entity)):
+                    answered.add(k)
+                    return label, payload
+        return None
+    if kind == "confirm":
+        text = fold(reply.text.rsplit("\n", 1)[-1])
+        for k, entity in enumerate(sentence.entities):
+            if k not in answered and any(name in text for name in _names(entity)):
+                answered.add(k)
+                want = "no" if entity.polarity == "-" else "yes"
+                return next(o for o in options if o[1].partition("@")[0] == want)
+        return None
+    return None
+
+
+def run_sentence(dm: Any, sentence: RealisticSentence, user: str, seeds: list[str]) -> TurnOutcome:
+    """Send one sentence (after its context) and answer the questions; see the module docstring."""
+    dm.handle(Turn(user, f"/{sentence.domain}"))
+    if sentence.context == "recommendation":
+        for qid in seeds:
+            dm.handle(Turn(user, "👍", payload=f"rate:+:{qid}", interaction_type="mixed"))
+        dm.handle(Turn(user, "more", payload="more", interaction_type="mixed"))
+    reply = dm.handle(Turn(user, sentence.text))
+    record = dm.last_records(user, 1)[0]
+    outcome = TurnOutcome(intent=record.intent, reply=reply.text)
+    outcome.stored.extend((q, s, False) for q, s in parse_objects(record.recognized_objects))
+    kind, _options = _question(reply)
+    outcome.questions = int(kind is not None)
+    outcome.asked_preference = kind is not None
+    if sentence.kind != "preference":
+        if kind is not None:
+            outcome.stray_questions += 1
+        return outcome
+    answered: set[int] = set()
+    for _step in range(2 * len(sentence.entities) + 1):
+        kind, _options = _question(reply)
+        if kind is None:
+            break
+        choice = _answer(reply, sentence, answered)
+        if choice is None:
+            outcome.stray_questions += 1
+            break
+        reply = dm.handle(Turn(user, choice[0], payload=choice[1], interaction_type="mixed"))
+        record = dm.last_records(user, 1)[0]
+        confirmed = kind == "confirm"
+        outcome.stored.extend((q, s, confirmed) for q, s in parse_objects(record.recognized_objects))
+    return outcome
+
+
+def _seeds(services: Any, domain: str) -> list[str]:
+    kb = services.domain(domain).kb
+    ranked = sorted(kb.items, key=lambda q: (-kb.popularity(q), q))
+    return list(ranked[:SEED_ITEMS])
+
+
+def evaluate_file(dm: Any, services: Any, path: Path, *, errors: int, out_dir: Path) -> str:
+    """Run and score one file; print the breakdowns; return its ``understanding`` key=value part."""
+    sentences = load_sentences(path)
+    seeds: dict[str, list[str]] = {}
+    pairs = []
+    started = time.perf_counter()
+    for n, sentence in enumerate(sentences):
+        if sentence.domain not in seeds:
+            seeds[sentence.domain] = _seeds(services, sentence.domain)
+        user = f"realistic:{path.stem}:{n}"
+        pairs.append((sentence, run_sentence(dm, sentence, user, seeds[sentence.domain])))
+    seconds = time.perf_counter() - started
+
+    def in_kb(domain: str, qid: str) -> bool:
+        return bool(services.domain(domain).kb.has(qid))
+
+    for name, scores in by_group(pairs, lambda s: s.domain, in_kb).items():
+        print(f"{path.name} {name}: {scores.line()}")
+    for name, scores in by_group(pairs, lambda s: (s.tags or ("none",))[0], in_kb).items():
+        print(f"{path.name} tag {name}: {scores.line()}")
+    total = score(pairs, in_kb)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    report = out_dir / f"realistic_{path.stem}.jsonl"
+    report.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in total.errors), encoding="utf-8")
+    for error in total.errors[:errors]:
+        print(f"  miss {error['id']}: {error['text']!r} -> {error['problems']} | {str(error['reply'])[:100]!r}")
+    print(f"{path.name}: {len(sentences)} sentences in {seconds:.1f} s; misses in {report}")
+    return total.line()
+
+
+def _cli(args: argparse.Namespace) -> int:
+    from bot.compose import build_dialog_manager, load_services
+
+    for path in args.files:
+        if not Path(path).is_file():
+            print(f"corsbot: error: no test set at {path}")
+            return 2
+    services = load_services()
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="corsbot-realistic-") as tmp:
+        dm = build_dialog_manager(db=Path(tmp) / "realistic.sqlite3", session="realistic", services=services)
+        for path in args.files:
+            line = evaluate_file(dm, services, Path(path), errors=args.errors, out_dir=paths.reports_dir() / "nlu")
+            lines.append((Path(path).name, line))
+    for name, line in lines:
+        print(f"{name}: understanding: {line}")
+    print(f"understanding: {lines[-1][1]}")
+    return 0
