@@ -140,7 +140,7 @@ MAX_FUZZY_LOOKUPS = 24
 DOMINANT_RATIO = 3.0
 """The popularity prior picks the top candidate without a question when it is this many times as
 popular as every close rival (and carries the typed name itself)."""
-DOMINANT_MIN_POPULARITY = 10.0
+DOMINANT_MIN_POPULARITY = 25.0
 """... and at least this popular (``kb.popularity``: degree + 2 for an English Wikipedia article)."""
 MAX_WHOLE_SPAN_TOKENS = 14
 """Name-like spans longer than this are not matched as a whole (no title is that long)."""
@@ -865,14 +865,16 @@ class EntityLinker:
         :data:`DOMINANT_RATIO` times as popular as every other close candidate ("Taylor Swift" the
         artist, 60, vs her album, 12; "The Lion King" 1994, 37, vs the 2019 film, 1)."""
         top = cands[0]
-        if scored.get(top.qid, 0.0) < _SIM_VARIANT:
-            return False
+        if scored.get(top.qid, 0.0) < _SIM_VARIANT or not top.is_item:
+            return False  # genres and people: their namesakes are asked about as before
         pop = self.kb.popularity(top.qid)
         if pop < DOMINANT_MIN_POPULARITY:
             return False
         rivals = [
             c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN or scored.get(c.qid, 0.0) >= _SIM_VARIANT
         ]
+        if any(not c.is_item and top.score - c.score < AMBIGUITY_MARGIN for c in rivals):
+            return False
         return all(pop >= DOMINANT_RATIO * self.kb.popularity(c.qid) for c in rivals)
 
     def _prefer_kind(self, cands: tuple[Candidate, ...], kind: str) -> tuple[Candidate, ...]:
@@ -987,6 +989,8 @@ class EntityLinker:
         """A short (< 4 letters) non-stop word that is the whole object of a like-verb ("I like
         sia", "I love tex"): linked, but always asked about (F29: otherwise ask)."""
         words = [t.key for t in tokens[i:j]]
+        if len(words) == 2 and words[0] == "the":
+            words = words[1:]  # "I like the house"
         letters = sum(len(w) for w in words)
         everyday = len(words) == 1 and _everyday(words[0]) and words[0] not in _opinion_words()
         if any(w in _stop_words() for w in words) or not (2 <= letters < MIN_STRONG_CHARS or everyday):
@@ -1404,6 +1408,10 @@ def _kind_hint(text: str, tokens: list[_Token], i: int, j: int, domain: str) -> 
     return None
 
 
+_NOT_TITLE_WORDS = frozenset({"the", "a", "an", "and", "or", "but"}) | _LIKE_VERBS
+"""Capitalised neighbours that do not make a match part of a longer title ("I Like the terminal")."""
+
+
 def _fragment(text: str, tokens: list[_Token], i: int, j: int, covered: set[int]) -> bool:
     """A match glued to a capitalised word that no other match covers, in a message that is not
     Title Cased throughout: part of a longer title the KB lacks ("Spider-Man" and "Way Home" in
@@ -1418,8 +1426,12 @@ def _fragment(text: str, tokens: list[_Token], i: int, j: int, covered: set[int]
             continue
         if k == i - 1 and (k == 0 or _boundary(text, tokens, k)):
             continue  # a capital at the start of a sentence
-        if tokens[k].raw[:1].isupper():
-            return True
+        if (
+            tokens[k].raw[:1].isupper()
+            and tokens[k].key not in _NOT_TITLE_WORDS
+            and tokens[k].key not in _opinion_words()
+        ):
+            return True  # not "I Like the terminal", "I like The Hitchhiker's Guide ..."
     return False
 
 

@@ -205,7 +205,6 @@ EVALUATIVE_POSITIVE = (
     "enjoyable",
     "catchy",
     "rocks",
-    "rock",
     "rocked",
     "rules",
     "slaps",
