@@ -1019,7 +1019,7 @@ class EntityLinker:
             return quoted or typed  # "2012", "300": only "the movie 300" or quoted
         whole = _whole_message(text, tokens, i, j)
         if len(content) == 1 and content[0] in _opinion_words():
-            return quoted or typed or whole  # "favourite", "love": never a title on their own
+            return quoted or typed  # "favourite", "love", a bare "Like" (a rating): never a title on their own
         if (
             letters >= MIN_STRONG_CHARS
             and not all(w in _stop_words() for w in content)
@@ -1381,16 +1381,9 @@ _KIND_NOUNS = {
     "track": "song",
     "single": "song",
     "tune": "song",
-    "movie": "work",
-    "film": "work",
-    "book": "work",
-    "novel": "work",
-    "director": "person",
-    "actor": "person",
-    "actress": "person",
-    "author": "person",
-    "writer": "person",
 }
+"""Type nouns that tell the kinds of music items apart (in the other domains the KB holds one kind of
+item; "the movie X" and role words are weighed in ``_rank``)."""
 
 
 def _kind_hint(text: str, tokens: list[_Token], i: int, j: int, domain: str) -> str | None:

@@ -1,0 +1,121 @@
+"""Training-data augmentation for the intent recognizer (issue 12): our own phrasings of the
+non-preference intents, in several wordings, for every domain.
+
+The released study's users asked for trailers, explanations and the next item in few wordings, so
+the recognizer learned those ("Can I watch the trailer?" fell back 28 times on a second study).
+``nlu/intent_templates.json`` holds templates written from general knowledge of how people ask a
+chat bot about movies, books and music (never from a test set): ``{a|b|c}`` are alternatives,
+``{item}``, ``{items}``, ``{consume}``, ``{consumed}``, ``{maker}``, ``{made}``, ``{created}`` are
+the domain's words ("film", "read", "author", "published", "sang" ...). Each template is expanded
+per domain and at most :data:`MAX_VARIANTS` of its expansions are kept (a seeded sample), so no
+template outweighs the others. A template's ``state`` is the dialog state its phrases belong to:
+``card`` (a recommendation on screen: context ``request_recommendation-followup``), ``start``
+(nothing open) or ``any`` (small talk: shown in sampled states by the trainer, see
+:meth:`nlu.intents.IntentRecognizer.train`).
+
+Example:
+    >>> sorted({e.intent for e in augmented_examples()})[:2]   # doctest: +SKIP
+    ['help', 'request_recommendation']
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+from pathlib import Path
+
+from nlu.errors import NluError
+from nlu.intents import REC_CONTEXT, IntentExample
+
+__all__ = ["TEMPLATES_PATH", "MAX_VARIANTS", "augmented_examples", "expand"]
+
+TEMPLATES_PATH = Path(__file__).with_name("intent_templates.json")
+MAX_VARIANTS = 12
+"""Expansions kept per template and domain."""
+DOMAIN_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "movie": {
+        "item": ("movie", "film"),
+        "items": ("movies", "films"),
+        "consume": ("watch", "see"),
+        "consumed": ("seen", "watched"),
+        "maker": ("director",),
+        "made": ("made", "released", "filmed"),
+        "created": ("directed", "made"),
+        "it": ("it",),
+    },
+    "book": {
+        "item": ("book", "novel"),
+        "items": ("books", "novels"),
+        "consume": ("read",),
+        "consumed": ("read",),
+        "maker": ("author", "writer"),
+        "made": ("written", "published"),
+        "created": ("wrote", "wrote"),
+        "it": ("it",),
+    },
+    "music": {
+        "item": ("song", "album", "artist", "band", "track"),
+        "items": ("songs", "albums", "artists", "bands", "music"),
+        "consume": ("listen to", "hear"),
+        "consumed": ("heard", "listened to"),
+        "maker": ("artist", "singer", "band"),
+        "made": ("released", "recorded", "made"),
+        "created": ("sings", "sang", "made", "performed"),
+        "it": ("it",),
+    },
+}
+_GROUP = re.compile(r"\{([^{}]*)\}")
+
+
+def expand(template: str, words: dict[str, tuple[str, ...]]) -> list[str]:
+    """Every phrase a template stands for (innermost groups first; spaces tidied).
+
+    Raises:
+        NluError: an unknown ``{slot}``.
+    """
+    phrases = [template]
+    out: list[str] = []
+    while phrases:
+        phrase = phrases.pop()
+        match = _GROUP.search(phrase)
+        if match is None:
+            out.append(re.sub(r"\s+([,?!.])", r"\1", re.sub(r"\s+", " ", phrase)).strip())
+            continue
+        inner = match.group(1)
+        if "|" in inner:
+            options: tuple[str, ...] = tuple(inner.split("|"))
+        elif inner in words:
+            options = words[inner]
+        else:
+            raise NluError(f"unknown slot {{{inner}}} in intent template {template!r}")
+        phrases.extend(phrase[: match.start()] + o + phrase[match.end() :] for o in options)
+    return sorted(set(out))
+
+
+def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12) -> list[IntentExample]:
+    """The templates' phrases as training examples (``validated`` True, events unknown).
+
+    Raises:
+        NluError: the file is missing or malformed.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise NluError(f"cannot read intent templates {path}: {exc}") from exc
+    rng = random.Random(seed)
+    out: list[IntentExample] = []
+    for intent, spec in data.items():
+        if intent.startswith("_"):
+            continue
+        state = spec.get("state", "start")
+        contexts = (REC_CONTEXT,) if state == "card" else ()
+        for template, domain in itertools.product(spec["templates"], DOMAIN_WORDS):
+            phrases = expand(template, DOMAIN_WORDS[domain])
+            if len(phrases) > MAX_VARIANTS:
+                phrases = rng.sample(phrases, MAX_VARIANTS)
+            out.extend(
+                IntentExample(text, contexts, intent, f"augment:{intent}", domain, True, None) for text in phrases
+            )
+    return out
