@@ -217,6 +217,25 @@ class SentimentRecognizer:
             return Polarity.NEGATIVE
         return Polarity.NEUTRAL
 
+    def states_opinion(self, text: str, spans: Sequence[tuple[int, int]]) -> bool:
+        """True if the message says something about the entities at ``spans``: an opinion cue of
+        any strength or a hedge in some clause ("X is great", "X bored me", "X was okay"), or that
+        the user watched/read/heard one ("I watched X": no opinion yet, but a preference to ask
+        about). Entity words are masked first, as in :meth:`polarities` ("I watched Good Will
+        Hunting" has no cue of its own).
+
+        Args:
+            text: the message as typed; spans: the entity spans (offsets into ``text``).
+        """
+        text, spans = _fix_mojibake((text or "").translate(_APOSTROPHES), spans)
+        if not spans:
+            return False
+        masked, _positions = _mask(text, spans)
+        if any(c.cue is not None for c in self._clauses(masked)):
+            return True
+        words = _WORD.findall(masked.lower())
+        return any(w in _EXPERIENCE_VERBS for w in words)
+
     def clause_polarity(self, clause: str) -> Polarity | None:
         """Polarity of one (already masked) clause, or None when it has no cue (see module docstring)."""
         cue = self._clause_cue(clause)

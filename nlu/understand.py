@@ -465,6 +465,13 @@ class _Session:
             return found
         return tuple(r for r in found if not _is_reference(r, self.view.focus))
 
+    def states_opinion(self, readings: Sequence[Reading]) -> bool:
+        """The text says something about these mentions (a cue, a hedge, "I watched X")."""
+        check = getattr(self._sentiment, "states_opinion", None)
+        if check is None:
+            return False
+        return bool(check(self.text, [(r.mention.start, r.mention.end) for r in readings]))
+
     def names_only(self) -> bool:
         """The message is (almost) nothing but names the linker knows ("Pulp Fiction", "Alien")."""
         found = self.readings(with_focus=False)
@@ -572,7 +579,35 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     if is_smalltalk(intent) and OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
         if session.readings(with_focus=False):
             return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
+    if _opinion_about_a_name(session, intent, folded):
+        return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
     return intent
+
+
+OPINION_OVERRULES = frozenset(
+    {Intent.FALLBACK.value, Intent.REC_FALLBACK.value, Intent.SHOW_PROFILE.value, Intent.HELP.value}
+)
+"""Intents an opinion about a named thing overrules: the classifier's "didn't get it" and the
+intents whose wording never names a title ("Jaws is a great movie" heard as a fallback, "2001: A
+Space Odyssey bored me" as the profile)."""
+
+
+def _opinion_about_a_name(session: _Session, intent: str, folded: str) -> bool:
+    """A confident in-domain mention plus an opinion is a preference unless the state says otherwise
+    (issue 12): the classifier learned the study's "I like X" and misses "X is great", "X bored me",
+    "X 🔥", "big fan of X", "I watched X". Only with no question open, for the intents of
+    :data:`OPINION_OVERRULES` and small talk (not a yes/no), never for a command typed as such."""
+    view = session.view
+    if view.question is not None or SHOW_PROFILE.match(folded):
+        return False
+    if not (intent in OPINION_OVERRULES or (is_smalltalk(intent) and not intent.startswith("smalltalk.confirmation"))):
+        return False
+    readings = [r for r in session.readings(with_focus=False) if not r.mention.partial]
+    if not readings:
+        return False
+    if any(r.polarity is not Polarity.NEUTRAL for r in readings):
+        return True
+    return session.states_opinion(readings)
 
 
 def _options(view: View) -> tuple[tuple[str, ...], ...]:
