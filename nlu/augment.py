@@ -32,7 +32,7 @@ from nlu.intents import REC_CONTEXT, IntentExample
 __all__ = ["TEMPLATES_PATH", "MAX_VARIANTS", "augmented_examples", "expand"]
 
 TEMPLATES_PATH = Path(__file__).with_name("intent_templates.json")
-MAX_VARIANTS = 12
+MAX_VARIANTS = 8
 """Expansions kept per template and domain."""
 DOMAIN_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "movie": {
@@ -95,7 +95,7 @@ def expand(template: str, words: dict[str, tuple[str, ...]]) -> list[str]:
 
 
 def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12) -> list[IntentExample]:
-    """The templates' phrases as training examples (``validated`` True, events unknown).
+    """The templates' phrases as training examples (``validated`` False: weighed as the agent's phrases; events unknown).
 
     Raises:
         NluError: the file is missing or malformed.
@@ -116,6 +116,6 @@ def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12) -> list[I
             if len(phrases) > MAX_VARIANTS:
                 phrases = rng.sample(phrases, MAX_VARIANTS)
             out.extend(
-                IntentExample(text, contexts, intent, f"augment:{intent}", domain, True, None) for text in phrases
+                IntentExample(text, contexts, intent, f"augment:{intent}", domain, False, None) for text in phrases
             )
     return out

@@ -222,7 +222,7 @@ _REFERENCE_NOUNS = frozenset("movie film one book novel song track album record 
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 _LIKE_VERBS = frozenset(
     """like likes liked love loves loved enjoy enjoys enjoyed adore adored hate hated hates
-    dislike disliked dislikes prefer preferred fan watched saw read listened
+    dislike disliked dislikes prefer preferred fan watched saw read listened stand favourite favorite fave
     lika liek lik lke likee luv lov loove looove""".split()
 )
 _TRIM_WORDS = frozenset(
@@ -237,10 +237,12 @@ _TRIM_WORDS = frozenset(
 _PREPOSITIONS = frozenset("of by in from with for on at to about and or as".split())
 _CLAUSE_STOP = frozenset("but however although though because since while whereas so then also too very really".split())
 MAX_CUTS = 3
+MAX_SUBJECT_TOKENS = 8
+"""A message's first words up to a verb such as "is"/"was" are tried as a (typo'd) name only up to this length."""
 """Cuts before inner connectives tried per name-like span, after the whole span."""
 MAX_LIST_ITEMS = 25
 """Comma-separated objects of one like-verb that are read as name-like spans."""
-_OBJECT_LEAD = frozenset("the a an of all any movies films books songs by as".split())
+_OBJECT_LEAD = frozenset("the a an of all any movies films books songs by as is was".split())
 _GENRE_ADJECTIVES = {
     "romance": "romantic",
     "drama": "dramatic",
@@ -376,6 +378,22 @@ def _zipf(word: str) -> float:
     except ImportError:  # pragma: no cover - a declared dependency
         return 0.0
     return float(zipf_frequency(word, "en"))
+
+
+@lru_cache(maxsize=1)
+def _opinion_phrases() -> frozenset[str]:
+    """Opinion cues of several words, as folded token strings ("big fan", "must read", "changed my life")."""
+    from nlu import sentiment_lexicon as lex
+
+    out = set()
+    for group in (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE):
+        for phrase in group:
+            key = name_key(phrase)
+            if len(key) > 1:
+                out.add(" ".join(key))
+                if key[0] in ("a", "the"):
+                    out.add(" ".join(key[1:]))
+    return frozenset(out)
 
 
 def _everyday(word: str) -> bool:
@@ -753,7 +771,7 @@ class EntityLinker:
                             for c in cands[1:]
                         )
                     )
-            if kind == "exact" and relation is None and j - i > 1 and _fragment(text, tokens, i, j, covered):
+            if kind == "exact" and relation is None and _fragment(text, tokens, i, j, spans):
                 continue  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
             if (
                 kind == "exact"
@@ -808,6 +826,8 @@ class EntityLinker:
             if i < 2 or tokens[i - 1].key != "by" or span not in out:
                 continue
             people = [q for q in span[2] if _PERSON_ROLES.intersection(self.kb.roles(q))]
+            if span[1] - i == 1:  # "Vertigo by Hitchcock": the persons of that last name too
+                people += [q for q in self._partial.get(tokens[i].key, ()) if q not in people]
             if not people:
                 continue  # "blown away by Interstellar"
             value_items = getattr(self.kb, "value_items", None)
@@ -816,6 +836,9 @@ class EntityLinker:
             works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
             found = self._title_before(text, tokens, i - 1, works)
             if found is None:
+                before = tokens[i - 2].raw
+                if before[:1].isupper() or before.isdigit():
+                    out = [s for s in out if s is not span]  # "Tenet by Nolan", Tenet unknown: Nolan is no opinion
                 continue
             a, scored = found
             out = [s for s in out if s is not span and not (a <= s[0] < i - 1 or a < s[1] <= i - 1)]
@@ -838,7 +861,7 @@ class EntityLinker:
         for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
             if a + 1 < by and _boundary(text, tokens, a + 1):
                 break
-            if keys[a] in _LIKE_VERBS or keys[a] in _CLAUSE_STOP or (keys[a] in _SPAN_STOP and keys[a] != "the"):
+            if keys[a] in _LIKE_VERBS or keys[a] in _CLAUSE_STOP or keys[a] in _PREDICATES:
                 break
             typed = tuple(keys[a:by])
             spelled = tuple(w for t in typed for w in (_number_words(t) or (t,)))
@@ -1018,6 +1041,8 @@ class EntityLinker:
         if all(w.isdigit() for w in content):
             return quoted or typed  # "2012", "300": only "the movie 300" or quoted
         whole = _whole_message(text, tokens, i, j)
+        if " ".join(content) in _opinion_phrases() and not (quoted or typed):
+            return False  # "Big fan of ...", "a must read": the words of an opinion, not a title
         if len(content) == 1 and content[0] in _opinion_words():
             return quoted or typed  # "favourite", "love", a bare "Like" (a rating): never a title on their own
         if (
@@ -1029,8 +1054,8 @@ class EntityLinker:
         if len(content) == 1 and _everyday(content[0]) and not (quoted or typed or whole):
             if i > 0 and tokens[i - 1].key in _DETERMINERS:
                 return False  # "my kids", "a queen"
-            if i == 0 and j < len(tokens) and tokens[j].key in _PREDICATES:
-                return True  # "Frozen was great"
+            if i == 0 and j < len(tokens) and tokens[j].key in _PREDICATES and content[0] not in _stop_words():
+                return True  # "Frozen was great" (not "We had to read ...")
             common = common | {content[0]}  # only a capitalised title (below) names something
         if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
             return True
@@ -1141,7 +1166,9 @@ class EntityLinker:
                 a, b = _trim(tokens, k, m, common)
                 if b > a:
                     # a lone first/last name only when capitalised or the whole object ("I like kubrick")
-                    partial = tokens[a].raw[:1].isupper() or (a == i and b == j)
+                    partial = (
+                        tokens[a].raw[:1].isupper() or (a == i and b == j) or (a > 0 and tokens[a - 1].key == "by")
+                    )
                     scored = lookup(tokens[a:b], allow_partial=partial)
                     if not scored and b < m and tokens[b].key in _TYPE_WORDS:
                         b += 1  # a typo'd genre keeps its noun: "ramance film" -> romance film
@@ -1177,6 +1204,11 @@ class EntityLinker:
                 if j >= n or tokens[j].key in _CLAUSE_STOP or "," not in text[tokens[j - 1].end : tokens[j].start]:
                     break
                 i = j
+        for k in range(1, min(n, MAX_SUBJECT_TOKENS + 1)):  # the subject of an opinion: "the terminater was amazing"
+            if tokens[k].key in _PREDICATES and not _boundary(text, tokens, k):
+                if not any(_boundary(text, tokens, m) for m in range(1, k)):
+                    spans.append((0, k, [k]))
+                break
         i = 1
         while i < n:
             if tokens[i].raw[:1].isupper() and tokens[i].key not in common:
@@ -1401,30 +1433,77 @@ def _kind_hint(text: str, tokens: list[_Token], i: int, j: int, domain: str) -> 
     return None
 
 
-_NOT_TITLE_WORDS = frozenset({"the", "a", "an", "and", "or", "but"}) | _LIKE_VERBS
-"""Capitalised neighbours that do not make a match part of a longer title ("I Like the terminal")."""
+_TITLE_JOINERS = frozenset("of the at to in on for a an de la le les du des da di von van der den y v vs".split())
+"""Lowercase words inside a Title Cased title ("Kafka on the Shore", "Batman v Superman"); "and" is
+not one ("Heat and Collateral" names two films), nor "by" ("Her by Spike Jonze")."""
 
 
-def _fragment(text: str, tokens: list[_Token], i: int, j: int, covered: set[int]) -> bool:
-    """A match glued to a capitalised word that no other match covers, in a message that is not
-    Title Cased throughout: part of a longer title the KB lacks ("Spider-Man" and "Way Home" in
-    "Spider-Man: No Way Home"). Colons and dashes inside titles do not separate."""
+def _title_run(text: str, tokens: list[_Token], i: int, j: int) -> tuple[int, int]:
+    """The run of Title Cased words (capitalised words, numbers that are no year, and
+    :data:`_TITLE_JOINERS` between them) around tokens ``i:j``, within one clause (a colon or a dash
+    does not end it: "Spider-Man: No Way Home")."""
+
+    def title_word(k: int) -> bool:
+        raw = tokens[k].raw
+        if tokens[k].key == "i":
+            return False
+        if raw.isdigit():
+            return not (len(raw) == 4 and 1880 <= int(raw) <= 2100)
+        return raw[:1].isupper()
+
+    a = i
+    while a > 0 and not _boundary(text, tokens, a):
+        k = a - 1
+        if title_word(k):
+            a = k
+        elif tokens[k].key in _TITLE_JOINERS and k > 0 and not _boundary(text, tokens, k) and title_word(k - 1):
+            a = k - 1
+        else:
+            break
+    b = j
+    while b < len(tokens) and not _boundary(text, tokens, b):
+        if title_word(b):
+            b += 1
+        elif (
+            tokens[b].key in _TITLE_JOINERS
+            and b + 1 < len(tokens)
+            and not _boundary(text, tokens, b + 1)
+            and title_word(b + 1)
+        ):
+            b += 2
+        else:
+            break
+    return a, b
+
+
+def _fragment(text: str, tokens: list[_Token], i: int, j: int, spans: Sequence[tuple]) -> bool:
+    """A match inside a longer Title Cased title that no single match covers: part of a title the KB
+    lacks ("Spider-Man" and "Way Home" in "Spider-Man: No Way Home", "Once" in "Everything
+    Everywhere All at Once", "Percy" in "Percy Jackson", "Top Gun" and "Maverick" in "Top Gun:
+    Maverick"). The run must hold another match or a capitalised word no match covers that is no
+    role, type or chat word ("Brad Pitt Movies" is Brad Pitt). Messages Title Cased throughout or
+    shouted say nothing by their capitals."""
     letters = [t for t in tokens if t.raw[:1].isalpha() and t.key != "i"]
     if letters and all(t.raw[:1].isupper() for t in letters[1:]):
-        return False  # Title Cased or shouting: capitals say nothing
-    for k in (i - 1, j):
-        if not 0 <= k < len(tokens) or k in covered or tokens[k].key == "i":
+        return False
+    if letters and all(t.raw.isupper() for t in letters):
+        return False
+    a, b = _title_run(text, tokens, i, j)
+    if (a, b) == (i, j):
+        return False
+    if any(s[0] != i and a <= s[0] and s[1] <= b for s in spans):
+        return True
+    covered = {k for s in spans for k in range(s[0], s[1])}
+    common = _common_words()
+    for k in range(a, b):
+        if i <= k < j or k in covered or tokens[k].key in _TITLE_JOINERS:
             continue
-        if _boundary(text, tokens, max(k, i)):
+        key = tokens[k].key
+        if key in _ROLE_OR_TYPE_WORDS or key in _CHAT_WORDS or key in _opinion_words():
             continue
-        if k == i - 1 and (k == 0 or _boundary(text, tokens, k)):
-            continue  # a capital at the start of a sentence
-        if (
-            tokens[k].raw[:1].isupper()
-            and tokens[k].key not in _NOT_TITLE_WORDS
-            and tokens[k].key not in _opinion_words()
-        ):
-            return True  # not "I Like the terminal", "I like The Hitchhiker's Guide ..."
+        if k == a and (k == 0 or _boundary(text, tokens, k)) and key in common:
+            continue  # a capital at the start of a sentence: "My", "Big"
+        return True
     return False
 
 

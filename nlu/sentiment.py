@@ -254,13 +254,18 @@ class SentimentRecognizer:
             cues = [f for f in found if f[3] == level]
             if cues:
                 start, _end, polarity, _ = max(cues, key=lambda f: (f[0], f[1] - f[0]))
-                return _Cue(self._negate(low, start, polarity), level)
+                negated = self._negate(low, start, polarity)
+                if polarity is Polarity.NEGATIVE and negated is Polarity.POSITIVE:
+                    return _Cue(Polarity.NEUTRAL, HEDGED)  # "I didn't hate it", "not boring": no strong like
+                return _Cue(negated, level)
         if not words:
             return None
         if _scoped_negation(words) and not any(w in _EXPERIENCE_VERBS for w in words):
             return _Cue(Polarity.NEGATIVE, EVALUATIVE)  # "but not The Shining", "neither X" (not "I haven't seen X")
         # a mid-clause "no" is mostly part of a title or an idiom ("No Way Home", "no idea"), not an opinion
-        plain = _MID_NO.sub(" ", self._descriptive.sub(" ", low))
+        if self._descriptive.search(low):
+            return None  # "made me cry", "tense", "devastating": the content, not an opinion of it
+        plain = _MID_NO.sub(" ", low)
         compound = self._vader.polarity_scores(plain)["compound"]
         if compound >= VADER_THRESHOLD:
             return _Cue(Polarity.POSITIVE, VADER)
@@ -346,7 +351,7 @@ def _scoped_negation(words: list[str]) -> bool:
 def _discourse_marker(low: str, hedge: tuple[int, int]) -> bool:
     """ "ok"/"okay"/"alright" opening a clause ("ok I love X") is a discourse marker, not a hedge."""
     word = low[hedge[0] : hedge[1]]
-    return word in ("ok", "okay", "alright", "all right", "not sure", "i guess") and not low[: hedge[0]].strip()
+    return word in ("ok", "okay", "alright", "all right", "fine") and not low[: hedge[0]].strip()
 
 
 def _after_than(masked: str, clause: _Clause, pos: int) -> bool:
