@@ -361,6 +361,7 @@ COMMON_ZIPF = 4.5
 words; "kids" 5.3, "spirit" 4.8, "favourite" 4.6, "titanic" 3.6, "inception" 3.7) is an everyday
 word: alone, it names a title only with a signal (capitalised mid-sentence, quoted, "the movie X",
 the whole message, the whole object of a like-verb: then asked about)."""
+_SUPERLATIVES = frozenset("favourite favorite fave best greatest top finest".split())
 _DETERMINERS = frozenset("my your his her our their a an some any every no this that these those its".split())
 """A word after one of these is a common noun ("my kids"), never a title on its own."""
 _PREDICATES = frozenset(
@@ -732,6 +733,7 @@ class EntityLinker:
         spans += self._title_word_spans(text, tokens, spans)
         spans = [s for s in spans if not bracketed.issuperset(range(s[0], s[1]))]
         spans = self._by_person(text, tokens, spans)
+        spans = self._drop_genre_attributes(tokens, spans)
         spans.sort(key=lambda s: s[0])
         years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}
         history_set = frozenset(history)
@@ -771,7 +773,7 @@ class EntityLinker:
                             for c in cands[1:]
                         )
                     )
-            if kind == "exact" and relation is None and _fragment(text, tokens, i, j, spans):
+            if kind != "ref" and relation is None and _fragment(text, tokens, i, j, spans):
                 continue  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
             if (
                 kind == "exact"
@@ -827,7 +829,7 @@ class EntityLinker:
                 continue
             people = [q for q in span[2] if _PERSON_ROLES.intersection(self.kb.roles(q))]
             if span[1] - i == 1:  # "Vertigo by Hitchcock": the persons of that last name too
-                people += [q for q in self._partial.get(tokens[i].key, ()) if q not in people]
+                people += [q for q in (self._names.namesakes(tokens[i].key) or ()) if q not in people]
             if not people:
                 continue  # "blown away by Interstellar"
             value_items = getattr(self.kb, "value_items", None)
@@ -845,6 +847,22 @@ class EntityLinker:
             out.append((a, i - 1, scored, "exact"))
         return out
 
+    def _drop_genre_attributes(self, tokens: list[_Token], spans: list) -> list:
+        """A genre after "favourite"/"best"/"greatest" that describes another named thing is no
+        opinion of the genre ("Vertigo is my favourite thriller", "Halloween is the best horror
+        film"); alone it is one ("My favourite genre is horror")."""
+        if len(spans) < 2:
+            return spans
+        out = []
+        for span in spans:
+            i = span[0]
+            before = {t.key for t in tokens[max(0, i - 2) : i]}
+            genre = all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+            if genre and before & _SUPERLATIVES:
+                continue
+            out.append(span)
+        return out
+
     def _title_before(
         self, text: str, tokens: list[_Token], by: int, works: set[str]
     ) -> tuple[int, dict[str, float]] | None:
@@ -852,7 +870,7 @@ class EntityLinker:
         item of the index), with its candidates; None if nothing fits."""
         names: dict[str, list[tuple[str, ...]]] = {}
         for w in works:
-            own = [self._label_keys.get(w) or name_key(self.kb.label(w))]
+            own = [name_key(self.kb.label(w))]
             own += [name_key(alias) for alias in self.kb.aliases(w)]
             names[w] = [k for k in own if k]
         keys = [t.key for t in tokens]
@@ -877,7 +895,7 @@ class EntityLinker:
             if hits:
                 best = (a, hits)
             elif best is None:
-                indexed = {q: v for q, v in self._index.get(typed, {}).items() if self.kb.is_item(q)}
+                indexed = {q: v for q, v in (self._names.exact(typed) or {}).items() if self.kb.is_item(q)}
                 if indexed and not all(k in _stop_words() for k in typed):
                     fallback = (a, indexed)
         return best or fallback
@@ -1051,6 +1069,15 @@ class EntityLinker:
             and any("P136" in self.kb.roles(q) for q in hit)
         ):
             return True  # a genre word: "I like horror"
+        if (
+            len(content) > 1
+            and not (quoted or typed or whole)
+            and all(_everyday(w) or w in _stop_words() for w in content)
+            and not any(t.raw[:1].isupper() for t in tokens[i:j])
+            and not (i > 0 and tokens[i - 1].key in _LIKE_VERBS)
+            and not (i > 1 and tokens[i - 1].key == "the" and tokens[i - 2].key in _LIKE_VERBS)
+        ):
+            return False  # "by the way", "for the record", "my childhood": everyday words, not a title
         if len(content) == 1 and _everyday(content[0]) and not (quoted or typed or whole):
             if i > 0 and tokens[i - 1].key in _DETERMINERS:
                 return False  # "my kids", "a queen"
@@ -1205,6 +1232,8 @@ class EntityLinker:
                     break
                 i = j
         for k in range(1, min(n, MAX_SUBJECT_TOKENS + 1)):  # the subject of an opinion: "the terminater was amazing"
+            if tokens[k].key in _CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
+                break
             if tokens[k].key in _PREDICATES and not _boundary(text, tokens, k):
                 if not any(_boundary(text, tokens, m) for m in range(1, k)):
                     spans.append((0, k, [k]))
@@ -1248,7 +1277,10 @@ class EntityLinker:
             names = self._names
             choices = [names.fuzzy_name(pos) for pos in ids]
             hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2)
+            digits = [t for t in query.split() if t.isdigit()]
             for name, ratio, _k in hits:
+                if [t for t in name.split() if t.isdigit()] != digits:
+                    continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = _FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
@@ -1499,7 +1531,7 @@ def _fragment(text: str, tokens: list[_Token], i: int, j: int, spans: Sequence[t
         if i <= k < j or k in covered or tokens[k].key in _TITLE_JOINERS:
             continue
         key = tokens[k].key
-        if key in _ROLE_OR_TYPE_WORDS or key in _CHAT_WORDS or key in _opinion_words():
+        if key in _ROLE_OR_TYPE_WORDS or key in _opinion_words():
             continue
         if k == a and (k == 0 or _boundary(text, tokens, k)) and key in common:
             continue  # a capital at the start of a sentence: "My", "Big"

@@ -22,6 +22,11 @@ Slang senses that differ from VADER's general-purpose lexicon ("sick", "fire", "
 from __future__ import annotations
 
 STATED_POSITIVE = (
+    "gives me goosebumps",
+    "gave me goosebumps",
+    "goosebumps",
+    "gives me chills",
+    "gave me chills",
     "big fan",
     "huge fan",
     "changed my life",
@@ -651,6 +656,8 @@ HEDGES = (
     "\U0001f610",  # neutral face
 )
 DESCRIPTIVE = (
+    "breaks my heart",
+    "broke my heart",
     "devastating",
     "devastated",
     "sob",
