@@ -130,6 +130,7 @@ class _Clause:
     entities: bool = False  # holds an entity placeholder
     reference: bool = False  # refers back to an entity: "I loved it", "this one is great"
     words: int = 0  # words besides entity placeholders
+    aspect: bool = False  # names a part of a work: "the story is boring"
 
     @property
     def polarity(self) -> Polarity | None:
@@ -181,7 +182,7 @@ class SentimentRecognizer:
             elif _after_than(masked, clauses[index], pos):
                 out.append(Polarity.NEUTRAL)  # "better than Tenet": a comparison, not an opinion of Tenet
             else:
-                out.append(_resolve(clauses, index))
+                out.append(_resolve(clauses, index, masked, pos))
         return tuple(out)
 
     def message_polarity(self, text: str) -> Polarity:
@@ -231,9 +232,11 @@ class SentimentRecognizer:
         if not spans:
             return False
         masked, _positions = _mask(text, spans)
-        if any(c.cue is not None for c in self._clauses(masked)):
-            return True
+        if any(c.cue is not None for c in self._clauses(masked)) or self._descriptive.search(masked.lower()):
+            return True  # a cue, a hedge, or a description of the effect ("X made me sob")
         words = _WORD.findall(masked.lower())
+        if len(words) > 1 and words[0].startswith(_PLACEHOLDER.lower()) and words[1] in _SUBJECT_PREDICATES:
+            return True  # "Sigur Rós are otherworldly", "The Cure got me through my teens"
         return any(w in _EXPERIENCE_VERBS for w in words)
 
     def clause_polarity(self, clause: str) -> Polarity | None:
@@ -246,6 +249,10 @@ class SentimentRecognizer:
         low = clause.lower().translate(_APOSTROPHES)
         words = _WORD.findall(low)
         found = self._matches(low)
+        if _NOTHING_LIKE.search(low):
+            return _Cue(Polarity.POSITIVE, STATED)  # "no one sings like X", "nothing beats X"
+        if _TOO_FOR_ME.search(low):
+            return _Cue(Polarity.NEGATIVE, STATED)  # "too weird for me"
         hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low)]
         if any(not _discourse_marker(low, h) for h in hedges):
             # a hedge weakens even a stated cue of its clause ("I kind of liked X", "I guess I like X")
@@ -322,6 +329,7 @@ class SentimentRecognizer:
                     entities=any(w.startswith(placeholder) for w in words),
                     reference=bool(_BACK_REFERENCE.search(piece)),
                     words=len([w for w in words if not w.startswith(placeholder)]),
+                    aspect=bool(_ASPECT.search(piece)),
                 )
             )
         return out
@@ -329,10 +337,26 @@ class SentimentRecognizer:
 
 _BACK_REFERENCE = re.compile(
     r"\b(?:it|this|that|them|those|these|him|her|they|(?:this|that|the)\s+(?:movie|film|book|song|album|one|track"
-    r"|record|series|novel|show|band|artist|story|ending|soundtrack))\b",
+    r"|record|series|novel|show|band|artist))\b",
     re.IGNORECASE,
 )
+_ASPECT = re.compile(
+    r"\b(?:the|its|their|his|her)\s+(?:story|plot|ending|end|rest|acting|cast|music|soundtrack|lyrics|writing|prose"
+    r"|characters|dialogue|visuals|effects|pacing|beginning|start|middle|first half|second half|last act|voice|vocals"
+    r"|songs|production|premise|execution|script|direction|world ?building)\b",
+    re.IGNORECASE,
+)
+"""A part of a work ("the story", "the ending"): an opinion of it is not an opinion of the whole."""
 """A clause that names no entity but refers back to one ("I loved it", "the film is a masterpiece")."""
+_SUBJECT_PREDICATES = frozenset(
+    """is was are were has have had got gets gives gave made makes kept keeps blew blows takes took never always
+    still just really sounds sound looks look feels feel reads""".split()
+)
+"""A verb after a named subject that opens the message: the message says something about it."""
+_NOTHING_LIKE = re.compile(
+    r"\b(?:no one|nobody|nothing|none|no other \w+)\b.{0,30}\b(?:like|beats|compares to|comes close to|tops)\s+(?:the\s+)?entity"
+)
+_TOO_FOR_ME = re.compile(r"\btoo(?:\s+\w+){1,2}\s+for\s+me\b")
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
 _SCOPED_NEGATION = frozenset({"not", "neither", "nor", "never"})
 
@@ -398,8 +422,10 @@ def _mask(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[int]]:
     return "".join(pieces), positions
 
 
-def _resolve(clauses: list[_Clause], index: int) -> Polarity:
+def _resolve(clauses: list[_Clause], index: int, masked: str = "", pos: int = 0) -> Polarity:
     own = clauses[index].cue
+    if own is not None and own.polarity is not Polarity.NEUTRAL and _contradicted(clauses, index, masked, pos):
+        return Polarity.NEUTRAL  # "Avatar looks great but the story is boring": mixed, ask
     later = _later_opinion(clauses, index)
     if later is not None:
         return later.polarity  # "X made me cry, I loved it", "X was disturbing but I loved it"
@@ -423,6 +449,34 @@ def _resolve(clauses: list[_Clause], index: int) -> Polarity:
         if previous is Polarity.NEGATIVE:
             return Polarity.POSITIVE
     return Polarity.NEUTRAL
+
+
+def _contradicted(clauses: list[_Clause], index: int, masked: str, pos: int) -> bool:
+    """The entity's own opinion meets the opposite opinion of a part of it after a contrast ("... but
+    the ending was awful") while it is itself only a judgement ("looks great") or about a part
+    ("I liked the first half of X"): a mixed reading, asked about. A stated like of the whole ("I
+    like it but not the actors") stands."""
+    own = clauses[index].cue
+    if own is None:
+        return False
+    part_of = bool(
+        re.search(r"\b(?:half|part|start|beginning|end|ending|rest|middle)\s+of\s+(?:the\s+)?$", masked[:pos])
+    )
+    if own.strength > EVALUATIVE and not part_of:
+        return False
+    for clause in clauses[index + 1 :]:
+        if clause.entities:
+            break
+        cue = clause.cue
+        if (
+            clause.boundary_before == "contrast"
+            and clause.aspect
+            and cue is not None
+            and cue.strength >= EVALUATIVE
+            and cue.polarity not in (own.polarity, Polarity.NEUTRAL)
+        ):
+            return True
+    return False
 
 
 def _later_opinion(clauses: list[_Clause], index: int) -> _Cue | None:

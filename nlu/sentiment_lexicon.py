@@ -187,6 +187,18 @@ STATED_NEGATIVE = (
     "regret reading",
 )
 EVALUATIVE_POSITIVE = (
+    "what a record",
+    "what a film",
+    "what a movie",
+    "what a book",
+    "what a song",
+    "what an album",
+    "what a voice",
+    "what a ride",
+    "otherworldly",
+    "the king",
+    "the queen",
+    "a legend",
     "goes hard",
     "go hard",
     "went hard",
@@ -356,6 +368,9 @@ EVALUATIVE_POSITIVE = (
     "<3",
 )
 EVALUATIVE_NEGATIVE = (
+    "repetitive",
+    "drives me crazy",
+    "drove me crazy",
     "overhyped",
     "over-hyped",
     "overplayed",
