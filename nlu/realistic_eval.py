@@ -196,7 +196,7 @@ def score(
     for sentence, outcome in pairs:
         s.sentences += 1
         s.questions += outcome.questions
-        stored = {}
+        stored: dict[str, tuple[str, bool]] = {}
         for qid, sign, confirmed in outcome.stored:
             stored.setdefault(qid, (sign, confirmed))
         gold_qids = {e.qid for e in sentence.entities if e.qid}
