@@ -5,6 +5,9 @@ the row id doubles as the user's numeric ``userID`` in the dataset-format log. A
 :meth:`StateStore.commit_turn` in one transaction: the turn's log record (table ``log_records`` of
 :class:`logs.store.LogStore`, same file) and the user's new state are written together or not at all,
 so a crash or a storage error never leaves a logged turn without its state change (or the reverse).
+A turn with a key (``Turn.key``, set by the Telegram channel from the update id) also stores its
+receipt ``turn_receipts(key, user_id, reply, created_ms)`` in that transaction: a turn handed over
+again (after a crash, or by another worker) is not applied twice, its stored reply is returned.
 When the log lives in another file (``build_dialog_manager(log_db=...)``) the two writes are separate:
 the log row first, then the state, and a crash between them loses that one turn's state change.
 
@@ -14,6 +17,7 @@ user's turns, so the later message of a user always wins (field case F11).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.state import DialogState
+from bot.turns import Choice, Reply
 from logs.record import LogRecord
 from logs.store import StoreError, create_log_table, insert_record, open_error
 
@@ -30,8 +35,48 @@ CREATE TABLE IF NOT EXISTS users (
     state TEXT NOT NULL,
     active INTEGER NOT NULL DEFAULT 1,
     updated_ms INTEGER NOT NULL
-)
+);
+CREATE TABLE IF NOT EXISTS turn_receipts (
+    key TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    reply TEXT NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS turn_receipts_age ON turn_receipts (created_ms);
 """
+
+KEEP_RECEIPTS_S = 7 * 24 * 3600
+"""How long a turn's receipt is kept (a channel hands an update over again within hours: a restart after
+a crash, or Telegram's redelivery within 24 h)."""
+
+
+class DuplicateTurn(StoreError):
+    """The turn's key was applied meanwhile (another process or a killed run): nothing was written.
+
+    Attributes:
+        reply: the reply stored when the key was first applied.
+    """
+
+    def __init__(self, key: str, reply: Reply) -> None:
+        super().__init__(f"turn {key} was already applied")
+        self.key = key
+        self.reply = reply
+
+
+def reply_to_json(reply: Reply) -> str:
+    """A reply as the JSON text kept in a receipt."""
+    return json.dumps(
+        {"text": reply.text, "choices": [[c.label, c.payload] for c in reply.choices], "image": reply.image,
+         "card": reply.card},
+        ensure_ascii=False,
+    )  # fmt: skip
+
+
+def reply_from_json(raw: str) -> Reply:
+    """Inverse of :func:`reply_to_json`."""
+    data = json.loads(raw)
+    choices = tuple(Choice(str(label), str(payload)) for label, payload in data.get("choices", ()))
+    return Reply(str(data["text"]), choices, data.get("image"), bool(data.get("card")))
 
 
 _IDS_CACHED = 100_000
@@ -45,7 +90,17 @@ class TurnStore(Protocol):
 
     def load_saved(self, user_id: str) -> DialogState | None: ...
     def save(self, user_id: str, state: DialogState) -> None: ...
-    def commit_turn(self, user_id: str, state: DialogState, *, session: str, record: LogRecord) -> int: ...
+    def commit_turn(
+        self,
+        user_id: str,
+        state: DialogState,
+        *,
+        session: str,
+        record: LogRecord,
+        receipt: tuple[str, Reply] | None = None,
+    ) -> int: ...
+    def receipt(self, key: str) -> Reply | None: ...
+    def save_receipt(self, user_id: str, key: str, reply: Reply) -> None: ...
     def numeric_id(self, user_id: str) -> int: ...
     def set_active(self, user_id: str, active: bool) -> None: ...
 
@@ -69,7 +124,10 @@ class StateStore:
             self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(_SCHEMA)
+            self._conn.executescript(_SCHEMA)
+            self._conn.execute(
+                "DELETE FROM turn_receipts WHERE created_ms < ?", (int((time.time() - KEEP_RECEIPTS_S) * 1000),)
+            )
         except (sqlite3.Error, OSError) as exc:
             raise open_error(path, exc) from exc
         self._lock = threading.RLock()
@@ -119,13 +177,23 @@ class StateStore:
             (user_id, state.to_json(), int(state.active), int(time.time() * 1000)),
         )
 
-    def commit_turn(self, user_id: str, state: DialogState, *, session: str, record: LogRecord) -> int:
-        """Append the turn's log record and save the user's state in one transaction.
+    def commit_turn(
+        self,
+        user_id: str,
+        state: DialogState,
+        *,
+        session: str,
+        record: LogRecord,
+        receipt: tuple[str, Reply] | None = None,
+    ) -> int:
+        """Append the turn's log record, save the user's state and (with ``receipt``) the turn's
+        ``(key, reply)`` in one transaction.
 
         Returns:
             The log row id.
 
         Raises:
+            DuplicateTurn: the receipt's key was applied meanwhile; nothing was written.
             StoreError: the database cannot be written (locked longer than the busy timeout, full,
                 read-only, corrupt); nothing of the turn was written.
         """
@@ -136,8 +204,14 @@ class StateStore:
                     self._log_table = True
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
+                    if receipt is not None:
+                        stored = self._receipt(receipt[0])
+                        if stored is not None:
+                            raise DuplicateTurn(receipt[0], stored)
                     row_id = insert_record(self._conn, session, record)
                     self._upsert(user_id, state)
+                    if receipt is not None:
+                        self._insert_receipt(user_id, *receipt)
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")
@@ -145,6 +219,40 @@ class StateStore:
             except sqlite3.Error as exc:
                 raise StoreError(f"{self.path or ':memory:'}: cannot save the turn ({exc})") from exc
         return row_id
+
+    def save_receipt(self, user_id: str, key: str, reply: Reply) -> None:
+        """Store a turn's receipt on its own (when the log lives in another file; see the module docstring).
+
+        Raises:
+            StoreError: the database cannot be written.
+        """
+        with self._lock:
+            try:
+                self._insert_receipt(user_id, key, reply)
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path or ':memory:'}: cannot save the turn's receipt ({exc})") from exc
+
+    def receipt(self, key: str) -> Reply | None:
+        """The reply stored when the turn ``key`` was applied, or None if it never was.
+
+        Raises:
+            StoreError: the database cannot be read.
+        """
+        with self._lock:
+            try:
+                return self._receipt(key)
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path or ':memory:'}: cannot read a turn receipt ({exc})") from exc
+
+    def _receipt(self, key: str) -> Reply | None:
+        row = self._conn.execute("SELECT reply FROM turn_receipts WHERE key = ?", (key,)).fetchone()
+        return reply_from_json(row[0]) if row else None
+
+    def _insert_receipt(self, user_id: str, key: str, reply: Reply) -> None:
+        self._conn.execute(
+            "INSERT OR IGNORE INTO turn_receipts (key, user_id, reply, created_ms) VALUES (?, ?, ?, ?)",
+            (key, user_id, reply_to_json(reply), int(time.time() * 1000)),
+        )
 
     def numeric_id(self, user_id: str) -> int:
         """The user's stable integer id (the row id; created with a fresh state if needed).

@@ -37,7 +37,7 @@ from bot.dialog.context import DEFAULT_LIST_SIZE, DEFAULT_MIN_PREFERENCES, Dialo
 from bot.dialog.turn_log import TurnLog
 from bot.services import Services
 from bot.state import DialogState
-from bot.store import TurnStore
+from bot.store import DuplicateTurn, TurnStore
 from bot.turns import Reply, Turn
 from corsbot_errors import CorsbotError
 from logs.record import LogRecord
@@ -109,6 +109,9 @@ class DialogManager:
         with self._user_lock(turn.user_id):
             started = self._now_ms()
             try:
+                if turn.key is not None and (stored := self._states.receipt(turn.key)) is not None:
+                    logger.info("turn %s of %s was already applied: its stored reply again", turn.key, turn.user_id)
+                    return stored  # handed over again after a crash: never applied twice (issue 17.1)
                 saved = self._states.load_saved(turn.user_id)
             except StoreError as exc:
                 logger.error("state of %s not loaded: %s", turn.user_id, exc)
@@ -125,6 +128,7 @@ class DialogManager:
             events = render.dedupe(outcome.events)
             state.logged_contexts = logged_contexts
             state.logged_events = tuple(events)
+            reply = Reply(text=outcome.text, choices=outcome.choices, image=outcome.image, card=outcome.card)
             try:
                 self._turns.commit(
                     turn,
@@ -135,11 +139,14 @@ class DialogManager:
                     contexts=logged_contexts,
                     started_ms=started,
                     now_ms=self._now_ms(),
+                    reply=reply,
                 )
+            except DuplicateTurn as exc:  # applied meanwhile by another process: that application stands
+                return exc.reply
             except StoreError as exc:  # the operator gets the detail; the user a short apology, no path
                 logger.error("turn of %s not saved: %s", turn.user_id, exc)
                 return Reply(text=msg.STORAGE_ERROR)
-        return Reply(text=outcome.text, choices=outcome.choices, image=outcome.image, card=outcome.card)
+        return reply
 
     def current_domain(self, user_id: str) -> str:
         """The domain ``user_id`` is in (a new user: :attr:`default_domain`)."""

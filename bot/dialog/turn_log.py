@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.state import DialogState
 from bot.store import TurnStore
-from bot.turns import Turn
+from bot.turns import Reply, Turn
 from logs.record import LogRecord
 from logs.schema import format_objects, join_list
 from logs.store import LogStore, StoreError
@@ -63,15 +63,21 @@ class TurnLog:
         contexts: Sequence[str],
         started_ms: int,
         now_ms: int,
+        reply: Reply | None = None,
     ) -> None:
         """Write the turn's log record and the user's new state: one transaction when both live in one
-        database (``StateStore.commit_turn``); else the log row, then the state.
+        database (``StateStore.commit_turn``); else the log row, then the state. A turn with a key
+        (``Turn.key``) also stores its receipt ``(key, reply)`` in that transaction.
 
         Raises:
+            bot.store.DuplicateTurn: the key was applied meanwhile (nothing was written).
             StoreError: the database cannot be written; with one transaction, nothing was written.
         """
+        receipt = (turn.key, reply) if turn.key is not None and reply is not None else None
         if self._log is None:
             self._states.save(turn.user_id, state)
+            if receipt is not None:
+                self._states.save_receipt(turn.user_id, *receipt)
             return
         numeric_id = self._states.numeric_id(turn.user_id)
         start = turn.timestamp_ms if turn.timestamp_ms is not None else started_ms
@@ -92,10 +98,14 @@ class TurnLog:
             interaction_type=turn.interaction_type,
         )
         if self._same_database:
-            row_id = self._states.commit_turn(turn.user_id, state, session=self._session, record=record)
+            row_id = self._states.commit_turn(
+                turn.user_id, state, session=self._session, record=record, receipt=receipt
+            )
         else:
             row_id = self._log.append(self._session, record)
             self._states.save(turn.user_id, state)
+            if receipt is not None:
+                self._states.save_receipt(turn.user_id, *receipt)
         if self._to_check is not None:
             try:
                 self._recheck(numeric_id, row_id, record)
