@@ -19,6 +19,7 @@ Document layout::
       "source": "embedded:/…/wikidata-subset.nt.gz", "built_at": "2026-…Z",
       "entities": ["Q1", …],              # items first (n_items of them), then the other values;
       "n_items": 17207,                   #   each group sorted by numeric id
+      "schema": "3f0c…",                  # recommender.schema.schema_fingerprint of the domain
       "labels": ["The Matrix", null, …],  # per entity; en > mul > any language; null = no label
       "label_langs": ["en", null, …],
       "aliases": {"12": ["Matrix"], …},   # entity index (as string) -> sorted aliases (en/mul)
@@ -27,8 +28,15 @@ Document layout::
       "edge_item": [12, …], "edge_pid": [0, …], "edge_value": [40213, …],   # parallel arrays
       "details": {"12": {"imdb_id": "tt0133093", "year": 1999, …}, …},     # items only
       "sitelinks": {"12": "https://en.wikipedia.org/wiki/The_Matrix", …},
-      "declared_roles": {"40999": [1], …}  # entity -> pid indexes from the schema's value types
-    }                                      #   (a writer with no book in the graph is still "author")
+      "declared_roles": {"40999": [1], …}, # entity -> pid indexes from the schema's value types
+                                           #   (a writer with no book in the graph is still "author")
+      "kind_names": ["person", "genre", "film"],   # the schema's kinds (recommender.kinds)
+      "kinds": [2, 2, …, 0, -1, …],        # per entity: index into kind_names, -1 = none
+      "merged": {"Q1123": 40213, …}        # near-duplicate genre QID -> the entity it became
+    }
+
+Edges join an item or a property value (a *value claim*: an artist's genre, a band member's band) to a
+value; ``edge_item`` is the claim's subject.
 
 The pack holds the per-entity indexes (item -> values, value -> items, degrees) precomputed;
 ``graph()`` builds a networkx graph lazily (tools and tests; the recommender builds its sparse matrix
@@ -66,7 +74,7 @@ from numpy.typing import NDArray
 
 from recommender.errors import KnowledgeBaseError
 from recommender.kbpack import PACK_FILE, Pack, write_pack
-from recommender.schema import DOMAINS, PID, QID
+from recommender.schema import DOMAINS, PID, QID, Kind, schema_fingerprint
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx
@@ -100,6 +108,10 @@ class ItemDetails:
         lastfm_id: Last.fm id (P3192) or None.
         discogs_id: Discogs master id (P1954) or None.
         wikipedia: English Wikipedia article URL or None.
+        openlibrary_id: Open Library id (P648, ``OL…W`` work or ``OL…M`` edition) or None.
+        goodreads_id: Goodreads work id (P8383, else the version id P2969) or None.
+        musicbrainz_id: MusicBrainz recording (P4404) or release-group (P436) id, or None.
+        musicbrainz_kind: ``"recording"`` or ``"release-group"`` (the page kind of ``musicbrainz_id``).
     """
 
     qid: QID
@@ -115,13 +127,18 @@ class ItemDetails:
     discogs_id: str | None = None
     wikipedia: str | None = None
     spotify_kind: str | None = None
+    openlibrary_id: str | None = None
+    goodreads_id: str | None = None
+    musicbrainz_id: str | None = None
+    musicbrainz_kind: str | None = None
 
     def links(self) -> tuple[tuple[str, str], ...]:
         """External pages about the entity as ``((site name, URL), ...)``, most useful first.
 
         URLs follow the Wikidata formatter URLs of the identifiers (P1651 YouTube video, P345 IMDb
         title ``tt…`` or name ``nm…``, P4947 TMDB movie, P2207/P2205/P1902 Spotify
-        track/album/artist, P3192 Last.fm, P1954 Discogs master), with each id URL-quoted. A Spotify
+        track/album/artist, P3192 Last.fm, P1954 Discogs master, P4404/P436 MusicBrainz recording /
+        release group, P648 Open Library, P8383 Goodreads work), with each id URL-quoted. A Spotify
         id of unknown kind or malformed gives a Spotify search for the label instead.
         """
         out: list[tuple[str, str]] = []
@@ -144,6 +161,17 @@ class ItemDetails:
             )
         if self.discogs_id:
             out.append(("Discogs", f"https://www.discogs.com/master/{quote(self.discogs_id.strip(), safe='')}"))
+        if self.musicbrainz_id and self.musicbrainz_kind in ("recording", "release-group"):
+            mbid = quote(self.musicbrainz_id.strip(), safe="")
+            out.append(("MusicBrainz", f"https://musicbrainz.org/{self.musicbrainz_kind}/{mbid}"))
+        if self.openlibrary_id:
+            olid = self.openlibrary_id.strip()
+            kind = "works" if olid.endswith("W") else "authors" if olid.endswith("A") else "books"
+            out.append(("Open Library", f"https://openlibrary.org/{kind}/{quote(olid, safe='')}"))
+        if self.goodreads_id:
+            out.append(
+                ("Goodreads", f"https://www.goodreads.com/work/show/{quote(self.goodreads_id.strip(), safe='')}")
+            )
         if self.wikipedia:
             out.append(("Wikipedia", self.wikipedia))
         out.append(("Wikidata", f"https://www.wikidata.org/wiki/{self.qid}"))
@@ -153,6 +181,14 @@ class ItemDetails:
 SPOTIFY_KINDS = ("track", "album", "artist")
 """open.spotify.com page kinds, by the Wikidata property of the id (P2207, P2205, P1902)."""
 _SPOTIFY_ID = re.compile(r"^[0-9A-Za-z]{22}$")
+
+
+def _detail_group(name: str) -> str:
+    """The ``ItemDetails`` field a stored detail fills (``spotify_album_id`` -> ``spotify_id``)."""
+    for prefix in ("spotify_", "musicbrainz_"):
+        if name.startswith(prefix):
+            return prefix + "id"
+    return name
 
 
 def spotify_url(spotify_id: str | None, kind: str | None, label: str) -> str:
@@ -187,10 +223,13 @@ DETAIL_NAMES: tuple[str, ...] = (
     "spotify_id",
     "lastfm_id",
     "discogs_id",
+    "openlibrary_id",
+    "goodreads_id",
+    "musicbrainz_id",
 )
 """The ``ItemDetails`` fields filled from detail properties (see ``DomainSchema.details``); the snapshot
 stores the Spotify id under ``spotify_<kind>_id`` (kinds: :data:`SPOTIFY_KINDS`), older ones under
-``spotify_id``."""
+``spotify_id``, and the MusicBrainz id under ``musicbrainz_<kind>_id`` (recording, release_group)."""
 
 
 @dataclass(slots=True)
@@ -212,12 +251,15 @@ class SnapshotData:
     details: dict[str, dict[str, Any]] = field(default_factory=dict)
     sitelinks: dict[str, str] = field(default_factory=dict)
     declared_roles: dict[str, set[str]] = field(default_factory=dict)  # qid -> pids (ValueType)
+    kinds: dict[str, str] = field(default_factory=dict)  # qid -> kind name (recommender.kinds)
+    merged: dict[str, str] = field(default_factory=dict)  # near-duplicate qid -> the qid it became
 
     def to_json(self, *, built_at: str | None = None) -> dict[str, Any]:
         """The snapshot document (see the module docstring); deterministic but for ``built_at``."""
         schema = DOMAINS[self.domain]
         items = sorted(self.items, key=_qid_key)
-        values = sorted(({v for _, _, v in self.edges} | set(self.declared_roles)) - self.items, key=_qid_key)
+        ends = {v for _, _, v in self.edges} | {s for s, _, _ in self.edges}
+        values = sorted((ends | set(self.declared_roles)) - self.items, key=_qid_key)
         entities = items + values
         index = {q: i for i, q in enumerate(entities)}
         pids: list[str] = list(schema.edge_pids)
@@ -225,8 +267,11 @@ class SnapshotData:
         extra = sorted(used - set(pids), key=_qid_key)
         pids += extra
         pid_index = {p: i for i, p in enumerate(pids)}
-        edges = sorted((index[i], pid_index[p], index[v]) for i, p, v in self.edges if i in index)
+        edges = sorted((index[i], pid_index[p], index[v]) for i, p, v in self.edges)
         labels = [self.labels.get(q, (None, None)) for q in entities]
+        kind_names = [k.name for k in schema.kinds]
+        kind_names += sorted({k for q, k in self.kinds.items() if q in index} - set(kind_names))
+        kind_index = {k: i for i, k in enumerate(kind_names)}
         doc: dict[str, Any] = {
             "format": SNAPSHOT_FORMAT,
             "version": SNAPSHOT_VERSION,
@@ -235,6 +280,7 @@ class SnapshotData:
             "built_at": built_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "entities": entities,
             "n_items": len(items),
+            "schema": schema_fingerprint(self.domain),
             "labels": [lab for lab, _ in labels],
             "label_langs": [lang for _, lang in labels],
             "aliases": {
@@ -265,6 +311,11 @@ class SnapshotData:
                 str(index[q]): sorted(pid_index[p] for p in ps)
                 for q, ps in sorted(self.declared_roles.items(), key=lambda kv: _qid_key(kv[0]))
                 if q in index and ps
+            },
+            "kind_names": kind_names,
+            "kinds": [kind_index.get(self.kinds.get(q, ""), -1) for q in entities],
+            "merged": {
+                q: index[c] for q, c in sorted(self.merged.items(), key=lambda kv: _qid_key(kv[0])) if c in index
             },
         }
         return doc
@@ -340,19 +391,29 @@ def snapshot_file(path: Path) -> Path:
     return path if path.name.endswith(".json.gz") or path.is_file() else path / SNAPSHOT_FILE
 
 
-def snapshot_items(path: Path) -> int | None:
+def snapshot_items(path: Path, *, schema: str | None = None) -> int | None:
     """Number of items of the snapshot at ``path``, or None if there is no readable snapshot there.
 
     Used before overwriting a snapshot (``recommender.sparql.build_snapshot``); reads the pack's
     header (milliseconds), else the whole document of an older snapshot (about a second).
+
+    Args:
+        path: the snapshot folder or file.
+        schema: a :func:`recommender.schema.schema_fingerprint`; when given, a snapshot built with
+            another schema gives None (its item count says nothing about the new build's).
     """
     try:
-        return int(Pack.open(pack_file(path)).meta["n_items"])
+        meta = Pack.open(pack_file(path)).meta
     except (KnowledgeBaseError, KeyError, TypeError, ValueError):
-        pass
+        try:
+            meta = read_snapshot(path)
+        except (KnowledgeBaseError, KeyError, TypeError, ValueError):
+            return None
     try:
-        return int(read_snapshot(path)["n_items"])
-    except (KnowledgeBaseError, KeyError, TypeError, ValueError):
+        if schema is not None and meta.get("schema") != schema:
+            return None
+        return int(meta["n_items"])
+    except (KeyError, TypeError, ValueError):
         return None
 
 
@@ -462,6 +523,9 @@ class KnowledgeBase:
         "_details",
         "_sitelinks",
         "_declared",
+        "_kinds",
+        "_kind_names",
+        "_merged",
         "_out_ptr",
         "_out_pid",
         "_out_val",
@@ -506,6 +570,12 @@ class KnowledgeBase:
             self._details = pack.entity_column("details")
             self._sitelinks = pack.entity_column("sitelinks")
             self._declared = pack.entity_column("declared_roles")
+            self._kind_names: tuple[str, ...] = (
+                tuple(str(k) for k in pack.column("kind_names")) if pack.has("kind_names") else ()
+            )
+            self._kinds = pack.array("kinds") if pack.kind("kinds") == "ints" else None
+            merged = meta.get("merged") or {}
+            self._merged: dict[str, int] = {str(q): int(i) for q, i in merged.items()}
             self._out_ptr = pack.view("~out.ptr")
             self._out_pid = pack.view("edge_pid")
             self._out_val = pack.view("edge_value")
@@ -564,7 +634,12 @@ class KnowledgeBase:
 
     def index_of(self, qid: str) -> int | None:
         """Entity index of ``qid`` (items are ``0 .. len(items) - 1``), or None if unknown."""
-        return self._pack.index_of(qid) if isinstance(qid, str) else None
+        if not isinstance(qid, str):
+            return None
+        i = self._pack.index_of(qid)
+        if i is None and self._merged:  # a merged near-duplicate answers as the entity it became
+            i = self._merged.get(qid)
+        return i
 
     def qid_at(self, index: int) -> QID:
         """The QID of entity ``index`` (inverse of :meth:`index_of`)."""
@@ -578,6 +653,24 @@ class KnowledgeBase:
         """Whether ``qid`` is a recommendable item of this domain."""
         i = self.index_of(qid)
         return i is not None and i < self._n_items
+
+    def kind(self, qid: str) -> str | None:
+        """The entity's kind (``"film"``, ``"song"``, ``"band"``, ``"genre"`` ...; see
+        ``recommender.kinds``), or None when unknown or untyped."""
+        i = self.index_of(qid)
+        return None if i is None else self._kind_at(i)
+
+    def _kind_at(self, i: int) -> str | None:
+        if self._kinds is None or i >= len(self._kinds):
+            return None
+        k = int(self._kinds[i])
+        return self._kind_names[k] if 0 <= k < len(self._kind_names) else None
+
+    def canonical(self, qid: str) -> QID:
+        """The QID under which ``qid`` is in the graph: a near-duplicate genre merged at build time
+        ("crime novel" into "crime fiction") gives the one it became; any other id is returned as is."""
+        i = self._merged.get(qid)
+        return QID(qid) if i is None else self.qid_at(i)
 
     def entities(self) -> tuple[QID, ...]:
         """Every known entity: items first, then the other property values."""
@@ -669,7 +762,9 @@ class KnowledgeBase:
         """Properties for which ``qid`` is a value, most frequent first (ties: schema order).
 
         Roles declared by the schema's value types (a genre, a writer ...) follow those seen on edges,
-        so an entity no item links to still has its role.
+        so an entity no item links to still has its role. When the entity's kind declares the roles
+        users know it by (``Kind.roles``: a band is a performer, an artist a performer, composer or
+        lyricist), only those are given, or the first of them when none was seen.
         """
         i = self.index_of(qid)
         if i is None:
@@ -677,7 +772,17 @@ class KnowledgeBase:
         counts = Counter(self._in_pid[k] for k in range(self._in_ptr[i], self._in_ptr[i + 1]))
         ranked = [p for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
         ranked += [p for p in self._declared.get(i) or () if p not in counts]
-        return tuple(self.pids[p] for p in ranked)
+        roles = tuple(self.pids[p] for p in ranked)
+        kind = self._kind_schema(i)
+        if kind is None or not kind.roles:
+            return roles
+        # a band is known as a performer, not as "the band of its members": the kind's own roles
+        return tuple(p for p in roles if p in kind.roles) or kind.roles[:1]
+
+    def _kind_schema(self, i: int) -> Kind | None:
+        schema = DOMAINS.get(self.domain)
+        name = self._kind_at(i)
+        return None if schema is None or name is None else schema.kind(name)
 
     def popularity(self, qid: str) -> float:
         """``degree + SITELINK_BONUS * has_enwiki_article`` (>= 0; 0.0 for unknown ids)."""
@@ -719,6 +824,14 @@ class KnowledgeBase:
             lastfm_id=d.get("lastfm_id"),
             discogs_id=d.get("discogs_id"),
             wikipedia=self._sitelinks.get(i),
+            openlibrary_id=d.get("openlibrary_id"),
+            goodreads_id=d.get("goodreads_id"),
+            musicbrainz_id=d.get("musicbrainz_recording_id") or d.get("musicbrainz_release_group_id"),
+            musicbrainz_kind="recording"
+            if d.get("musicbrainz_recording_id")
+            else "release-group"
+            if d.get("musicbrainz_release_group_id")
+            else None,
         )
 
     def _spotify(self, qid: str, d: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -737,9 +850,10 @@ class KnowledgeBase:
     def detail_counts(self) -> dict[str, int]:
         """How many items have each detail field (incl. ``description`` and ``wikipedia``)."""
         counts: Counter[str] = Counter()
-        for _i, d in self._details.items():
-            counts.update({"spotify_id" if k.startswith("spotify_") else k for k, v in d.items() if v is not None})
         n_items = self._n_items
+        for i, d in self._details.items():
+            if i < n_items:  # property values (an artist's Spotify id) are not counted
+                counts.update({_detail_group(k) for k, v in d.items() if v is not None})
         counts["description"] = int(self._descriptions.present()[:n_items].sum())
         counts["wikipedia"] = int(self._has_sitelink[:n_items].sum())
         return {k: counts.get(k, 0) for k in ("description", *DETAIL_NAMES, "wikipedia")}

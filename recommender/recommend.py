@@ -329,6 +329,9 @@ class Recommender:
             raise ConfigError(f"method must be 'cg' or 'power', got {method!r}")
         self.method = method
         self.tol = (CG_TOL if method == "cg" else DEFAULT_TOL) if tol is None else tol
+        canonical = getattr(kb, "canonical", None)
+        if interactions and canonical is not None:
+            interactions = {key: tuple(canonical(q) for q in qids) for key, qids in interactions.items()}
         arrays = item_value_arrays(kb)
         collab = with_users(arrays, interactions or {})
         self._interactions = interactions or {}
@@ -403,6 +406,7 @@ class Recommender:
         """
         index = self.graph.index
         hidden = frozenset(node for node in (user_node(k) for k in hide_users) if node in index)
+        profile = self.canonical_profile(profile)
         key = (profile.liked, profile.disliked, hidden)
         hit = self._cache.get(key)
         if hit is not None:
@@ -413,6 +417,19 @@ class Recommender:
         if len(self._cache) > _SCORE_CACHE_SIZE:
             self._cache.popitem(last=False)
         return solved
+
+    def canonical_profile(self, profile: Profile) -> Profile:
+        """``profile`` with every QID as the graph knows it (``KnowledgeBase.canonical``: a
+        near-duplicate genre merged at build time is the genre it became); unchanged when the KB
+        has no merged entities."""
+        canonical = getattr(self.kb, "canonical", None)
+        if canonical is None:
+            return profile
+        liked = frozenset(canonical(q) for q in profile.liked)
+        disliked = frozenset(canonical(q) for q in profile.disliked)
+        if liked == profile.liked and disliked == profile.disliked:
+            return profile
+        return Profile(liked=liked - disliked, disliked=disliked)
 
     def _solve(self, profile: Profile, hidden: frozenset[str] = frozenset()) -> _Solved:
         index = self.graph.index

@@ -11,14 +11,18 @@ Items are entities with ``wdt:P31`` in the subclass closure (``wdt:P279*``) of t
 classes, minus the closure of its excluded classes (the offline dump makes ``song`` a subclass of
 ``literary work`` and ``mockumentary`` one of both ``film`` and ``literary work``: books exclude the
 film and music classes, films exclude TV and music classes but not literary ones, so a film genre
-class wins over a literary one; a domain's own roots always stay, with their subclasses); music artists are
-typed by occupation instead (``wdt:P106`` in the closure of musician Q639669, as in Wikidata and in the
-offline dump).
+class wins over a literary one; a domain's own roots always stay, with their subclasses).
 
-Music domain decision: both *works* (album, song, single, EP) and *artists* (musicians, musical
-groups) are items. The released study's music users named artists, songs and albums; artists are
-also values of works (``performer`` P175), so an artist is at once an item and a property value, and
-PageRank can flow album -> performer -> other albums and artist -> genre -> other artists.
+Items and properties per domain (issue 16), as in the original ConveRSE system: a movie's items are
+films; a book's items are literary works (a series is a property); music's items are songs and albums,
+and performers (bands, solo artists), composers, genres and record labels are properties that users
+rate, critique and that explain. Every entity gets one :class:`Kind` by the domain's rules
+(:attr:`DomainSchema.kinds`, first match wins, see :func:`kind_rules_text`): the builder
+(``recommender.sparql``) reads the types (``wdt:P31``/``wdt:P106``) of items and values, keeps an
+entity as an item only when its kind is an item kind, drops an edge whose value has a kind the
+property does not accept (a record label as a performer, a band as an album), and reads the
+*value claims* of property values (an artist's genres, record label and band), so a song reaches other
+songs through its album, its performer and the performer's genres.
 
 Example:
     >>> DOMAINS["movie"].role("P161")
@@ -60,15 +64,73 @@ WDT = "http://www.wikidata.org/prop/direct/"
 
 @dataclass(frozen=True, slots=True)
 class EdgeProperty:
-    """A property whose (item, value) claims become graph edges.
+    """A property whose (subject, value) claims become graph edges.
 
     Attributes:
         pid: the Wikidata property, e.g. ``"P57"``.
         role: the user-facing role of a value, e.g. ``"director"`` ("X the director").
+        kinds: the :class:`Kind` names a value may have (empty: any); an edge whose value has
+            another kind is dropped at build time (a record label is never a performer).
+        default_kind: the kind of a value that no type rule classifies (an untyped performer is
+            an ``"artist"``); None leaves it without a kind.
+        forced_kind: the kind a value gets whatever its types say, after the person, group, label
+            and genre rules (a book's series, ``P179``, is a series even when typed literary work).
+        weak: a property that says little about taste (record label, publisher, production
+            company, instrument): never the only reason given when a stronger one exists.
+        on_items: read from items (False: only a value claim, see :attr:`Kind.claims`).
+        role_by_kind: ``((kind, role), ...)``: the role word for values of that kind ("band" for a
+            performer that is a band, "artist" for a solo one).
     """
 
     pid: PID
     role: str
+    kinds: tuple[str, ...] = ()
+    default_kind: str | None = None
+    forced_kind: str | None = None
+    weak: bool = False
+    on_items: bool = True
+    role_by_kind: tuple[tuple[str, str], ...] = ()
+
+    def accepts(self, kind: str | None) -> bool:
+        """Whether a value of ``kind`` (None: unknown) may be the value of this property."""
+        return kind is None or not self.kinds or kind in self.kinds
+
+    def role_for(self, kind: str | None) -> str:
+        """The role word for a value of ``kind`` (:attr:`role_by_kind`, else :attr:`role`)."""
+        for k, word in self.role_by_kind:
+            if k == kind:
+                return word
+        return self.role
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """What an entity is in a domain: an item kind (film, book, song, album) or a property kind
+    (person, band, artist, genre, record label, series ...).
+
+    Attributes:
+        name: ``"film"``, ``"book"``, ``"song"``, ``"album"``, ``"band"``, ``"artist"`` ...
+        noun: the user's word for it ("film", "band", "record label").
+        item: True for an item kind (recommended and suggested); property kinds are rated,
+            critiqued and used in explanations, never recommended.
+        classes: ``wdt:P31`` roots (their ``wdt:P279*`` closure) that give this kind.
+        occupations: ``wdt:P106`` roots (closure) that give this kind (a musician without P31).
+        claims: properties read from an entity of this kind when it is a property value (value
+            claims: an artist's genres, record label, band); each must be one of the domain's edges.
+        reverse_claims: properties ``p`` whose claims ``?x p this`` are read for such an entity
+            (a band's members, ``?member wdt:P463 band``).
+        roles: the roles users know such an entity by (a band: performer); empty = the roles seen
+            on its edges.
+    """
+
+    name: str
+    noun: str
+    item: bool = False
+    classes: tuple[QID, ...] = ()
+    occupations: tuple[QID, ...] = ()
+    claims: tuple[PID, ...] = ()
+    reverse_claims: tuple[PID, ...] = ()
+    roles: tuple[PID, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,15 +174,17 @@ class DomainSchema:
 
     Attributes:
         name: ``"movie"``, ``"book"`` or ``"music"``.
-        item_classes: roots of the item classes; items have ``wdt:P31`` in their ``wdt:P279*``
-            closure.
+        item_classes: roots of the item classes; item candidates have ``wdt:P31`` in their
+            ``wdt:P279*`` closure (their kind, by :attr:`kinds`, decides whether they are items).
         excluded_classes: roots whose closure is removed from the item classes (another domain's);
             the domain's own roots and their subclasses are kept if a root is itself under one.
-        item_occupations: roots of occupations (``wdt:P106``) that make a person an item (music
-            artists); empty for the other domains.
+        item_occupations: roots of occupations (``wdt:P106``) that make a person an item
+            candidate; empty in every domain since issue 16 (music artists are properties).
         edges: edge properties, most important first.
         details: detail fields shown to users.
         value_types: entities kept as values even without an edge (with their declared role).
+        kinds: the kind rules, in priority order (the first kind whose classes or occupations
+            match an entity's types wins; see :func:`kind_rules_text`).
     """
 
     name: str
@@ -130,11 +194,36 @@ class DomainSchema:
     edges: tuple[EdgeProperty, ...]
     details: tuple[DetailField, ...]
     value_types: tuple[ValueType, ...] = ()
+    kinds: tuple[Kind, ...] = ()
 
     @property
     def edge_pids(self) -> tuple[PID, ...]:
         """The edge properties' ids, in schema order."""
         return tuple(e.pid for e in self.edges)
+
+    @property
+    def item_edge_pids(self) -> tuple[PID, ...]:
+        """The edge properties read from items (schema order)."""
+        return tuple(e.pid for e in self.edges if e.on_items)
+
+    @property
+    def item_kinds(self) -> tuple[str, ...]:
+        """Names of the item kinds."""
+        return tuple(k.name for k in self.kinds if k.item)
+
+    def edge(self, pid: str) -> EdgeProperty | None:
+        """The edge property ``pid`` of this domain, or None."""
+        for edge in self.edges:
+            if edge.pid == pid:
+                return edge
+        return None
+
+    def kind(self, name: str | None) -> Kind | None:
+        """The kind called ``name``, or None."""
+        for kind in self.kinds:
+            if kind.name == name:
+                return kind
+        return None
 
     def role(self, pid: str) -> str:
         """The role name of ``pid`` in this domain, or the global :func:`role_name`."""
@@ -146,6 +235,10 @@ class DomainSchema:
 
 def _q(*ids: str) -> tuple[QID, ...]:
     return tuple(QID(i) for i in ids)
+
+
+def _p(*ids: str) -> tuple[PID, ...]:
+    return tuple(PID(i) for i in ids)
 
 
 def _e(*pairs: tuple[str, str]) -> tuple[EdgeProperty, ...]:
@@ -165,6 +258,28 @@ MUSICAL_GROUP = QID("Q215380")
 MUSICIAN = QID("Q639669")
 TELEVISION_PROGRAM = QID("Q15416")
 TELEVISION_SERIES = QID("Q5398426")
+HUMAN = QID("Q5")
+WRITER = QID("Q36180")
+RECORD_LABEL = QID("Q18127")
+MUSIC_GENRE = QID("Q188451")
+LITERARY_GENRE = QID("Q223393")
+FILM_GENRE = QID("Q201658")
+GENRE = QID("Q483394")
+BOOK_SERIES = QID("Q277759")
+BAND_CLASSES = _q(
+    MUSICAL_GROUP,
+    "Q5741069",  # rock band
+    "Q216337",  # boy band
+    "Q641066",  # girl group
+    "Q9212979",  # musical duo
+    "Q16979650",  # sibling group
+    "Q2088357",  # musical ensemble
+)
+"""Group classes: the musical group closure of live Wikidata holds them all; the offline dump types
+most groups musical group and some only with these."""
+LABEL_CLASSES = _q(RECORD_LABEL, "Q2442401")  # record label, independent record label
+GENRE_CLASSES = _q(GENRE, MUSIC_GENRE, LITERARY_GENRE, FILM_GENRE)
+SERIES_CLASSES = _q(BOOK_SERIES, "Q1667921", "Q7725310")  # book series, novel series, series of creative works
 
 _COMMON_DETAILS: tuple[DetailField, ...] = (
     DetailField("year", PID("P577"), "date"),
@@ -176,7 +291,12 @@ _MOVIE_DETAILS = _COMMON_DETAILS + (
     DetailField("imdb_id", PID("P345"), "id"),
     DetailField("tmdb_id", PID("P4947"), "id"),
 )
-_BOOK_DETAILS = _COMMON_DETAILS + (DetailField("year", PID("P571"), "date"),)
+_BOOK_DETAILS = _COMMON_DETAILS + (
+    DetailField("year", PID("P571"), "date"),
+    DetailField("openlibrary_id", PID("P648"), "id"),
+    DetailField("goodreads_id", PID("P8383"), "id"),
+    DetailField("goodreads_id", PID("P2969"), "id"),
+)
 _MUSIC_DETAILS = _COMMON_DETAILS + (
     DetailField("year", PID("P571"), "date"),
     DetailField("spotify_track_id", PID("P2207"), "id"),
@@ -184,8 +304,12 @@ _MUSIC_DETAILS = _COMMON_DETAILS + (
     DetailField("spotify_artist_id", PID("P1902"), "id"),
     DetailField("lastfm_id", PID("P3192"), "id"),
     DetailField("discogs_id", PID("P1954"), "id"),
+    DetailField("musicbrainz_recording_id", PID("P4404"), "id"),
+    DetailField("musicbrainz_release_group_id", PID("P436"), "id"),
     DetailField("trailer", PID("P1651"), "id"),
 )
+
+_PERSON = ("person",)
 
 DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
     {
@@ -194,28 +318,33 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
             item_classes=(FILM,),
             excluded_classes=(TELEVISION_SERIES, MUSICAL_WORK, SONG, ALBUM),
             item_occupations=(),
-            edges=_e(
-                ("P57", "director"),
-                ("P161", "actor"),
-                ("P58", "screenwriter"),
-                ("P162", "producer"),
-                ("P1431", "executive producer"),
-                ("P86", "composer"),
-                ("P136", "genre"),
-                ("P179", "series"),
-                ("P8345", "franchise"),
-                ("P144", "source work"),
-                ("P921", "subject"),
-                ("P272", "production company"),
-                ("P1040", "film editor"),
-                ("P344", "cinematographer"),
-                ("P155", "prequel"),
-                ("P156", "sequel"),
+            edges=(
+                EdgeProperty(PID("P57"), "director", _PERSON, "person"),
+                EdgeProperty(PID("P161"), "actor", _PERSON, "person"),
+                EdgeProperty(PID("P58"), "screenwriter", _PERSON, "person"),
+                EdgeProperty(PID("P162"), "producer", (), "person"),
+                EdgeProperty(PID("P1431"), "executive producer", (), "person"),
+                EdgeProperty(PID("P86"), "composer", (), "person"),
+                EdgeProperty(PID("P136"), "genre", ("genre",), "genre"),
+                EdgeProperty(PID("P179"), "series", (), "series"),
+                EdgeProperty(PID("P8345"), "franchise", (), "franchise"),
+                EdgeProperty(PID("P144"), "source work"),
+                EdgeProperty(PID("P921"), "subject"),
+                EdgeProperty(PID("P272"), "production company", (), "company", weak=True),
+                EdgeProperty(PID("P1040"), "film editor", _PERSON, "person"),
+                EdgeProperty(PID("P344"), "cinematographer", _PERSON, "person"),
+                EdgeProperty(PID("P155"), "prequel", ("film",)),
+                EdgeProperty(PID("P156"), "sequel", ("film",)),
             ),
             details=_MOVIE_DETAILS,
             value_types=(
                 ValueType(PID("P31"), _q("Q201658"), PID("P136")),  # film genre
                 ValueType(PID("P106"), _q("Q2526255"), PID("P57")),  # film director
+            ),
+            kinds=(
+                Kind("person", "person", classes=(HUMAN,)),
+                Kind("genre", "genre", classes=GENRE_CLASSES, roles=_p("P136")),
+                Kind("film", "film", item=True, classes=(FILM,)),
             ),
         ),
         "book": DomainSchema(
@@ -223,44 +352,95 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
             item_classes=(LITERARY_WORK, BOOK, NOVEL),
             excluded_classes=(FILM, TELEVISION_PROGRAM, TELEVISION_SERIES, MUSICAL_WORK, SONG, ALBUM),
             item_occupations=(),
-            edges=_e(
-                ("P50", "author"),
-                ("P136", "genre"),
-                ("P179", "series"),
-                ("P921", "subject"),
-                ("P144", "source work"),
-                ("P135", "literary movement"),
-                ("P123", "publisher"),
-                ("P155", "prequel"),
-                ("P156", "sequel"),
+            edges=(
+                EdgeProperty(PID("P50"), "author", _PERSON, "person"),
+                EdgeProperty(PID("P136"), "genre", ("genre",), "genre"),
+                EdgeProperty(PID("P179"), "series", (), "series", forced_kind="series"),
+                EdgeProperty(PID("P921"), "subject"),
+                EdgeProperty(PID("P144"), "source work"),
+                EdgeProperty(PID("P135"), "literary movement", (), "movement"),
+                EdgeProperty(PID("P123"), "publisher", (), "publisher", weak=True),
+                EdgeProperty(PID("P155"), "prequel", ("book",)),
+                EdgeProperty(PID("P156"), "sequel", ("book",)),
+                EdgeProperty(PID("P737"), "influence", _PERSON, "person", on_items=False),
             ),
             details=_BOOK_DETAILS,
             value_types=(
                 ValueType(PID("P31"), _q("Q223393"), PID("P136")),  # literary genre
                 ValueType(PID("P106"), _q("Q36180"), PID("P50")),  # writer (novelist, poet ...)
             ),
+            kinds=(
+                Kind(
+                    "person",
+                    "author",
+                    classes=(HUMAN,),
+                    occupations=(WRITER,),
+                    claims=_p("P136", "P135", "P737"),
+                    roles=_p("P50", "P921"),
+                ),
+                Kind("genre", "genre", classes=GENRE_CLASSES, roles=_p("P136")),
+                Kind("series", "series", classes=SERIES_CLASSES, roles=_p("P179")),
+                Kind("book", "book", item=True, classes=(LITERARY_WORK, BOOK, NOVEL)),
+            ),
         ),
         "music": DomainSchema(
             name="music",
-            item_classes=(SONG, ALBUM, SINGLE, EXTENDED_PLAY, MUSICAL_GROUP),
+            item_classes=(SONG, ALBUM, SINGLE, EXTENDED_PLAY),
             excluded_classes=(FILM, LITERARY_WORK, TELEVISION_SERIES),
-            item_occupations=(MUSICIAN,),
-            edges=_e(
-                ("P175", "performer"),
-                ("P86", "composer"),
-                ("P676", "lyricist"),
-                ("P136", "genre"),
-                ("P264", "record label"),
-                ("P463", "band"),
-                ("P1303", "instrument"),
-                ("P361", "album"),
-                ("P155", "previous release"),
-                ("P156", "next release"),
+            item_occupations=(),
+            edges=(
+                EdgeProperty(
+                    PID("P175"),
+                    "artist",
+                    ("band", "artist"),
+                    "artist",
+                    role_by_kind=(("band", "band"), ("artist", "artist")),
+                ),
+                EdgeProperty(PID("P86"), "composer", ("artist", "band"), "artist"),
+                EdgeProperty(PID("P676"), "lyricist", ("artist",), "artist"),
+                EdgeProperty(PID("P136"), "genre", ("genre",), "genre"),
+                EdgeProperty(PID("P264"), "record label", ("label",), "label", weak=True),
+                EdgeProperty(PID("P463"), "band", ("band",), "band", on_items=False),
+                EdgeProperty(PID("P1303"), "instrument", ("instrument",), "instrument", weak=True),
+                EdgeProperty(PID("P361"), "album", ("album",), "album"),
+                EdgeProperty(PID("P155"), "previous release", ("song", "album")),
+                EdgeProperty(PID("P156"), "next release", ("song", "album")),
             ),
             details=_MUSIC_DETAILS,
             value_types=(
                 ValueType(PID("P31"), _q("Q188451"), PID("P136")),  # music genre
                 ValueType(PID("P31"), _q("Q18127"), PID("P264")),  # record label
+                ValueType(PID("P31"), BAND_CLASSES, PID("P175")),  # bands no song names yet
+                ValueType(PID("P106"), (MUSICIAN,), PID("P175")),  # musicians no song names yet
+            ),
+            kinds=(
+                Kind("label", "record label", classes=LABEL_CLASSES, roles=_p("P264")),
+                Kind(
+                    "band",
+                    "band",
+                    classes=BAND_CLASSES,
+                    claims=_p("P136", "P264"),
+                    reverse_claims=_p("P463"),
+                    roles=_p("P175"),
+                ),
+                Kind(
+                    "artist",
+                    "artist",
+                    classes=(HUMAN,),
+                    occupations=(MUSICIAN,),
+                    claims=_p("P136", "P264", "P463"),
+                    roles=_p("P175", "P86", "P676"),
+                ),
+                Kind("genre", "genre", classes=GENRE_CLASSES, roles=_p("P136")),
+                Kind(
+                    "album",
+                    "album",
+                    item=True,
+                    classes=(ALBUM, EXTENDED_PLAY),
+                    claims=_p("P175", "P136", "P264"),
+                    roles=_p("P361"),
+                ),
+                Kind("song", "song", item=True, classes=(SONG, SINGLE)),
             ),
         ),
     }
@@ -279,7 +459,7 @@ _ROLE_NAMES: Mapping[str, str] = MappingProxyType(
         "P50": "author",
         "P175": "performer",
         "P264": "record label",
-        "P463": "group",
+        "P463": "band",
         "P179": "series",
         "P8345": "franchise",
         "P144": "source work",
@@ -357,7 +537,7 @@ def role_words(pid: PID | str) -> tuple[str, ...]:
     return tuple(word for word, p in ROLE_WORDS.items() if p == str(pid))
 
 
-def role_name(pid: PID | str, domain: str | None = None) -> str:
+def role_name(pid: PID | str, domain: str | None = None, kind: str | None = None) -> str:
     """The user-facing role name of a property's values: what the value *is* to the item, as a noun.
 
     Args:
@@ -365,6 +545,8 @@ def role_name(pid: PID | str, domain: str | None = None) -> str:
         domain: ``"movie"``, ``"book"`` or ``"music"`` to use that domain's name (``P361`` "part of"
             is an ``"album"`` in music, ``P463`` "member of" a ``"band"``); None (or an unknown
             domain) for the domain-free name.
+        kind: the value's kind (``KnowledgeBase.kind``), for the word that depends on it: a music
+            performer is a ``"band"`` or an ``"artist"``.
 
     Returns:
         The role name (``"director"`` for P57, ``"actor"`` for P161 ...); for a property no schema
@@ -372,10 +554,46 @@ def role_name(pid: PID | str, domain: str | None = None) -> str:
     """
     schema = DOMAINS.get(domain) if domain else None
     if schema is not None:
-        for edge in schema.edges:
-            if edge.pid == str(pid):
-                return edge.role
+        edge = schema.edge(str(pid))
+        if edge is not None:
+            return edge.role_for(kind)
     return _ROLE_NAMES.get(str(pid), f"related ({pid})")
+
+
+def kind_rules_text(domain: str) -> str:
+    """The kind rules of ``domain`` in words (documentation and ``corsbot kb stats``).
+
+    Raises:
+        ConfigError: unknown domain.
+    """
+    schema = get_domain(domain)
+    lines = [f"{domain}: the first rule that matches an entity's types gives its kind"]
+    for n, kind in enumerate(schema.kinds, 1):
+        via = []
+        if kind.classes:
+            via.append("P31 in the closure of " + ", ".join(kind.classes))
+        if kind.occupations:
+            via.append("P106 in the closure of " + ", ".join(kind.occupations))
+        what = "item" if kind.item else "property value"
+        lines.append(f"  {n}. {kind.name} ({what}, '{kind.noun}'): {' or '.join(via) or 'no type rule'}")
+    forced = [e for e in schema.edges if e.forced_kind]
+    for e in forced:
+        lines.append(f"  then: a value of {e.pid} ({e.role}) is a {e.forced_kind}, whatever its item types")
+    lines.append("  untyped values take the default kind of their property; an edge whose value kind the property")
+    lines.append("  does not accept is dropped; only item kinds are recommended")
+    return "\n".join(lines)
+
+
+def schema_fingerprint(domain: str) -> str:
+    """A short hash of a domain's schema: snapshots record it, so a rebuild knows whether the
+    previous snapshot was built with the same item definitions (its size is then a yardstick).
+
+    Raises:
+        ConfigError: unknown domain.
+    """
+    import hashlib
+
+    return hashlib.sha1(repr(get_domain(domain)).encode("utf-8")).hexdigest()[:12]
 
 
 def all_detail_pids() -> tuple[PID, ...]:
@@ -409,8 +627,11 @@ __all__ = [
     "DetailField",
     "DomainSchema",
     "EdgeProperty",
+    "Kind",
     "ValueType",
     "all_detail_pids",
+    "kind_rules_text",
+    "schema_fingerprint",
     "get_domain",
     "ROLE_WORDS",
     "role_name",

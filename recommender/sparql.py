@@ -49,7 +49,7 @@ import shutil
 import socket
 import time
 import urllib.error
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -64,7 +64,8 @@ from recommender.errors import (
     TruncatedResultError,
 )
 from recommender.kb import SnapshotData, snapshot_items, write_snapshot
-from recommender.schema import WDT, DomainSchema, get_domain
+from recommender.kinds import KindRules, TypeSets, connected_edges, merge_near_duplicates, plain_genre_name
+from recommender.schema import WDT, DomainSchema, get_domain, schema_fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +93,11 @@ ENWIKI = "https://en.wikipedia.org/"
 _SERVER_TRACE = re.compile(rb"java\.util\.concurrent\.TimeoutException|java\.lang\.\w+Exception|QueryTimeoutException")
 _QID_IRI = re.compile(r"^http://www\.wikidata\.org/entity/(Q\d+)$")
 _YEAR = re.compile(r"^\s*([+-]?\d{1,6})-")
+TYPE_PIDS = ("P31", "P106")
+"""Properties read to tell an entity's kind (instance of, occupation)."""
+VALUE_ROUNDS = 3
+"""Rounds of value claims: an item's values, their values (a song's album's performer), and theirs
+(that performer's genres)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -635,6 +641,12 @@ def query_claims(qids: Sequence[str], pids: Sequence[str]) -> str:
     return PREFIXES + f"SELECT ?e ?p ?value WHERE {{ {_values('e', qids)} ?e ?p ?value . FILTER(?p IN ({plist})) }}"
 
 
+def query_reverse_claims(qids: Sequence[str], pids: Sequence[str]) -> str:
+    """Direct claims ``?e pid q`` whose *value* is one of ``qids`` (a band's members: ``?e wdt:P463 band``)."""
+    plist = ", ".join(f"wdt:{p}" for p in pids)
+    return PREFIXES + f"SELECT ?e ?p ?value WHERE {{ {_values('value', qids)} ?e ?p ?value . FILTER(?p IN ({plist})) }}"
+
+
 # --------------------------------------------------------------------------------------------
 # build
 # --------------------------------------------------------------------------------------------
@@ -705,6 +717,7 @@ class _Extractor:
             self._detail_by_pid.setdefault(f.pid, []).append((rank, f.name, f.kind))
         self._detail_rank: dict[tuple[str, str], int] = {}
         self._labels_any: dict[str, list[tuple[str, str]]] = {}
+        self.types: dict[str, tuple[dict[str, None], dict[str, None]]] = {}  # qid -> (P31 set, P106 set)
 
     def select(self, query: str) -> list[Row]:
         self.queries += 1
@@ -862,13 +875,18 @@ class _Extractor:
         self.batched(qids, query_sitelinks, handle, "sitelinks")
 
     def claims(self, items: Sequence[str]) -> None:
-        edge_pids = set(self.schema.edge_pids)
-        pids = list(self.schema.edge_pids) + [p for p in self._detail_by_pid if p not in edge_pids]
+        """Item claims: edges of the properties read from items, details, and types (P31/P106)."""
+        edge_pids = set(self.schema.item_edge_pids)
+        pids = list(self.schema.item_edge_pids) + [p for p in self._detail_by_pid if p not in edge_pids]
+        pids += [p for p in TYPE_PIDS if p not in pids]
 
         def handle(rows: list[Row]) -> None:
             for r in rows:
                 e, p, v = _qid(r.get("e")), _pid(r.get("p")), r.get("value")
                 if e is None or p is None or v is None:
+                    continue
+                if p in TYPE_PIDS:
+                    self._type(e, p, v)
                     continue
                 if p in edge_pids:
                     value = _qid(v)
@@ -878,6 +896,50 @@ class _Extractor:
                     self._detail(e, rank, name, kind, v)
 
         self.batched(items, lambda b: query_claims(b, pids), handle, "claims")
+
+    def _type(self, qid: str, pid: str, term: Term) -> None:
+        value = _qid(term)
+        if value is not None:
+            self.types.setdefault(qid, ({}, {}))[0 if pid == "P31" else 1][value] = None
+
+    def value_claims(
+        self, qids: Sequence[str], pids: Sequence[str], *, reverse: bool = False
+    ) -> set[tuple[str, str, str]]:
+        """Types, detail fields and claims of ``pids`` of ``qids`` (``reverse``: claims ``?x pid q`` of
+        ``pids`` instead, nothing else)."""
+        found: set[tuple[str, str, str]] = set()
+        wanted = set(pids)
+        if reverse:
+
+            def handle_reverse(rows: list[Row]) -> None:
+                for r in rows:
+                    e, p, v = _qid(r.get("e")), _pid(r.get("p")), _qid(r.get("value"))
+                    if e is not None and p in wanted and v is not None:
+                        found.add((e, p, v))
+
+            self.batched(qids, lambda b: query_reverse_claims(b, list(pids)), handle_reverse, "value claims (reverse)")
+            return found
+        all_pids = list(dict.fromkeys([*TYPE_PIDS, *pids, *self._detail_by_pid]))
+
+        def handle(rows: list[Row]) -> None:
+            for r in rows:
+                e, p, v = _qid(r.get("e")), _pid(r.get("p")), r.get("value")
+                if e is None or p is None or v is None:
+                    continue
+                if p in TYPE_PIDS:
+                    self._type(e, p, v)
+                    continue
+                if p in wanted and (value := _qid(v)) is not None:
+                    found.add((e, p, value))
+                for rank, name, kind in self._detail_by_pid.get(p, ()):
+                    self._detail(e, rank, name, kind, v)
+
+        self.batched(qids, lambda b: query_claims(b, all_pids), handle, "types and value claims")
+        return found
+
+    def type_sets(self, qid: str) -> TypeSets | None:
+        got = self.types.get(qid)
+        return None if got is None else TypeSets(frozenset(got[0]), frozenset(got[1]))
 
     def _detail(self, qid: str, rank: int, name: str, kind: str, term: Term) -> None:
         if kind == "date":
@@ -905,6 +967,142 @@ def item_classes(ex: _Extractor, roots: Sequence[str], excluded: set[str]) -> se
     own = set(roots)
     inside = own & excluded
     return own | (ex.closure(sorted(own)) - excluded) | ex.closure(sorted(inside))
+
+
+def kind_rules(ex: _Extractor, schema: DomainSchema, excluded: set[str]) -> KindRules:
+    """The domain's :class:`~recommender.kinds.KindRules` with class closures from the backend (item
+    kinds use the item-class closure minus another domain's classes, as the candidates do)."""
+    classes: dict[str, set[str]] = {}
+    occupations: dict[str, set[str]] = {}
+    for kind in schema.kinds:
+        if kind.classes:
+            classes[kind.name] = (
+                item_classes(ex, kind.classes, excluded) if kind.item else ex.closure(sorted(kind.classes))
+            )
+        if kind.occupations:
+            occupations[kind.name] = ex.closure(sorted(kind.occupations))
+    return KindRules(schema, classes, occupations)
+
+
+def _endpoints(edges: Iterable[tuple[str, str, str]]) -> set[str]:
+    out: set[str] = set()
+    for s, _p, v in edges:
+        out.add(s)
+        out.add(v)
+    return out
+
+
+def _choose_items(ex: _Extractor, rules: KindRules, labeled: Sequence[str]) -> None:
+    """Items = labeled candidates whose kind is an item kind (kind rules of ``recommender.kinds``);
+    the claims of the others are dropped (they may come back as property values)."""
+    schema = ex.schema
+    data = ex.data
+    forced: dict[str, str] = {}
+    for _s, p, v in data.edges:
+        edge = schema.edge(p)
+        if edge is not None and edge.forced_kind:
+            forced[v] = edge.forced_kind
+    item_kinds = set(schema.item_kinds)
+    items: set[str] = set()
+    for q in labeled:
+        kind = rules.by_type(ex.type_sets(q))
+        name = forced.get(q) if (kind is None or kind.item) and q in forced else (kind.name if kind else None)
+        if name is None and not item_kinds:
+            continue
+        if name is None or name in item_kinds:
+            items.add(q)
+            data.kinds[q] = name or schema.item_kinds[0]
+    dropped = len(labeled) - len(items)
+    if dropped:
+        logger.info("%s: %d typed candidates are not items by the kind rules", schema.name, dropped)
+    data.items = items
+    data.edges = {e for e in data.edges if e[0] in items}
+
+
+def _value_rounds(ex: _Extractor, rules: KindRules, declared: Mapping[str, Iterable[str]]) -> None:
+    """Kinds and value claims of the property values, round by round (:data:`VALUE_ROUNDS`), then the
+    edges whose value kind the property does not accept are dropped, and what no item reaches.
+
+    The values of a declared type (``declared``: QID -> roles; a musician no song names) are in the
+    first round too, so their own claims (the artist's genres) can connect them to the items."""
+    schema, data = ex.schema, ex.data
+    claim_pids = sorted({p for k in schema.kinds for p in k.claims})
+    reverse_kinds = {k.name: k.reverse_claims for k in schema.kinds if k.reverse_claims}
+    claims_of = {k.name: set(k.claims) for k in schema.kinds}
+    known = set(data.items)
+    frontier = sorted((_endpoints(data.edges) | set(declared)) - known, key=lambda q: int(q[1:]))
+    for round_no in range(VALUE_ROUNDS + 1):
+        if not frontier:
+            break
+        last = round_no == VALUE_ROUNDS
+        found = ex.value_claims(frontier, [] if last else claim_pids)
+        in_pids: dict[str, list[str]] = {}
+        out_pids: dict[str, list[str]] = {}
+        for s, p, v in data.edges:
+            in_pids.setdefault(v, []).append(p)
+            out_pids.setdefault(s, []).append(p)
+        for q in frontier:
+            roles = [*in_pids.get(q, ()), *sorted(declared.get(q, ()))]
+            kind = rules.of_value(ex.type_sets(q), roles, out_pids.get(q, ()))
+            if kind is not None:
+                data.kinds[q] = kind
+        known.update(frontier)
+        if last:
+            break
+        new = {e for e in found if e[1] in claims_of.get(data.kinds.get(e[0], ""), ())}
+        for kind_name, pids in reverse_kinds.items():
+            qs = [q for q in frontier if data.kinds.get(q) == kind_name]
+            if qs:
+                new |= ex.value_claims(qs, list(pids), reverse=True)
+        data.edges |= new
+        frontier = sorted(_endpoints(new) - known, key=lambda q: int(q[1:]))
+    kinds = data.kinds
+    kept = set()
+    for e in data.edges:
+        prop = schema.edge(e[1])
+        if prop is None or prop.accepts(kinds.get(e[2])):
+            kept.add(e)
+    if len(kept) < len(data.edges):
+        logger.info(
+            "%s: %d edges dropped (value of a kind the property does not accept)",
+            schema.name,
+            len(data.edges) - len(kept),
+        )
+    data.edges = connected_edges(data.items, kept)
+
+
+def _merge_genres(ex: _Extractor) -> None:
+    """Near-duplicate genres become one (``recommender.kinds.merge_near_duplicates``); every genre
+    name loses another domain's medium word ("romance film" is "romance" among books)."""
+    data = ex.data
+    domain = ex.schema.name
+    genres = [q for q, k in data.kinds.items() if k == "genre"]
+    labels = {q: data.labels[q][0] for q in genres if q in data.labels}
+    uses: dict[str, int] = {}
+    for _s, _p, v in data.edges:
+        uses[v] = uses.get(v, 0) + 1
+    merged = merge_near_duplicates(domain, genres, labels, uses)
+    if merged:
+        data.edges = {(s, p, merged.get(v, v)) for s, p, v in data.edges}
+        for old, new in merged.items():
+            names = data.aliases.setdefault(new, set())
+            names.add(labels[old])
+            names.update(data.aliases.get(old, ()))
+            if old in data.declared_roles:
+                data.declared_roles.setdefault(new, set()).update(data.declared_roles.pop(old))
+        data.merged.update(merged)
+        logger.info("%s: %d near-duplicate genres merged", domain, len(merged))
+    for q in genres:
+        if q in merged or q not in data.labels:
+            continue
+        label, lang = data.labels[q]
+        plain = plain_genre_name(label, domain)
+        if plain != label:
+            data.labels[q] = (plain, lang)
+            data.aliases.setdefault(q, set()).add(label)
+    for q in genres:
+        if q in data.aliases and q in data.labels:
+            data.aliases[q].discard(data.labels[q][0])
 
 
 def build_snapshot(
@@ -959,28 +1157,51 @@ def build_snapshot(
         )
         ordered = sorted(candidates, key=lambda q: int(q[1:]))
         ex.texts(ordered)
-        items = [q for q in ordered if q in ex.data.labels]
-        ex.data.items = set(items)
-        ex.claims(items)
-        ex.sitelinks(items)
+        labeled = [q for q in ordered if q in ex.data.labels]
+        n_labeled = len(labeled)
+        ex.claims(labeled)
+        rules = kind_rules(ex, schema, excluded)
+        _choose_items(ex, rules, labeled)
+        ex.sitelinks(sorted(ex.data.items, key=lambda q: int(q[1:])))
         declared: dict[str, set[str]] = {}
         for vt in schema.value_types:
             vt_classes = sorted(item_classes(ex, vt.roots, excluded))
             for q in ex.typed(vt_classes, vt.via):
                 if q not in ex.data.items:
                     declared.setdefault(q, set()).add(vt.role)
-        linked = {v for _, _, v in ex.data.edges} - ex.data.items
+        _value_rounds(ex, rules, declared)
+        linked = _endpoints(ex.data.edges) - ex.data.items
         values = sorted(linked | set(declared), key=lambda q: int(q[1:]))
-        ex.texts([q for q in values if q not in candidates])
+        ex.texts([q for q in values if q not in ex.data.labels])
         # values of a declared type are kept without an edge only if they have a name
         ex.data.declared_roles = {q: r for q, r in declared.items() if q in linked or q in ex.data.labels}
+        for q, roles in list(ex.data.declared_roles.items()):
+            if q not in ex.data.kinds:
+                kind = rules.of_value(ex.type_sets(q), sorted(roles))
+                if kind is not None:
+                    ex.data.kinds[q] = kind
+            # a label with a musician occupation is declared a performer too: not by the kind rules
+            fitting = {p for p in roles if (e := schema.edge(p)) is None or e.accepts(ex.data.kinds.get(q))}
+            if fitting:
+                ex.data.declared_roles[q] = fitting
+            else:
+                del ex.data.declared_roles[q]
+        _merge_genres(ex)
+        linked = _endpoints(ex.data.edges) - ex.data.items
         values = sorted(linked | set(ex.data.declared_roles), key=lambda q: int(q[1:]))
         ex.sitelinks(values)
     except KnowledgeBaseError as exc:
         raise _with_context(exc, domain, out_path) from exc
     # drop names gathered for unlabeled candidates that are not values either
-    keep = ex.data.items | {v for _, _, v in ex.data.edges} | set(ex.data.declared_roles)
-    for table in (ex.data.labels, ex.data.aliases, ex.data.descriptions, ex.data.sitelinks, ex.data.details):
+    keep = ex.data.items | _endpoints(ex.data.edges) | set(ex.data.declared_roles)
+    for table in (
+        ex.data.labels,
+        ex.data.aliases,
+        ex.data.descriptions,
+        ex.data.sitelinks,
+        ex.data.details,
+        ex.data.kinds,
+    ):
         for q in [q for q in table if q not in keep]:
             del table[q]
     _check_not_empty(
@@ -995,7 +1216,7 @@ def build_snapshot(
         edges=len(ex.data.edges),
         labels=len(ex.data.labels),
         aliases=sum(len(a) for a in ex.data.aliases.values()),
-        dropped_unlabeled=ex.unlabeled + len(candidates) - len(ex.data.items),
+        dropped_unlabeled=ex.unlabeled + len(candidates) - n_labeled,
         queries=ex.queries,
         seconds=time.perf_counter() - start,
         size_bytes=file.stat().st_size,
@@ -1006,7 +1227,8 @@ def build_snapshot(
 
 def _check_not_empty(domain: str, items: int, out_path: Path, *, min_items: int, min_share_of_previous: float) -> None:
     """Raise :class:`EmptySnapshotError` if ``items`` is too few to replace what is at ``out_path``."""
-    previous = snapshot_items(out_path) if min_share_of_previous > 0 else None
+    # a snapshot of another schema (items redefined) is no yardstick: only the minimum applies
+    previous = snapshot_items(out_path, schema=schema_fingerprint(domain)) if min_share_of_previous > 0 else None
     needed = max(min_items, math.ceil(previous * min_share_of_previous) if previous else 0)
     if items >= needed:
         return

@@ -22,9 +22,49 @@ def test_items_per_domain_follow_the_schema(tiny_kbs):
     # Q900005 a mockumentary (subclass of film *and* literary work): a film, not a book;
     # Q900022 a song (the fixture makes song a literary work): music, not book.
     assert tiny_kbs["movie"].items == {"Q83495", "Q189600", "Q172241", "Q900001", "Q900002", "Q900004", "Q900005"}
-    assert tiny_kbs["book"].items == {"Q11678", "Q8337"}
-    # works and artists: group (P31 Q215380) and singer (P106 Q177220, a subclass of musician)
-    assert tiny_kbs["music"].items == {"Q11649", "Q17444", "Q900022", "Q900030"}
+    # The Lord of the Rings (typed literary work) is the series of The Fellowship of the Ring: a property
+    assert tiny_kbs["book"].items == {"Q11678", "Q8337", "Q190192"}
+    # songs and albums; AC/DC is typed album *and* musical group: a band, a property like Nirvana
+    assert tiny_kbs["music"].items == {"Q17444", "Q900022", "Q285929"}
+
+
+def test_kind_rules_decide_conflicting_types(tiny_kbs):
+    music, book = tiny_kbs["music"], tiny_kbs["book"]
+    kinds = {q: music.kind(q) for q in ("Q17444", "Q900022", "Q11649", "Q27593", "Q900030", "Q900050", "Q11365")}
+    assert kinds == {
+        "Q17444": "album",
+        "Q900022": "song",
+        "Q11649": "band",
+        "Q27593": "band",  # typed album too: the band rule comes first
+        "Q900030": "artist",  # a musician (P106) no song names: kept as a property with its genres
+        "Q900050": "label",  # record label with a Spotify artist id and a musician occupation
+        "Q11365": "genre",
+    }
+    # a record label is never an artist: its performer edge is dropped and it has only the label role
+    assert ("P175", "Q900050") not in music.item_values("Q900022")
+    assert music.roles("Q900050") == ("P264",)
+    # a band is not the album of a song; the real album stays
+    assert music.item_values("Q900022") == (("P175", "Q11649"), ("P361", "Q17444"))
+    # a band is known as a performer (not as the band of its members), a member as an artist
+    assert music.roles("Q11649") == ("P175",)
+    assert music.item_values("Q900051") == (("P463", "Q11649"),) and music.roles("Q900051") == ("P175",)
+    # value claims: the band's genre and label, the solo artist's genre
+    assert ("P136", "Q11365") in music.item_values("Q11649") and ("P264", "Q778673") in music.item_values("Q11649")
+    assert music.item_values("Q900030") == (("P136", "Q11365"),)
+    assert book.kind("Q15228") == "series" and book.roles("Q15228") == ("P179",)
+    assert book.item_values("Q892") == (("P136", "Q900062"),)  # the author's genre
+
+
+def test_near_duplicate_genres_become_one(tiny_kbs):
+    music, book = tiny_kbs["music"], tiny_kbs["book"]
+    # "grunge music" (used once) is merged into "grunge" (used twice): one node, the name an alias
+    assert music.canonical("Q900043") == "Q11365" and music.canonical("Q11365") == "Q11365"
+    assert "grunge music" in music.aliases("Q11365") and "Q900043" not in music.entities()
+    assert music.has("Q900043") and music.label("Q900043") == "grunge"
+    assert book.canonical("Q900063") == "Q900020"  # dystopian fiction -> dystopian novel
+    # a film genre among books loses the film word; its name stays an alias
+    assert book.label("Q900061") == "romance" and "romance film" in book.aliases("Q900061")
+    assert tiny_kbs["movie"].label("Q900061") == "romance film"
 
 
 def test_labels_prefer_english_then_mul_then_any(tiny_kbs):
@@ -108,7 +148,7 @@ def test_details(tiny_kbs):
     assert music.details("Q11649").spotify_id == "6olE6TJLqED3rqDCT0FyPh"
     assert music.details("Q11649").lastfm_id == "Nirvana"
     assert music.details("Q17444").spotify_id == "2UJcKiJxNryhL050F5Z1Fk"
-    assert music.detail_counts()["spotify_id"] == 2  # one count whatever the page kind
+    assert music.detail_counts()["spotify_id"] == 1  # items only (Nirvana is a property), whatever the kind
     # the page kind follows the property: P1902 artist (Nirvana), P2205 album (Nevermind)
     assert (music.details("Q11649").spotify_kind, music.details("Q17444").spotify_kind) == ("artist", "album")
     assert dict(music.details("Q11649").links())["Spotify"] == "https://open.spotify.com/artist/6olE6TJLqED3rqDCT0FyPh"
@@ -137,8 +177,10 @@ def test_snapshot_is_deterministic(tmp_path, embedded_backend, tiny_snapshots):
 def test_snapshot_document_layout(tiny_snapshots):
     doc = read_snapshot(tiny_snapshots["book"])
     assert doc["format"] == "corsbot-kb" and doc["version"] == 1 and doc["domain"] == "book"
-    assert doc["entities"][: doc["n_items"]] == ["Q8337", "Q11678"]  # numeric order
-    assert len(doc["edge_item"]) == len(doc["edge_pid"]) == len(doc["edge_value"]) == 4
+    assert doc["entities"][: doc["n_items"]] == ["Q8337", "Q11678", "Q190192"]  # numeric order
+    assert len(doc["edge_item"]) == len(doc["edge_pid"]) == len(doc["edge_value"]) == 9
+    assert doc["kind_names"][: len(DOMAINS["book"].kinds)] == [k.name for k in DOMAINS["book"].kinds]
+    assert [doc["kind_names"][k] for k in doc["kinds"][:3]] == ["book", "book", "book"]
     assert doc["pids"][:2] == ["P50", "P136"]
 
 
@@ -300,9 +342,10 @@ READABLE_ROLES = {
         "P123": "publisher",
         "P155": "prequel",
         "P156": "sequel",
+        "P737": "influence",
     },
     "music": {
-        "P175": "performer",
+        "P175": "artist",
         "P86": "composer",
         "P676": "lyricist",
         "P136": "genre",

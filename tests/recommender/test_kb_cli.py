@@ -72,7 +72,7 @@ def test_build_prints_one_line_per_domain(tmp_path, capsys):
     assert code == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("store: ") and "triples" in out[0]
-    assert out[1].startswith("book: items=2 values=5 edges=4 labels=7 aliases=1 dropped_unlabeled=0 ")
+    assert out[1].startswith("book: items=3 values=9 edges=9 labels=12 aliases=3 dropped_unlabeled=0 ")
     assert out[-1].startswith("built 1 snapshot(s) in ")
 
 
@@ -80,9 +80,9 @@ def test_stats_last_line_and_coverage(built, capsys):
     conv = _converse(built)
     assert main(["kb", "stats", "--kb-dir", str(built / "kb"), "--converse", str(conv)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    movie_entities, book_entities, music_entities = 15, 7, 7
+    movie_entities, book_entities, music_entities = 16, 12, 12
     assert lines[-1] == (
-        f"kb: entities={movie_entities + book_entities + music_entities} edges={14 + 4 + 5} "
+        f"kb: entities={movie_entities + book_entities + music_entities} edges={14 + 9 + 9} "
         "coverage_movie=0.750 coverage_book=1.000 coverage_music=0.667"
     )
     text = "\n".join(lines)
