@@ -68,7 +68,13 @@ def collaborative_likes(domain: str, database: Path | None) -> dict[str, tuple[s
     from logs.store import LogStore
 
     records: list[LogRecord] = []
-    if database is not None and database.is_file():
+    url = database_url()
+    if url is not None:
+        from bot.pgstore.store import PgLogStore
+
+        with PgLogStore(url) as pg:
+            records = pg.records()
+    elif database is not None and database.is_file():
         store = LogStore(database)
         try:
             records = store.records()
@@ -119,4 +125,32 @@ def build_dialog_manager(
     from logs.tocheck import compute_to_check
 
     services = services or load_services()
+    url = database_url()
+    if url is not None:  # PostgreSQL (issue 15): state, log and receipts in the server database
+        from bot.pgstore.store import PgLogStore, PgStateStore
+
+        return DialogManager(services, PgStateStore(url), PgLogStore(url), session=session, to_check=compute_to_check)
     return DialogManager(services, StateStore(db), LogStore(log_db or db), session=session, to_check=compute_to_check)
+
+
+def database_url() -> str | None:
+    """``$CORSBOT_DATABASE_URL`` when it is a PostgreSQL URL, else None (SQLite under ``$CORSBOT_HOME``).
+
+    Raises:
+        ConfigError: the variable is set to something else than ``postgresql://...``.
+    """
+    import os
+
+    from corsbot_errors import ConfigError
+
+    url = os.environ.get("CORSBOT_DATABASE_URL", "").strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("CORSBOT_DATABASE_URL must be a postgresql://user:password@host:port/dbname URL (or unset)")
+    from urllib.parse import urlsplit
+
+    from bot.redact import register_secret
+
+    register_secret(urlsplit(url).password)
+    return url

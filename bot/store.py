@@ -17,6 +17,7 @@ user's turns, so the later message of a user always wins (field case F11).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -101,6 +102,7 @@ class TurnStore(Protocol):
     ) -> int: ...
     def receipt(self, key: str) -> Reply | None: ...
     def save_receipt(self, user_id: str, key: str, reply: Reply) -> None: ...
+    def turn_lock(self, user_id: str) -> contextlib.AbstractContextManager[None]: ...
     def numeric_id(self, user_id: str) -> int: ...
     def set_active(self, user_id: str, active: bool) -> None: ...
 
@@ -219,6 +221,11 @@ class StateStore:
             except sqlite3.Error as exc:
                 raise StoreError(f"{self.path or ':memory:'}: cannot save the turn ({exc})") from exc
         return row_id
+
+    def turn_lock(self, user_id: str) -> contextlib.AbstractContextManager[None]:
+        """Across processes, nothing to hold: one process serves an SQLite database (the Telegram bot
+        takes an instance lock; its dialog workers each serve a fixed set of users)."""
+        return contextlib.nullcontext()
 
     def save_receipt(self, user_id: str, key: str, reply: Reply) -> None:
         """Store a turn's receipt on its own (when the log lives in another file; see the module docstring).

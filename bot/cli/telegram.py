@@ -49,6 +49,7 @@ from typing import Any
 from bot import paths
 from bot.cli.args import non_negative_int, positive_float, positive_int
 from bot.cli.args import port as port_number
+from bot.compose import database_url
 from bot.redact import redact, register_secret
 from bot.turns import Choice, Reply, Turn
 from corsbot_errors import ConfigError
@@ -216,18 +217,31 @@ def _telegram_cli(args: argparse.Namespace) -> int:
     if args.webhook_url:
         options.update(webhook_url=args.webhook_url, listen=args.listen, port=args.port, url_path=args.url_path,
                        secret_token=os.environ.get(args.secret_env) or None)  # fmt: skip
+    if args.webhook_url and not options.get("secret_token"):
+        raise ConfigError(f"webhook mode needs a secret: set {args.secret_env} (1-256 characters A-Z a-z 0-9 _ -)")
     config = TelegramConfig(token=token, **options)
-    from bot.store import StateStore  # noqa: PLC0415
+    source = f"telegram:{bot_id_of(token)}"
+    url = database_url()
+    if url is None:
+        from bot.store import StateStore  # noqa: PLC0415
 
-    check_database(db)  # damaged pages: one line naming the file and what to do, before anything starts
-    StateStore(db).close()  # a read-only folder fails here with one line naming the database, before the lock
-    with InstanceLock(lock_path_for(token, db.parent)):
+        check_database(db)  # damaged pages: one line naming the file and what to do, before anything starts
+        StateStore(db).close()  # a read-only folder fails here with one line naming the database, before the lock
+        inbox: Any = SqliteInbox(db, source)  # updates stored before they are confirmed
+        users: Any = ChannelUsers(db)
+    else:
+        from bot.pgstore.store import PgChannelUsers, PgInbox  # noqa: PLC0415
+
+        inbox, users = PgInbox(url, source), PgChannelUsers(url)  # schema created, migrated or refused here
+    # one poller per token (a second one gets 409 from Telegram anyway); webhook workers may be many
+    lock = InstanceLock(lock_path_for(token, db.parent)) if not args.webhook_url else contextlib.nullcontext()
+    with lock:
         handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram", args.processes)
         try:
-            inbox = SqliteInbox(db, f"telegram:{bot_id_of(token)}")  # updates stored before they are confirmed
-            channel = TelegramChannel(handler, config, users=ChannelUsers(db), inbox=inbox)
+            channel = TelegramChannel(handler, config, users=users, inbox=inbox)
             mode = f"webhook {redact(args.webhook_url)}" if args.webhook_url else "long polling"
-            channel.run(on_started=lambda: print(f"telegram: serving ({mode}); Ctrl-C stops", flush=True))
+            backend = "postgresql" if url else "sqlite"
+            channel.run(on_started=lambda: print(f"telegram: serving ({mode}, {backend}); Ctrl-C stops", flush=True))
         finally:
             if hasattr(handler, "close"):
                 handler.close()

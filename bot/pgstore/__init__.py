@@ -1,0 +1,2 @@
+"""PostgreSQL storage (issue 15): :mod:`.store` (the stores, selected by ``CORSBOT_DATABASE_URL``) and
+:mod:`.cluster` (a throwaway server on 127.0.0.1 for tests and benchmarks)."""

@@ -1,0 +1,508 @@
+"""The PostgreSQL store (psycopg 3): the same interfaces as the SQLite one, for several bot processes
+and hosts sharing one database (issue 15).
+
+Selected by ``CORSBOT_DATABASE_URL=postgresql://user:password@host:port/dbname`` (SQLite stays the
+default). Every class takes the URL and opens its own connection (autocommit; transactions are
+explicit), guarded by a lock, as the SQLite classes do:
+
+- :class:`PgStateStore`: :class:`bot.store.TurnStore` (dialog states, the turn's one transaction of
+  state + log record + receipt, numeric user ids) plus :meth:`PgStateStore.turn_lock`, a
+  PostgreSQL advisory lock per user held from loading the state to committing the turn, so two
+  processes never run turns of one user at once (the later waits);
+- :class:`PgLogStore`: the session log (the methods of :class:`logs.store.LogStore` the dialog and
+  the export use);
+- :class:`PgInbox`: :class:`bot.channels.inbox.UpdateInbox`;
+- :class:`PgChannelUsers`: :class:`bot.channels.users.ChannelUsers`.
+
+Schema: created or migrated on first connection, versioned in ``corsbot_schema(version)``
+(:data:`SCHEMA_VERSION`); migrations run in one transaction under an advisory lock, so processes
+starting together do not race; a database whose version is newer than the code's is refused with a
+clear :class:`SchemaError`. The password of the URL is registered with :mod:`bot.redact`: it never
+appears in a log line or an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import psycopg
+
+from bot.channels.inbox import KEEP_FINISHED_S, InboxUpdate
+from bot.channels.users import ChannelUser
+from bot.redact import redact, register_secret
+from bot.state import DialogState
+from bot.store import KEEP_RECEIPTS_S, DuplicateTurn, reply_from_json, reply_to_json
+from bot.turns import Reply
+from logs.record import LogRecord, RecordError
+from logs.store import StoreError
+
+__all__ = ["SCHEMA_VERSION", "PgChannelUsers", "PgInbox", "PgLogStore", "PgStateStore", "SchemaError", "is_url"]
+
+SCHEMA_VERSION = 1
+_MIGRATIONS: dict[int, str] = {
+    1: """
+CREATE TABLE users (
+    id BIGSERIAL UNIQUE, user_id TEXT PRIMARY KEY, state TEXT NOT NULL,
+    active BOOLEAN NOT NULL DEFAULT TRUE, updated_ms BIGINT NOT NULL
+);
+CREATE TABLE log_records (
+    id BIGSERIAL PRIMARY KEY, session TEXT NOT NULL, user_id BIGINT NOT NULL, message_id TEXT NOT NULL,
+    timestamp_start BIGINT NOT NULL, intent TEXT NOT NULL, to_check BOOLEAN NOT NULL, record TEXT NOT NULL
+);
+CREATE INDEX log_records_session_user ON log_records (session, user_id, id);
+CREATE TABLE turn_receipts (
+    key TEXT PRIMARY KEY, user_id TEXT NOT NULL, reply TEXT NOT NULL, created_ms BIGINT NOT NULL
+);
+CREATE INDEX turn_receipts_age ON turn_receipts (created_ms);
+CREATE TABLE channel_inbox (
+    source TEXT NOT NULL, update_id BIGINT NOT NULL, user_key TEXT, payload TEXT NOT NULL,
+    received_ms BIGINT NOT NULL, finished_ms BIGINT, PRIMARY KEY (source, update_id)
+);
+CREATE INDEX channel_inbox_open ON channel_inbox (source, user_key, update_id) WHERE finished_ms IS NULL;
+CREATE TABLE channel_users (
+    user_id TEXT PRIMARY KEY, chat_id BIGINT NOT NULL, active BOOLEAN NOT NULL, changed_ms BIGINT NOT NULL,
+    reason TEXT
+);
+""",
+}
+_MIGRATION_LOCK = 0x636F7273  # advisory lock id for schema changes ("cors")
+
+
+class SchemaError(StoreError):
+    """The database's schema is newer than this corsbot (or not corsbot's)."""
+
+
+def is_url(value: str | None) -> bool:
+    """True for a PostgreSQL URL (``postgresql://`` or ``postgres://``)."""
+    return bool(value) and str(value).startswith(("postgresql://", "postgres://"))
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class _Connection:
+    """One autocommit connection with a lock, the schema checked; base of the store classes."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        register_secret(parts.password)
+        self.url = url
+        self.path = Path(f"postgresql:{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path or '/'}")
+        self._lock = threading.RLock()
+        try:
+            self._conn = psycopg.connect(url, autocommit=True, connect_timeout=15)
+        except psycopg.Error as exc:
+            raise StoreError(redact(f"cannot connect to the database {_shown(url)} ({_first_line(exc)})")) from None
+        _migrate(self._conn, url)
+
+    def _tx(self) -> contextlib.AbstractContextManager[Any]:
+        return self._conn.transaction()
+
+    def _error(self, what: str, exc: BaseException) -> StoreError:
+        return StoreError(redact(f"{_shown(self.url)}: cannot {what} ({_first_line(exc)})"))
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _shown(url: str) -> str:
+    parts = urlsplit(url)
+    return f"postgresql://{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _migrate(conn: psycopg.Connection[Any], url: str) -> None:
+    """Create or migrate the schema to :data:`SCHEMA_VERSION` (see the module docstring).
+
+    Raises:
+        SchemaError: the database is newer than the code.
+    """
+    try:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS corsbot_schema (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT max(version) FROM corsbot_schema").fetchone()
+            version = int(row[0]) if row and row[0] is not None else 0
+            if version > SCHEMA_VERSION:
+                raise SchemaError(
+                    f"the database {_shown(url)} has schema version {version}, newer than this corsbot "
+                    f"understands ({SCHEMA_VERSION}): upgrade corsbot, or use another database"
+                )
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                conn.execute(_MIGRATIONS[step])
+                conn.execute("INSERT INTO corsbot_schema (version) VALUES (%s)", (step,))
+    except psycopg.Error as exc:
+        raise StoreError(redact(f"cannot prepare the database {_shown(url)} ({_first_line(exc)})")) from None
+
+
+class PgStateStore(_Connection):
+    """:class:`bot.store.TurnStore` on PostgreSQL (see the module docstring)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self._ids: dict[str, int] = {}
+        with self._lock:
+            self._conn.execute("DELETE FROM turn_receipts WHERE created_ms < %s", (_now_ms() - KEEP_RECEIPTS_S * 1000,))
+
+    @contextlib.contextmanager
+    def turn_lock(self, user_id: str) -> Iterator[None]:
+        """Hold the user's advisory lock for a whole turn: other processes' turns of the user wait.
+
+        The lock belongs to this connection (session-level): a process killed mid-turn loses it
+        with its connection.
+        """
+        while True:
+            with self._lock:
+                got = self._conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 7))", (user_id,))
+                if got.fetchone()[0]:
+                    break
+            time.sleep(0.002)  # another process runs a turn of this user; never block this connection
+        try:
+            yield
+        finally:
+            with self._lock, contextlib.suppress(psycopg.Error):
+                self._conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 7))", (user_id,))
+
+    def load(self, user_id: str) -> DialogState:
+        """The saved state of ``user_id``, or a fresh one."""
+        saved = self.load_saved(user_id)
+        return saved if saved is not None else DialogState.from_json(None)
+
+    def load_saved(self, user_id: str) -> DialogState | None:
+        """See :meth:`bot.store.StateStore.load_saved`."""
+        with self._lock:
+            try:
+                row = self._conn.execute("SELECT state FROM users WHERE user_id = %s", (user_id,)).fetchone()
+            except psycopg.Error as exc:
+                raise self._error("read the dialog state", exc) from None
+        return DialogState.from_json(row[0]) if row else None
+
+    def save(self, user_id: str, state: DialogState) -> None:
+        """See :meth:`bot.store.StateStore.save`."""
+        with self._lock:
+            try:
+                self._upsert(user_id, state)
+            except psycopg.Error as exc:
+                raise self._error("save the dialog state", exc) from None
+
+    def _upsert(self, user_id: str, state: DialogState) -> None:
+        self._conn.execute(
+            "INSERT INTO users (user_id, state, active, updated_ms) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (user_id) DO UPDATE SET state = excluded.state, active = excluded.active, "
+            "updated_ms = excluded.updated_ms",
+            (user_id, state.to_json(), bool(state.active), _now_ms()),
+        )
+
+    def commit_turn(
+        self,
+        user_id: str,
+        state: DialogState,
+        *,
+        session: str,
+        record: LogRecord,
+        receipt: tuple[str, Reply] | None = None,
+    ) -> int:
+        """See :meth:`bot.store.StateStore.commit_turn` (one transaction; ``DuplicateTurn`` when the
+        receipt's key exists)."""
+        with self._lock:
+            try:
+                with self._tx():
+                    if receipt is not None:
+                        row = self._conn.execute(
+                            "INSERT INTO turn_receipts (key, user_id, reply, created_ms) VALUES (%s, %s, %s, %s) "
+                            "ON CONFLICT (key) DO NOTHING RETURNING key",
+                            (receipt[0], user_id, reply_to_json(receipt[1]), _now_ms()),
+                        ).fetchone()
+                        if row is None:
+                            raise _Duplicate()
+                    row_id = _insert_record(self._conn, session, record)
+                    self._upsert(user_id, state)
+            except _Duplicate:
+                assert receipt is not None
+                stored = self.receipt(receipt[0])
+                raise DuplicateTurn(receipt[0], stored or receipt[1]) from None
+            except psycopg.Error as exc:
+                raise self._error("save the turn", exc) from None
+        return row_id
+
+    def receipt(self, key: str) -> Reply | None:
+        """See :meth:`bot.store.StateStore.receipt`."""
+        with self._lock:
+            try:
+                row = self._conn.execute("SELECT reply FROM turn_receipts WHERE key = %s", (key,)).fetchone()
+            except psycopg.Error as exc:
+                raise self._error("read a turn receipt", exc) from None
+        return reply_from_json(row[0]) if row else None
+
+    def save_receipt(self, user_id: str, key: str, reply: Reply) -> None:
+        """See :meth:`bot.store.StateStore.save_receipt`."""
+        with self._lock:
+            try:
+                self._conn.execute(
+                    "INSERT INTO turn_receipts (key, user_id, reply, created_ms) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (key) DO NOTHING",
+                    (key, user_id, reply_to_json(reply), _now_ms()),
+                )
+            except psycopg.Error as exc:
+                raise self._error("save a turn receipt", exc) from None
+
+    def numeric_id(self, user_id: str) -> int:
+        """See :meth:`bot.store.StateStore.numeric_id`."""
+        known = self._ids.get(user_id)
+        if known is not None:
+            return known
+        with self._lock:
+            try:
+                self._conn.execute(
+                    "INSERT INTO users (user_id, state, updated_ms) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                    (user_id, DialogState().to_json(), _now_ms()),
+                )
+                row = self._conn.execute("SELECT id FROM users WHERE user_id = %s", (user_id,)).fetchone()
+            except psycopg.Error as exc:
+                raise self._error("read a user id", exc) from None
+        if len(self._ids) >= 100_000:
+            self._ids.clear()
+        self._ids[user_id] = int(row[0])
+        return int(row[0])
+
+    def set_active(self, user_id: str, active: bool) -> None:
+        """See :meth:`bot.store.StateStore.set_active`."""
+        state = self.load(user_id)
+        state.active = active
+        self.save(user_id, state)
+
+    def users(self, *, active_only: bool = False) -> list[str]:
+        """User ids, optionally only the active ones."""
+        query = "SELECT user_id FROM users" + (" WHERE active" if active_only else "") + " ORDER BY id"
+        with self._lock:
+            return [row[0] for row in self._conn.execute(query)]
+
+
+class _Duplicate(Exception):
+    """Internal: the receipt exists (rolls the transaction back)."""
+
+
+def _insert_record(conn: psycopg.Connection[Any], session: str, record: LogRecord) -> int:
+    row = conn.execute(
+        "INSERT INTO log_records (session, user_id, message_id, timestamp_start, intent, to_check, record) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
+        (session, record.user_id, record.message_id, record.timestamp_start, record.intent, bool(record.to_check),
+         json.dumps(record.to_json(), ensure_ascii=False)),
+    ).fetchone()  # fmt: skip
+    assert row is not None
+    return int(row[0])
+
+
+class PgLogStore(_Connection):
+    """The session log on PostgreSQL: the methods of :class:`logs.store.LogStore` (same semantics)."""
+
+    def append(self, session: str, record: LogRecord) -> int:
+        """Append one record and commit; returns its row id."""
+        with self._lock:
+            try:
+                return _insert_record(self._conn, session, record)
+            except psycopg.Error as exc:
+                raise self._error("append to the log", exc) from None
+
+    def append_many(self, session: str, records: Iterable[LogRecord]) -> list[int]:
+        """Append several records in one transaction; their row ids in order."""
+        with self._lock:
+            try:
+                with self._tx():
+                    return [_insert_record(self._conn, session, r) for r in records]
+            except psycopg.Error as exc:
+                raise self._error("append to the log", exc) from None
+
+    def set_to_check(self, flags: Mapping[int, bool]) -> int:
+        """Overwrite ``toCheck`` of stored rows in one transaction; the number of rows changed."""
+        changed = 0
+        with self._lock:
+            try:
+                with self._tx():
+                    for row_id, flag in flags.items():
+                        found = self._conn.execute(
+                            "SELECT record, to_check FROM log_records WHERE id = %s FOR UPDATE", (row_id,)
+                        ).fetchone()
+                        if found is None or bool(found[1]) == bool(flag):
+                            continue
+                        obj = json.loads(found[0])
+                        obj["toCheck"] = bool(flag)
+                        self._conn.execute(
+                            "UPDATE log_records SET to_check = %s, record = %s WHERE id = %s",
+                            (bool(flag), json.dumps(obj, ensure_ascii=False), row_id),
+                        )
+                        changed += 1
+            except psycopg.Error as exc:
+                raise self._error("update the log", exc) from None
+        return changed
+
+    def rows(self, session: str | None = None, *, user_id: int | None = None) -> list[tuple[int, LogRecord]]:
+        """``(row id, record)`` pairs in insertion order, optionally of one session and/or user."""
+        clauses, params = [], []
+        if session is not None:
+            clauses.append("session = %s")
+            params.append(session)
+        if user_id is not None:
+            clauses.append("user_id = %s")
+            params.append(user_id)
+        query = "SELECT id, record FROM log_records" + (" WHERE " + " AND ".join(clauses) if clauses else "")
+        with self._lock:
+            try:
+                found = self._conn.execute(query + " ORDER BY id", params).fetchall()
+            except psycopg.Error as exc:
+                raise self._error("read the log", exc) from None
+        out = []
+        for row_id, text in found:
+            try:
+                out.append((int(row_id), LogRecord.from_json(json.loads(text))))
+            except (ValueError, RecordError) as exc:
+                raise StoreError(f"{_shown(self.url)}: log row {row_id} is corrupt ({exc})") from None
+        return out
+
+    def records(self, session: str | None = None) -> list[LogRecord]:
+        """The records of ``session`` (all if None), in insertion order."""
+        return [record for _, record in self.rows(session)]
+
+    def sessions(self) -> list[str]:
+        """Session names, in order of their first record."""
+        with self._lock:
+            rows = self._conn.execute("SELECT session FROM log_records GROUP BY session ORDER BY min(id)").fetchall()
+        return [r[0] for r in rows]
+
+    def count(self, session: str | None = None) -> int:
+        """Number of records of ``session`` (all if None)."""
+        query, params = "SELECT count(*) FROM log_records", ()
+        if session is not None:
+            query, params = query + " WHERE session = %s", (session,)
+        with self._lock:
+            return int(self._conn.execute(query, params).fetchone()[0])
+
+
+class PgInbox(_Connection):
+    """:class:`bot.channels.inbox.UpdateInbox` on PostgreSQL (table ``channel_inbox``)."""
+
+    def __init__(self, url: str, source: str) -> None:
+        super().__init__(url)
+        self.source = source
+        with self._lock:
+            self._conn.execute(
+                "DELETE FROM channel_inbox WHERE source = %s AND finished_ms < %s",
+                (source, _now_ms() - KEEP_FINISHED_S * 1000),
+            )
+
+    def add(self, updates: Sequence[InboxUpdate]) -> list[InboxUpdate]:
+        """See :meth:`bot.channels.inbox.UpdateInbox.add`."""
+        new = []
+        now = _now_ms()
+        with self._lock:
+            try:
+                with self._tx():
+                    for update in updates:
+                        row = self._conn.execute(
+                            "INSERT INTO channel_inbox (source, update_id, user_key, payload, received_ms) "
+                            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING update_id",
+                            (self.source, update.update_id, update.user_key, update.payload, now),
+                        ).fetchone()
+                        if row is not None:
+                            new.append(update)
+            except psycopg.Error as exc:
+                raise self._error("store incoming updates", exc) from None
+        return new
+
+    def finish(self, update_id: int) -> None:
+        """See :meth:`bot.channels.inbox.UpdateInbox.finish`."""
+        with self._lock:
+            try:
+                self._conn.execute(
+                    "UPDATE channel_inbox SET finished_ms = %s WHERE source = %s AND update_id = %s "
+                    "AND finished_ms IS NULL",
+                    (_now_ms(), self.source, update_id),
+                )
+            except psycopg.Error as exc:
+                raise self._error(f"mark update {update_id} handled", exc) from None
+
+    def unfinished(self, user_key: str | None = None) -> list[InboxUpdate]:
+        """See :meth:`bot.channels.inbox.UpdateInbox.unfinished` (optionally of one user only)."""
+        query = "SELECT update_id, user_key, payload FROM channel_inbox WHERE source = %s AND finished_ms IS NULL"
+        params: list[Any] = [self.source]
+        if user_key is not None:
+            query += " AND user_key = %s"
+            params.append(user_key)
+        with self._lock:
+            rows = self._conn.execute(query + " ORDER BY update_id", params).fetchall()
+        return [InboxUpdate(int(r[0]), r[1], r[2]) for r in rows]
+
+
+class PgChannelUsers(_Connection):
+    """:class:`bot.channels.users.ChannelUsers` on PostgreSQL (table ``channel_users``)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self._known_active: set[str] = set()
+
+    def seen(self, user_id: str, chat_id: int) -> None:
+        """See :meth:`bot.channels.users.ChannelUsers.seen`."""
+        if user_id in self._known_active:
+            return
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO channel_users (user_id, chat_id, active, changed_ms, reason) VALUES (%s, %s, TRUE, %s, "
+                "NULL) ON CONFLICT (user_id) DO UPDATE SET chat_id = excluded.chat_id, active = TRUE, "
+                "changed_ms = excluded.changed_ms, reason = NULL WHERE NOT channel_users.active "
+                "OR channel_users.chat_id <> excluded.chat_id",
+                (user_id, chat_id, _now_ms()),
+            )
+            self._known_active.add(user_id)
+
+    def known_active(self, user_id: str) -> bool:
+        """See :meth:`bot.channels.users.ChannelUsers.known_active`."""
+        return user_id in self._known_active
+
+    def mark_inactive(self, user_id: str, reason: str, *, chat_id: int | None = None) -> None:
+        """See :meth:`bot.channels.users.ChannelUsers.mark_inactive`."""
+        with self._lock:
+            self._known_active.discard(user_id)
+            self._conn.execute(
+                "INSERT INTO channel_users (user_id, chat_id, active, changed_ms, reason) VALUES (%s, %s, FALSE, %s, "
+                "%s) ON CONFLICT (user_id) DO UPDATE SET active = FALSE, changed_ms = excluded.changed_ms, "
+                "reason = excluded.reason",
+                (user_id, chat_id or 0, _now_ms(), reason),
+            )
+
+    def is_active(self, user_id: str) -> bool:
+        """See :meth:`bot.channels.users.ChannelUsers.is_active`."""
+        user = self.get(user_id)
+        return user is None or user.active
+
+    def get(self, user_id: str) -> ChannelUser | None:
+        """See :meth:`bot.channels.users.ChannelUsers.get`."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT user_id, chat_id, active, changed_ms, reason FROM channel_users WHERE user_id = %s", (user_id,)
+            ).fetchone()
+        return None if row is None else ChannelUser(row[0], int(row[1]), bool(row[2]), int(row[3]), row[4])
+
+    def inactive(self) -> tuple[str, ...]:
+        """See :meth:`bot.channels.users.ChannelUsers.inactive`."""
+        with self._lock:
+            rows = self._conn.execute("SELECT user_id FROM channel_users WHERE NOT active ORDER BY user_id").fetchall()
+        return tuple(r[0] for r in rows)

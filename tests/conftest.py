@@ -1,0 +1,3 @@
+"""Fixtures shared by every test package: the throwaway PostgreSQL server (tests/pg.py)."""
+
+pytest_plugins = ["tests.pg"]
