@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from bot import paths
 from bot.services import DomainServices, Services
@@ -129,7 +129,10 @@ def build_dialog_manager(
     if url is not None:  # PostgreSQL (issue 15): state, log and receipts in the server database
         from bot.pgstore.store import PgLogStore, PgStateStore
 
-        return DialogManager(services, PgStateStore(url), PgLogStore(url), session=session, to_check=compute_to_check)
+        log = cast(
+            LogStore, PgLogStore(url)
+        )  # it has the LogStore methods the dialog uses (append, rows, set_to_check)
+        return DialogManager(services, PgStateStore(url), log, session=session, to_check=compute_to_check)
     return DialogManager(services, StateStore(db), LogStore(log_db or db), session=session, to_check=compute_to_check)
 
 

@@ -32,12 +32,12 @@ def find_binaries() -> Path | None:
     """The folder holding ``initdb`` and ``pg_ctl`` (newest Debian version first), or None."""
     found = shutil.which("initdb")
     if found:
-        folder = Path(os.path.realpath(found)).parent
-        if (folder / "pg_ctl").exists():
-            return folder
-    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=_version, reverse=True):
-        if Path(folder, "initdb").exists() and Path(folder, "pg_ctl").exists():
-            return Path(folder)
+        on_path = Path(os.path.realpath(found)).parent
+        if (on_path / "pg_ctl").exists():
+            return on_path
+    for name in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=_version, reverse=True):
+        if Path(name, "initdb").exists() and Path(name, "pg_ctl").exists():
+            return Path(name)
     return None
 
 
@@ -56,9 +56,10 @@ class ThrowawayCluster:
     """
 
     def __init__(self) -> None:
-        self.bin = find_binaries()
-        if self.bin is None:
+        found = find_binaries()
+        if found is None:
             raise ConfigError("no PostgreSQL server binaries (initdb, pg_ctl): apt-get install postgresql")
+        self.bin: Path = found
         self.folder = Path(tempfile.mkdtemp(prefix="corsbot-pg-"))
         self.data = self.folder / "data"
         self.port = _free_port()

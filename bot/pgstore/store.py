@@ -95,7 +95,9 @@ class _Connection:
         parts = urlsplit(url)
         register_secret(parts.password)
         self.url = url
-        self.path = Path(f"postgresql:{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path or '/'}")
+        self.path: Path | None = Path(
+            f"postgresql:{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path or '/'}"
+        )
         self._lock = threading.RLock()
         try:
             self._conn = psycopg.connect(url, autocommit=True, connect_timeout=15)
@@ -173,7 +175,8 @@ class PgStateStore(_Connection):
         while True:
             with self._lock:
                 got = self._conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 7))", (user_id,))
-                if got.fetchone()[0]:
+                row = got.fetchone()
+                if row is not None and row[0]:
                     break
             time.sleep(0.002)  # another process runs a turn of this user; never block this connection
         try:
@@ -279,6 +282,8 @@ class PgStateStore(_Connection):
                 row = self._conn.execute("SELECT id FROM users WHERE user_id = %s", (user_id,)).fetchone()
             except psycopg.Error as exc:
                 raise self._error("read a user id", exc) from None
+        if row is None:
+            raise StoreError(f"{_shown(self.url)}: user {user_id} has no row")
         if len(self._ids) >= 100_000:
             self._ids.clear()
         self._ids[user_id] = int(row[0])
@@ -357,7 +362,8 @@ class PgLogStore(_Connection):
 
     def rows(self, session: str | None = None, *, user_id: int | None = None) -> list[tuple[int, LogRecord]]:
         """``(row id, record)`` pairs in insertion order, optionally of one session and/or user."""
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[Any] = []
         if session is not None:
             clauses.append("session = %s")
             params.append(session)
@@ -390,11 +396,12 @@ class PgLogStore(_Connection):
 
     def count(self, session: str | None = None) -> int:
         """Number of records of ``session`` (all if None)."""
-        query, params = "SELECT count(*) FROM log_records", ()
+        query, params = "SELECT count(*) FROM log_records", []
         if session is not None:
-            query, params = query + " WHERE session = %s", (session,)
+            query, params = query + " WHERE session = %s", [session]
         with self._lock:
-            return int(self._conn.execute(query, params).fetchone()[0])
+            row = self._conn.execute(query, params).fetchone()
+        return int(row[0]) if row else 0
 
 
 class PgInbox(_Connection):
