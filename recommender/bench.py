@@ -26,7 +26,7 @@ import networkx as nx
 import numpy as np
 
 from recommender.pagerank import SparseGraph, personalized_pagerank
-from recommender.recommend import CG_TOL, DEFAULT_METHOD, Profile, Recommender, prior_vector
+from recommender.recommend import CG_TOL, Profile, Recommender, prior_vector
 
 logger = logging.getLogger(__name__)
 
@@ -154,9 +154,7 @@ def synthetic_graph(edges: int, *, seed: int = 0, values_per_item: float = 4.0) 
     return SparseGraph.from_arcs(range(n_items + n_values), s, d, np.ones(2 * edges))
 
 
-def scaling(
-    edge_counts: Sequence[int], *, repeats: int = 5, seed: int = 0, method: str = DEFAULT_METHOD
-) -> list[ScalingPoint]:
+def scaling(edge_counts: Sequence[int], *, repeats: int = 5, seed: int = 0, method: str = "cg") -> list[ScalingPoint]:
     """Time one PageRank with priors (5 liked nodes, prior mass 0.85) on synthetic graphs.
 
     Args:

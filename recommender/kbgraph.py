@@ -295,6 +295,8 @@ def weighted_graph(collab: CollaborativeArrays, weighting: GraphWeighting) -> Sp
     a, b, w = a[keep], b[keep], w[keep]
     nodes = collab.nodes()
     index = NodeIndex(kb.index_of, nodes, [USER_NODE_PREFIX + k for k in collab.user_keys])
+    split = np.zeros(collab.n_nodes, dtype=bool)
+    split[: kb.n_nodes] = kb.is_item_node  # items link to values and users, and to few other items
     return SparseGraph.from_arcs(
         nodes,
         np.concatenate([a, b]),
@@ -302,6 +304,7 @@ def weighted_graph(collab: CollaborativeArrays, weighting: GraphWeighting) -> Sp
         np.concatenate([w, w]),
         index=index,
         symmetric=True,
+        split=split,
     )
 
 

@@ -15,6 +15,11 @@
   each strategy from their logged opinions; writes ``<home>/reports/rec/elicitation.{json,md,png}``
   (the PNG: HR@10 against K per strategy); last line exactly
   ``elicitation: users=N best=S hr10_k5_S=X ... rated_share_k5_S=Y ...`` (one pair per strategy).
+- ``corsbot rec bench --scale [--max-edges 10000000] [--priors 50]``: the exact and the approximate
+  solver on synthetic knowledge graphs from 10^4 edges to ``--max-edges``
+  (:mod:`recommender.scale_bench`): p50/p99 latency of a 5-seed prior, top-10 overlap of the
+  approximate ranking with the exact one, ``<home>/reports/rec/scale.{json,png}``; last line exactly
+  ``scale: edges=E exact_p99_ms=A approx_p99_ms=B top10_overlap=C`` (the largest size).
 - ``corsbot rec bench [--requests 200] [--networkx-requests 3] [--max-edges 1000000]``: latency of
   one recommendation per domain (collaborative graph: KB + the study's user edges, as the bot
   runs it) vs ``networkx.pagerank`` per request, and a scaling curve on
@@ -67,7 +72,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--damping", type=float, default=None, help="PageRank damping")
     ev.add_argument("--hub-exponent", type=float, default=None, help="down-weight hub values: deg^-x")
     ev.add_argument("--item-exponent", type=float, default=None, help="up-weight items: deg^x")
-    ev.add_argument("--method", choices=("cg", "power"), default=None, help="PageRank solver")
+    ev.add_argument(
+        "--method",
+        choices=("auto", "cg", "power", "push"),
+        default=None,
+        help="PageRank solver (default auto: exact CG on graphs this size; push = the approximate one)",
+    )
     ev.add_argument(
         "--user-weight",
         type=float,
@@ -119,8 +129,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     be.add_argument(
         "--networkx-requests", type=non_negative_int, default=3, help="timed networkx.pagerank calls per domain"
     )
-    be.add_argument("--max-edges", type=positive_int, default=1_000_000, help="largest synthetic graph (edges)")
+    be.add_argument(
+        "--max-edges",
+        type=positive_int,
+        default=None,
+        help="largest synthetic graph (edges; default 1M, with --scale 10M)",
+    )
     be.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
+    be.add_argument(
+        "--scale",
+        action="store_true",
+        help="instead: exact vs approximate solver on synthetic knowledge graphs up to --max-edges "
+        "(default 10M with --scale): p50/p99 latency, top-10 overlap, PNG",
+    )
+    be.add_argument("--priors", type=positive_int, default=50, help="five-seed priors per size (--scale; default 50)")
     be.set_defaults(handler=run_bench)
 
 
@@ -267,8 +289,47 @@ def run_elicitation_eval(args: argparse.Namespace) -> int:
 # -- bench -------------------------------------------------------------------------------------
 
 
+def run_scale_bench(args: argparse.Namespace) -> int:
+    """``corsbot rec bench --scale`` (see :mod:`recommender.scale_bench`)."""
+    import resource
+
+    from recommender.scale_bench import as_row, plot_scale, scale_point, scale_sizes, synthetic_kg
+
+    max_edges = args.max_edges or 10_000_000
+    if max_edges < 1000:
+        raise ConfigError("need --max-edges >= 1000")
+    points = []
+    for size in scale_sizes(max_edges):
+        kg = synthetic_kg(size, seed=0)
+        p = scale_point(kg, priors=args.priors, seed=0)
+        del kg
+        points.append(p)
+        print(
+            f"size: edges={p.edges} nodes={p.nodes} items={p.items} build_s={p.build_s:.1f} "
+            f"uniform_solve_s={p.global_s:.1f} exact_p50_ms={p.exact_p50_ms:.1f} exact_p99_ms={p.exact_p99_ms:.1f} "
+            f"approx_p50_ms={p.approx_p50_ms:.1f} approx_p99_ms={p.approx_p99_ms:.1f} "
+            f"top10_overlap={p.top10_overlap:.3f} (min {p.top10_overlap_min:.1f}) "
+            f"peak_rss_mb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}",
+            flush=True,
+        )
+    out = _out_dir(args)
+    png = plot_scale(points, out / "scale.png")
+    (out / "scale.json").write_text(json.dumps([as_row(p) for p in points], indent=2) + "\n")
+    print(f"plot: {png}")
+    last = points[-1]
+    print(
+        f"scale: edges={last.edges} exact_p99_ms={last.exact_p99_ms:.1f} approx_p99_ms={last.approx_p99_ms:.1f} "
+        f"top10_overlap={last.top10_overlap:.3f}"
+    )
+    return 0
+
+
 def run_bench(args: argparse.Namespace) -> int:
     """Handler of ``corsbot rec bench``."""
+    if args.scale:
+        return run_scale_bench(args)
+    if args.max_edges is None:
+        args.max_edges = 1_000_000
     import numpy as np
 
     from recommender.bench import latency, plot_scaling, scaling, scaling_exponent
