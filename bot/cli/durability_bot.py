@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import re
 import sqlite3
 import threading
@@ -70,6 +71,53 @@ class AppliedTurns:
                 raise
 
 
+class PgAppliedTurns:
+    """:class:`AppliedTurns` on PostgreSQL (several bot processes share it; the receipt's primary key
+    makes a second application of one key roll back)."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg  # noqa: PLC0415
+
+        self._psycopg = psycopg
+        self._conn = psycopg.connect(url, autocommit=True)
+        with self._conn.transaction():
+            self._conn.execute("SELECT pg_advisory_xact_lock(4242)")
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS durability_applied (id BIGSERIAL PRIMARY KEY, user_key TEXT, text TEXT);"
+                "CREATE TABLE IF NOT EXISTS durability_receipts (key TEXT PRIMARY KEY, reply TEXT)"
+            )
+        self._lock = threading.Lock()
+
+    def handle(self, turn: Turn) -> Reply:
+        """Apply the turn once per key; reply ``you said <text>``."""
+        with self._lock:
+            if turn.key is not None:
+                row = self._conn.execute("SELECT reply FROM durability_receipts WHERE key = %s", (turn.key,)).fetchone()
+                if row is not None:
+                    return Reply(json.loads(row[0]))
+            reply = Reply(f"you said {turn.text}")
+            try:
+                with self._conn.transaction():
+                    self._conn.execute(
+                        "INSERT INTO durability_applied (user_key, text) VALUES (%s, %s)", (turn.user_id, turn.text)
+                    )
+                    if turn.key is not None:
+                        self._conn.execute(
+                            "INSERT INTO durability_receipts VALUES (%s, %s)", (turn.key, json.dumps(reply.text))
+                        )
+            except self._psycopg.errors.UniqueViolation:
+                return reply  # applied meanwhile by another worker: rolled back here
+            return reply
+
+
+def pg_applied_turns(url: str) -> list[tuple[str, str]]:
+    """Every (user key, text) :class:`PgAppliedTurns` applied, in order."""
+    import psycopg  # noqa: PLC0415
+
+    with psycopg.connect(url) as conn:
+        return [(u, t) for u, t in conn.execute("SELECT user_key, text FROM durability_applied ORDER BY id")]
+
+
 def applied_turns(db: Path) -> list[tuple[str, str]]:
     """Every (user key, text) :class:`AppliedTurns` applied, in order."""
     conn = sqlite3.connect(db)
@@ -107,6 +155,10 @@ def main() -> None:
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--trivial", action="store_true")
+    parser.add_argument("--database", help="a PostgreSQL URL (default: SQLite in --db)")
+    parser.add_argument("--webhook-port", type=int, help="serve a webhook on 127.0.0.1:PORT (default: polling)")
+    parser.add_argument("--webhook-url", help="the URL Telegram posts to (default: http://127.0.0.1:PORT/telegram)")
+    parser.add_argument("--secret", default="durability-secret", help="the webhook's secret token")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot import redact  # noqa: PLC0415
@@ -116,12 +168,26 @@ def main() -> None:
     from bot.cli.telegram import _real_dialog_manager  # noqa: PLC0415
 
     redact.install()
-    inner = AppliedTurns(args.db) if args.trivial else _real_dialog_manager(args.db, SESSION, args.processes)
+    inbox: Any
+    if args.database:
+        from bot.pgstore.store import PgInbox  # noqa: PLC0415
+
+        os.environ["CORSBOT_DATABASE_URL"] = args.database  # the dialog workers build their stores from it
+        inbox = PgInbox(args.database, "telegram:durability")
+        trivial: Any = PgAppliedTurns(args.database) if args.trivial else None
+    else:
+        inbox = SqliteInbox(args.db, "telegram:durability")
+        trivial = AppliedTurns(args.db) if args.trivial else None
+    inner = trivial if trivial is not None else _real_dialog_manager(args.db, SESSION, args.processes)
     base = f"http://127.0.0.1:{args.port}"
+    webhook: dict[str, Any] = {}
+    if args.webhook_port:
+        webhook = {"webhook_url": args.webhook_url or f"http://127.0.0.1:{args.webhook_port}/telegram",
+                   "listen": "127.0.0.1", "port": args.webhook_port, "secret_token": args.secret}  # fmt: skip
     config = TelegramConfig(token=FAKE_TOKEN, base_url=f"{base}/bot", base_file_url=f"{base}/file/bot",
                             overall_rate_per_s=0, poll_timeout_s=1.0, typing_delay_s=5.0, slow_notice_s=30.0,
-                            deadline_s=60.0, workers=max(8, args.processes))  # fmt: skip
-    channel = TelegramChannel(_Marking(inner), config, inbox=SqliteInbox(args.db, "telegram:durability"))
+                            deadline_s=60.0, workers=max(8, args.processes), **webhook)  # fmt: skip
+    channel = TelegramChannel(_Marking(inner), config, inbox=inbox)
     try:
         channel.run(on_started=lambda: print("serving", flush=True))  # noqa: T201 - read by the bench
     finally:

@@ -458,6 +458,38 @@ class PgInbox(_Connection):
             rows = self._conn.execute(query + " ORDER BY update_id", params).fetchall()
         return [InboxUpdate(int(r[0]), r[1], r[2]) for r in rows]
 
+    def user_lock(self, user_key: str) -> bool:
+        """Try to take the user's lock across processes (a session advisory lock); True if taken."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT pg_try_advisory_lock(hashtextextended(%s, 11))", (f"{self.source}|{user_key}",)
+            ).fetchone()
+        return bool(row and row[0])
+
+    def user_unlock(self, user_key: str) -> None:
+        """Release :meth:`user_lock` (a killed process releases it with its connection)."""
+        with self._lock, contextlib.suppress(psycopg.Error):
+            self._conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 11))", (f"{self.source}|{user_key}",))
+
+    def is_finished(self, update_id: int) -> bool:
+        """True once the update was handled (by any process)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT finished_ms IS NOT NULL FROM channel_inbox WHERE source = %s AND update_id = %s",
+                (self.source, update_id),
+            ).fetchone()
+        return bool(row and row[0])
+
+    def unfinished_older_than(self, age_ms: float) -> list[InboxUpdate]:
+        """Unfinished updates received more than ``age_ms`` ago (left by a killed worker), in order."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT update_id, user_key, payload FROM channel_inbox WHERE source = %s AND finished_ms IS NULL "
+                "AND received_ms < %s ORDER BY update_id LIMIT 1000",
+                (self.source, _now_ms() - int(age_ms)),
+            ).fetchall()
+        return [InboxUpdate(int(r[0]), r[1], r[2]) for r in rows]
+
 
 class PgChannelUsers(_Connection):
     """:class:`bot.channels.users.ChannelUsers` on PostgreSQL (table ``channel_users``)."""

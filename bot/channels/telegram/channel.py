@@ -10,7 +10,7 @@ import logging
 import re
 import signal
 import warnings
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -49,6 +49,9 @@ from bot.turns import Reply, Turn
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+SWEEP_S = 3.0
+"""Webhook workers look for updates left unfinished (by a killed worker) this often, and take those
+older than this."""
 
 _MEDIA = (
     filters.Sticker.ALL
@@ -103,6 +106,7 @@ class TelegramChannel:
         self._users = users
         self._inbox: UpdateInbox = inbox if inbox is not None else MemoryInbox()
         self._receivers: list[Poller | WebhookServer] = []
+        self._sweeper: asyncio.Task[None] | None = None
         self._key_prefix = f"tg:{bot_id_of(config.token)}:"
         self.texts = texts if texts is not None else ChannelTexts()
         self._executor: ThreadPoolExecutor | None = None
@@ -111,8 +115,9 @@ class TelegramChannel:
         self._started = False
         self._requests: tuple[AiohttpRequest, ...] = ()  # closed at teardown even if PTB never initialised
         self._taps = TapDebouncer(enabled=config.debounce, answer=self._answer_working, settle=self._finish)
+        shared = self._shared_turn if config.webhook_url and hasattr(self._inbox, "user_lock") else None
         self.processor = SerialUpdateProcessor(
-            config.max_concurrent_updates, key=serial_key, gate=self._taps.gate, done=self._done
+            config.max_concurrent_updates, key=serial_key, gate=self._taps.gate, done=self._done, shared=shared
         )
         self.application = self._build_application()
         self._sender = ReplySender(
@@ -224,6 +229,8 @@ class TelegramChannel:
             await self.application.bot.set_webhook(
                 cfg.webhook_url, secret_token=cfg.secret_token, drop_pending_updates=False
             )
+            if hasattr(self._inbox, "unfinished_older_than"):
+                self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="corsbot-sweep")
         else:
             await self.application.bot.delete_webhook(drop_pending_updates=False)  # F10: polling needs none
             poller = Poller(self.application.bot, self._accept, timeout_s=cfg.poll_timeout_s, on_fatal=self._on_fatal)
@@ -261,6 +268,42 @@ class TelegramChannel:
         future = self._executor.submit(self._inbox.finish, update.update_id)
         future.add_done_callback(_log_failure)
 
+    @contextlib.asynccontextmanager
+    async def _shared_turn(self, update: object) -> AsyncIterator[bool]:
+        """Several webhook workers on one database (issue 15): hold the user's lock across processes;
+        first handle the user's earlier updates that are still unfinished (stored by another worker,
+        or left by a killed one), in order; then say whether ``update`` itself still needs handling."""
+        inbox: Any = self._inbox
+        user = user_key_of(update.to_dict(), USER_PREFIX) if isinstance(update, Update) else None
+        if user is None or not isinstance(update, Update):
+            yield True
+            return
+        while not await self._in_thread(inbox.user_lock, user):
+            await asyncio.sleep(0.005)  # another worker handles this user now
+        try:
+            for earlier in await self._in_thread(inbox.unfinished, user):
+                if earlier.update_id >= update.update_id:
+                    break
+                before = Update.de_json(json.loads(earlier.payload), self.application.bot)
+                if before is not None:
+                    await self.application.process_update(before)
+                await self._in_thread(inbox.finish, earlier.update_id)
+            yield not await self._in_thread(inbox.is_finished, update.update_id)
+        finally:
+            await self._in_thread(inbox.user_unlock, user)
+
+    async def _sweep(self) -> None:
+        """Webhook workers: every few seconds, schedule unfinished updates older than a few seconds
+        (a killed worker's), so that they are handled even if their user writes nothing more."""
+        inbox: Any = self._inbox
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            try:
+                for stale in await self._in_thread(inbox.unfinished_older_than, SWEEP_S * 1000):
+                    self._schedule(json.loads(stale.payload))
+            except Exception as exc:  # noqa: BLE001 - a failed sweep is retried at the next one
+                logger.warning("sweep of unfinished updates failed: %s", exc)
+
     async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, lambda: function(*args))
@@ -275,6 +318,9 @@ class TelegramChannel:
 
     async def _teardown(self) -> None:
         """Stop whatever is running (updater, application, workers); failures are logged, not raised."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for receiver in self._receivers:  # nothing new comes in; updates in progress finish below
             try:
                 await receiver.stop()

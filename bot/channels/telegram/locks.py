@@ -123,11 +123,19 @@ class SerialUpdateProcessor(BaseUpdateProcessor):
         key: Callable[[object], Hashable | None],
         gate: Callable[[object], bool],
         done: Callable[[object], None],
+        shared: Callable[[object], contextlib.AbstractAsyncContextManager[bool]] | None = None,
     ) -> None:
+        """Args:
+        shared: with several bot processes sharing one database (webhook workers), an async context
+            manager held around each update of a user (inside the process's own lock): it holds the
+            user's lock across processes and yields False when the update must not run (already
+            handled elsewhere).
+        """
         super().__init__(max_concurrent_updates)
         self._key = key
         self._gate = gate
         self._done = done
+        self._shared = shared
         self.locks = KeyedLocks()
 
     async def process_update(self, update: object, coroutine: Any) -> None:
@@ -140,7 +148,14 @@ class SerialUpdateProcessor(BaseUpdateProcessor):
                 await super().process_update(update, coroutine)
             else:
                 async with self.locks.hold(key):
-                    await super().process_update(update, coroutine)
+                    if self._shared is None:
+                        await super().process_update(update, coroutine)
+                    else:
+                        async with self._shared(update) as run:
+                            if run:
+                                await super().process_update(update, coroutine)
+                            else:
+                                coroutine.close()
         finally:
             self._done(update)
 
