@@ -14,6 +14,7 @@ Example::
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -105,7 +106,14 @@ def load_domain(snapshot: Path, *, interactions: dict[str, tuple[str, ...]] | No
 
 
 def build_dialog_manager(
-    *, db: Path, session: str, services: Services | None = None, log_db: Path | None = None
+    *,
+    db: Path,
+    session: str,
+    services: Services | None = None,
+    log_db: Path | None = None,
+    elicitation: str | None = None,
+    role_questions: bool = True,
+    study_files_left_out: Sequence[Path] = (),
 ) -> DialogManager:
     """The dialog manager on the runtime folder's models and snapshots (or on ``services``).
 
@@ -114,26 +122,53 @@ def build_dialog_manager(
         session: log session name (``"chat"``, ``"telegram"``, ``"replay:movie/messages_nl"``).
         services: prebuilt :class:`bot.services.Services` (default: :func:`load_services`).
         log_db: separate SQLite file for the session log.
+        elicitation: the elicitation setting (``bot.suggestion.parse_elicitation``: a strategy, or
+            ``domain=strategy`` pairs, ``""`` for the defaults); None: no suggestions in any domain.
+            The strategies count the released studies' logged opinions and the bot's own (the log).
+        role_questions: ask which role a named person is liked in (the successor study's replay: False).
+        study_files_left_out: released study files whose opinions the strategies do not count (a
+            replayed file: its users' answers must not choose their own suggestions).
 
     Raises:
         ConfigError: the model or knowledge base is missing (the message says which command to run).
         logs.store.DatabaseOpenError: the database cannot be opened (names the file and what to do).
     """
     from bot.dialog import DialogManager
-    from bot.store import StateStore
+    from bot.store import StateStore, TurnStore
     from logs.store import LogStore
     from logs.tocheck import compute_to_check
 
     services = services or load_services()
     url = database_url()
+    states: TurnStore
     if url is not None:  # PostgreSQL (issue 15): state, log and receipts in the server database
         from bot.pgstore.store import PgLogStore, PgStateStore
 
-        log = cast(
-            LogStore, PgLogStore(url)
-        )  # it has the LogStore methods the dialog uses (append, rows, set_to_check)
-        return DialogManager(services, PgStateStore(url), log, session=session, to_check=compute_to_check)
-    return DialogManager(services, StateStore(db), LogStore(log_db or db), session=session, to_check=compute_to_check)
+        log = cast(LogStore, PgLogStore(url))  # it has the LogStore methods the dialog uses (append, rows, ...)
+        states = PgStateStore(url)
+    else:
+        log = LogStore(log_db or db)
+        states = StateStore(db)
+    factory = None
+    if elicitation is not None:
+        from bot.suggestion import elicitor_factory, parse_elicitation
+
+        strategies = parse_elicitation(elicitation)
+        if any(name != "none" for name in strategies.values()):
+            # the bot's own opinions count too; a replay counts the released studies only
+            records = log.records() if not study_files_left_out and hasattr(log, "records") else []
+            factory = elicitor_factory(
+                services, strategies.__getitem__, records=records, exclude_files=study_files_left_out
+            )
+    return DialogManager(
+        services,
+        states,
+        log,
+        session=session,
+        to_check=compute_to_check,
+        elicitation=factory,
+        role_questions=role_questions,
+    )
 
 
 def database_url() -> str | None:

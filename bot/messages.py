@@ -134,3 +134,13 @@ STALE_SUGGESTION = "That suggestion is out of date. Tell me a title or a name yo
 DETAILS_PEOPLE = "{role}: {names}"
 DETAILS_GENRES = "Genres: {names}"
 DETAILS_LINK = "{site}: {url}"
+
+# active elicitation (issue 13, bot/dialog/suggestions.py)
+SUGGESTION_START = "Now a few {nouns} to rate: it helps me learn your taste faster."
+SUGGESTION_ASK = "Do you like {title}?"
+SUGGESTION_HINT = 'Say "I like it", "I don\'t like it" or "Skip" (or tell me about another title).'
+SUGGESTION_SKIPPED = "OK, skipped {title}."
+SUGGESTION_BUTTONS = (("👍 I like it", "+"), ("👎 I don't like it", "-"), ("⏭ Skip", "skip"))
+"""The suggestion card's buttons: label and what it says (payload ``sugg:<said>:<QID>@<stamp>``)."""
+ALL_VALUES_QUESTION = "You {verb} these of {title}: {values}. Right?"
+LIKE_VERBS = {"+": "like", "-": "don't like"}

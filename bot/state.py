@@ -38,7 +38,8 @@ class DialogState:
         contexts: active contexts, name -> remaining lifespan in turns (DialogFlow semantics).
         logged_contexts: the contexts logged by the previous turn (the intent recognizer's input).
         logged_events: the events logged by the previous turn (also an input of the recognizer).
-        pending: the open question (``bot.dialog.acts``: item, role, confirm, critique, delete, reset),
+        pending: the open question (``bot.dialog.acts``: item, role, confirm, critique, delete, reset,
+            suggestion),
             or None.
         rec_list: QIDs of the current recommendation list; ``rec_pos`` the index on screen.
         skipped: domain -> QIDs the user skipped (newest last, at most ``MAX_SKIPPED``): the next
@@ -49,6 +50,10 @@ class DialogState:
         number_recommendation_list: recommendation lists presented so far (``numberRecommendationList``).
         profiles: domain -> QID -> ``{"polarity": "+"|"-", "role": PID|None}``.
         active: False once the user blocked the bot (Telegram 403).
+        suggested: domain -> items the bot suggested to rate (``bot/dialog/suggestions.py``), oldest first:
+            never suggested again, whatever the answer (rated, skipped, or a new title instead).
+        suggestion_ratings: domain -> suggested items the user rated (the protocol stops at 5).
+        preference_messages: domain -> messages stating a preference (the protocol starts at 3).
         last_stored: the preference entries stored by the previous turn (for one turn only): a
             follow-up such as "actor", "the 1998 one" or "none of them" refines them, as an answer
             to the role/item question the original system would have asked.
@@ -68,6 +73,9 @@ class DialogState:
     last_stored: list[PreferenceTask] = field(default_factory=list)
     skipped: dict[str, list[str]] = field(default_factory=dict)
     questions_asked: int = 0
+    suggested: dict[str, list[str]] = field(default_factory=dict)
+    suggestion_ratings: dict[str, int] = field(default_factory=dict)
+    preference_messages: dict[str, int] = field(default_factory=dict)
 
     def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
         """The (mutable) profile of ``domain`` (default: the active domain)."""

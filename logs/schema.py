@@ -98,6 +98,8 @@ class Event(StrEnum):
     DISAMBIGUATION = "disambiguation"
     RECOMMENDATION = "recommendation"
     FINISHED_RECOMMENDATION = "finished_recommendation"
+    SUGGESTION = "suggestion"
+    """The successor study's (issue 13): the bot suggested an item to rate after this turn."""
 
 
 def is_smalltalk(intent: str) -> bool:

@@ -5,9 +5,10 @@ which the bot asked about one suggested item, and the user's answer on the next 
 with the rated QID ("I like it" -> ``Q172241+``) or ``skip`` (no QID: the log does not say which item
 was skipped). :func:`suggestion_figures` compares our replayed records with the logged ones:
 
-* **events agreement without ``suggestion``**: the event sets compared with ``suggestion`` left out of
-  both (so a turn where only the suggestion differs counts as agreeing); the plain events agreement is
-  :attr:`logs.compare.Comparison.events_agreement`;
+* **events agreement without ``suggestion``**: the event sets compared with the suggestion left out of
+  both: ``suggestion`` and the ``question`` it comes with (unless the turn also asked another question:
+  ``disambiguation`` or ``recommendation`` in the set), so a turn where only the suggestion differs
+  counts as agreeing; the plain events agreement is :attr:`logs.compare.Comparison.events_agreement`;
 * **suggestion turns**: logged turns with ``suggestion``, how many of ours have it too on the same
   message (``suggestion_matches``);
 * **suggestion overlap** (a sanity figure, not a target): of the logged answers that rated the
@@ -114,7 +115,7 @@ def suggestion_figures(ours: Sequence[LogRecord], logged: Sequence[LogRecord]) -
     without = turns = matches = our_turns = answers = same = skips = 0
     for mine, theirs in zip(ours, logged, strict=True):
         a, b = frozenset(split_list(mine.events)), frozenset(split_list(theirs.events))
-        without += (a - {SUGGESTION}) == (b - {SUGGESTION})
+        without += _without_suggestion(a) == _without_suggestion(b)
         turns += SUGGESTION in b
         matches += SUGGESTION in b and SUGGESTION in a
         our_turns += SUGGESTION in a
@@ -132,6 +133,14 @@ def suggestion_figures(ours: Sequence[LogRecord], logged: Sequence[LogRecord]) -
         answers += 1
         same += objects[0][0] in {qid for qid, _ in parse_objects(ours[cur].recognized_objects)}
     return SuggestionFigures(len(logged), without, turns, matches, our_turns, answers, same, skips)
+
+
+def _without_suggestion(events: frozenset[str]) -> frozenset[str]:
+    """The events with the suggestion (and its question, when no other question was asked) left out."""
+    if SUGGESTION not in events:
+        return events
+    asked_else = bool(events & {"disambiguation", "recommendation"})
+    return events - {SUGGESTION} - (set() if asked_else else {"question"})
 
 
 def merge(parts: Iterable[SuggestionFigures]) -> SuggestionFigures:

@@ -33,6 +33,8 @@ from nlu.disambiguation import YES_WORDS, parse_option
 from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
 from nlu.sentiment import Polarity
+from nlu.suggestion_answer import Answer as SuggestionAnswer
+from nlu.suggestion_answer import read_answer, role_opinions
 from nlu.textnorm import fold, has_letters, normalize
 from recommender.schema import QID, ROLE_WORDS, role_pattern
 
@@ -219,6 +221,7 @@ class View:
         refinable: the previous turn stored preferences that a short follow-up may refine
             ("actor", "the 1998 one", "none of them").
         stamp: the number of the open question, carried by its buttons' payloads (``pick:1@7``).
+        suggested: the QID of the item the open ``suggestion`` question asks about (issue 13), or None.
     """
 
     domain: str = "movie"
@@ -231,6 +234,7 @@ class View:
     blocked: frozenset[str] = frozenset()
     refinable: bool = False
     stamp: str | None = None
+    suggested: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +304,10 @@ class TurnParse:
         confirmation: ``"yes"``/``"no"`` when a small-talk confirmation ("sure", "cancel")
             answers the open yes/no question.
         linked: how many times the text was linked (0 or 1; tests count it).
+        suggestion: how the turn relates to the open suggestion (``nlu.suggestion_answer.Answer``:
+            rate / skip / roles / new), or None (no suggestion open, or not about it).
+        role_opinions: ``(PID, polarity)`` of the role words of a preference ("I like Pulp Fiction
+            for the director" -> ``(("P57", "+"),)``), each with the polarity of its clause.
     """
 
     text: str
@@ -326,6 +334,8 @@ class TurnParse:
     linked: int = 0
     stale: bool = False
     alternatives: tuple[str, ...] = field(default_factory=tuple)
+    suggestion: SuggestionAnswer | None = None
+    role_opinions: tuple[tuple[str, str], ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -422,8 +432,16 @@ def understand(
     elif view.answer_kind is not None:
         answer = parse_option(view.answer_kind, text, None, view.options)
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
+    suggestion = _suggestion_answer(text, view, readings, sentiment) if view.question == "suggestion" else None
+    if suggestion is not None and suggestion.kind in ("rate", "roles", "skip"):
+        parse = replace(parse, intent=Intent.SKIP.value if suggestion.kind == "skip" else Intent.PREFERENCE.value)
+    said_roles: tuple[tuple[str, str], ...] = ()
+    if parse.roles and parse.intent == Intent.PREFERENCE:
+        said_roles = tuple(role_opinions(text, lambda clause: sentiment.message_polarity(clause).value).items())
     return replace(
         parse,
+        suggestion=suggestion,
+        role_opinions=said_roles,
         answer=answer,
         confirmation=confirmation,
         names_only=session.names_only(),
@@ -518,9 +536,31 @@ def _understand_payload(session: _Session, payload: Payload) -> TurnParse:
         return TurnParse(text, Intent.RECOMMENDATION.value, payload=payload)
     if kind == "rate":
         return TurnParse(text, Intent.PREFERENCE.value, payload=payload)
+    said, _, qid = value.partition(":")
+    if kind == "sugg" and view.question == "suggestion" and qid == view.suggested and said in ("+", "-", "skip"):
+        tapped = SuggestionAnswer("skip") if said == "skip" else SuggestionAnswer("rate", said)
+        intent = Intent.SKIP.value if said == "skip" else Intent.PREFERENCE.value
+        return TurnParse(text, intent, payload=payload, suggestion=tapped)
     if kind == "reset" and value in RESET_INTENTS:
         return TurnParse(text, RESET_INTENTS[value], payload=payload)
     return TurnParse(text, Intent.FALLBACK.value, payload=payload, stale=True)
+
+
+def _suggestion_answer(
+    text: str, view: View, readings: Sequence[Reading], sentiment: PolarityModel
+) -> SuggestionAnswer | None:
+    """How a typed message relates to the open suggestion (``nlu.suggestion_answer.read_answer``); naming
+    the suggested item itself with an opinion ("I like Scarface" at "Do you like Scarface?") rates it."""
+    own = [r for r in readings if r.qid == view.suggested]
+    others = [r for r in readings if r.qid != view.suggested]
+    answer = read_answer(
+        text,
+        named=[(r.mention.start, r.mention.end) for r in others],
+        polarity=lambda said: sentiment.message_polarity(said).value,
+    )
+    if own and own[0].polarity.value in ("+", "-") and (answer is None or answer.kind == "new"):
+        return SuggestionAnswer("rate", own[0].polarity.value, others=answer.others if answer else ())
+    return answer
 
 
 def _admissible(ranked: Sequence[str], view: View, *, refinable: bool) -> str:
@@ -572,7 +612,12 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     card_word = CARD_COMMAND.match(folded)
     if card_word and view.focus is not None and view.question is None:  # typed like the card's buttons
         return CARD_COMMANDS[card_word.group(1)]
-    if intent == Intent.FALLBACK and view.question in (None, "confirm") and view.focus is None and session.names_only():
+    if (
+        intent == Intent.FALLBACK
+        and view.question in (None, "confirm", "suggestion")
+        and view.focus is None
+        and session.names_only()
+    ):
         return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"
     if view.focus is not None and view.question is None and _yes_no(folded):
         return Intent.REC_PREFERENCE.value  # a bare yes/no answers the card's "Do you like it?"

@@ -18,6 +18,18 @@ extended with ``events_agreement=V objects_f1=O tocheck_agreement=T`` when ``--r
 Unusable records are skipped with one warning each (file and index); a score over zero messages is
 printed ``0.000`` (never a vacuous ``1.000``), and when no record of any file could be read the
 command fails (exit 2) instead of printing a summary of nothing.
+
+Active elicitation (issue 13): ``corsbot chat --elicitation S`` (default ``$CORSBOT_ELICITATION``, else
+``bot.suggestion.DEFAULT_STRATEGIES``: ``highest`` for movies, none for books and music) suggests an
+item to rate after each preference. ``corsbot replay`` takes the strategy of a file from its folder when
+that is one of the successor study's six condition names (``popularity``, ``randPopularity``,
+``varxPopularity``, ``item2item``, ``highestPredicted``, ``nosuggestions``; the replay is then
+configured as that study's system: no role questions), else ``--elicitation S`` (default none, the
+first study's behaviour); the opinions of the replayed file itself are never counted by its strategy.
+Per file it adds a line ``  elicitation=S events_agreement_without_suggestion=... suggestion_turns=...
+ours=... same_turn=... suggestion_answers=... same_item=... suggestion_overlap=... skips=...``
+(:mod:`logs.suggestions`; the overlap is a sanity figure: our strategy suggested the item the logged
+answer rated, at that turn). Files without ``contexts`` (the successor study's) read fine.
 """
 
 from __future__ import annotations
@@ -52,6 +64,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help='scripted: one JSON object per line in ({"user": U, "text": T} or {"user": U, "press": PAYLOAD}, '
         'optional "domain"), one per reply out (text, choices, image, intent, events, recognizedObjects)',
     )
+    chat.add_argument(
+        "--elicitation",
+        default=None,
+        metavar="STRATEGY",
+        help="items suggested to rate after each preference: popularity, randpop, varxpop, item2item, highest "
+        "or none, or domain=strategy pairs (default $CORSBOT_ELICITATION, else highest for movies, none for "
+        "books and music)",
+    )
     chat.set_defaults(handler=_chat_cli)
 
     replay = sub.add_parser("replay", help="replay logged user-study messages through the dialog manager")
@@ -70,6 +90,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     replay.add_argument(
         "--limit-users", type=positive_int, default=None, help="replay only the first N users of each file"
+    )
+    replay.add_argument(
+        "--elicitation",
+        default=None,
+        metavar="STRATEGY",
+        help="elicitation strategy for files not in a folder named after a condition of the successor study "
+        "(popularity, randPopularity, varxPopularity, item2item, highestPredicted, nosuggestions); default none",
     )
     replay.set_defaults(handler=_replay_cli)
 
@@ -112,11 +139,27 @@ def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
+def elicitation_setting(args: argparse.Namespace) -> str:
+    """The deployment's elicitation setting: ``--elicitation``, else ``$CORSBOT_ELICITATION``, else ``""``
+    (the defaults); checked here so that a bad name is one clear error before anything loads.
+
+    Raises:
+        ConfigError: an unknown strategy or domain.
+    """
+    import os
+
+    from bot.suggestion import ENV_VARIABLE, parse_elicitation
+
+    setting = args.elicitation if args.elicitation is not None else os.environ.get(ENV_VARIABLE, "")
+    parse_elicitation(setting)
+    return setting
+
+
 def _chat_cli(args: argparse.Namespace) -> int:
     from logs.store import check_database
 
     check_database(paths.database())  # damaged pages: one line naming the file and what to do (issue 17.5)
-    dm = compose.build_dialog_manager(db=paths.database(), session="chat")
+    dm = compose.build_dialog_manager(db=paths.database(), session="chat", elicitation=elicitation_setting(args))
     if args.jsonl:
         from bot.cli.jsonl import chat_jsonl
 
@@ -202,8 +245,12 @@ def _replay_cli(args: argparse.Namespace) -> int:
     from logs.compare import compare, merge
     from logs.record import write_records
     from logs.store import open_error
+    from logs.suggestions import SuggestionFigures, suggestion_figures
+    from logs.suggestions import merge as merge_suggestions
+    from recommender.elicitation import condition_strategy, strategy_name
 
     out_dir = _check_replay_args(args)
+    default_strategy = strategy_name(args.elicitation) if args.elicitation else "none"
     services = compose.load_services()
     db = paths.home() / "replay.sqlite3"
     try:
@@ -213,9 +260,19 @@ def _replay_cli(args: argparse.Namespace) -> int:
         raise open_error(db, exc) from exc
     run_id = time.strftime("%Y%m%dT%H%M%S")
     comparisons, all_messages, all_exceptions, all_seconds = [], 0, 0, 0.0
+    figures: list[SuggestionFigures] = []
     for path in args.files:
         domain = paths.domain_from_path(path, args.domain)
-        dm = compose.build_dialog_manager(db=db, session=f"replay:{path.parent.name}/{path.stem}", services=services)
+        condition = condition_strategy(path.parent.name)
+        strategy = condition or default_strategy
+        dm = compose.build_dialog_manager(
+            db=db,
+            session=f"replay:{path.parent.name}/{path.stem}",
+            services=services,
+            elicitation=f"{domain}={strategy}",
+            role_questions=condition is None,  # the successor study's system asked no role questions
+            study_files_left_out=[path],
+        )
         dm.default_domain = domain
         logged, ours, exceptions, seconds = replay_file(dm, path, run_id=run_id, limit_users=args.limit_users)
         write_records(out_dir / f"ours_{path.parent.name}_{path.stem}.json", ours)
@@ -229,6 +286,16 @@ def _replay_cli(args: argparse.Namespace) -> int:
             f"objects_f1={_score(comparison.objects_f1, n)} "
             f"tocheck_agreement={_score(comparison.tocheck_agreement, n)} msgs_per_s={n / max(seconds, 1e-9):.1f}"
         )
+        sugg = suggestion_figures(ours, logged)
+        figures.append(sugg)
+        if strategy != "none" or sugg.suggestion_turns:
+            print(
+                f"  elicitation={strategy} events_agreement_without_suggestion="
+                f"{_score(sugg.events_agreement_without, n)} suggestion_turns={sugg.suggestion_turns} "
+                f"ours={sugg.our_suggestion_turns} same_turn={sugg.suggestion_matches} "
+                f"suggestion_answers={sugg.answers} same_item={sugg.same_item} "
+                f"suggestion_overlap={_score(sugg.suggestion_overlap, sugg.answers)} skips={sugg.skip_answers}"
+            )
         comparisons.append(comparison)
         all_messages += n
         all_exceptions += exceptions
@@ -254,6 +321,7 @@ def _replay_cli(args: argparse.Namespace) -> int:
                 "messages_per_second": all_messages / max(all_seconds, 1e-9),
                 "exceptions": all_exceptions,
                 "files": [str(p) for p in args.files],
+                "suggestions": merge_suggestions(figures).figures(),
             },
         )
         line += (

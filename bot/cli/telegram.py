@@ -116,6 +116,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="HTTP client for the Bot API (default aiohttp; httpx = PTB's own)",
     )
     p.add_argument("--echo", action="store_true", help="answer with an echo handler instead of the dialog manager")
+    p.add_argument(
+        "--elicitation",
+        default=None,
+        metavar="STRATEGY",
+        help="items suggested to rate after each preference: popularity, randpop, varxpop, item2item, highest "
+        "or none, or domain=strategy pairs (default $CORSBOT_ELICITATION, else highest for movies, none for "
+        "books and music)",
+    )
     p.set_defaults(handler=_telegram_cli)
 
     from bot.cli import command_group
@@ -162,10 +170,13 @@ class EchoHandler:
         return Reply(f"you said {turn.text}")
 
 
-def _real_dialog_manager(db: Path, session: str, processes: int = 0, warmup: tuple[Turn, ...] = ()) -> Any:
+def _real_dialog_manager(
+    db: Path, session: str, processes: int = 0, warmup: tuple[Turn, ...] = (), elicitation: str | None = None
+) -> Any:
     """The real dialog manager on ``db``: in this process (``processes=0``, warmed up here with
     ``warmup``) or in worker processes (:class:`bot.dialog_pool.ProcessDialogHandler`, started and
-    each warmed up with ``warmup``; close it after use).
+    each warmed up with ``warmup``; close it after use). ``elicitation``: the setting of
+    :func:`bot.compose.build_dialog_manager` (None: no suggestions, as the benchmarks run).
 
     Raises:
         ConfigError: the model or knowledge base is missing, or a worker could not start.
@@ -173,14 +184,16 @@ def _real_dialog_manager(db: Path, session: str, processes: int = 0, warmup: tup
     from bot.compose import build_dialog_manager  # noqa: PLC0415 - heavy (models, KB)
 
     if processes <= 0:
-        dm = build_dialog_manager(db=db, session=session)
+        dm = build_dialog_manager(db=db, session=session, elicitation=elicitation)
         for turn in warmup:
             dm.handle(turn)
         return dm
     from bot.dialog_pool import ProcessDialogHandler  # noqa: PLC0415
 
     pool = ProcessDialogHandler(
-        functools.partial(build_dialog_manager, db=db, session=session), processes=processes, warmup=warmup
+        functools.partial(build_dialog_manager, db=db, session=session, elicitation=elicitation),
+        processes=processes,
+        warmup=warmup,
     )
     pool.start()
     return pool
@@ -199,7 +212,9 @@ def _telegram_cli(args: argparse.Namespace) -> int:
         lock_path_for,
     )
     from bot.channels.users import ChannelUsers  # noqa: PLC0415
+    from bot.cli.chat import elicitation_setting  # noqa: PLC0415
 
+    elicitation = None if args.echo else elicitation_setting(args)  # a bad name: one clear error first
     token = os.environ.get(args.token_env, "").strip()
     register_secret(token)
     register_secret(os.environ.get(args.secret_env))
@@ -236,7 +251,11 @@ def _telegram_cli(args: argparse.Namespace) -> int:
     # one poller per token (a second one gets 409 from Telegram anyway); webhook workers may be many
     lock = InstanceLock(lock_path_for(token, db.parent)) if not args.webhook_url else contextlib.nullcontext()
     with lock:
-        handler = EchoHandler() if args.echo else _real_dialog_manager(db, "telegram", args.processes)
+        handler = (
+            EchoHandler()
+            if args.echo
+            else _real_dialog_manager(db, "telegram", args.processes, elicitation=elicitation)
+        )
         try:
             channel = TelegramChannel(handler, config, users=users, inbox=inbox)
             mode = f"webhook {redact(args.webhook_url)}" if args.webhook_url else "long polling"

@@ -33,6 +33,8 @@ class PreferenceTask:
         polarity: ``"+"``, ``"-"`` or ``"0"`` (no opinion said: "Did you like X?").
         role: the chosen role PID of a person, or None.
         roles: the roles offered by an open role question.
+        all_values: the candidates are the values of one role of an item ("I don't like the
+            director" of a suggested film): a yes stores them all with ``polarity``, a no none.
     """
 
     mention: str
@@ -43,6 +45,7 @@ class PreferenceTask:
     polarity: str = "0"
     role: str | None = None
     roles: list[str] = field(default_factory=list)
+    all_values: bool = False
 
     @property
     def qid(self) -> str:
@@ -212,10 +215,55 @@ class ResetConfirm:
         return cls(what=str(data.get("what", "everything")), question=str(data.get("question", "")))
 
 
-OpenQuestion = ItemQuestion | RoleQuestion | ConfirmQuestion | CritiqueChoice | DeleteChoice | ResetConfirm
+@dataclass(slots=True)
+class SuggestionQuestion:
+    """'Do you like Scarface?' about an item the elicitation strategy suggested (issue 13).
+
+    Answered by like / dislike / skip (buttons ``sugg:+|-|skip:<QID>@<stamp>``, or the same words typed;
+    ``nlu.suggestion_answer.read_answer``); a new title instead ends it (``bot/dialog/suggestions.py``).
+    """
+
+    kind: ClassVar[str] = "suggestion"
+    qid: str
+    question: str
+    stamp: int | None = None
+    choices: tuple[Choice, ...] = ()
+    origin: str = "preference"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "qid": self.qid,
+            "question": self.question,
+            "stamp": self.stamp,
+            "choices": _choices_json(self.choices),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SuggestionQuestion:
+        return cls(
+            qid=str(data["qid"]),
+            question=str(data.get("question", "")),
+            stamp=data.get("stamp"),
+            choices=_choices(data.get("choices")),
+        )
+
+
+OpenQuestion = (
+    ItemQuestion | RoleQuestion | ConfirmQuestion | CritiqueChoice | DeleteChoice | ResetConfirm | SuggestionQuestion
+)
 """The open question of a conversation (at most one; others wait in a preference question's queue)."""
 QUESTION_TYPES: dict[str, type[Any]] = {
-    cls.kind: cls for cls in (ItemQuestion, RoleQuestion, ConfirmQuestion, CritiqueChoice, DeleteChoice, ResetConfirm)
+    cls.kind: cls
+    for cls in (
+        ItemQuestion,
+        RoleQuestion,
+        ConfirmQuestion,
+        CritiqueChoice,
+        DeleteChoice,
+        ResetConfirm,
+        SuggestionQuestion,
+    )
 }
 PREFERENCE_QUESTIONS = (ItemQuestion, RoleQuestion, ConfirmQuestion)
 AnyPreferenceQuestion = ItemQuestion | RoleQuestion | ConfirmQuestion

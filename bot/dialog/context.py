@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.dialog.acts import PreferenceTask
 from bot.services import DomainServices, KnowledgeBaseLike, Services
@@ -23,10 +25,16 @@ class DialogConfig:
     Attributes:
         min_preferences: preferences needed before recommending.
         list_size: items per recommendation list.
+        elicitation: ``domain -> Elicitor | None``, the strategy that suggests items to rate
+            (``bot.suggestion.elicitor_factory``; issue 13); None: no suggestions in any domain.
+        role_questions: ask "as actor or producer?" about a person with several roles (the successor
+            study's system did not: its replay sets False, and the person is stored without a role).
     """
 
     min_preferences: int = DEFAULT_MIN_PREFERENCES
     list_size: int = DEFAULT_LIST_SIZE
+    elicitation: Callable[[str], Any] | None = None
+    role_questions: bool = True
 
 
 @dataclass(slots=True)

@@ -31,8 +31,15 @@ from collections.abc import Callable, Sequence
 
 from bot import messages as msg
 from bot.agent_spec import advance_contexts
-from bot.dialog import policy, preferences, questions, render
-from bot.dialog.acts import PREFERENCE_QUESTIONS, CritiqueChoice, DeleteChoice, Outcome, PreferenceTask
+from bot.dialog import policy, preferences, questions, render, suggestions
+from bot.dialog.acts import (
+    PREFERENCE_QUESTIONS,
+    CritiqueChoice,
+    DeleteChoice,
+    Outcome,
+    PreferenceTask,
+    SuggestionQuestion,
+)
 from bot.dialog.context import DEFAULT_LIST_SIZE, DEFAULT_MIN_PREFERENCES, DialogConfig, TurnContext
 from bot.dialog.turn_log import TurnLog
 from bot.services import Services
@@ -66,6 +73,9 @@ class DialogManager:
         to_check: ``records -> list[bool]``, the toCheck heuristic applied to the user's log after each
             turn; None logs toCheck=True until recomputed.
         default_domain: the domain of a new user.
+        elicitation: ``domain -> Elicitor | None``: suggestions of items to rate after each preference
+            (issue 13, ``bot/dialog/suggestions.py``); None (the default): none, in any domain.
+        role_questions: ask which role a named person is liked in (False: store without a role).
     """
 
     def __init__(
@@ -80,11 +90,18 @@ class DialogManager:
         clock: Callable[[], float] = time.time,
         to_check: Callable[[Sequence[LogRecord]], list[bool]] | None = None,
         default_domain: str = "movie",
+        elicitation: Callable[[str], object | None] | None = None,
+        role_questions: bool = True,
     ) -> None:
         self.default_domain = default_domain
         self._services = services
         self._states = states
-        self._config = DialogConfig(min_preferences=min_preferences, list_size=list_size)
+        self._config = DialogConfig(
+            min_preferences=min_preferences,
+            list_size=list_size,
+            elicitation=elicitation,
+            role_questions=role_questions,
+        )
         self._clock = clock
         self._turns = TurnLog(states, log, session=session, to_check=to_check)
         self._locks: dict[str, threading.Lock] = {}
@@ -182,6 +199,7 @@ class DialogManager:
             outcome = policy.handler_for(state, policy.act_of(parse))(ctx)
             if open_question is not None and state.pending is not open_question and not outcome.settled:
                 questions.keep_ignored_question(ctx, open_question, outcome, preferences.process)
+            suggestions.after_turn(ctx, outcome)
             return parse.intent, outcome
         except CorsbotError as exc:
             logger.warning("turn of %s failed: %s", turn.user_id, exc)
@@ -213,6 +231,7 @@ class DialogManager:
             blocked=frozenset(name for name in _ALL_INTENTS if not policy.admits(state, name)),
             refinable=bool(refinable),
             stamp=str(getattr(pending, "stamp", None)),
+            suggested=pending.qid if isinstance(pending, SuggestionQuestion) else None,
         )
 
     # ------------------------------------------------------------------ plumbing

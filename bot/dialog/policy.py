@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.agent_spec import satisfied
-from bot.dialog import conversation, critique, preferences, profile, recommendations
+from bot.dialog import conversation, critique, preferences, profile, recommendations, suggestions
 from bot.dialog.acts import Outcome
 from bot.dialog.context import TurnContext
 from bot.state import DialogState
@@ -40,6 +40,8 @@ EMPTY = "no letters"
 NO_CARD = "card question without a card"
 DETAILS_OF = "details of a named item"
 RATE_SUGGESTION = "rate a suggestion"
+SUGGESTION_ANSWER = "answer to a suggested item"
+"""Like / dislike / skip / role words about the item of the open suggestion (issue 13)."""
 RESET_CHOICE = "reset choice"
 SMALLTALK = "smalltalk"
 
@@ -83,6 +85,9 @@ POLICY: dict[tuple[str, str], Handler] = {
     ("role", ANSWER): preferences.on_answer,
     ("confirm", ANSWER): preferences.on_answer,
     (NONE, ANSWER): preferences.on_follow_up,
+    # active elicitation (issue 13): the suggested item's question
+    ("suggestion", SUGGESTION_ANSWER): suggestions.on_answer,
+    ("suggestion", Intent.SKIP.value): suggestions.on_answer,
     # recommendations (the card acts come only with a card on screen: see handler_for)
     (ANY, Intent.RECOMMENDATION.value): recommendations.on_recommend,
     (ANY, Intent.REC_PREFERENCE.value): recommendations.on_rate,
@@ -133,6 +138,8 @@ def act_of(parse: TurnParse) -> str:
         return NO_CARD
     if parse.details_of is not None:
         return DETAILS_OF
+    if parse.suggestion is not None and parse.suggestion.kind in ("rate", "roles", "skip"):
+        return SUGGESTION_ANSWER
     if payload is not None and payload.kind in _ANSWER_PAYLOADS:
         return ANSWER
     if payload is not None and payload.kind == "rate":

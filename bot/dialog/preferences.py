@@ -64,10 +64,10 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
         if task.role is None and not kb.is_item(qid):
             hint = task.roles_hint if len(task.candidates) == 1 else None
             roles = list(hint or kb.roles(qid))
-            if len(roles) > 1:
+            if len(roles) > 1 and ctx.config.role_questions:
                 questions.ask_role(ctx, task, roles, queue[1:], outcome, events)
                 break
-            task.role = roles[0] if roles else None
+            task.role = roles[0] if len(roles) == 1 else None
         if task.polarity not in ("+", "-") and qid in state.profile():
             task.polarity = state.profile()[qid]["polarity"]  # "Tom Cruise as an actor": kept opinion
         if task.polarity not in ("+", "-"):
@@ -98,6 +98,13 @@ def on_preference(ctx: TurnContext) -> Outcome:
         outcome.text = msg.NOTHING_FOUND
         return outcome
     process(ctx, queue, outcome, NEW_PREFERENCE_EVENTS)
+    if ctx.config.elicitation is not None and ctx.state.pending is None and ctx.parse.role_opinions:
+        # the successor study's protocol: "I like Pulp Fiction for the director" -> its director, confirmed
+        from bot.dialog.suggestions import ask_role_values
+
+        items = [t.qid for t in ctx.state.last_stored if ctx.kb.is_item(t.qid)]
+        if items and ctx.config.elicitation(ctx.state.domain) is not None:
+            ask_role_values(ctx, items[-1], ctx.parse.role_opinions, outcome)
     return outcome
 
 
@@ -159,6 +166,10 @@ def on_answer(ctx: TurnContext) -> Outcome:
     elif isinstance(question, RoleQuestion) and isinstance(choice, int):
         task.role = task.roles[choice]
         queue.insert(0, task)
+    elif isinstance(question, ConfirmQuestion) and task.all_values:  # "Do you like all of them: A, B?"
+        from bot.dialog.suggestions import store_all_values
+
+        store_all_values(ctx, task, choice == 0, outcome)
     elif isinstance(question, ConfirmQuestion):
         task.polarity = "+" if choice == 0 else "-"
         queue.insert(0, task)

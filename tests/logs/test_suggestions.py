@@ -35,12 +35,13 @@ def test_answer_wording():
 def test_figures_count_answers_skips_and_events_without_suggestion():
     ours = list(LOGGED)
     ours[1] = dataclasses.replace(ours[1], recognized_objects="Q9+")  # we had suggested another item
-    ours[2] = dataclasses.replace(ours[2], events="question")  # no next suggestion after the skip
-    ours[3] = dataclasses.replace(ours[3], events="preference, question")
+    ours[2] = dataclasses.replace(ours[2], events="")  # no next suggestion after the skip
+    ours[3] = dataclasses.replace(ours[3], events="preference")
     ours[4] = dataclasses.replace(ours[4], events="preference, recommendation")
     f = suggestion_figures(ours, LOGGED)
     assert (f.messages, f.suggestion_turns, f.suggestion_matches, f.our_suggestion_turns) == (6, 4, 2, 2)
-    assert f.events_matches_without == 5  # only the suggestion differs on turns 3 and 4; turn 5 differs
+    # only the suggestion (with its question) differs on turns 3 and 4; turn 5 differs
+    assert f.events_matches_without == 5
     # answers: "I like it" (Q2, ours Q9: no) and "I don't like" (Q4, same); "I like Toy Story" names a title
     assert (f.answers, f.same_item, f.skip_answers) == (2, 1, 1)
     assert f.suggestion_overlap == 0.5
