@@ -7,12 +7,13 @@ Two kinds of question, as in the released study:
 - **role** (``property_type_disambiguation``): a person who is a value of several properties
   ("I like Tom Cruise") -> options "actor", "producer", plus "none of these".
 
-An answer is recognised by button payload, number ("2", "the second one", "#2"), year ("2012",
-"the 2012 one"), role name ("as an actor", "director"), label ("The Avengers 1998", "Walt
-Disney", with typos via ``rapidfuzz.fuzz.token_set_ratio``) or "none of these" ("none of them",
-"neither", "no", "other"). Anything else is :data:`AnswerKind.UNKNOWN`: the dialog manager then
-treats the message as a new request and stores nothing (ignoring a question never corrupts the
-profile).
+An answer is recognised by one parser, :func:`parse_option` (the bot's, through
+``nlu.understand``; :func:`parse_answer` reads the answers of this module's questions with it, and
+``corsbot nlu evaluate-entities`` scores it): button payload, number ("2", "#2", "2nd", "the second
+one"), year ("2012", "the 2012 one"), role word ("as an actor", "director"), label ("The Avengers
+1998", "Walt Disney", with typos via ``rapidfuzz``) or "none of these" ("none of them", "neither",
+"no", "other"). Anything else is not an answer: the dialog manager then treats the message as a new
+request and stores nothing (ignoring a question never corrupts the profile).
 
 Payloads are short ids (``"d:1"``, ``"d:none"``; F08: at most 64 bytes), never labels.
 
@@ -37,6 +38,7 @@ from rapidfuzz import fuzz
 
 from nlu.linker import Candidate, Mention, entity_year
 from nlu.textnorm import fold
+from recommender.schema import role_name, role_words
 
 logger = logging.getLogger(__name__)
 
@@ -58,74 +60,13 @@ __all__ = [
     "role_question",
 ]
 
-MAX_OPTIONS = 5
-"""Options listed in one question (plus "none of these")."""
+MAX_OPTIONS = 6
+"""Options listed in one question (plus "none of these"): the bot's limit too (``bot.dialog.questions``)."""
 PAYLOAD_PREFIX = "d:"
 NONE_PAYLOAD = "d:none"
 LABEL_MATCH_CUTOFF = 80.0
 """Minimum ``token_set_ratio`` for an answer to pick an option by its label."""
 
-_ROLE_NAMES: dict[str, str] = {
-    "P57": "director",
-    "P161": "actor",
-    "P162": "producer",
-    "P58": "screenwriter",
-    "P86": "composer",
-    "P136": "genre",
-    "P50": "author",
-    "P175": "performer",
-    "P676": "lyricist",
-    "P264": "record label",
-    "P272": "production company",
-    "P495": "country",
-    "P840": "setting",
-    "P344": "cinematographer",
-    "P1040": "film editor",
-    "P921": "subject",
-    "P144": "based on",
-    "P123": "publisher",
-    "P110": "illustrator",
-    "P655": "translator",
-    "P179": "series",
-    "P170": "creator",
-    "P361": "part of",
-    "P407": "language",
-    "P166": "award",
-    "P1431": "executive producer",
-}
-_ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "actor": ("actor", "actress", "acting", "act", "acts", "cast", "star", "starring", "performance"),
-    "director": ("director", "directing", "directed", "direction", "regista", "filmmaker"),
-    "producer": ("producer", "produced", "producing", "production"),
-    "screenwriter": ("screenwriter", "writer", "wrote", "script", "screenplay", "writing"),
-    "composer": ("composer", "music", "soundtrack", "composed", "score"),
-    "author": ("author", "writer", "wrote", "books", "novelist", "writing"),
-    "performer": ("performer", "singer", "band", "artist", "musician", "songs", "sings", "group", "rapper"),
-    "genre": ("genre", "kind", "type"),
-}
-_ORDINALS = {
-    "first": 1,
-    "1st": 1,
-    "one": 1,
-    "second": 2,
-    "2nd": 2,
-    "two": 2,
-    "third": 3,
-    "3rd": 3,
-    "three": 3,
-    "fourth": 4,
-    "4th": 4,
-    "four": 4,
-    "fifth": 5,
-    "5th": 5,
-    "five": 5,
-    "last": -1,
-}
-_NONE = re.compile(
-    r"^(?:none(?:\s+of\s+(?:these|them|those|the\s+above))?|neither(?:\s+of\s+them)?|no(?:ne|pe)?"
-    r"|nothing|other|another\s+one|something\s+else|no\s+one|nobody|not\s+(?:these|them|this|those|any)"
-    r"(?:\s+\w+)?|wrong|skip|cancel)\b",
-)
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 
 YES_WORDS = ("yes", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "of course", "y", "si", "sì", "👍")
@@ -134,6 +75,8 @@ _YES = re.compile(r"^(" + "|".join(map(re.escape, YES_WORDS)) + r")\b", re.I)
 _NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither)\b", re.I)
 _NONE_OF_THEM = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
 _ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINAL_DIGITS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth", "6th": "sixth"}
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six")
 
 Choice = int | str | None
 """What an answer chooses: an option index, ``"none"`` (none of these), or None (not an answer)."""
@@ -179,12 +122,15 @@ def parse_option(kind: str | None, text: str, payload: str | None, options: Sequ
         return 0 if _YES.match(folded) else 1 if _NO.match(folded) else None
     if _NONE_OF_THEM.search(folded) or _NO.fullmatch(folded.strip(" .!")):
         return "none"
-    number = re.fullmatch(r"\s*(?:number\s*|n\.?\s*|#)?(\d{1,2})\s*[.)]?\s*", folded)
+    number = re.fullmatch(r"\s*(?:number\s*|option\s*|n\.?\s*|#)?(\d{1,2})(?:st|nd|rd|th)?\s*[.)]?\s*", folded)
     if number and 1 <= int(number.group(1)) <= len(options):
         return int(number.group(1)) - 1
-    ordinal = re.search(r"\b(first|second|third|fourth|fifth|sixth|last)\b", folded)
+    ordinal = re.search(r"\b(first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)\b", folded)
+    if ordinal is None and folded.strip(" .!?") in _NUMBER_WORDS:  # "two" alone
+        ordinal = re.search(r"\w+", _ORDINAL_WORDS[_NUMBER_WORDS.index(folded.strip(" .!?"))])
     if ordinal and len(folded.split()) <= 4 and options:
-        index = len(options) - 1 if ordinal.group(1) == "last" else _ORDINAL_WORDS.index(ordinal.group(1))
+        word = ordinal.group(0 if ordinal.lastindex is None else 1)
+        index = len(options) - 1 if word == "last" else _ORDINAL_WORDS.index(_ORDINAL_DIGITS.get(word, word))
         if index < len(options):
             return index
     year = _YEAR.search(folded)
@@ -270,16 +216,8 @@ class Answer:
 
 
 def role_label(pid: str) -> str:
-    """Human name of a property ("P161" -> "actor"); ``recommender.schema.role_name`` when available."""
-    try:
-        from recommender.schema import role_name  # the KB contract (DESIGN.md)
-
-        name = role_name(pid)  # type: ignore[arg-type]
-        if name:
-            return str(name)
-    except Exception:  # noqa: BLE001 - schema module absent or PID unknown to it: local table
-        pass
-    return _ROLE_NAMES.get(pid, pid)
+    """Human name of a property ("P161" -> "actor"): ``recommender.schema.role_name``."""
+    return role_name(pid)
 
 
 _DOMAIN_TYPE = {"movie": "film", "book": "book", "music": "music"}
@@ -401,10 +339,11 @@ def role_question(candidate: Candidate, *, limit: int = MAX_OPTIONS) -> Question
 
 
 def parse_answer(question: Question, text: str | None, *, payload: str | None = None) -> Answer:
-    """Recognise the user's reply to ``question``.
+    """Recognise the user's reply to ``question`` with the bot's one answer parser, :func:`parse_option`.
 
-    Tried in order: button payload; "none of these"; a number or ordinal; a year; a role name
-    (role questions); the best option label by ``token_set_ratio`` >= :data:`LABEL_MATCH_CUTOFF`.
+    The options are named by their label, display and year (item questions) or their role name,
+    PID and role words (role questions); a button payload ``d:<n>`` / ``d:none`` is the bot's
+    ``pick:<n-1>`` / ``none``.
 
     Args:
         question: the question asked.
@@ -415,75 +354,20 @@ def parse_answer(question: Question, text: str | None, *, payload: str | None = 
         :class:`Answer`; UNKNOWN when the reply does not answer the question.
     """
     options = question.options
-    if payload:
-        if payload == NONE_PAYLOAD:
-            return Answer(AnswerKind.NONE)
-        for opt in options:
-            if opt.payload == payload:
-                return Answer(AnswerKind.CHOSEN, opt.value)
-    reply = fold(text or "").strip(" .!?")
-    if not reply:
+    pressed = None
+    if payload == NONE_PAYLOAD:
+        pressed = "none"
+    elif payload:
+        pressed = next((f"pick:{i}" for i, opt in enumerate(options) if opt.payload == payload), None)
+    if question.kind is QuestionKind.ROLE:
+        words = [[opt.display, opt.value, *role_words(opt.value)] for opt in options]
+    else:
+        words = [[opt.label, opt.display, *([str(opt.year)] if opt.year else [])] for opt in options]
+    if pressed is None and not (text or "").strip(" .!?"):
         return Answer(AnswerKind.UNKNOWN)
-    for opt in options:  # exact display or label typed (button text sent as a message)
-        if reply in (fold(opt.display), fold(opt.label)) and sum(fold(o.label) == reply for o in options) == 1:
-            return Answer(AnswerKind.CHOSEN, opt.value)
-    if _NONE.match(reply) and not any(fold(o.label) == reply for o in options):
+    choice = parse_option("role" if question.kind is QuestionKind.ROLE else "item", text or "", pressed, words)
+    if choice == "none":
         return Answer(AnswerKind.NONE)
-    chosen = _by_number(options, reply) or _by_year(options, reply)
-    if chosen is None and question.kind is QuestionKind.ROLE:
-        chosen = _by_role(options, reply)
-    if chosen is None:
-        chosen = _by_label(options, reply)
-    return Answer(AnswerKind.CHOSEN, chosen.value) if chosen else Answer(AnswerKind.UNKNOWN)
-
-
-def _by_number(options: Sequence[Option], reply: str) -> Option | None:
-    match = re.fullmatch(r"(?:(?:number|option|n\.?|#)\s*)?(\d{1,2})(?:st|nd|rd|th)?", reply)
-    n: int | None = int(match.group(1)) if match else None
-    if n is None:
-        words = re.findall(r"[a-z0-9]+", reply)
-        if len(words) <= 4:
-            for w in words:
-                if w in _ORDINALS and (w not in ("one", "two", "three", "four", "five") or len(words) == 1):
-                    n = _ORDINALS[w]
-                    break
-    if n is None:
-        return None
-    if n == -1:
-        return options[-1] if options else None
-    return options[n - 1] if 1 <= n <= len(options) else None
-
-
-def _by_year(options: Sequence[Option], reply: str) -> Option | None:
-    years = _YEAR.findall(reply)
-    if not years:
-        return None
-    hits = [o for o in options if o.year == int(years[0])]
-    if len(hits) == 1:
-        return hits[0]
-    hits = [o for o in hits or options if years[0] in o.display]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _by_role(options: Sequence[Option], reply: str) -> Option | None:
-    words = set(re.findall(r"[a-z]+", reply))
-    for opt in options:
-        name = fold(opt.label)
-        synonyms = set(_ROLE_SYNONYMS.get(name, ())) | {name, name + "s"}
-        if words & synonyms or name in reply:
-            return opt
-    return None
-
-
-def _by_label(options: Sequence[Option], reply: str) -> Option | None:
-    best: tuple[float, Option] | None = None
-    ties = 0
-    for opt in options:
-        score = max(fuzz.token_set_ratio(reply, fold(opt.display)), fuzz.ratio(reply, fold(opt.label)))
-        if best is None or score > best[0]:
-            best, ties = (score, opt), 0
-        elif score == best[0]:
-            ties += 1
-    if best is None or best[0] < LABEL_MATCH_CUTOFF or ties:
-        return None
-    return best[1]
+    if isinstance(choice, int):
+        return Answer(AnswerKind.CHOSEN, options[choice].value)
+    return Answer(AnswerKind.UNKNOWN)

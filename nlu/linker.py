@@ -86,6 +86,7 @@ from rapidfuzz import fuzz, process
 from nlu.name_index import DictNameIndex, NameIndex, builder_fingerprint, stored_index
 from nlu.textnorm import MAX_CHARS, fold, normalize
 from recommender.names import item_year
+from recommender.schema import DOMAIN_ROLE_WORDS, role_words_for
 
 logger = logging.getLogger(__name__)
 
@@ -185,31 +186,16 @@ _TYPE_WORDS = frozenset(
     series show tv saga franchise trilogy genre story""".split()
 )
 _TYPE_NOUNS_SINGULAR = frozenset("movie film book novel song track album record band group series show".split())
-_ROLE_WORDS: dict[str, str] = {
-    "actor": "P161",
-    "actors": "P161",
-    "actress": "P161",
-    "star": "P161",
-    "starring": "P161",
-    "director": "P57",
-    "directed": "P57",
-    "filmmaker": "P57",
-    "author": "P50",
-    "writer": "P50",
-    "novelist": "P50",
-    "wrote": "P50",
-    "screenwriter": "P58",
-    "producer": "P162",
-    "composer": "P86",
-    "singer": "P175",
-    "band": "P175",
-    "artist": "P175",
-    "rapper": "P175",
-    "musician": "P175",
-    "group": "P175",
-    "performer": "P175",
-    "dj": "P175",
-}
+
+
+def _person_role_words(domain: str | None) -> dict[str, str]:
+    """The role words naming a person's role ("the actor X", "the director of Y"), one word each, from
+    the project's one role vocabulary (``recommender.schema.role_words_for``)."""
+    return {w: p for w, p in role_words_for(domain).items() if p in _PERSON_ROLES and " " not in w}
+
+
+_ROLE_WORDS: dict[str, str] = {w: p for d in (None, *DOMAIN_ROLE_WORDS) for w, p in _person_role_words(d).items()}
+"""The person role words of every domain (their PID in the general vocabulary; per domain: ``self._role_words``)."""
 _ROLE_OR_TYPE_WORDS = (
     frozenset(_ROLE_WORDS)
     | _TYPE_WORDS
@@ -482,6 +468,7 @@ class EntityLinker:
         started = time.perf_counter()
         self.kb = kb
         self.domain: str = getattr(kb, "domain", "")
+        self._role_words = _person_role_words(self.domain or None)
         # the index the rules below build, mapped from the snapshot folder when stored there
         self._names: NameIndex = names or stored_index(kb, index_fingerprint(), self.build_index)
         self._pop_scale = self._names.pop_scale
@@ -951,9 +938,9 @@ class EntityLinker:
 
     def _relation(self, tokens: list[_Token], i: int, item: Candidate) -> tuple[int, tuple[Candidate, ...]] | None:
         """ "<role> of <item>": the item's values for that role, most popular first (None if not so)."""
-        if i < 2 or tokens[i - 1].key != "of" or tokens[i - 2].key not in _ROLE_WORDS or not item.is_item:
+        if i < 2 or tokens[i - 1].key != "of" or tokens[i - 2].key not in self._role_words or not item.is_item:
             return None
-        pid = _ROLE_WORDS[tokens[i - 2].key]
+        pid = self._role_words[tokens[i - 2].key]
         item_values = getattr(self.kb, "item_values", None)
         if item_values is None:
             return None
@@ -1216,7 +1203,7 @@ class EntityLinker:
                 continue
             i = v + 1
             while i < n and (
-                tokens[i].key in _OBJECT_LEAD or tokens[i].key in _ROLE_WORDS or tokens[i].key in _TYPE_WORDS
+                tokens[i].key in _OBJECT_LEAD or tokens[i].key in self._role_words or tokens[i].key in _TYPE_WORDS
             ):
                 i += 1
             if i - 1 > v and tokens[i - 1].key == "the":
@@ -1300,7 +1287,7 @@ class EntityLinker:
     ) -> tuple[Candidate, ...]:
         kb = self.kb
         before = [t.key for t in tokens[max(0, i - 2) : i]]
-        role_hint = next((_ROLE_WORDS[w] for w in reversed(before) if w in _ROLE_WORDS), None)
+        role_hint = next((self._role_words[w] for w in reversed(before) if w in self._role_words), None)
         type_hint = any(w in _TYPE_WORDS for w in before)
         out = []
         for qid, sim in scored.items():

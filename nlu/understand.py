@@ -23,6 +23,7 @@ Example (``linker``, ``sentiment``, ``intents`` built on a knowledge base that k
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,7 +37,7 @@ from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
 from nlu.textnorm import fold, has_letters, normalize
-from recommender.schema import QID, ROLE_WORDS, role_pattern
+from recommender.schema import QID, role_pattern, role_words_for
 
 __all__ = [
     "MAX_MENTIONS_PER_TURN",
@@ -135,9 +136,29 @@ RATE_MENU = re.compile(r"^\W*rate (movies|films|books|songs|music|albums|artists
 Default Fallback Intent in the released study; answered with suggestions to rate."""
 OPINION = re.compile(r"\b(like|love|loved|liked|hate|hated|enjoy|adore|dislike|can't stand|cannot stand)\b")
 OPINION_VERB = re.compile(r"\b(like|love|hate|enjoy|dislike|adore|prefer)")
-ROLE_AFTER = re.compile(r"\s*(?:as|like)\s+(?:an?\s+|the\s+|my\s+)?(" + role_pattern() + r")\b")
+
+
+@functools.cache
+def _role_after(domain: str | None) -> re.Pattern[str]:
+    """A role stated right after the name ("Brad Pitt as an actor", "Mel Gibson as director")."""
+    return re.compile(r"\s*(?:as|like)\s+(?:an?\s+|the\s+|my\s+)?(" + role_pattern(domain) + r")\b")
+
+
+@functools.cache
+def _name_as_role(domain: str | None) -> re.Pattern[str]:
+    """The whole message is a name and its role ("Tom Cruise as an actor")."""
+    return re.compile(r"^\w[\w .'-]*?\s+as\s+(?:an?\s+|the\s+|my\s+)?(" + role_pattern(domain) + r")\W*$")
+
+
+@functools.cache
+def _role_word(domain: str | None) -> re.Pattern[str]:
+    """Any role word of the domain, as a whole word ("the director")."""
+    return re.compile(r"\b(" + role_pattern(domain) + r")\b")
+
+
+ROLE_AFTER = _role_after(None)
 """A role stated right after the name ("Brad Pitt as an actor", "Mel Gibson as director")."""
-NAME_AS_ROLE = re.compile(r"^\w[\w .'-]*?\s+as\s+(?:an?\s+|the\s+|my\s+)?(" + role_pattern() + r")\W*$")
+NAME_AS_ROLE = _name_as_role(None)
 STATED_ROLE_BEFORE = re.compile(r"\bas(?:\s+(?:an?|the|my))?\s*$")
 REFERENCE_WORDS = frozenset(
     "it this that these those movie film one book novel song track album record series show".split()
@@ -408,7 +429,7 @@ def understand(
         yes_no=_yes_no(folded),
         affirmative=bool(YES.match(folded)),
         negative=bool(NONE.search(folded) or NO.fullmatch(folded.strip(" .!"))),
-        roles=_roles(folded),
+        roles=_roles(folded, view.domain),
     )
     if (
         view.focus is None
@@ -467,11 +488,13 @@ class _Session:
                 else self._linker.link(self.text)
             )
             mentions = [
-                m for m in list(found)[:MAX_MENTIONS_PER_TURN] if m.candidates and not _is_stated_role(self.text, m)
+                m
+                for m in list(found)[:MAX_MENTIONS_PER_TURN]
+                if m.candidates and not _is_stated_role(self.text, m, self.view.domain)
             ]
             polarities = self._sentiment.polarities(self.text, [(m.start, m.end) for m in mentions]) if mentions else ()
             self._all = tuple(
-                Reading(m, Polarity(getattr(p, "value", p)), _stated_role(self.text, m))
+                Reading(m, Polarity(getattr(p, "value", p)), _stated_role(self.text, m, self.view.domain))
                 for m, p in zip(mentions, polarities, strict=True)
             )
         return self._all
@@ -599,7 +622,7 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     if intent == Intent.DELETE_PREFERENCE and not DELETE_WORDS.search(folded):
         # never delete on a guess: "Tom Cruise as an actor" after the profile is a preference
         return Intent.PREFERENCE.value
-    if intent == Intent.FALLBACK and view.question is None and NAME_AS_ROLE.match(folded):
+    if intent == Intent.FALLBACK and view.question is None and _name_as_role(view.domain).match(folded):
         return Intent.PREFERENCE.value  # "Tom Cruise as an actor": the role of a preference
     if SHOW_PROFILE.match(folded):
         return Intent.SHOW_PROFILE.value
@@ -687,21 +710,24 @@ def _yes_no(folded: str) -> str | None:
     return None
 
 
-def _roles(folded: str) -> tuple[str, ...]:
+def _roles(folded: str, domain: str | None = None) -> tuple[str, ...]:
     """Role PIDs named by a role word anywhere in the text ("the director"), first named word first."""
-    return tuple(dict.fromkeys(pid for word, pid in ROLE_WORDS.items() if re.search(rf"\b{word}\b", folded)))
+    words = role_words_for(domain)
+    named = {match.group(1) for match in _role_word(domain).finditer(folded)}
+    return tuple(dict.fromkeys(pid for word, pid in words.items() if word in named))
 
 
-def _is_stated_role(text: str, mention: Mention) -> bool:
+def _is_stated_role(text: str, mention: Mention, domain: str | None = None) -> bool:
     """The mention is the role word of "as a producer" ("Tom Cruise as a producer"), not a title."""
     before = fold(text[: mention.start])
     word = fold(mention.text).rstrip("s")
-    return bool(STATED_ROLE_BEFORE.search(before)) and (word in ROLE_WORDS or f"{word}s" in ROLE_WORDS)
+    words = role_words_for(domain)
+    return bool(STATED_ROLE_BEFORE.search(before)) and (word in words or f"{word}s" in words)
 
 
-def _stated_role(text: str, mention: Mention) -> str | None:
-    stated = ROLE_AFTER.match(fold(text[mention.end :]))  # "Brad Pitt as an actor"
-    return ROLE_WORDS[stated.group(1)] if stated else None
+def _stated_role(text: str, mention: Mention, domain: str | None = None) -> str | None:
+    stated = _role_after(domain).match(fold(text[mention.end :]))  # "Brad Pitt as an actor"
+    return role_words_for(domain)[stated.group(1)] if stated else None
 
 
 def _is_reference(reading: Reading, focus: str) -> bool:

@@ -54,6 +54,7 @@ from recommender.kbgraph import (
 )
 from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, SparseGraph, personalized_pagerank
 from recommender.push import PushScores, PushSolver
+from recommender.schema import role_words_for
 
 CG_TOL = 1e-8
 """Relative residual of the recommender's CG solve (on the Schur complement of
@@ -732,51 +733,6 @@ def build_sparse_graph(graph: nx.Graph, kb: KnowledgeBaseLike, weighting: GraphW
 # --------------------------------------------------------------------------------------------
 # critiquing
 
-ROLE_SYNONYMS: Mapping[str, tuple[PID, ...]] = {
-    "director": ("P57",),
-    "directors": ("P57",),
-    "directed": ("P57",),
-    "regista": ("P57",),
-    "actor": ("P161",),
-    "actors": ("P161",),
-    "actress": ("P161",),
-    "cast": ("P161",),
-    "cast member": ("P161",),
-    "star": ("P161",),
-    "stars": ("P161",),
-    "genre": ("P136",),
-    "genres": ("P136",),
-    "kind": ("P136",),
-    "style": ("P136",),
-    "author": ("P50",),
-    "authors": ("P50",),
-    "writer": ("P50", "P58"),
-    "writers": ("P50", "P58"),
-    "screenwriter": ("P58",),
-    "script": ("P58",),
-    "composer": ("P86",),
-    "music": ("P86",),
-    "soundtrack": ("P86",),
-    "producer": ("P162",),
-    "production company": ("P272",),
-    "studio": ("P272",),
-    "performer": ("P175",),
-    "singer": ("P175",),
-    "artist": ("P175",),
-    "band": ("P175",),
-    "group": ("P175",),
-    "record label": ("P264",),
-    "label": ("P264",),
-    "country": ("P495",),
-    "language": ("P364", "P407"),
-    "series": ("P179",),
-    "subject": ("P921",),
-    "topic": ("P921",),
-    "setting": ("P840",),
-    "location": ("P840",),
-}
-"""Words a user may say for a role ("no, but I like the director"), mapped to Wikidata PIDs."""
-
 
 @dataclass(frozen=True, slots=True)
 class Critique:
@@ -828,9 +784,11 @@ def role_values(kb: KnowledgeBaseLike, item: QID, role: str) -> tuple[QID, ...]:
     pids: set[str] = set()
     if word.upper().startswith("P") and word[1:].isdigit():
         pids.add(word.upper())
-    pids.update(ROLE_SYNONYMS.get(word, ()))
-    if not pids:
-        pids.update(ROLE_SYNONYMS.get(word.rstrip("s"), ()))
+    words = role_words_for(getattr(kb, "domain", None))  # the project's one role vocabulary
+    if word in words:
+        pids.add(words[word])
+    elif word.rstrip("s") in words:
+        pids.add(words[word.rstrip("s")])
     values = kb.item_values(item)
     if not pids:
         names = _role_names({p for p, _ in values})

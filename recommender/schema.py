@@ -477,6 +477,13 @@ _ROLE_NAMES: Mapping[str, str] = MappingProxyType(
         "P170": "creator",
         "P737": "influence",
         "P31": "type",
+        "P495": "country",
+        "P840": "setting",
+        "P110": "illustrator",
+        "P655": "translator",
+        "P407": "language",
+        "P364": "original language",
+        "P166": "award",
     }
 )
 
@@ -522,19 +529,79 @@ ROLE_WORDS: Mapping[str, str] = MappingProxyType(
         "franchise": "P8345",
         "cinematographer": "P344",
         "editor": "P1040",
+        # also understood by the linker ("the actor Tom Cruise"), answers and critiques
+        "filmmaker": "P57",
+        "regista": "P57",
+        "starring": "P161",
+        "stars": "P161",
+        "cast member": "P161",
+        "wrote": "P58",
+        "writing": "P58",
+        "novelist": "P50",
+        "authors": "P50",
+        "artist": "P175",
+        "rapper": "P175",
+        "musician": "P175",
+        "group": "P175",
+        "dj": "P175",
+        "production company": "P272",
+        "studio": "P272",
+        "record label": "P264",
+        "style": "P136",
+        "country": "P495",
+        "language": "P407",
+        "topic": "P921",
+        "setting": "P840",
+        "location": "P840",
+        "illustrator": "P110",
+        "translator": "P655",
+        # answers to "as actor or producer?" ("as a performance", "the directing one")
+        "performance": "P161",
+        "directing": "P57",
+        "direction": "P57",
+        "produced": "P162",
+        "producing": "P162",
+        "composed": "P86",
+        "sings": "P175",
+        "kind": "P136",
     }
 )
-"""Words a user says for a role ("Tom Cruise as a producer", "actor", "the director") -> its PID."""
+"""Words a user says for a role ("Tom Cruise as a producer", "actor", "the director") -> its PID, in
+every domain unless :data:`DOMAIN_ROLE_WORDS` says otherwise. The one role vocabulary of the project:
+understanding (``nlu.understand``), the linker's role hints (``nlu.linker``), answers to role questions
+(``nlu.disambiguation``) and critiques (``recommender.recommend.role_values``) all read it through
+:func:`role_words_for`."""
+
+DOMAIN_ROLE_WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "movie": MappingProxyType({"language": "P364"}),
+        "book": MappingProxyType(
+            {"writer": "P50", "writers": "P50", "wrote": "P50", "writing": "P50", "series": "P179"}
+        ),
+        "music": MappingProxyType(
+            {"writer": "P676", "writers": "P676", "wrote": "P676", "songwriter": "P676", "music": "P86"}
+        ),
+    }
+)
+"""Words whose role differs by domain: a "writer" is the screenwriter of a film (P58), the author of a
+book (P50), the lyricist of a song (P676)."""
 
 
-def role_pattern() -> str:
-    """A regular-expression alternation of every word of :data:`ROLE_WORDS` (escaped)."""
-    return "|".join(map(re.escape, ROLE_WORDS))
+def role_words_for(domain: str | None = None) -> Mapping[str, str]:
+    """The role words of ``domain`` (word -> PID): :data:`ROLE_WORDS` with the domain's own
+    (:data:`DOMAIN_ROLE_WORDS`); None (or an unknown domain) for the general ones."""
+    own = DOMAIN_ROLE_WORDS.get(domain or "", {})
+    return {**ROLE_WORDS, **own} if own else ROLE_WORDS
 
 
-def role_words(pid: PID | str) -> tuple[str, ...]:
-    """The words of :data:`ROLE_WORDS` that name ``pid``."""
-    return tuple(word for word, p in ROLE_WORDS.items() if p == str(pid))
+def role_pattern(domain: str | None = None) -> str:
+    """A regular-expression alternation of every role word of ``domain`` (escaped, longest first)."""
+    return "|".join(map(re.escape, sorted(role_words_for(domain), key=len, reverse=True)))
+
+
+def role_words(pid: PID | str, domain: str | None = None) -> tuple[str, ...]:
+    """The role words of ``domain`` that name ``pid``."""
+    return tuple(word for word, p in role_words_for(domain).items() if p == str(pid))
 
 
 def role_name(pid: PID | str, domain: str | None = None, kind: str | None = None) -> str:
@@ -637,4 +704,6 @@ __all__ = [
     "role_name",
     "role_pattern",
     "role_words",
+    "role_words_for",
+    "DOMAIN_ROLE_WORDS",
 ]

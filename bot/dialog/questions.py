@@ -26,10 +26,11 @@ from bot.dialog.context import TurnContext
 from bot.dialog.render import dedupe, display, option_names, stamp
 from bot.turns import Choice
 from logs.schema import Event
+from nlu.disambiguation import MAX_OPTIONS
 from recommender.schema import role_name
 
-MAX_CHOICES = 6
-"""Candidates offered in one disambiguation question (plus "none of these")."""
+MAX_CHOICES = MAX_OPTIONS
+"""Candidates offered in one disambiguation question (plus "none of these"): ``nlu.disambiguation``'s."""
 QUESTION_LIFESPAN = 2
 """Turns a preference question stays open while the user talks about something else: the lifespan
 (2) the original agent's webhook gave ``property_type_disambiguation`` with a question."""
