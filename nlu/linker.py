@@ -76,7 +76,7 @@ import re
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NewType
@@ -385,7 +385,35 @@ def _opinion_phrases() -> frozenset[str]:
 
 def _everyday(word: str) -> bool:
     """An everyday English word (:data:`COMMON_ZIPF`), not a number."""
-    return word.isalpha() and _zipf(word) >= COMMON_ZIPF
+    return word.isalpha() and word in _everyday_lookup()
+
+
+@lru_cache(maxsize=1)
+def everyday_words() -> frozenset[str]:
+    """Every word whose ``_zipf`` is at least :data:`COMMON_ZIPF` (about 5,000): ``wordfreq``'s list
+    read in decreasing frequency down to the threshold. Built with the name index and stored in it,
+    so that a start need not import wordfreq and load its 300k-word table (1-2 s, 30 MB)."""
+    try:
+        from wordfreq import iter_wordlist
+    except ImportError:  # pragma: no cover - a declared dependency
+        return frozenset()
+    out = set()
+    for word in iter_wordlist("en"):
+        if _zipf(word) < COMMON_ZIPF:
+            break
+        if word.isalpha():
+            out.add(word)
+    return frozenset(out)
+
+
+_EVERYDAY: list[Container[str]] = []
+"""The everyday-word set in use: the one stored in the first mapped name index, else :func:`everyday_words`."""
+
+
+def _everyday_lookup() -> Container[str]:
+    if not _EVERYDAY:
+        _EVERYDAY.append(everyday_words())
+    return _EVERYDAY[0]
 
 
 @lru_cache(maxsize=1)
@@ -407,9 +435,20 @@ def _opinion_words() -> frozenset[str]:
 def index_fingerprint() -> str:
     """Fingerprint of the rules that build the name index: this module's and the text
     normaliser's source and the word lists they use (a stored index built otherwise is rebuilt)."""
+    from importlib.metadata import PackageNotFoundError, version
+
     from nlu import name_index, textnorm
 
-    return builder_fingerprint(__file__, name_index.__file__, textnorm.__file__, words=(_stop_words(), _common_words()))
+    try:
+        wordfreq_version = version("wordfreq")  # its data decides everyday_words()
+    except PackageNotFoundError:  # pragma: no cover - a declared dependency
+        wordfreq_version = "none"
+    return builder_fingerprint(
+        __file__,
+        name_index.__file__,
+        textnorm.__file__,
+        words=(_stop_words(), _common_words(), {f"wordfreq {wordfreq_version}", f"zipf {COMMON_ZIPF}"}),
+    )
 
 
 def tokenize(text: str) -> list[_Token]:
@@ -472,6 +511,9 @@ class EntityLinker:
         # the index the rules below build, mapped from the snapshot folder when stored there
         self._names: NameIndex = names or stored_index(kb, index_fingerprint(), self.build_index)
         self._pop_scale = self._names.pop_scale
+        stored_words = self._names.everyday()
+        if not _EVERYDAY and stored_words is not None:  # the same words for every domain: first one wins
+            _EVERYDAY.append(stored_words)
         self.build_seconds = time.perf_counter() - started
         n_keys, n_entities, n_fuzzy = self._names.stats()
         logger.info(
@@ -533,6 +575,7 @@ class EntityLinker:
             block=self._block,
             pop_scale=math.log1p(max((kb.popularity(q) for q in labels), default=1.0) or 1.0) or 1.0,
             n_entities=len(labels),
+            everyday=everyday_words(),
         )
         del self._label_keys, self._index, self._fuzzy_names, self._block, self._partial  # build-time only
         return built

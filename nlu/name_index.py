@@ -27,6 +27,7 @@ table         key                              value
 ``partial``   a person's first or last name    (QID, ...) persons carrying it
 ``title``     a distinctive title word         (QID, ...) items whose title has it
 ``block``     a fuzzy blocking key ("<ma")     positions in the fuzzy name list
+``everyday``  an everyday English word         (set membership; ``nlu.linker.everyday_words``)
 ============  ===============================  ======================================
 
 plus the fuzzy name list (joined keys sorted by length, with their lengths) and ``pop_scale``.
@@ -49,7 +50,7 @@ import os
 import tempfile
 import zlib
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -64,7 +65,7 @@ logger = logging.getLogger(__name__)
 NAMES_FILE = "names.pack"
 """The stored name index inside a domain's snapshot folder."""
 NAMES_CONTENT = "corsbot-name-index"
-NAMES_VERSION = 1
+NAMES_VERSION = 2
 """Bumped when the stored layout changes (the rules' changes are caught by the fingerprint)."""
 
 
@@ -110,6 +111,10 @@ class NameIndex(Protocol):
         """(exact keys, indexed entities, fuzzy names), for logging."""
         ...
 
+    def everyday(self) -> Container[str] | None:
+        """The everyday English words stored with the index (``nlu.linker.everyday_words``), or None."""
+        ...
+
 
 class DictNameIndex:
     """A :class:`NameIndex` over plain dicts (what the builder returns)."""
@@ -126,6 +131,7 @@ class DictNameIndex:
         block: Mapping[str, Sequence[int]] | None = None,
         pop_scale: float = 1.0,
         n_entities: int = 0,
+        everyday: frozenset[str] | None = None,
     ) -> None:
         self._exact = dict(exact or {})
         self._skeleton = dict(skeleton or {})
@@ -137,6 +143,7 @@ class DictNameIndex:
         self._block = {k: list(v) for k, v in (block or {}).items()}
         self.pop_scale = float(pop_scale)
         self._n_entities = n_entities
+        self._everyday = everyday
 
     def exact(self, key: tuple[str, ...]) -> dict[str, float] | None:
         return self._exact.get(key)
@@ -170,6 +177,9 @@ class DictNameIndex:
 
     def stats(self) -> tuple[int, int, int]:
         return len(self._exact), self._n_entities, len(self._fuzzy_names)
+
+    def everyday(self) -> Container[str] | None:
+        return self._everyday
 
     # -- storing -------------------------------------------------------------------------------
 
@@ -208,6 +218,8 @@ class DictNameIndex:
         for name, lists in (("partial", self._partial), ("title", self._title)):
             doc.update(_hashed(name, list(lists)))
             doc[name + ".ptr"], doc[name + ".ent"] = _csr([[qid_id(q) for q in v] for v in lists.values()])
+        doc.update(_hashed("everyday", sorted(self._everyday or ())))
+        doc["has_everyday"] = self._everyday is not None
         doc.update(_hashed("block", list(self._block)))
         doc["block.ptr"], doc["block.pos"] = _csr(list(self._block.values()))
         doc["fuzzy"] = self._fuzzy_names
@@ -292,7 +304,8 @@ class MappedNameIndex:
         self.pop_scale = float(pack.meta["pop_scale"])
         self._qids = pack.strings("qids")
         self._tables = {
-            name: _Table(pack, name) for name in ("exact", "skeleton", "max_len", "partial", "title", "block")
+            name: _Table(pack, name)
+            for name in ("exact", "skeleton", "max_len", "partial", "title", "block", "everyday")
         }
         self._ptr = {name: pack.view(name + ".ptr") for name in ("exact", "skeleton", "partial", "title", "block")}
         self._ent = {name: pack.view(name + ".ent") for name in ("exact", "skeleton", "partial", "title")}
@@ -365,6 +378,21 @@ class MappedNameIndex:
 
     def stats(self) -> tuple[int, int, int]:
         return len(self._tables["exact"].keys), self._n_entities, len(self._fuzzy)
+
+    def everyday(self) -> Container[str] | None:
+        return _Words(self._tables["everyday"]) if self.meta.get("has_everyday") else None
+
+
+class _Words(Container[str]):
+    """A stored word set (hash table lookups)."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: _Table) -> None:
+        self._table = table
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self._table.row(word) is not None
 
 
 def builder_fingerprint(*sources: str | Path, words: Iterable[Iterable[str]] = ()) -> str:
