@@ -178,6 +178,16 @@ TOP_LEVEL_TWIN = {
     Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
 }
 """A follow-up intent heard out of its context stands for its top-level twin."""
+NOT_UNDERSTOOD = frozenset(
+    {
+        Intent.FALLBACK.value,
+        Intent.REC_FALLBACK.value,
+        Intent.REC_CRITIQUING_FALLBACK.value,
+        Intent.PREFERENCE_HELP.value,
+        Intent.REC_CRITIQUING_HELP.value,
+    }
+)
+"""Intents that mean the classifier did not understand the turn (or heard a plea for help)."""
 REC_PAYLOAD_TEXT = {"like": "I like it", "dislike": "I don't like it"}
 """What a card's like/dislike button says, read as a message about the item on screen."""
 REC_PAYLOADS = {
@@ -614,7 +624,8 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     - a bare title or name is a preference to confirm ("Pulp Fiction" -> "Did you like Pulp Fiction?");
     - a bare yes/no with a card on screen answers its "Do you like it?";
     - an opinion about a named entity ("I love the Avengers") is a preference, even when the
-      classifier hears small talk ("I love ..." addressed to the bot).
+      classifier hears small talk ("I love ..." addressed to the bot), or nothing it knows while a
+      question is open (issue 17.9).
     """
     view = session.view
     if DELETE.match(folded) and view.has_profile:
@@ -649,6 +660,11 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
             return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
     if _opinion_about_a_name(session, intent, folded):
         return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
+    if intent in NOT_UNDERSTOOD and view.question is not None and OPINION.search(folded):
+        # an opinion about a named thing is a preference whatever question is open (issue 17.9: at "horror
+        # film: genre or subject?", "I liked Inception" was a fallback and Inception was lost)
+        if any(r.polarity in (Polarity.POSITIVE, Polarity.NEGATIVE) for r in session.readings(with_focus=False)):
+            return Intent.PREFERENCE.value
     return intent
 
 

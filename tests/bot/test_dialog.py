@@ -801,6 +801,23 @@ def test_a_forged_rate_payload_is_refused(dm, monkeypatch, qid):
     assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}} and ok.text.startswith("Got it")
 
 
+def test_a_preference_typed_at_an_open_question_is_stored(dm, monkeypatch):
+    """Field case (issue 17.9): at "Tom Cruise: actor or producer?", "I liked Inception" got "Sorry, I
+    didn't get that" (the classifier heard a fallback) and Inception was never stored."""
+    rules = dm._services.intents.RULES
+    rules.insert(0, (r"^i liked inception$", "Default Fallback Intent"))
+    try:
+        for text in ("I love Christopher Nolan", "I hate Top Gun", "I love Memento", "I like Tom Cruise"):
+            _say(dm, text)
+        assert dm._states.load("t:1").pending is not None  # actor or producer?
+        reply = _say(dm, "I liked Inception")
+    finally:
+        rules.pop(0)
+    assert _profile(dm)["Q1"]["polarity"] == "+" and not reply.text.startswith("Sorry")
+    assert _profile(dm)["Q200"] == {"polarity": "+", "role": None}  # the ignored role question, said aloud
+    assert "without a role" in reply.text
+
+
 def test_a_profile_shown_in_a_turn_lists_what_that_turn_stored(dm):
     _say(dm, "I hate Tom Cruise")  # actor or producer? (an opinion already given)
     reply = _say(dm, "show my profile")
