@@ -404,7 +404,11 @@ class IntentRecognizer:
         index = {label: i for i, label in enumerate(labels)}
         truth = np.zeros((len(examples), len(labels)), dtype="float32")
         truth[np.arange(len(examples)), [index[e.intent] for e in examples]] = 1.0
-        freq = Counter(e.intent for e in examples)
+        # class weights from the labelled conversations and curated phrases only: generated phrases
+        # (nlu/augment.py, groups "augment:*") add wordings, not prior mass to their intents
+        freq = Counter(e.intent for e in examples if not e.group.startswith("augment:"))
+        for e in examples:
+            freq.setdefault(e.intent, 1)
         # small talk is context-free in DialogFlow (it can fire in any state): our small-talk
         # phrases are also shown in `smalltalk_states` dialog states drawn from the conversations
         stateful = [e for e in examples if e.events is not None]

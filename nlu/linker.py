@@ -351,7 +351,7 @@ _SUPERLATIVES = frozenset("favourite favorite fave best greatest top finest".spl
 _DETERMINERS = frozenset("my your his her our their a an some any every no this that these those its".split())
 """A word after one of these is a common noun ("my kids"), never a title on its own."""
 _PREDICATES = frozenset(
-    """is was s are were has had have made makes blew bored bores rocks rocked rules sucks sucked slaps slapped
+    """is was s are were isn wasn aren weren has had have made makes blew bored bores rocks rocked rules sucks sucked slaps slapped
     deserves deserved will gets got kept changed""".split()
 )
 """Verbs after a sentence-initial name that make it the subject of an opinion ("Frozen was great")."""
@@ -784,6 +784,8 @@ class EntityLinker:
             kind_hint = _kind_hint(text, tokens, i, j, self.domain)
             if kind_hint is not None and len(cands) > 1:  # "Queen is my favourite band": the band
                 cands = self._prefer_kind(cands, kind_hint)
+            if kind_hint not in ("album", "song") and len(cands) > 1:
+                cands = self._artist_first(cands, scored)  # "I love Weezer": the band, not its album "Weezer"
             ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
             if kind != "ask" and relation is None and len(cands) > 1:
                 if self._dominant(cands, scored):
@@ -846,8 +848,9 @@ class EntityLinker:
         return frozenset(people)
 
     def _by_person(self, text: str, tokens: list[_Token], spans: list) -> list:
-        """ "TITLE by PERSON" ("1984 by Orwell", "Misery by Stephen King", "Hello by Adele"): the
-        words before "by" name a work of that person, matched against the person's works in the KB
+        """ "TITLE by PERSON" ("1984 by Orwell", "Misery by Stephen King", "Hello by Adele") and "TITLE
+        is my favourite PERSON (song)" ("Help! is my favourite Beatles song"): the words before "by"
+        (or the subject before "is") name a work of that person, matched against the person's works in the KB
         (labels and aliases, exactly, by content words, or with ``fuzz.ratio`` >= :data:`FUZZY_CUTOFF`;
         a year-like number also as words: "1984" = "Nineteen Eighty-Four"); failing that, any item
         whose name the words are, however common ("Misery"). The work replaces the person's
@@ -855,8 +858,16 @@ class EntityLinker:
         out = list(spans)
         for span in spans:
             i = span[0]
-            if i < 2 or tokens[i - 1].key != "by" or span not in out:
+            if span not in out or i < 2:
                 continue
+            if tokens[i - 1].key == "by":
+                end = i - 1
+            else:  # "Help! is my favourite Beatles song", "Kafka on the Shore is my favourite Murakami"
+                if not {t.key for t in tokens[max(0, i - 2) : i]} & _SUPERLATIVES:
+                    continue
+                end = next((k for k in range(1, i) if tokens[k].key in ("is", "was", "s")), 0)
+                if end == 0 or not any(s[1] <= end for s in out if s is not span) and not tokens[0].raw[:1].isupper():
+                    continue
             people = [q for q in span[2] if _PERSON_ROLES.intersection(self.kb.roles(q))]
             if span[1] - i == 1:  # "Vertigo by Hitchcock": the persons of that last name too
                 people += [q for q in (self._names.namesakes(tokens[i].key) or ()) if q not in people]
@@ -866,15 +877,15 @@ class EntityLinker:
             if value_items is None:
                 continue
             works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
-            found = self._title_before(text, tokens, i - 1, works)
+            found = self._title_before(text, tokens, end, works)
             if found is None:
-                before = tokens[i - 2].raw
-                if before[:1].isupper() or before.isdigit():
+                before = tokens[end - 1].raw
+                if before[:1].isupper() or before.isdigit() or any(s[1] <= end for s in out if s is not span):
                     out = [s for s in out if s is not span]  # "Tenet by Nolan", Tenet unknown: Nolan is no opinion
                 continue
             a, scored = found
-            out = [s for s in out if s is not span and not (a <= s[0] < i - 1 or a < s[1] <= i - 1)]
-            out.append((a, i - 1, scored, "exact"))
+            out = [s for s in out if s is not span and not (a <= s[0] < end or a < s[1] <= end)]
+            out.append((a, end, scored, "exact"))
         return out
 
     def _drop_genre_attributes(self, tokens: list[_Token], spans: list) -> list:
@@ -947,6 +958,32 @@ class EntityLinker:
         if any(not c.is_item and top.score - c.score < AMBIGUITY_MARGIN for c in rivals):
             return False
         return all(pop >= DOMINANT_RATIO * self.kb.popularity(c.qid) for c in rivals)
+
+    def _artist_first(self, cands: tuple[Candidate, ...], scored: dict[str, float]) -> tuple[Candidate, ...]:
+        """Works named after their own author or performer ("Weezer" the album by Weezer, "Bon Jovi"
+        by Bon Jovi) leave the candidates when the artist is one of them, and a name that is a far
+        better-known person's alias ("Elvis", "Mozart") puts that person first: the popularity prior
+        over every reading of the typed words (:data:`DOMINANT_RATIO`, :data:`DOMINANT_MIN_POPULARITY`)."""
+        item_values = getattr(self.kb, "item_values", None)
+        qids = {c.qid for c in cands}
+        if item_values is not None:
+            kept = tuple(
+                c
+                for c in cands
+                if not any(p in _PERSON_ROLES and v in qids and v != c.qid for p, v in item_values(c.qid))
+                or scored.get(c.qid, 0.0) < _SIM_VARIANT
+            )
+            if kept:
+                cands = kept
+        named = [c for c in cands if scored.get(c.qid, 0.0) >= _SIM_ALIAS and c.is_item]
+        if len(named) > 1:
+            pops = {c.qid: self.kb.popularity(c.qid) for c in named}
+            best = max(named, key=lambda c: pops[c.qid])
+            if best is not cands[0] and pops[best.qid] >= DOMINANT_MIN_POPULARITY:
+                if all(pops[best.qid] >= DOMINANT_RATIO * pops[c.qid] for c in named if c is not best):
+                    top = dataclasses.replace(best, score=round(max(best.score, cands[0].score) + 1e-6, 6))
+                    cands = (top, *(c for c in cands if c is not best))
+        return cands
 
     def _prefer_kind(self, cands: tuple[Candidate, ...], kind: str) -> tuple[Candidate, ...]:
         """Candidates of the kind a type noun names ("band", "album", "song") get :data:`_TYPE_BONUS`;
@@ -1485,6 +1522,8 @@ def _kind_hint(text: str, tokens: list[_Token], i: int, j: int, domain: str) -> 
     "Queen, the album" (a type noun right before, or within the clause's next four words)."""
     if i > 0 and tokens[i - 1].key in _KIND_NOUNS and not _boundary(text, tokens, i):
         return _KIND_NOUNS[tokens[i - 1].key]
+    if domain == "music" and j < len(tokens) and tokens[j].key in ("are", "were") and not _boundary(text, tokens, j):
+        return "performer"  # "Train are alright": a band takes the plural
     for k in range(j, min(j + 5, len(tokens))):
         if k > j and _boundary(text, tokens, k):
             break

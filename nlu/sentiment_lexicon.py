@@ -187,6 +187,15 @@ STATED_NEGATIVE = (
     "regret reading",
 )
 EVALUATIVE_POSITIVE = (
+    "classics",
+    "all i need",
+    "what songs",
+    "what films",
+    "what movies",
+    "what books",
+    "what albums",
+    "what a",
+    "what an",
     "what a record",
     "what a film",
     "what a movie",
@@ -368,6 +377,12 @@ EVALUATIVE_POSITIVE = (
     "<3",
 )
 EVALUATIVE_NEGATIVE = (
+    "what a waste",
+    "what a mess",
+    "what a letdown",
+    "what a disappointment",
+    "what a bore",
+    "too much",
     "repetitive",
     "drives me crazy",
     "drove me crazy",

@@ -161,9 +161,10 @@ def examples_from_files(
 
 
 def _extra_examples() -> list[Any]:
+    from nlu.augment import augmented_examples
     from nlu.intents import agent_examples, smalltalk_examples
 
-    extra = list(smalltalk_examples())
+    extra = list(smalltalk_examples()) + augmented_examples()
     agent = paths.shared_data() / "dialogflow-agent"
     if agent.is_dir():
         extra.extend(agent_examples(agent))

@@ -107,6 +107,12 @@ def _answer(reply: Reply, sentence: RealisticSentence, answered: set[int]) -> tu
     return None
 
 
+def _about_answered(reply: Reply, sentence: RealisticSentence, answered: set[int]) -> bool:
+    """The open question names an intended entity already asked about (a second question for it)."""
+    said = fold(reply.text + " " + " ".join(c.label for c in reply.choices))
+    return any(name in said for k in answered for name in _names(sentence.entities[k]))
+
+
 def run_sentence(dm: Any, sentence: RealisticSentence, user: str, seeds: list[str]) -> TurnOutcome:
     """Send one sentence (after its context) and answer the questions; see the module docstring."""
     dm.handle(Turn(user, f"/{sentence.domain}"))
@@ -132,7 +138,8 @@ def run_sentence(dm: Any, sentence: RealisticSentence, user: str, seeds: list[st
             break
         choice = _answer(reply, sentence, answered)
         if choice is None:
-            outcome.stray_questions += 1
+            if not _about_answered(reply, sentence, answered):
+                outcome.stray_questions += 1  # a second question about a meant entity is no stray one, just unanswered
             break
         reply = dm.handle(Turn(user, choice[0], payload=choice[1], interaction_type="mixed"))
         record = dm.last_records(user, 1)[0]
