@@ -347,6 +347,14 @@ COMMON_ZIPF = 4.5
 words; "kids" 5.3, "spirit" 4.8, "favourite" 4.6, "titanic" 3.6, "inception" 3.7) is an everyday
 word: alone, it names a title only with a signal (capitalised mid-sentence, quoted, "the movie X",
 the whole message, the whole object of a like-verb: then asked about)."""
+RARE_ZIPF = 3.5
+"""A lowercase word typed where no name is expected (not after a like-verb, "the", "is", "and", "by",
+"of" ...) is taken for a title only when rarer than this in English ("from scratch": no)."""
+_ARGUMENT_LEADS = (
+    frozenset("the is was are were and or by of about than like love hate fan watched read heard saw seen".split())
+    | _LIKE_VERBS
+    | _TYPE_WORDS
+)
 _SUPERLATIVES = frozenset("favourite favorite fave best greatest top finest".split())
 _DETERMINERS = frozenset("my your his her our their a an some any every no this that these those its".split())
 """A word after one of these is a common noun ("my kids"), never a title on its own."""
@@ -1145,6 +1153,17 @@ class EntityLinker:
             and not (i > 1 and tokens[i - 1].key == "the" and tokens[i - 2].key in _LIKE_VERBS)
         ):
             return False  # "by the way", "for the record", "my childhood": everyday words, not a title
+        if (
+            len(content) == 1
+            and j - i == 1
+            and i > 0
+            and not tokens[i].raw[:1].isupper()
+            and not (quoted or typed or whole)
+            and tokens[i - 1].key not in _ARGUMENT_LEADS
+            and not _boundary(text, tokens, i)
+            and _zipf(content[0]) >= RARE_ZIPF
+        ):
+            return False  # "start over from scratch": a lowercase word where no title is expected
         if len(content) == 1 and _everyday(content[0]) and not (quoted or typed or whole):
             if i > 0 and tokens[i - 1].key in _DETERMINERS:
                 return False  # "my kids", "a queen"
@@ -1258,6 +1277,11 @@ class EntityLinker:
                 while m < j and m not in covered and tokens[m].key not in _SPAN_STOP:
                     m += 1
                 a, b = _trim(tokens, k, m, common)
+                if b > a and all(
+                    (tokens[t].key in common or _everyday(tokens[t].key)) and not tokens[t].raw[:1].isupper()
+                    for t in range(a, b)
+                ):
+                    a = b  # "by the way": everyday words in lowercase, no name
                 if b > a:
                     # a lone first/last name only when capitalised or the whole object ("I like kubrick")
                     partial = (
@@ -1534,6 +1558,8 @@ def _kind_hint(text: str, tokens: list[_Token], i: int, j: int, domain: str) -> 
     return None
 
 
+MAX_JOINERS = 3
+"""Lowercase words in a row inside a Title Cased title ("Diary of a Wimpy Kid")."""
 _TITLE_JOINERS = frozenset("of the at to in on for a an de la le les du des da di von van der den y v vs".split())
 """Lowercase words inside a Title Cased title ("Kafka on the Shore", "Batman v Superman"); "and" is
 not one ("Heat and Collateral" names two films), nor "by" ("Her by Spike Jonze")."""
@@ -1555,23 +1581,21 @@ def _title_run(text: str, tokens: list[_Token], i: int, j: int) -> tuple[int, in
     a = i
     while a > 0 and not _boundary(text, tokens, a):
         k = a - 1
-        if title_word(k):
+        while (
+            k >= 0 and a - k <= MAX_JOINERS and tokens[k].key in _TITLE_JOINERS and not _boundary(text, tokens, k + 1)
+        ):
+            k -= 1  # "Diary of a Wimpy Kid": joiners between title words
+        if k >= 0 and title_word(k) and not _boundary(text, tokens, k + 1):
             a = k
-        elif tokens[k].key in _TITLE_JOINERS and k > 0 and not _boundary(text, tokens, k) and title_word(k - 1):
-            a = k - 1
         else:
             break
     b = j
     while b < len(tokens) and not _boundary(text, tokens, b):
-        if title_word(b):
-            b += 1
-        elif (
-            tokens[b].key in _TITLE_JOINERS
-            and b + 1 < len(tokens)
-            and not _boundary(text, tokens, b + 1)
-            and title_word(b + 1)
-        ):
-            b += 2
+        k = b
+        while k < len(tokens) and k - b < MAX_JOINERS and tokens[k].key in _TITLE_JOINERS:
+            k += 1
+        if k < len(tokens) and title_word(k) and not any(_boundary(text, tokens, m) for m in range(b, k + 1)):
+            b = k + 1
         else:
             break
     return a, b
@@ -1584,8 +1608,8 @@ def _fragment(text: str, tokens: list[_Token], i: int, j: int, spans: Sequence[t
     Maverick"). The run must hold another match or a capitalised word no match covers that is no
     role, type or chat word ("Brad Pitt Movies" is Brad Pitt). Messages Title Cased throughout or
     shouted say nothing by their capitals."""
-    letters = [t for t in tokens if t.raw[:1].isalpha() and t.key != "i"]
-    if letters and all(t.raw[:1].isupper() for t in letters[1:]):
+    letters = [t for k, t in enumerate(tokens) if k > 0 and t.raw[:1].isalpha() and t.key != "i"]
+    if letters and all(t.raw[:1].isupper() for t in letters):
         return False
     if letters and all(t.raw.isupper() for t in letters):
         return False

@@ -493,10 +493,13 @@ def test_pronouns_after_plural_type_words_and_capitalised_role_words_are_not_tit
     assert [m.candidates[0].qid for m in linker_.link("I like the movie She")] == ["Q2800583"]
 
 
-def test_a_one_word_title_glued_to_an_unknown_word_is_asked_about():
+def test_a_one_word_title_glued_to_an_unknown_name_is_not_linked():
+    # issue 12 revises issue 5's "ask": a part of a longer capitalised name the KB lacks is no
+    # mention (asking "Did you mean Laura?" about Laura Prepon is a question nobody needs)
     entries = ENTRIES + (Entry("Q976149", "Laura", item=True, pop=30),)
     linker_ = EntityLinker(FakeKB(entries))
-    (m,) = linker_.link("I like Laura Prepon")  # an actress the KB lacks, not the film Laura
+    assert linker_.link("I like Laura Prepon") == ()  # an actress the KB lacks, not the film Laura
+    (m,) = linker_.link("I like Laura prepon")  # not capitalised: still asked about
     assert m.candidates[0].qid == "Q976149" and m.ambiguous
     (m,) = linker_.link("I like Laura")
     assert not m.ambiguous
