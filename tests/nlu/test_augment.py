@@ -1,0 +1,54 @@
+"""Issue 12: intents beyond preference in varied wording, from our own templates (nlu/augment.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nlu.augment import DOMAIN_WORDS, augmented_examples, expand
+from nlu.errors import NluError
+from nlu.intents import REC_CONTEXT, IntentExample, IntentRecognizer
+
+
+def test_templates_expand_alternatives_and_domain_words():
+    words = DOMAIN_WORDS["book"]
+    assert expand("{who|what} {created} it", words) == ["what wrote it", "who wrote it"]
+    assert "give me another novel" in expand("give me another {{item}|suggestion}", words)
+    with pytest.raises(NluError):
+        expand("{nope}", words)
+
+
+def test_every_intent_has_phrases_in_every_domain_and_its_state():
+    examples = augmented_examples()
+    by_intent = {}
+    for e in examples:
+        by_intent.setdefault(e.intent, set()).add(e.domain)
+        if e.intent.startswith("request_recommendation - "):
+            assert e.contexts == (REC_CONTEXT,)
+        assert e.group.startswith("augment:") and e.events is None
+    for intent in ("request_recommendation - trailer", "request_recommendation - why", "request_recommendation"):
+        assert by_intent[intent] == {"movie", "book", "music"}
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    # the generated phrases plus a few opinions: enough to show the wordings are learnt
+    extra = [
+        IntentExample(text, (), "preference", "p", "movie", True, None)
+        for text in ("I like Inception", "I love Tom Hanks", "I hate Titanic", "I don't like horror films")
+    ]
+    return IntentRecognizer.train(augmented_examples() + extra, epochs=6)
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("Can I watch the trailer?", "request_recommendation - trailer"),
+        ("show me a preview", "request_recommendation - trailer"),
+        ("Why did you recommend me this movie?", "request_recommendation - why"),
+        ("why this one?", "request_recommendation - why"),
+        ("what's it about?", "request_recommendation - details"),
+        ("next one", "request_recommendation - skip"),
+    ],
+)
+def test_the_issue_phrasings_with_a_card_on_screen(recognizer, text, intent):
+    assert recognizer.predict(text, (REC_CONTEXT,), domain="movie").intent == intent

@@ -1,0 +1,82 @@
+"""Issue 12 through ``understand``: an opinion about a named thing is a preference in any wording,
+even when the intent classifier (trained on "I like X") does not hear one. Real linker (on the fake
+KB of the entity tests) and real sentiment recognizer; the classifier is a stand-in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+try:
+    from conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
+except ModuleNotFoundError:  # tests/nlu became a package
+    from tests.nlu.conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
+
+from logs.schema import Intent
+from nlu.understand import View, understand
+
+FOLLOW_UPS = frozenset(i.value for i in Intent if " - " in i.value)
+
+
+@dataclass(frozen=True)
+class _Prediction:
+    intent: str
+    confidence: float
+    alternatives: tuple
+
+
+class _Says:
+    """A classifier that always answers ``intent`` (what the study-trained model does on new wordings)."""
+
+    def __init__(self, intent: str) -> None:
+        self.intent = intent
+
+    def predict(self, text, contexts=(), *, events=None, domain=None):
+        return _Prediction(self.intent, 0.5, ((self.intent, 0.5),))
+
+
+def parse(text, linker, sentiment, *, said=Intent.FALLBACK.value, **view):  # noqa: F811
+    return understand(text, View(blocked=FOLLOW_UPS, **view), intents=_Says(said), linker=linker, sentiment=sentiment)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Inception is a great movie", [("Q25188", "+")]),
+        ("pulp fiction was great", [("Q47703", "+")]),
+        ("Titanic bored me", [("Q44578", "-")]),
+        ("Avatar sucks", [("Q24871", "-")]),
+        ("Inception 🔥🔥", [("Q25188", "+")]),
+        ("Gladiator was sick!!", [("Q126399", "+")]),
+        ("big fan of Ridley Scott", [("Q1124", "+")]),
+        ("Interstellar blew my mind", [("Q165817", "+")]),
+        ("Titanic made me cry, I loved it", [("Q44578", "+")]),
+        ("I watched Inception", [("Q25188", "0")]),  # no opinion yet: a preference to ask about
+        ("Not the worst film I've seen, Titanic", [("Q44578", "0")]),  # F22: a hedge is asked about
+    ],
+)
+def test_an_opinion_about_a_name_is_a_preference(linker, sentiment, text, expected):  # noqa: F811
+    got = parse(text, linker, sentiment)
+    assert got.intent == "preference"
+    assert [(r.qid, r.polarity.value) for r in got.readings] == expected
+
+
+@pytest.mark.parametrize("said", ["smalltalk.appraisal.good", "show_profile", "help"])
+def test_the_opinion_overrules_small_talk_the_profile_and_help(linker, sentiment, said):  # noqa: F811
+    assert parse("Jurassic Park is a great movie", linker, sentiment, said=said).intent == "preference"
+
+
+def test_with_a_card_on_screen_it_is_a_rating_turn(linker, sentiment):  # noqa: F811
+    got = parse("Inception is a great movie", linker, sentiment, focus="Q44578")
+    assert got.intent == "request_recommendation - preference"
+
+
+def test_the_state_and_other_intents_stay(linker, sentiment):  # noqa: F811
+    # an open question is answered as such; a request naming a title stays a request
+    assert parse("Inception is a great movie", linker, sentiment, question="confirm").intent != "preference"
+    said = Intent.RECOMMENDATION.value
+    assert parse("recommend me something like Inception", linker, sentiment, said=said).intent == said
+    # no named thing, no preference ("I love you" to the bot; a request in any wording)
+    assert parse("you are great", linker, sentiment).intent == Intent.FALLBACK.value
+    assert parse("show me the trailer", linker, sentiment).intent == Intent.FALLBACK.value
