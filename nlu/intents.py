@@ -431,7 +431,12 @@ class IntentRecognizer:
         power = float(opts["class_weight_power"])
         weights = np.asarray(
             [
-                (1.0 if e.validated else float(opts["unvalidated_weight"])) * (top / freq[e.intent]) ** power
+                (
+                    float(opts["augment_weight"])
+                    if e.group.startswith("augment:")
+                    else (1.0 if e.validated else float(opts["unvalidated_weight"]))
+                )
+                * (top / freq[e.intent]) ** power
                 for e in examples
             ],
             dtype="float32",

@@ -386,8 +386,8 @@ def _opinion_phrases() -> frozenset[str]:
             key = name_key(phrase)
             if len(key) > 1:
                 out.add(" ".join(key))
-                if key[0] in ("a", "the"):
-                    out.add(" ".join(key[1:]))
+                if key[0] in ("a", "the") and len(key) > 2:
+                    out.add(" ".join(key[1:]))  # "a must read" -> "must read" (never one word: "the queen")
     return frozenset(out)
 
 
@@ -955,6 +955,8 @@ class EntityLinker:
         :data:`DOMINANT_RATIO` times as popular as every other close candidate ("Taylor Swift" the
         artist, 60, vs her album, 12; "The Lion King" 1994, 37, vs the 2019 film, 1)."""
         top = cands[0]
+        if top.is_item and _PERSON_ROLES.intersection(top.roles) and self._lone_artist(cands, scored):
+            return True  # the band or singer among works of the same name ("Weezer", "Elvis")
         if scored.get(top.qid, 0.0) < _SIM_VARIANT or not top.is_item:
             return False  # genres and people: their namesakes are asked about as before
         pop = self.kb.popularity(top.qid)
@@ -978,12 +980,28 @@ class EntityLinker:
             kept = tuple(
                 c
                 for c in cands
-                if not any(p in _PERSON_ROLES and v in qids and v != c.qid for p, v in item_values(c.qid))
+                if _PERSON_ROLES.intersection(c.roles)
+                or not any(p in _PERSON_ROLES and v in qids and v != c.qid for p, v in item_values(c.qid))
                 or scored.get(c.qid, 0.0) < _SIM_VARIANT
             )
             if kept:
                 cands = kept
-        named = [c for c in cands if scored.get(c.qid, 0.0) >= _SIM_ALIAS and c.is_item]
+        named = [
+            c
+            for c in cands
+            if c.is_item
+            and (
+                scored.get(c.qid, 0.0) >= _SIM_ALIAS
+                # a person's alias that is also a work's label ("Elvis", "Mozart") still names the person
+                or (scored.get(c.qid, 0.0) >= _SIM_FOREIGN_ALIAS and _PERSON_ROLES.intersection(c.roles))
+            )
+        ]
+        performers = [c for c in named if _PERSON_ROLES.intersection(c.roles)]
+        if len(performers) == 1 and len(named) > 1 and performers[0] is not cands[0]:
+            artist = performers[0]  # "I love Weezer": the band, not its album of the same name
+            if self.kb.popularity(artist.qid) >= max(self.kb.popularity(c.qid) for c in named if c is not artist):
+                top = dataclasses.replace(artist, score=round(max(artist.score, cands[0].score) + 1e-6, 6))
+                cands = (top, *(c for c in cands if c is not artist))
         if len(named) > 1:
             pops = {c.qid: self.kb.popularity(c.qid) for c in named}
             best = max(named, key=lambda c: pops[c.qid])
@@ -992,6 +1010,18 @@ class EntityLinker:
                     top = dataclasses.replace(best, score=round(max(best.score, cands[0].score) + 1e-6, 6))
                     cands = (top, *(c for c in cands if c is not best))
         return cands
+
+    def _lone_artist(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The top candidate is the only performer or author among the close candidates and the
+        other close ones are works at most as well known (an artist's eponymous album or song)."""
+        top = cands[0]
+        pop = self.kb.popularity(top.qid)
+        for c in cands[1:]:
+            if top.score - c.score >= AMBIGUITY_MARGIN and scored.get(c.qid, 0.0) < _SIM_VARIANT:
+                continue
+            if not c.is_item or _PERSON_ROLES.intersection(c.roles) or self.kb.popularity(c.qid) > pop:
+                return False
+        return True
 
     def _prefer_kind(self, cands: tuple[Candidate, ...], kind: str) -> tuple[Candidate, ...]:
         """Candidates of the kind a type noun names ("band", "album", "song") get :data:`_TYPE_BONUS`;

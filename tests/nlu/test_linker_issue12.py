@@ -92,6 +92,10 @@ def test_a_type_noun_picks_the_kind():
     music = EntityLinker(_KB(entries, domain="music"))
     assert labels(music, "Queen is my favourite band") == [("Queen", False)]
     assert music.link("Queen is my favourite band")[0].candidates[0].qid == "Q15862"
-    assert labels(music, "I love Queen")[0][1] is True  # no hint, similar popularity: ask
+    # no hint: the band, not its album of the same name (an artist before works named after it)
+    assert labels(music, "I love Queen") == [("Queen", False)]
+    assert music.link("I love Queen")[0].candidates[0].qid == "Q15862"
+    (m,) = music.link("I love the album Queen")  # unless the user says the album
+    assert m.candidates[0].qid == "Q193490" and not m.ambiguous
     assert labels(music, "I love Taylor Swift") == [("Taylor Swift", False)]  # the star, no question
     assert labels(music, "I love Bohemian Rhapsody") == [("Bohemian Rhapsody", False)]  # the longer title
