@@ -523,6 +523,14 @@ class _Session:
             return False
         return bool(check(self.text, [(r.mention.start, r.mention.end) for r in readings]))
 
+    def opinion_about_unknown_name(self) -> bool:
+        """The message opens with a capitalised name (no linked one) and says something about it."""
+        match = UNKNOWN_SUBJECT.match(self.text)
+        check = getattr(self._sentiment, "states_opinion", None)
+        if match is None or check is None or fold(match.group(0)).strip() in NOT_NAMES:
+            return False
+        return bool(check(self.text, [(match.start(), match.end())]))
+
     def names_only(self) -> bool:
         """The message is (almost) nothing but names the linker knows ("Pulp Fiction", "Alien")."""
         found = self.readings(with_focus=False)
@@ -668,6 +676,12 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     return intent
 
 
+UNKNOWN_SUBJECT = re.compile(
+    r"^(?:[A-Z0-9][\w'!.:-]*)(?:\s+(?:(?:of|the|a|an|in|on|to|and|de|la)\s+)*[A-Z0-9][\w'!.:-]*)*"
+)
+"""A Title Cased run opening a message ("Kelly Reichardt", "Top Gun: Maverick"): the name of its subject."""
+NOT_NAMES = frozenset("i my the a an it this that we you he she they what why how who when where".split())
+"""Capitalised openers that name nothing."""
 OPINION_OVERRULES = frozenset(
     {Intent.FALLBACK.value, Intent.REC_FALLBACK.value, Intent.SHOW_PROFILE.value, Intent.HELP.value}
 )
@@ -688,7 +702,9 @@ def _opinion_about_a_name(session: _Session, intent: str, folded: str) -> bool:
         return False
     readings = [r for r in session.readings(with_focus=False) if not r.mention.partial]
     if not readings:
-        return False
+        # an opinion about a name the KB lacks ("RRR is a banger"): a preference all the same, so the
+        # user hears "I couldn't find that" instead of "I didn't get that"
+        return intent == Intent.FALLBACK and view.focus is None and session.opinion_about_unknown_name()
     if any(r.polarity is not Polarity.NEUTRAL for r in readings):
         return True
     return session.states_opinion(readings)
