@@ -80,3 +80,11 @@ def test_the_state_and_other_intents_stay(linker, sentiment):  # noqa: F811
     # no named thing, no preference ("I love you" to the bot; a request in any wording)
     assert parse("you are great", linker, sentiment).intent == Intent.FALLBACK.value
     assert parse("show me the trailer", linker, sentiment).intent == Intent.FALLBACK.value
+
+
+def test_an_opinion_about_a_name_the_kb_lacks_is_a_preference_too(linker, sentiment):  # noqa: F811
+    # the dialog answers "I couldn't find that", not "I didn't get that"
+    got = parse("Kelly Reichardt is one of the best directors working today", linker, sentiment)
+    assert got.intent == "preference" and got.readings == ()
+    assert parse("What a great day", linker, sentiment).intent == Intent.FALLBACK.value  # no name
+    assert parse("Kelly Reichardt", linker, sentiment, said=Intent.RECOMMENDATION.value).intent != "preference"
