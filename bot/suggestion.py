@@ -22,10 +22,10 @@ from collections.abc import Callable, Sequence
 
 DEFAULT_STRATEGIES: dict[str, str] = {"movie": "highest", "book": "none", "music": "none"}
 """The strategy of each domain unless set: none (the first study's behaviour) for books and music, where
-no study of the protocol exists; for movies ``highest``, the best HR@10 at K = 5 of ``corsbot rec
-elicitation-eval`` on its dev users (0.560 against popularity 0.555, the others 0.535-0.550; rated
-share 0.116 against 0.029-0.047), confirmed on the held-back users (HR@10 0.589, tied with popularity;
-NDCG@10 0.364, the best)."""
+no study of the protocol exists; for movies ``highest``, the best of ``corsbot rec elicitation-eval`` at
+K = 5 on its dev users (HR@10 0.560, tied with popularity, the others 0.525-0.550; NDCG@10 0.323 against
+0.277-0.302; rated share 0.116 against 0.029-0.047), confirmed on the held-back users (HR@10 0.589, tied
+with popularity; NDCG@10 0.367 against 0.316-0.349; rated share 0.121)."""
 ENV_VARIABLE = "CORSBOT_ELICITATION"
 """The deployment's setting when ``--elicitation`` is not given (same syntax)."""
 
