@@ -19,10 +19,13 @@ import urllib.request
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from bot import paths
 from bot.cli import telegram as _telegram
 from bot.cli.telegram import DEFAULT_PROCESSES, EchoHandler
+from bot.compose import database_url
+from bot.redact import register_secret
 from bot.turns import Reply, Turn
 from corsbot_errors import ConfigError
 
@@ -258,7 +261,14 @@ async def _bench(
         overall_rate_per_s=0, connection_pool_size=pool, workers=workers, http_backend=http_backend, poll_timeout_s=2.0, typing_delay_s=2.0,
         slow_notice_s=30.0, deadline_s=max(timeout_s, 30.0),
     )  # fmt: skip
-    inbox = SqliteInbox(db, "telegram:bench") if db is not None else None  # as in production: stored first
+    url = database_url()
+    inbox: Any
+    if url is not None:
+        from bot.pgstore.store import PgInbox  # noqa: PLC0415
+
+        inbox = PgInbox(url, f"telegram:bench:{time.time_ns()}")  # as in production: stored first
+    else:
+        inbox = SqliteInbox(db, "telegram:bench") if db is not None else None
     channel = TelegramChannel(handler, config, inbox=inbox)
     await channel.start()
     ids = list(range(100_001, 100_001 + users))
@@ -317,6 +327,13 @@ def bench_cli(args: argparse.Namespace) -> int:
         raise ConfigError("--users and --messages must be >= 1")
     print(f"telegram bench: CPU reference sum(range(10**6)) = {cpu_reference_ms():.1f} ms "
           f"(idle desktop core: about 10-15 ms), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
+    if getattr(args, "database", None):
+        from bot.pgstore.store import is_url  # noqa: PLC0415
+
+        if not is_url(args.database):
+            raise ConfigError("--database must be a postgresql://user:password@host:port/dbname URL")
+        register_secret(urlsplit(args.database).password)
+        os.environ["CORSBOT_DATABASE_URL"] = args.database  # read by the composition root in every worker
     result = run_bench(users=args.users, per_user=args.messages, timeout_s=args.timeout, pool=args.pool, trivial=args.trivial,
                        http_backend=args.http_backend, processes=args.processes)  # fmt: skip
     per = 1000 / max(result.messages, 1)
@@ -325,5 +342,6 @@ def bench_cli(args: argparse.Namespace) -> int:
           f"{result.server_cpu_s * per:.2f} ms")  # fmt: skip
     print(
         f"telegram: users={result.users} messages={result.messages} msgs_per_s={result.msgs_per_s:.1f} lost={result.lost}"
+        f" backend={'postgresql' if getattr(args, 'database', None) else 'sqlite'} workers={args.processes}"
     )
     return 0

@@ -128,8 +128,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"dialog-manager worker processes (default {DEFAULT_PROCESSES}, as in production; 0 = in the bot process)",
     )
     t.add_argument("--trivial", action="store_true", help="use the trivial echo handler even if a model exists")
+    t.add_argument(
+        "--database",
+        metavar="URL",
+        help="PostgreSQL URL for the dialog state, log and inbox (default: a temporary SQLite file); "
+        "the bench writes a session 'bench' into it: use a throwaway database",
+    )
     t.set_defaults(handler=_bench_cli)
+    from bot.cli import fake_telegram  # noqa: PLC0415
     from bot.cli.durability import register_bench  # noqa: PLC0415
+
+    fake_telegram.register(sub)
 
     register_bench(bench_sub)
 
