@@ -623,7 +623,7 @@ def test_bench_telegram_cli_small_run_last_line(capsys):
     assert main(["bench", "telegram", "--users", "5", "--messages", "3", "--trivial", "--timeout", "60"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert "trivial echo handler" in lines[1]
-    m = re.fullmatch(r"telegram: users=5 messages=15 msgs_per_s=(\d+\.\d) lost=0", lines[-1])
+    m = re.fullmatch(r"telegram: users=5 messages=15 msgs_per_s=(\d+\.\d) lost=0 backend=sqlite workers=2", lines[-1])
     assert m and float(m.group(1)) > 0
 
 
