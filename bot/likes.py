@@ -14,14 +14,34 @@ and it imports no evaluation code (``recommender.rec_eval``): the live bot runs 
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import paths
 from corsbot_errors import ConfigError
 
+if TYPE_CHECKING:
+    from logs.record import ReadResult
+
 logger = logging.getLogger(__name__)
+
+
+def _read_released(path: Path) -> ReadResult:
+    """A released study file's records, read once per process while the file is unchanged (the
+    collaborative edges and the elicitation counts of a domain both need them at its first use)."""
+    stat = path.stat()
+    return _read_released_cached(path.resolve(), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _read_released_cached(path: Path, _mtime_ns: int, _size: int) -> ReadResult:
+    from logs.record import read_records
+
+    return read_records(path)
+
 
 RATING_INTENT_PREFIXES = ("preference", "request_recommendation")
 """Turns whose ``recognizedObjects`` are the user's ratings: preference acquisition (incl.
@@ -47,7 +67,7 @@ def study_likes(domain: str, files: Sequence[Path] | None = None) -> dict[str, t
     Raises:
         ConfigError: if no released file of the domain exists.
     """
-    from logs.record import conversations, read_records
+    from logs.record import conversations
     from logs.schema import parse_objects
 
     if files is None:
@@ -57,7 +77,7 @@ def study_likes(domain: str, files: Sequence[Path] | None = None) -> dict[str, t
         raise ConfigError(f"no released messages for {domain} under {paths.converse_dir()}")
     users: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for path in files:
-        result = read_records(path)
+        result = _read_released(path)
         for problem in result.problems[:5]:
             logger.warning("%s: %s", path.name, problem)
         for user_id, records in sorted(conversations(result.records).items()):
@@ -147,12 +167,12 @@ def study_opinions(files: Sequence[Path]) -> list[tuple[str, tuple[tuple[str, st
     Raises:
         RecordError: a file cannot be read as a JSON array.
     """
-    from logs.record import conversations, read_records
+    from logs.record import conversations
     from logs.schema import parse_objects
 
     out = []
     for path in files:
-        result = read_records(path)
+        result = _read_released(path)
         for problem in result.problems[:5]:
             logger.warning("%s: %s", path, problem)
         for user_id, records in sorted(conversations(result.records).items()):

@@ -294,6 +294,8 @@ class Elicitor:
 
 def _value_matrix(kb: Any, items: tuple[QID, ...]) -> tuple[sp.csr_matrix, NDArray[np.float64]]:
     """The (n_items, n_values) 0/1 matrix of the items' distinct property values, and its row sums."""
+    if callable(getattr(kb, "edge_arrays", None)) and callable(getattr(kb, "index_of", None)):
+        return _value_matrix_from_arrays(kb, items)
     columns: dict[QID, int] = {}
     indptr, indices = [0], []
     for item in items:
@@ -303,6 +305,26 @@ def _value_matrix(kb: Any, items: tuple[QID, ...]) -> tuple[sp.csr_matrix, NDArr
     data = np.ones(len(indices), dtype=np.float64)
     matrix = sp.csr_matrix((data, indices, indptr), shape=(len(items), max(len(columns), 1)))
     return matrix, np.diff(np.asarray(indptr)).astype(np.float64)
+
+
+def _value_matrix_from_arrays(kb: Any, items: tuple[QID, ...]) -> tuple[sp.csr_matrix, NDArray[np.float64]]:
+    """:func:`_value_matrix` from a mapped knowledge base's claim arrays (vectorised: 10 ms instead of
+    0.7 s for the movie items at the bot's first suggestion); columns are entity indexes."""
+    subject, _pid, value = (np.asarray(a, dtype=np.int64) for a in kb.edge_arrays())
+    row_of = np.full(max(int(kb.n_entities), 1), -1, dtype=np.int64)
+    index_of = kb.index_of
+    for row, item in enumerate(items):
+        i = index_of(item)
+        if i is not None:
+            row_of[i] = row
+    rows = row_of[subject]
+    keep = rows >= 0
+    matrix = sp.csr_matrix(
+        (np.ones(int(keep.sum())), (rows[keep], value[keep])), shape=(len(items), max(int(kb.n_entities), 1))
+    )
+    matrix.sum_duplicates()
+    matrix.data[:] = 1.0  # distinct values: a value linked by two properties counts once
+    return matrix, np.diff(matrix.indptr).astype(np.float64)
 
 
 __all__ = [
