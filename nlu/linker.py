@@ -999,7 +999,10 @@ class EntityLinker:
         performers = [c for c in named if _PERSON_ROLES.intersection(c.roles)]
         if len(performers) == 1 and len(named) > 1 and performers[0] is not cands[0]:
             artist = performers[0]  # "I love Weezer": the band, not its album of the same name
-            if self.kb.popularity(artist.qid) >= max(self.kb.popularity(c.qid) for c in named if c is not artist):
+            others = max(self.kb.popularity(c.qid) for c in named if c is not artist)
+            pop = self.kb.popularity(artist.qid)
+            weaker = scored.get(artist.qid, 0.0) < scored.get(cands[0].qid, 0.0)
+            if pop >= others and (not weaker or pop >= DOMINANT_RATIO * others):
                 top = dataclasses.replace(artist, score=round(max(artist.score, cands[0].score) + 1e-6, 6))
                 cands = (top, *(c for c in cands if c is not artist))
         if len(named) > 1:
@@ -1654,8 +1657,8 @@ def _fragment(text: str, tokens: list[_Token], i: int, j: int, spans: Sequence[t
         if i <= k < j or k in covered or tokens[k].key in _TITLE_JOINERS:
             continue
         key = tokens[k].key
-        if key in _ROLE_OR_TYPE_WORDS or key in _opinion_words():
-            continue
+        if key in _ROLE_OR_TYPE_WORDS or key in _opinion_words() or key.isdigit():
+            continue  # a number after a title is a sequel or a year the linker weighs ("Die Hard 4")
         if k == a and (k == 0 or _boundary(text, tokens, k)) and key in common:
             continue  # a capital at the start of a sentence: "My", "Big"
         return True
