@@ -22,13 +22,14 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
 from bot.state import DialogState
 from bot.turns import Choice, Reply
 from logs.record import LogRecord
-from logs.store import StoreError, create_log_table, insert_record, open_error
+from logs.store import StoreError, create_log_table, insert_record, open_error, update_to_check
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -99,10 +100,12 @@ class TurnStore(Protocol):
         session: str,
         record: LogRecord,
         receipt: tuple[str, Reply] | None = None,
+        to_check: Mapping[int, bool] | None = None,
     ) -> int: ...
     def receipt(self, key: str) -> Reply | None: ...
     def save_receipt(self, user_id: str, key: str, reply: Reply) -> None: ...
-    def turn_lock(self, user_id: str) -> contextlib.AbstractContextManager[None]: ...
+    def turn_lock(self, user_id: str, key: str | None = None) -> contextlib.AbstractContextManager[None]: ...
+    def log_head(self, user_id: str) -> int | None: ...
     def numeric_id(self, user_id: str) -> int: ...
     def set_active(self, user_id: str, active: bool) -> None: ...
 
@@ -187,9 +190,11 @@ class StateStore:
         session: str,
         record: LogRecord,
         receipt: tuple[str, Reply] | None = None,
+        to_check: Mapping[int, bool] | None = None,
     ) -> int:
-        """Append the turn's log record, save the user's state and (with ``receipt``) the turn's
-        ``(key, reply)`` in one transaction.
+        """Append the turn's log record, save the user's state, (with ``receipt``) the turn's
+        ``(key, reply)`` and (with ``to_check``, ``{row id: flag}``) the toCheck flags the turn
+        changes on the user's earlier rows, in one transaction.
 
         Returns:
             The log row id.
@@ -214,6 +219,8 @@ class StateStore:
                     self._upsert(user_id, state)
                     if receipt is not None:
                         self._insert_receipt(user_id, *receipt)
+                    if to_check:
+                        update_to_check(self._conn, to_check)
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")
@@ -222,10 +229,17 @@ class StateStore:
                 raise StoreError(f"{self.path or ':memory:'}: cannot save the turn ({exc})") from exc
         return row_id
 
-    def turn_lock(self, user_id: str) -> contextlib.AbstractContextManager[None]:
+    def turn_lock(self, user_id: str, key: str | None = None) -> contextlib.AbstractContextManager[None]:
         """Across processes, nothing to hold: one process serves an SQLite database (the Telegram bot
-        takes an instance lock; its dialog workers each serve a fixed set of users)."""
+        takes an instance lock; its dialog workers each serve a fixed set of users). ``key``: the
+        turn's key (a server store reads its receipt with the lock; unused here)."""
         return contextlib.nullcontext()
+
+    def log_head(self, user_id: str) -> int | None:
+        """None: the caller's in-memory copy of the user's log rows is complete, since only this
+        process writes this user's turns (see :meth:`turn_lock`). A store shared by several
+        processes returns the id of the user's last log row, to check such a copy against."""
+        return None
 
     def save_receipt(self, user_id: str, key: str, reply: Reply) -> None:
         """Store a turn's receipt on its own (when the log lives in another file; see the module docstring).

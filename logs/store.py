@@ -39,7 +39,15 @@ from types import TracebackType
 from corsbot_errors import CorsbotError
 from logs.record import LogRecord, RecordError
 
-__all__ = ["DatabaseOpenError", "LogStore", "StoreError", "create_log_table", "insert_record", "open_error"]
+__all__ = [
+    "DatabaseOpenError",
+    "LogStore",
+    "StoreError",
+    "create_log_table",
+    "insert_record",
+    "open_error",
+    "update_to_check",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +99,32 @@ def insert_record(conn: sqlite3.Connection, session: str, record: LogRecord) -> 
         ),
     )
     return int(cursor.lastrowid or 0)
+
+
+def update_to_check(conn: sqlite3.Connection, flags: Mapping[int, bool]) -> int:
+    """Overwrite ``toCheck`` of stored rows (``{row id: flag}``) on ``conn``, inside the caller's
+    transaction: :meth:`LogStore.set_to_check` and the dialog's turn commit (the flags a turn changes
+    are written with it) both use it.
+
+    Returns:
+        The number of rows whose flag changed.
+
+    Raises:
+        sqlite3.Error: the caller turns it into its own error.
+    """
+    changed = 0
+    for row_id, flag in flags.items():
+        found = conn.execute("SELECT record, to_check FROM log_records WHERE id = ?", (row_id,)).fetchone()
+        if found is None or bool(found[1]) == bool(flag):
+            continue
+        obj = json.loads(found[0])
+        obj["toCheck"] = bool(flag)
+        conn.execute(
+            "UPDATE log_records SET to_check = ?, record = ? WHERE id = ?",
+            (int(bool(flag)), json.dumps(obj, ensure_ascii=False), row_id),
+        )
+        changed += 1
+    return changed
 
 
 class StoreError(CorsbotError):
@@ -286,24 +320,11 @@ class LogStore:
         Returns:
             The number of rows whose flag changed.
         """
-        changed = 0
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for row_id, flag in flags.items():
-                        found = self._conn.execute(
-                            "SELECT record, to_check FROM log_records WHERE id = ?", (row_id,)
-                        ).fetchone()
-                        if found is None or bool(found[1]) == bool(flag):
-                            continue
-                        obj = json.loads(found[0])
-                        obj["toCheck"] = bool(flag)
-                        self._conn.execute(
-                            "UPDATE log_records SET to_check = ?, record = ? WHERE id = ?",
-                            (int(bool(flag)), json.dumps(obj, ensure_ascii=False), row_id),
-                        )
-                        changed += 1
+                    changed = update_to_check(self._conn, flags)
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")

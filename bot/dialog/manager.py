@@ -123,7 +123,7 @@ class DialogManager:
         """
         if not _encodable(turn.text):  # lone surrogates from undecodable bytes: keep the rest
             turn = dataclasses.replace(turn, text=turn.text.encode("utf-8", "replace").decode("utf-8"))
-        with self._user_lock(turn.user_id), self._states.turn_lock(turn.user_id):  # across processes too
+        with self._user_lock(turn.user_id), self._states.turn_lock(turn.user_id, turn.key):  # across processes
             started = self._now_ms()
             try:
                 if turn.key is not None and (stored := self._states.receipt(turn.key)) is not None:

@@ -1,7 +1,9 @@
 """Writing a turn: its dataset-format log record and the user's new state, in one transaction.
 
-After the write, toCheck is recomputed over the user's log (the paper's task heuristic), kept in a
-bounded in-memory cache of each user's rows so a turn does not re-read the whole log.
+toCheck (the paper's task heuristic) is recomputed over the user's log with the new record, and the
+flags it changes are written in the turn's transaction; the user's rows are kept in a bounded
+in-memory cache so a turn does not re-read the whole log (re-read when the store says another process
+wrote a turn of the user since: ``TurnStore.log_head``).
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ class TurnLog:
         reply: Reply | None = None,
     ) -> None:
         """Write the turn's log record and the user's new state: one transaction when both live in one
-        database (``StateStore.commit_turn``); else the log row, then the state. A turn with a key
+        database (``StateStore.commit_turn``), with the toCheck flags the turn changes on the user's
+        earlier rows; else the log row, then the state, then the flags. A turn with a key
         (``Turn.key``) also stores its receipt ``(key, reply)`` in that transaction.
 
         Raises:
@@ -98,19 +101,49 @@ class TurnLog:
             interaction_type=turn.interaction_type,
         )
         if self._same_database:
-            row_id = self._states.commit_turn(
-                turn.user_id, state, session=self._session, record=record, receipt=receipt
-            )
-        else:
-            row_id = self._log.append(self._session, record)
-            self._states.save(turn.user_id, state)
-            if receipt is not None:
-                self._states.save_receipt(turn.user_id, *receipt)
+            self._commit_with_flags(turn.user_id, numeric_id, state, record, receipt)
+            return
+        row_id = self._log.append(self._session, record)
+        self._states.save(turn.user_id, state)
+        if receipt is not None:
+            self._states.save_receipt(turn.user_id, *receipt)
         if self._to_check is not None:
             try:
                 self._recheck(numeric_id, row_id, record)
             except StoreError as exc:  # the turn is saved; its toCheck flags are recomputed next turn
                 logger.warning("toCheck of %s not updated: %s", turn.user_id, exc)
+
+    def _commit_with_flags(
+        self, user_id: str, numeric_id: int, state: DialogState, record: LogRecord, receipt: tuple[str, Reply] | None
+    ) -> None:
+        """One transaction: the record (with its toCheck flag), the state, the receipt and the toCheck
+        flags the new record changes on the user's earlier rows (computed over the cached rows,
+        reloaded when another process wrote a turn of the user meanwhile: ``TurnStore.log_head``)."""
+        assert self._log is not None
+        rows: list[tuple[int, LogRecord]] | None = None
+        changed: dict[int, bool] = {}
+        if self._to_check is not None:
+            with self._rows_guard:
+                rows = self._rows_cache.pop(numeric_id, None)
+            head = self._states.log_head(user_id)
+            if head == 0:  # the user has no log row yet
+                rows = []
+            elif rows is None or (head is not None and (rows[-1][0] if rows else 0) != head):
+                rows = self._log.rows(self._session, user_id=numeric_id)
+            flags = self._to_check([rec for _, rec in rows] + [record])
+            record = dataclasses.replace(record, to_check=flags[-1])
+            changed = {rid: flag for (rid, rec), flag in zip(rows, flags, strict=False) if rec.to_check != flag}
+        row_id = self._states.commit_turn(
+            user_id, state, session=self._session, record=record, receipt=receipt, to_check=changed
+        )
+        if rows is None:
+            return
+        rows = [(rid, dataclasses.replace(rec, to_check=changed[rid]) if rid in changed else rec) for rid, rec in rows]
+        rows.append((row_id, record))
+        with self._rows_guard:
+            self._rows_cache[numeric_id] = rows
+            while len(self._rows_cache) > ROWS_CACHE_USERS:
+                self._rows_cache.pop(next(iter(self._rows_cache)))
 
     def last_records(self, user_id: str, n: int) -> list[LogRecord]:
         """The last ``n`` log records of ``user_id`` in this session, oldest first."""

@@ -28,6 +28,7 @@ import json
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,7 +46,7 @@ from logs.store import StoreError
 
 __all__ = ["SCHEMA_VERSION", "PgChannelUsers", "PgInbox", "PgLogStore", "PgStateStore", "SchemaError", "is_url"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _MIGRATIONS: dict[int, str] = {
     1: """
 CREATE TABLE users (
@@ -71,6 +72,8 @@ CREATE TABLE channel_users (
     reason TEXT
 );
 """,
+    # the id of a user's last log row, read with every turn's lock (PgStateStore.log_head)
+    2: "CREATE INDEX log_records_user ON log_records (user_id, id);",
 }
 _MIGRATION_LOCK = 0x636F7273  # advisory lock id for schema changes ("cors")
 
@@ -157,33 +160,76 @@ def _migrate(conn: psycopg.Connection[Any], url: str) -> None:
 
 
 class PgStateStore(_Connection):
-    """:class:`bot.store.TurnStore` on PostgreSQL (see the module docstring)."""
+    """:class:`bot.store.TurnStore` on PostgreSQL (see the module docstring).
+
+    A turn costs two round trips to the server, whatever its latency (each one also wakes the
+    server process and then this one: on a loaded machine that, not the SQL, was the cost of a turn),
+    each one query string of several statements (client-side parameter binding, the simple query
+    protocol, which runs them in order as one implicit transaction; READ COMMITTED takes a snapshot
+    per statement):
+
+    1. :meth:`turn_lock` takes the user's advisory lock, then reads the turn's receipt, the user's
+       state and numeric id and the id of the user's last log row; :meth:`receipt`,
+       :meth:`load_saved`, :meth:`numeric_id` and :meth:`log_head` inside the lock answer from what
+       it read;
+    2. :meth:`commit_turn` moves the lock to its transaction (``pg_advisory_xact_lock``, then the
+       session lock released: the user stays locked until the transaction ends, PostgreSQL docs
+       "Advisory Locks") and writes the receipt, the log record, the state and the changed toCheck
+       flags in one statement.
+    """
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
         self._ids: dict[str, int] = {}
+        self._held: dict[str, int] = {}  # user -> thread holding the user's turn lock (until commit)
+        self._read: dict[str, _Prefetch] = {}  # user -> what turn_lock read with the lock
         with self._lock:
             self._conn.execute("DELETE FROM turn_receipts WHERE created_ms < %s", (_now_ms() - KEEP_RECEIPTS_S * 1000,))
 
     @contextlib.contextmanager
-    def turn_lock(self, user_id: str) -> Iterator[None]:
+    def turn_lock(self, user_id: str, key: str | None = None) -> Iterator[None]:
         """Hold the user's advisory lock for a whole turn: other processes' turns of the user wait.
 
         The lock belongs to this connection (session-level): a process killed mid-turn loses it
-        with its connection.
+        with its connection. It is released by :meth:`commit_turn` (in the commit's round trip), or
+        on leaving the block. ``key``: the turn's key, whose receipt is read with the lock.
+
+        Raises:
+            StoreError: the database cannot be reached.
         """
+        me = threading.get_ident()
         while True:
             with self._lock:
-                got = self._conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 7))", (user_id,))
-                row = got.fetchone()
-                if row is not None and row[0]:
-                    break
+                try:
+                    # one query string, two statements: the read's snapshot is taken after the lock
+                    cursor = psycopg.ClientCursor(self._conn)
+                    cursor.execute(
+                        f"SELECT pg_try_advisory_lock({_USER_LOCK}); {_TURN_READ}", {"user": user_id, "key": key}
+                    )
+                    row = cursor.fetchone()
+                    if row is not None and row[0]:
+                        cursor.nextset()
+                        read = cursor.fetchone()
+                        assert read is not None  # one row, whatever exists
+                        self._held[user_id] = me
+                        self._read[user_id] = _Prefetch(me, key, read[0], read[2], int(read[3]))
+                        if read[1] is not None:
+                            self._remember_id(user_id, int(read[1]))
+                        break
+                except psycopg.Error as exc:
+                    raise self._error("take the user's turn lock", exc) from None
             time.sleep(0.002)  # another process runs a turn of this user; never block this connection
         try:
             yield
         finally:
-            with self._lock, contextlib.suppress(psycopg.Error):
-                self._conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 7))", (user_id,))
+            self._read.pop(user_id, None)
+            if self._held.pop(user_id, None) is not None:  # not released by commit_turn
+                with self._lock, contextlib.suppress(psycopg.Error):
+                    self._conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 7))", (user_id,))
+
+    def _prefetched(self, user_id: str) -> _Prefetch | None:
+        read = self._read.get(user_id)
+        return read if read is not None and read.thread == threading.get_ident() else None
 
     def load(self, user_id: str) -> DialogState:
         """The saved state of ``user_id``, or a fresh one."""
@@ -191,7 +237,11 @@ class PgStateStore(_Connection):
         return saved if saved is not None else DialogState.from_json(None)
 
     def load_saved(self, user_id: str) -> DialogState | None:
-        """See :meth:`bot.store.StateStore.load_saved`."""
+        """See :meth:`bot.store.StateStore.load_saved` (inside :meth:`turn_lock`: as read with the lock)."""
+        read = self._prefetched(user_id)
+        if read is not None and not read.state_used:
+            read.state_used = True
+            return DialogState.from_json(read.state) if read.state is not None else None
         with self._lock:
             try:
                 row = self._conn.execute("SELECT state FROM users WHERE user_id = %s", (user_id,)).fetchone()
@@ -199,9 +249,28 @@ class PgStateStore(_Connection):
                 raise self._error("read the dialog state", exc) from None
         return DialogState.from_json(row[0]) if row else None
 
+    def log_head(self, user_id: str) -> int | None:
+        """The id of the user's last log row in any session (0: none), as read with :meth:`turn_lock`
+        (queried outside it): several processes write one user's turns, so a copy of the user's rows
+        held in memory is checked against it."""
+        read = self._prefetched(user_id)
+        if read is not None:
+            return read.log_head
+        with self._lock:
+            try:
+                row = self._conn.execute(
+                    "SELECT coalesce(max(l.id), 0) FROM log_records l JOIN users u ON l.user_id = u.id "
+                    "WHERE u.user_id = %s",
+                    (user_id,),
+                ).fetchone()
+            except psycopg.Error as exc:
+                raise self._error("read the log", exc) from None
+        return int(row[0]) if row else 0
+
     def save(self, user_id: str, state: DialogState) -> None:
         """See :meth:`bot.store.StateStore.save`."""
         with self._lock:
+            self._read.pop(user_id, None)
             try:
                 self._upsert(user_id, state)
             except psycopg.Error as exc:
@@ -223,32 +292,44 @@ class PgStateStore(_Connection):
         session: str,
         record: LogRecord,
         receipt: tuple[str, Reply] | None = None,
+        to_check: Mapping[int, bool] | None = None,
     ) -> int:
-        """See :meth:`bot.store.StateStore.commit_turn` (one transaction; ``DuplicateTurn`` when the
-        receipt's key exists)."""
+        """See :meth:`bot.store.StateStore.commit_turn`: one transaction, one round trip (see the class
+        docstring); ``DuplicateTurn`` when the receipt's key exists. Inside :meth:`turn_lock`, the
+        user's lock is released in the same round trip, after the commit."""
+        release = self._held.get(user_id) == threading.get_ident()
         with self._lock:
+            self._read.pop(user_id, None)
             try:
-                with self._tx():
-                    if receipt is not None:
-                        row = self._conn.execute(
-                            "INSERT INTO turn_receipts (key, user_id, reply, created_ms) VALUES (%s, %s, %s, %s) "
-                            "ON CONFLICT (key) DO NOTHING RETURNING key",
-                            (receipt[0], user_id, reply_to_json(receipt[1]), _now_ms()),
-                        ).fetchone()
-                        if row is None:
-                            raise _Duplicate()
-                    row_id = _insert_record(self._conn, session, record)
-                    self._upsert(user_id, state)
-            except _Duplicate:
-                assert receipt is not None
+                cursor = psycopg.ClientCursor(self._conn)
+                params = _commit_params(user_id, state, session, record, receipt, to_check)
+                if release:  # the lock passes to the transaction: released when it commits (or fails)
+                    cursor.execute(f"SELECT pg_advisory_xact_lock({_USER_LOCK}); "
+                                   f"SELECT pg_advisory_unlock({_USER_LOCK}); {_COMMIT_TURN}", params)  # fmt: skip
+                    self._held.pop(user_id, None)
+                    cursor.nextset()
+                    cursor.nextset()
+                else:
+                    cursor.execute(_COMMIT_TURN, params)
+                row = cursor.fetchone()
+            except psycopg.errors.UniqueViolation as exc:
+                if release:
+                    self._held.pop(user_id, None)  # released: the unlock ran before the failed write
+                if receipt is None or exc.diag.constraint_name != "turn_receipts_pkey":
+                    raise self._error("save the turn", exc) from None
                 stored = self.receipt(receipt[0])
                 raise DuplicateTurn(receipt[0], stored or receipt[1]) from None
             except psycopg.Error as exc:
                 raise self._error("save the turn", exc) from None
-        return row_id
+        assert row is not None
+        return int(row[0])
 
     def receipt(self, key: str) -> Reply | None:
-        """See :meth:`bot.store.StateStore.receipt`."""
+        """See :meth:`bot.store.StateStore.receipt` (inside :meth:`turn_lock` given ``key``: as read with the lock)."""
+        me = threading.get_ident()
+        for read in list(self._read.values()):
+            if read.key == key and read.thread == me:
+                return reply_from_json(read.receipt) if read.receipt is not None else None
         with self._lock:
             try:
                 row = self._conn.execute("SELECT reply FROM turn_receipts WHERE key = %s", (key,)).fetchone()
@@ -269,25 +350,30 @@ class PgStateStore(_Connection):
                 raise self._error("save a turn receipt", exc) from None
 
     def numeric_id(self, user_id: str) -> int:
-        """See :meth:`bot.store.StateStore.numeric_id`."""
+        """See :meth:`bot.store.StateStore.numeric_id` (known after :meth:`turn_lock` read the user's row)."""
         known = self._ids.get(user_id)
         if known is not None:
             return known
         with self._lock:
             try:
-                self._conn.execute(
-                    "INSERT INTO users (user_id, state, updated_ms) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                    (user_id, DialogState().to_json(), _now_ms()),
-                )
-                row = self._conn.execute("SELECT id FROM users WHERE user_id = %s", (user_id,)).fetchone()
+                with self._conn.pipeline():
+                    self._conn.execute(
+                        "INSERT INTO users (user_id, state, updated_ms) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                        (user_id, DialogState().to_json(), _now_ms()),
+                    )
+                    found = self._conn.execute("SELECT id FROM users WHERE user_id = %s", (user_id,))
+                row = found.fetchone()
             except psycopg.Error as exc:
                 raise self._error("read a user id", exc) from None
         if row is None:
             raise StoreError(f"{_shown(self.url)}: user {user_id} has no row")
+        self._remember_id(user_id, int(row[0]))
+        return int(row[0])
+
+    def _remember_id(self, user_id: str, row_id: int) -> None:
         if len(self._ids) >= 100_000:
             self._ids.clear()
-        self._ids[user_id] = int(row[0])
-        return int(row[0])
+        self._ids[user_id] = row_id
 
     def set_active(self, user_id: str, active: bool) -> None:
         """See :meth:`bot.store.StateStore.set_active`."""
@@ -302,17 +388,89 @@ class PgStateStore(_Connection):
             return [row[0] for row in self._conn.execute(query)]
 
 
-class _Duplicate(Exception):
-    """Internal: the receipt exists (rolls the transaction back)."""
+_USER_LOCK = "hashtextextended(%(user)s, 7)"
+"""The advisory lock id of a user's turns (SQL, with the parameter ``user``)."""
+
+_TURN_READ = (
+    "SELECT (SELECT reply FROM turn_receipts WHERE key = %(key)s), u.id, u.state, "
+    "(SELECT coalesce(max(l.id), 0) FROM log_records l WHERE l.user_id = u.id) "
+    "FROM (SELECT 1) AS one LEFT JOIN users u ON u.user_id = %(user)s"
+)
+"""A turn's reads, one row: its receipt's reply, the user's numeric id, state, last log row id (or NULLs, 0)."""
+
+_COMMIT_TURN = (
+    "WITH receipt AS (INSERT INTO turn_receipts (key, user_id, reply, created_ms) "
+    "  SELECT %(key)s, %(user)s, %(reply)s, %(now)s WHERE %(key)s::text IS NOT NULL RETURNING 1), "
+    "record AS (INSERT INTO log_records (session, user_id, message_id, timestamp_start, intent, to_check, record) "
+    "  VALUES (%(session)s, %(uid)s, %(mid)s, %(ts)s, %(intent)s, %(check)s, %(json)s) RETURNING id), "
+    "state AS (INSERT INTO users (user_id, state, active, updated_ms) VALUES (%(user)s, %(state)s, %(active)s, %(now)s) "
+    "  ON CONFLICT (user_id) DO UPDATE SET state = excluded.state, active = excluded.active, "
+    "  updated_ms = excluded.updated_ms RETURNING 1), "
+    "flags AS (UPDATE log_records AS l SET to_check = f.flag, "
+    "  record = jsonb_set(l.record::jsonb, '{toCheck}', to_jsonb(f.flag))::text "
+    "  FROM unnest(%(ids)s::bigint[], %(flags)s::boolean[]) AS f(id, flag) "
+    "  WHERE l.id = f.id AND l.to_check IS DISTINCT FROM f.flag RETURNING 1) "
+    "SELECT id FROM record"
+)
+"""A turn's writes as one statement (so one transaction): the receipt (its primary key refuses a
+second application of the key), the log record, the state, the toCheck flags of earlier rows."""
 
 
-def _insert_record(conn: psycopg.Connection[Any], session: str, record: LogRecord) -> int:
-    row = conn.execute(
+def _commit_params(
+    user_id: str,
+    state: DialogState,
+    session: str,
+    record: LogRecord,
+    receipt: tuple[str, Reply] | None,
+    to_check: Mapping[int, bool] | None,
+) -> dict[str, Any]:
+    ids = list(to_check or {})
+    return {
+        "key": receipt[0] if receipt else None, "user": user_id,
+        "reply": reply_to_json(receipt[1]) if receipt else None, "now": _now_ms(), "session": session,
+        "uid": record.user_id, "mid": record.message_id, "ts": record.timestamp_start, "intent": record.intent,
+        "check": bool(record.to_check), "json": json.dumps(record.to_json(), ensure_ascii=False),
+        "state": state.to_json(), "active": bool(state.active), "ids": ids,
+        "flags": [bool(to_check[i]) for i in ids] if to_check else [],
+    }  # fmt: skip
+
+
+@dataclass(slots=True)
+class _Prefetch:
+    """What :meth:`PgStateStore.turn_lock` read with the lock, for the thread holding it."""
+
+    thread: int
+    key: str | None
+    receipt: str | None
+    state: str | None
+    log_head: int
+    state_used: bool = False
+
+
+def _update_to_check(conn: psycopg.Connection[Any], flags: Mapping[int, bool]) -> psycopg.Cursor[Any]:
+    """Overwrite ``toCheck`` of stored rows in one statement (the record's JSON through ``jsonb_set``:
+    its keys come back in jsonb's order, which :meth:`LogRecord.from_json` does not mind)."""
+    ids = list(flags)
+    return conn.execute(
+        "UPDATE log_records AS l SET to_check = f.flag, record = jsonb_set(l.record::jsonb, '{toCheck}', "
+        "to_jsonb(f.flag))::text FROM unnest(%s::bigint[], %s::boolean[]) AS f(id, flag) "
+        "WHERE l.id = f.id AND l.to_check IS DISTINCT FROM f.flag",
+        (ids, [bool(flags[i]) for i in ids]),
+    )
+
+
+def _send_record(conn: psycopg.Connection[Any], session: str, record: LogRecord) -> psycopg.Cursor[Any]:
+    """Insert one record; the cursor yields its row id (read it after a pipeline's sync)."""
+    return conn.execute(
         "INSERT INTO log_records (session, user_id, message_id, timestamp_start, intent, to_check, record) "
         "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
         (session, record.user_id, record.message_id, record.timestamp_start, record.intent, bool(record.to_check),
          json.dumps(record.to_json(), ensure_ascii=False)),
-    ).fetchone()  # fmt: skip
+    )  # fmt: skip
+
+
+def _insert_record(conn: psycopg.Connection[Any], session: str, record: LogRecord) -> int:
+    row = _send_record(conn, session, record).fetchone()
     assert row is not None
     return int(row[0])
 
@@ -338,27 +496,15 @@ class PgLogStore(_Connection):
                 raise self._error("append to the log", exc) from None
 
     def set_to_check(self, flags: Mapping[int, bool]) -> int:
-        """Overwrite ``toCheck`` of stored rows in one transaction; the number of rows changed."""
-        changed = 0
+        """Overwrite ``toCheck`` of stored rows in one statement; the number of rows changed."""
+        if not flags:
+            return 0
         with self._lock:
             try:
-                with self._tx():
-                    for row_id, flag in flags.items():
-                        found = self._conn.execute(
-                            "SELECT record, to_check FROM log_records WHERE id = %s FOR UPDATE", (row_id,)
-                        ).fetchone()
-                        if found is None or bool(found[1]) == bool(flag):
-                            continue
-                        obj = json.loads(found[0])
-                        obj["toCheck"] = bool(flag)
-                        self._conn.execute(
-                            "UPDATE log_records SET to_check = %s, record = %s WHERE id = %s",
-                            (bool(flag), json.dumps(obj, ensure_ascii=False), row_id),
-                        )
-                        changed += 1
+                cursor = _update_to_check(self._conn, flags)
             except psycopg.Error as exc:
                 raise self._error("update the log", exc) from None
-        return changed
+        return max(cursor.rowcount, 0)
 
     def rows(self, session: str | None = None, *, user_id: int | None = None) -> list[tuple[int, LogRecord]]:
         """``(row id, record)`` pairs in insertion order, optionally of one session and/or user."""
@@ -410,6 +556,8 @@ class PgInbox(_Connection):
     def __init__(self, url: str, source: str) -> None:
         super().__init__(url)
         self.source = source
+        self._waiting: set[int] = set()  # finished update ids not written yet (see finish)
+        self._waiting_guard = threading.Lock()
         with self._lock:
             self._conn.execute(
                 "DELETE FROM channel_inbox WHERE source = %s AND finished_ms < %s",
@@ -417,34 +565,59 @@ class PgInbox(_Connection):
             )
 
     def add(self, updates: Sequence[InboxUpdate]) -> list[InboxUpdate]:
-        """See :meth:`bot.channels.inbox.UpdateInbox.add`."""
-        new = []
-        now = _now_ms()
+        """See :meth:`bot.channels.inbox.UpdateInbox.add` (one statement, one round trip, for a batch)."""
+        if not updates:
+            return []
         with self._lock:
             try:
-                with self._tx():
-                    for update in updates:
-                        row = self._conn.execute(
-                            "INSERT INTO channel_inbox (source, update_id, user_key, payload, received_ms) "
-                            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING update_id",
-                            (self.source, update.update_id, update.user_key, update.payload, now),
-                        ).fetchone()
-                        if row is not None:
-                            new.append(update)
+                rows = self._conn.execute(
+                    "INSERT INTO channel_inbox (source, update_id, user_key, payload, received_ms) "
+                    "SELECT %s, u.update_id, u.user_key, u.payload, %s "
+                    "FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS u(update_id, user_key, payload) "
+                    "ON CONFLICT DO NOTHING RETURNING update_id",
+                    (self.source, _now_ms(), [u.update_id for u in updates], [u.user_key for u in updates],
+                     [u.payload for u in updates]),
+                ).fetchall()  # fmt: skip
             except psycopg.Error as exc:
                 raise self._error("store incoming updates", exc) from None
+        stored = {int(r[0]) for r in rows}
+        new = []
+        for update in updates:  # in the order given; a batch that repeats an id yields it once
+            if update.update_id in stored:
+                stored.discard(update.update_id)
+                new.append(update)
         return new
 
     def finish(self, update_id: int) -> None:
-        """See :meth:`bot.channels.inbox.UpdateInbox.finish`."""
+        """See :meth:`bot.channels.inbox.UpdateInbox.finish`.
+
+        Threads finishing updates at once share one statement (whoever gets the connection first
+        marks every id waiting: one round trip for many). The mark is committed without waiting for
+        the server's disk flush (``synchronous_commit`` off, for this transaction only): a mark lost
+        in a crash of the database server means the update is handed to the dialog again, which
+        answers it from the turn's receipt (committed durably) without applying it twice.
+
+        Raises:
+            StoreError: the database cannot be written (the ids stay waiting for the next call).
+        """
+        with self._waiting_guard:
+            self._waiting.add(update_id)
         with self._lock:
+            with self._waiting_guard:
+                batch, self._waiting = sorted(self._waiting), set()
+            if not batch:
+                return  # marked by another thread's statement meanwhile
             try:
-                self._conn.execute(
-                    "UPDATE channel_inbox SET finished_ms = %s WHERE source = %s AND update_id = %s "
-                    "AND finished_ms IS NULL",
-                    (_now_ms(), self.source, update_id),
-                )
+                with self._conn.pipeline():
+                    self._conn.execute("SELECT set_config('synchronous_commit', 'off', true)")
+                    self._conn.execute(
+                        "UPDATE channel_inbox SET finished_ms = %s WHERE source = %s AND update_id = ANY(%s) "
+                        "AND finished_ms IS NULL",
+                        (_now_ms(), self.source, batch),
+                    )
             except psycopg.Error as exc:
+                with self._waiting_guard:
+                    self._waiting.update(batch)
                 raise self._error(f"mark update {update_id} handled", exc) from None
 
     def unfinished(self, user_key: str | None = None) -> list[InboxUpdate]:

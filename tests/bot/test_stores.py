@@ -141,3 +141,91 @@ def test_a_wrong_password_never_shows(pg_cluster):
     with pytest.raises(StoreError) as info:
         PgStateStore(url)
     assert "S3cretPassw0rd" not in str(info.value) and "cannot connect" in str(info.value)
+
+
+def test_a_turn_writes_its_to_check_flags_in_its_transaction(backend):
+    states, log = backend("state"), backend("log")
+    first = states.commit_turn("tg:1", DialogState(), session="s", record=LogRecord(**REC))
+    second = states.commit_turn(
+        "tg:1", DialogState(), session="s", record=LogRecord(**dict(REC, message_id="2")), to_check={first: False}
+    )
+    assert [(row, rec.to_check) for row, rec in log.rows("s")] == [(first, False), (second, True)]
+    with pytest.raises(DuplicateTurn):  # a refused turn writes none of its flags either
+        for key in ("tg:9:1", "tg:9:1"):
+            states.commit_turn("tg:1", DialogState(), session="s", record=LogRecord(**REC), receipt=(key, Reply("a")),
+                               to_check={first: True})  # fmt: skip
+    assert [rec.to_check for _, rec in log.rows("s")][:2] == [True, True]  # the first commit of tg:9:1 stands
+    assert len(log.rows("s")) == 3
+
+
+def test_inbox_finishes_from_many_threads(backend):
+    inbox = backend("inbox")
+    inbox.add([InboxUpdate(i, f"tg:{i % 7}", "{}") for i in range(1, 201)])
+    threads = [threading.Thread(target=lambda k=k: [inbox.finish(i) for i in range(k, 201, 8)]) for k in range(1, 9)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert backend("inbox").unfinished() == []
+
+
+def test_pg_turn_reads_with_its_lock_and_releases_it_with_its_commit(pg_url):
+    """The turn's two round trips: the lock brings the receipt, state, id and log head; the commit
+    hands the lock over to its transaction, so another process's turn may start right after it."""
+    from bot.pgstore.store import PgStateStore
+
+    a, b = PgStateStore(pg_url), PgStateStore(pg_url)
+    state = DialogState()
+    state.profile("movie")["Q1"] = {"polarity": "+", "role": None}
+    row = a.commit_turn("tg:1", state, session="s", record=LogRecord(**REC), receipt=("tg:9:1", Reply("one")))
+    with b.turn_lock("tg:1", "tg:9:1"):
+        assert b.receipt("tg:9:1") == Reply("one") and b.log_head("tg:1") == row
+        assert b.load_saved("tg:1").profile("movie") == state.profile("movie")
+        assert b.numeric_id("tg:1") == a.numeric_id("tg:1")
+        unlocked = []
+        other = threading.Thread(target=lambda: unlocked.append(_lock_once(a, "tg:1")))
+        other.start()
+        other.join(0.3)
+        assert unlocked == []  # b holds the user's lock
+        b.commit_turn("tg:1", state, session="s", record=LogRecord(**dict(REC, message_id="2")))
+        other.join(5)
+        assert unlocked == [True]  # released by the commit, before leaving the block
+    with b.turn_lock("tg:1", "tg:9:1"):  # a duplicate releases it too
+        with pytest.raises(DuplicateTurn):
+            b.commit_turn("tg:1", state, session="s", record=LogRecord(**REC), receipt=("tg:9:1", Reply("x")))
+        assert _lock_once(a, "tg:1", timeout_s=5)
+    with b.turn_lock("tg:2"):  # a new user: nothing stored, log head 0
+        assert b.load_saved("tg:2") is None and b.log_head("tg:2") == 0
+    assert b.log_head("tg:1") == a.log_head("tg:1") > row  # outside the lock: queried
+
+
+def _lock_once(store, user, timeout_s=10.0):
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    with store.turn_lock(user):
+        return time.monotonic() < deadline
+
+
+def test_pg_dialog_turns_of_one_user_in_two_processes_keep_to_check_right(pg_url):
+    """Two dialog managers (two worker processes) take turns of one user: each re-reads the user's
+    log rows the other wrote before computing toCheck, so the flags are those of the whole log."""
+    from bot.dialog.turn_log import TurnLog
+    from bot.pgstore.store import PgLogStore, PgStateStore
+    from bot.turns import Turn
+
+    seen: list[int] = []
+
+    def count_rows(records):  # flags: all False but the last; records the length it was given
+        seen.append(len(records))
+        return [False] * (len(records) - 1) + [True]
+
+    logs = [TurnLog(PgStateStore(pg_url), PgLogStore(pg_url), session="s", to_check=count_rows) for _ in range(2)]
+    for k in range(6):
+        turn_log = logs[k % 2]
+        with turn_log._states.turn_lock("tg:1"):
+            turn_log.commit(Turn("tg:1", f"m{k}"), DialogState(), intent="preference", events=(), objects=(),
+                            contexts=(), started_ms=k, now_ms=k + 1)  # fmt: skip
+    assert seen == [1, 2, 3, 4, 5, 6]
+    flags = [rec.to_check for _, rec in PgLogStore(pg_url).rows("s")]
+    assert flags == [False] * 5 + [True]
