@@ -114,6 +114,7 @@ def build_dialog_manager(
     elicitation: str | None = None,
     role_questions: bool = True,
     study_files_left_out: Sequence[Path] = (),
+    scratch: bool = False,
 ) -> DialogManager:
     """The dialog manager on the runtime folder's models and snapshots (or on ``services``).
 
@@ -128,6 +129,8 @@ def build_dialog_manager(
         role_questions: ask which role a named person is liked in (the successor study's replay: False).
         study_files_left_out: released study files whose opinions the strategies do not count (a
             replayed file: its users' answers must not choose their own suggestions).
+        scratch: ``db`` is a throwaway SQLite file of an evaluation run (replay, realistic sentences):
+            the server database of ``CORSBOT_DATABASE_URL`` is left alone.
 
     Raises:
         ConfigError: the model or knowledge base is missing (the message says which command to run).
@@ -139,7 +142,7 @@ def build_dialog_manager(
     from logs.tocheck import compute_to_check
 
     services = services or load_services()
-    url = database_url()
+    url = None if scratch else database_url()
     states: TurnStore
     if url is not None:  # PostgreSQL (issue 15): state, log and receipts in the server database
         from bot.pgstore.store import PgLogStore, PgStateStore

@@ -272,6 +272,7 @@ def _replay_cli(args: argparse.Namespace) -> int:
             elicitation=f"{domain}={strategy}",
             role_questions=condition is None,  # the successor study's system asked no role questions
             study_files_left_out=[path],
+            scratch=True,  # replay.sqlite3, never the operator's server database
         )
         dm.default_domain = domain
         logged, ours, exceptions, seconds = replay_file(dm, path, run_id=run_id, limit_users=args.limit_users)

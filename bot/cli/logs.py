@@ -1,5 +1,8 @@
 """``corsbot export`` and ``corsbot logs ...``: CLI glue of the :mod:`logs` package.
 
+The log is read from PostgreSQL when ``CORSBOT_DATABASE_URL`` is set (and no ``--db`` is given),
+else from the SQLite database of ``$CORSBOT_HOME``.
+
 - ``corsbot export [--session S] [--out FILE] [--db DB]``: write the session log as a
   dataset-format JSON file (default ``<home>/exports/<session or all>.json``; ``--out -`` writes to
   stdout and the summary line to stderr; a symlink, device or FIFO is written through, a regular
@@ -16,9 +19,34 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot import paths
 from corsbot_errors import ConfigError
+
+_DB_HELP = (
+    "SQLite log database (default: the PostgreSQL database of $CORSBOT_DATABASE_URL if set, "
+    "else <home>/corsbot.sqlite3)"
+)
+
+
+def _open_log(db: Path | None) -> Any:
+    """The session log to read: ``db`` (SQLite) if given, else ``$CORSBOT_DATABASE_URL``'s PostgreSQL
+    database, else ``<home>/corsbot.sqlite3``. Both have ``records``, ``sessions``, ``count`` and ``path``.
+
+    Raises:
+        StoreError: the database cannot be opened (a missing SQLite file is not created).
+        ConfigError: ``CORSBOT_DATABASE_URL`` is not a PostgreSQL URL.
+    """
+    from bot.compose import database_url
+    from logs.store import LogStore
+
+    url = database_url() if db is None else None
+    if url is not None:
+        from bot.pgstore.store import PgLogStore
+
+        return PgLogStore(url)
+    return LogStore(db or paths.database(), create=False)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="output file, '-' for stdout (default: <home>/exports/<session or all>.json); "
         "a symlink, device or FIFO is written through",
     )
-    export_parser.add_argument("--db", type=Path, help="log database (default: <home>/corsbot.sqlite3)")
+    export_parser.add_argument("--db", type=Path, help=_DB_HELP)
     export_parser.set_defaults(handler=run_export)
 
     logs_parser = sub.add_parser("logs", help="inspect dataset-format logs")
@@ -39,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     logs_parser.set_defaults(handler=lambda args: (logs_parser.print_help(), 2)[1])
 
     sessions_parser = logs_sub.add_parser("sessions", help="list the logged sessions")
-    sessions_parser.add_argument("--db", type=Path, help="log database (default: <home>/corsbot.sqlite3)")
+    sessions_parser.add_argument("--db", type=Path, help=_DB_HELP)
     sessions_parser.set_defaults(handler=run_sessions)
 
     tocheck_parser = logs_sub.add_parser(
@@ -58,14 +86,12 @@ def _safe_name(session: str | None) -> str:
 def run_export(args: argparse.Namespace) -> int:
     """Handler of ``corsbot export``."""
     from logs.export import export
-    from logs.store import LogStore
 
-    db = args.db or paths.database()
     out = args.out or paths.exports_dir() / f"{_safe_name(args.session)}.json"
-    with LogStore(db, create=False) as store:
+    with _open_log(args.db) as store:
         if args.session is not None and args.session not in store.sessions():
             known = ", ".join(store.sessions()) or "none"
-            raise ConfigError(f"no session {args.session!r} in {db} (sessions: {known})")
+            raise ConfigError(f"no session {args.session!r} in {store.path} (sessions: {known})")
         count = export(store, out, session=args.session)
     from logs.output import is_stdout
 
@@ -79,10 +105,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_sessions(args: argparse.Namespace) -> int:
     """Handler of ``corsbot logs sessions``."""
-    from logs.store import LogStore
-
-    db = args.db or paths.database()
-    with LogStore(db, create=False) as store:
+    with _open_log(args.db) as store:
         names = store.sessions()
         for name in names:
             print(f"{name}\t{store.count(name)}")

@@ -194,7 +194,9 @@ def _cli(args: argparse.Namespace) -> int:
     services = load_services()
     lines = []
     with tempfile.TemporaryDirectory(prefix="corsbot-realistic-") as tmp:
-        dm = build_dialog_manager(db=Path(tmp) / "realistic.sqlite3", session="realistic", services=services)
+        dm = build_dialog_manager(
+            db=Path(tmp) / "realistic.sqlite3", session="realistic", services=services, scratch=True
+        )
         for path in args.files:
             line = evaluate_file(dm, services, Path(path), errors=args.errors, out_dir=paths.reports_dir() / "nlu")
             lines.append((Path(path).name, line))
