@@ -4,13 +4,15 @@ The production channel (durable inbox in ``D``) against the fake Bot API on ``12
 real dialog manager (session ``durability``; in ``--processes`` worker processes) or, with
 ``--trivial``, :class:`AppliedTurns`, a stand-in that applies a turn the way the dialog manager does
 (one transaction: the applied record and the turn's receipt). Every reply gets a last line
-``[re <user> #<k>]`` (``k`` from the text's ``#k``), added outside the handler. Prints ``serving``
+``[re <user> #<k>]`` (``k`` from the text's ``#k``), added outside the handler. ``--handler MODULE:FUNCTION``
+builds another handler (the tests' small-KB dialog manager). Prints ``serving``
 once the bot is up (for the bench to start its burst).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import os
@@ -155,6 +157,12 @@ def main() -> None:
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--trivial", action="store_true")
+    parser.add_argument(
+        "--handler",
+        metavar="MODULE:FUNCTION",
+        help="build the dialog handler by calling FUNCTION(session) of MODULE (tests: the real dialog manager on "
+        "a small knowledge base; its stores follow --database)",
+    )
     parser.add_argument("--database", help="a PostgreSQL URL (default: SQLite in --db)")
     parser.add_argument("--webhook-port", type=int, help="serve a webhook on 127.0.0.1:PORT (default: polling)")
     parser.add_argument("--webhook-url", help="the URL Telegram posts to (default: http://127.0.0.1:PORT/telegram)")
@@ -178,7 +186,11 @@ def main() -> None:
     else:
         inbox = SqliteInbox(args.db, "telegram:durability")
         trivial = AppliedTurns(args.db) if args.trivial else None
-    inner = trivial if trivial is not None else _real_dialog_manager(args.db, SESSION, args.processes)
+    if args.handler:
+        module, _, function = args.handler.partition(":")
+        inner = getattr(importlib.import_module(module), function)(SESSION)
+    else:
+        inner = trivial if trivial is not None else _real_dialog_manager(args.db, SESSION, args.processes)
     base = f"http://127.0.0.1:{args.port}"
     webhook: dict[str, Any] = {}
     if args.webhook_port:
