@@ -8,6 +8,8 @@ DUMP := $(SHARED)/wikidata/wikidata-subset.nt.gz
 SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.pack $(CORSBOT_HOME)/kb/$(d)/names.pack)
 
 .PHONY: run test lint setup kb model replay clean
+# kb.json.gz is the snapshot's source of truth (kb pack reads it): never deleted as an intermediate file
+.SECONDARY: $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.json.gz)
 
 $(BIN)/corsbot: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +34,7 @@ $(CORSBOT_HOME)/kb/%/kb.pack: $(CORSBOT_HOME)/kb/%/kb.json.gz recommender/kbpack
 # the entity linker's name index, rebuilt when the snapshot or the linker's index rules change
 $(CORSBOT_HOME)/kb/%/names.pack: $(CORSBOT_HOME)/kb/%/kb.pack nlu/linker.py nlu/name_index.py nlu/textnorm.py
 	$(BIN)/corsbot kb index --domain $*
+	touch $@  # kb index keeps an index that is up to date without rewriting it
 
 kb: $(SNAPSHOTS)
 
