@@ -21,7 +21,10 @@ Protocol (per domain):
   study file: ``messages_nl.json`` / ``messages_mixed.json``), used to choose settings on one
   group and confirm them on the other;
 - baselines on the same cases and candidates: *popularity* = number of OTHER study users of the
-  domain who liked the item (never the held-out user's own data) and *random* (seeded);
+  domain who liked the item (never the held-out user's own data), *knn* = collaborative item-kNN
+  over the same likes (:class:`ItemKnn`: cosine similarity of two QIDs' sets of OTHER users who
+  liked them, each liked QID of the profile voting for its :data:`KNN_NEIGHBOURS` most similar
+  items, Deshpande & Karypis, ACM TOIS 2004) and *random* (seeded);
 - ties are broken uniformly at random (seeded) for every method, so a flat score is not rewarded.
 
 No leak: the prior comes from the user's other likes only. If the recommender has a
@@ -49,7 +52,10 @@ from recommender.recommend import Profile, Recommender
 
 logger = logging.getLogger(__name__)
 
-METHODS = ("pagerank", "popularity", "random")
+METHODS = ("pagerank", "popularity", "knn", "random")
+
+KNN_NEIGHBOURS = 50
+"""Neighbourhood size of the item-kNN baseline (items kept per liked QID); see docs/benchmarks.md."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,12 +180,102 @@ def study_popularity(users: Iterable[StudyUser]) -> Counter[str]:
     return counts
 
 
+class ItemKnn:
+    """Collaborative item-kNN baseline over the study users' likes (Deshpande & Karypis, "Item-based
+    top-N recommendation algorithms", ACM TOIS 22(1), 2004).
+
+    The data is exactly what the popularity baseline counts: which study users liked which QIDs
+    (items and property values alike, each user once per QID). Similarity of two QIDs is the cosine
+    of their user sets, ``|U_a & U_b| / sqrt(|U_a| |U_b|)``; every liked QID of the profile votes
+    for its ``neighbours`` most similar candidate items with that similarity, an item's score is the
+    sum of its votes. :meth:`scores` removes the held-out user from the counts first, so only OTHER
+    users' likes are used.
+
+    Args:
+        users: the study users (their ``liked`` QIDs).
+        items: the candidate items, in the order of the returned scores.
+        neighbours: items kept per liked QID (>= 1; :data:`KNN_NEIGHBOURS`).
+
+    Example:
+        >>> knn = ItemKnn([StudyUser("a", ("Q1", "Q2")), StudyUser("b", ("Q1", "Q2")), StudyUser("c", ("Q1", "Q3"))],
+        ...               ["Q1", "Q2", "Q3"])
+        >>> [round(float(x), 3) for x in knn.scores("c", ["Q1"])]
+        [0.0, 1.0, 0.0]
+    """
+
+    def __init__(self, users: Iterable[StudyUser], items: Sequence[str], *, neighbours: int = KNN_NEIGHBOURS) -> None:
+        from scipy import sparse
+
+        if neighbours < 1:
+            raise ValueError(f"neighbours must be >= 1, got {neighbours}")
+        self.neighbours = neighbours
+        self.n_items = len(items)
+        column = {q: i for i, q in enumerate(items)}
+        rows: list[int] = []
+        cols: list[int] = []
+        self._row: dict[str, int] = {}
+        for user in users:
+            liked = [q for q in dict.fromkeys(user.liked)]
+            if not liked:
+                continue
+            r = self._row.setdefault(user.key, len(self._row))
+            for q in liked:
+                rows.append(r)
+                cols.append(column.setdefault(q, len(column)))
+        self.column = column
+        n_cols = len(column)
+        m = sparse.csr_matrix(
+            (np.ones(len(rows)), (np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64))),
+            shape=(max(len(self._row), 1), n_cols),
+        )
+        m.data[:] = 1.0  # one vote per user and QID
+        self._m = m
+        self._co = (m.T @ m).tocsr()  # co-like counts
+        self._count = np.asarray(m.sum(axis=0)).ravel()
+
+    def scores(self, user_key: str, profile: Iterable[str]) -> NDArray[np.float64]:
+        """(n_items,) kNN scores of the candidate items for ``profile`` (liked QIDs), with the user
+        ``user_key`` (if known) left out of every count; QIDs nobody else liked add nothing."""
+        out = np.zeros(self.n_items, dtype=np.float64)
+        row = self._row.get(user_key)
+        own = np.zeros(len(self._count))
+        if row is not None:
+            own[self._m.indices[self._m.indptr[row] : self._m.indptr[row + 1]]] = 1.0
+        count = (self._count - own)[: self.n_items]
+        for q in dict.fromkeys(profile):
+            j = self.column.get(q)
+            if j is None:
+                continue
+            n_j = self._count[j] - own[j]
+            if n_j <= 0:
+                continue
+            co = np.zeros(self.n_items)
+            start, end = self._co.indptr[j], self._co.indptr[j + 1]
+            idx, val = self._co.indices[start:end], self._co.data[start:end]
+            keep = idx < self.n_items
+            co[idx[keep]] = val[keep]
+            if own[j]:
+                co -= own[: self.n_items]
+            if j < self.n_items:
+                co[j] = 0.0
+            nz = np.flatnonzero(co > 0)
+            if nz.size == 0:
+                continue
+            sim = co[nz] / np.sqrt(n_j * count[nz])
+            if nz.size > self.neighbours:
+                top = np.argpartition(-sim, self.neighbours - 1)[: self.neighbours]
+                nz, sim = nz[top], sim[top]
+            out[nz] += sim
+        return out
+
+
 def evaluate_domain(
     recommender: Recommender,
     users: Sequence[StudyUser],
     *,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    knn_neighbours: int = KNN_NEIGHBOURS,
 ) -> DomainResult:
     """Leave-one-out over every liked item of every user (see module docstring).
 
@@ -190,21 +286,25 @@ def evaluate_domain(
         users: the study users of the domain (also the population of the popularity baseline).
         seed: seed of the random baseline and of tie breaking.
         progress: optional callback ``(done_users, total_users)``.
+        knn_neighbours: neighbourhood size of the item-kNN baseline (:class:`ItemKnn`).
 
     Returns:
-        :class:`DomainResult` with metrics for ``pagerank``, ``popularity`` and ``random``.
+        :class:`DomainResult` with metrics for ``pagerank``, ``popularity``, ``knn`` and ``random``.
     """
     t0 = time.perf_counter()
     # one generator per method (and one for the random scores), so one method's ties never change
     # another's draws: the baselines are the same whatever recommender is evaluated
-    rngs = {m: np.random.default_rng([seed, i]) for i, m in enumerate(METHODS)}
-    score_rng = np.random.default_rng([seed, len(METHODS)])
+    # (the seeds of the methods that existed before the item-kNN are unchanged: same baseline draws)
+    rngs = {m: np.random.default_rng([seed, i]) for i, m in enumerate(("pagerank", "popularity", "random"))}
+    rngs["knn"] = np.random.default_rng([seed, 4])
+    score_rng = np.random.default_rng([seed, 3])
     kb_items = recommender.item_qids + recommender.missing_items
     pos = {q: i for i, q in enumerate(kb_items)}
     n_graph = len(recommender.item_qids)
     n = len(kb_items)
     counts = study_popularity(users)
     popularity_all = np.fromiter((counts.get(q, 0) for q in kb_items), dtype=np.float64, count=n)
+    knn = ItemKnn(users, kb_items, neighbours=knn_neighbours)
     ranks: dict[str, list[int]] = {m: [] for m in METHODS}
     reachable: list[bool] = []
     group_of_case: list[str] = []
@@ -245,7 +345,8 @@ def evaluate_domain(
             ppr[:n_graph] = item_scores
             pop = popularity_all - own  # other users only
             rnd = score_rng.random(n)
-            for method, sc in (("pagerank", ppr), ("popularity", pop), ("random", rnd)):
+            co = knn.scores(user.key, [q for q in liked if q != held])
+            for method, sc in (("pagerank", ppr), ("popularity", pop), ("knn", co), ("random", rnd)):
                 ranks[method].append(rank_of(sc[cand_idx], target, rngs[method]))
         if user_cases:
             n_users += 1
@@ -268,6 +369,7 @@ def evaluate_domain(
         "pid_weights": dict(w.pid_weights),
         "default_pid_weight": w.default_pid_weight,
         "seed": seed,
+        "knn_neighbours": knn_neighbours,
     }
     groups = {}
     for g in sorted(set(group_of_case)):
@@ -302,11 +404,12 @@ def evaluate_domain(
 
 
 def summary_line(results: Mapping[str, DomainResult]) -> str:
-    """The machine-readable last line of ``corsbot rec evaluate`` (issue 6).
+    """The machine-readable last line of ``corsbot rec evaluate`` (issues 6 and 16).
 
     ``rec: users=U cases=C hr10_movie=HM popularity_hr10_movie=PM random_hr10_movie=RM
-    ndcg10_movie=NM hr10_book=HB hr10_music=HU`` (U and C over all domains; 3 decimals; a missing
-    domain gives ``nan``).
+    ndcg10_movie=NM hr10_book=HB hr10_music=HU popularity_hr10_book=PB popularity_hr10_music=PU
+    knn_hr10_movie=KM knn_hr10_book=KB knn_hr10_music=KU ndcg10_book=NB ndcg10_music=NU`` (U and C
+    over all domains; 3 decimals; a missing domain gives ``nan``; issue 6's keys first, in their order).
     """
 
     def metric(domain: str, method: str, name: str) -> str:
@@ -322,7 +425,12 @@ def summary_line(results: Mapping[str, DomainResult]) -> str:
         f"popularity_hr10_movie={metric('movie', 'popularity', 'hr10')} "
         f"random_hr10_movie={metric('movie', 'random', 'hr10')} "
         f"ndcg10_movie={metric('movie', 'pagerank', 'ndcg10')} "
-        f"hr10_book={metric('book', 'pagerank', 'hr10')} hr10_music={metric('music', 'pagerank', 'hr10')}"
+        f"hr10_book={metric('book', 'pagerank', 'hr10')} hr10_music={metric('music', 'pagerank', 'hr10')} "
+        f"popularity_hr10_book={metric('book', 'popularity', 'hr10')} "
+        f"popularity_hr10_music={metric('music', 'popularity', 'hr10')} "
+        f"knn_hr10_movie={metric('movie', 'knn', 'hr10')} knn_hr10_book={metric('book', 'knn', 'hr10')} "
+        f"knn_hr10_music={metric('music', 'knn', 'hr10')} "
+        f"ndcg10_book={metric('book', 'pagerank', 'ndcg10')} ndcg10_music={metric('music', 'pagerank', 'ndcg10')}"
     )
 
 
@@ -375,13 +483,20 @@ def markdown_report(results: Mapping[str, DomainResult]) -> str:
             f"{r.seconds:.1f} s"
         )
     lines.append("")
-    lines.append("Ties broken uniformly at random (seeded) for every method; popularity counts other users only.")
+    lines.append(
+        "Ties broken uniformly at random (seeded) for every method; popularity and the item-kNN "
+        "(cosine over the study users' likes, each liked QID voting for its "
+        f"{next(iter(results.values())).settings.get('knn_neighbours', KNN_NEIGHBOURS) if results else KNN_NEIGHBOURS} "
+        "most similar items) count other users only."
+    )
     return "\n".join(lines) + "\n"
 
 
 __all__ = [
     "METHODS",
+    "KNN_NEIGHBOURS",
     "DomainResult",
+    "ItemKnn",
     "Metrics",
     "StudyUser",
     "evaluate_domain",

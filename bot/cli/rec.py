@@ -5,9 +5,11 @@
   [--method cg|power]``: leave-one-out over the released study's likes (see
   :mod:`recommender.rec_eval`), over the collaborative graph (KB graph + one node per study user
   linked to their likes; the held-out user's node is hidden) unless ``--no-collaborative``;
+  baselines popularity, item-kNN (``--knn-neighbours``, default 50) and random on the same cases;
   writes ``<home>/reports/rec/evaluate.{json,md}``; last line exactly
   ``rec: users=U cases=C hr10_movie=HM popularity_hr10_movie=PM random_hr10_movie=RM
-  ndcg10_movie=NM hr10_book=HB hr10_music=HU``.
+  ndcg10_movie=NM hr10_book=HB hr10_music=HU popularity_hr10_book=PB popularity_hr10_music=PU
+  knn_hr10_movie=KM knn_hr10_book=KB knn_hr10_music=KU ndcg10_book=NB ndcg10_music=NU``.
 - ``corsbot rec elicitation-eval [--domain movie] [--strategies S...] [--seed 0] [--part all|dev|held-back]
   [--no-collaborative]``: the offline comparison of the elicitation strategies
   (:mod:`recommender.elicitation_eval`): every released study user of the domain (ConveRSE and, for
@@ -87,6 +89,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--user-exponent", type=float, default=None, help="down-weight users with many likes: deg^-x")
     ev.add_argument(
         "--no-collaborative", action="store_true", help="KB graph only: no user nodes from the study's likes"
+    )
+    ev.add_argument(
+        "--knn-neighbours",
+        type=positive_int,
+        default=None,
+        help="items kept per liked QID by the item-kNN baseline (default 50)",
     )
     ev.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     ev.set_defaults(handler=run_evaluate)
@@ -187,7 +195,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     """Handler of ``corsbot rec evaluate``."""
     from dataclasses import replace
 
-    from recommender.rec_eval import evaluate_domain, markdown_report, study_interactions, summary_line
+    from recommender.rec_eval import KNN_NEIGHBOURS, evaluate_domain, markdown_report, study_interactions, summary_line
     from recommender.recommend import DEFAULT_WEIGHTING
 
     options: dict[str, object] = {}
@@ -216,7 +224,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         # during their cases (evaluate_domain), so only OTHER users' likes are used
         interactions = None if args.no_collaborative else study_interactions(users)
         rec = load_recommender(domain, interactions=interactions, **options)
-        result = evaluate_domain(rec, users, seed=args.seed)
+        result = evaluate_domain(rec, users, seed=args.seed, knn_neighbours=args.knn_neighbours or KNN_NEIGHBOURS)
         results[domain] = result
         print(
             f"{domain}: users={result.users} (of {result.users_total} with likes) cases={result.cases} "

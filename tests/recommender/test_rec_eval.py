@@ -10,6 +10,7 @@ import pytest
 from _rec_fakes import FakeKB  # noqa: E402
 
 from recommender.rec_eval import (
+    ItemKnn,
     Metrics,
     StudyUser,
     evaluate_domain,
@@ -58,7 +59,7 @@ def test_leave_one_out_counts_and_hits(rec):
     assert r.candidates == 10
     # Nolan films: hiding one, the others + Nolan put it in the top 5 of the 7-9 unrated films
     assert r.metrics["pagerank"].hr5 == 1.0
-    assert set(r.metrics) == {"pagerank", "popularity", "random"}
+    assert set(r.metrics) == {"pagerank", "popularity", "knn", "random"}
     assert r.fallback_cases == 0 and r.unreachable_cases == 0
     assert r.metrics_all_items["pagerank"] == r.metrics["pagerank"]
     assert json.loads(json.dumps(r.to_json()))["metrics"]["pagerank"]["hr5"] == 1.0
@@ -145,7 +146,8 @@ def test_summary_line_format(rec):
     line = summary_line(res)
     assert re.fullmatch(
         r"rec: users=1 cases=2 hr10_movie=\d\.\d{3} popularity_hr10_movie=\d\.\d{3} random_hr10_movie=\d\.\d{3} "
-        r"ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan",
+        r"ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan popularity_hr10_book=nan popularity_hr10_music=nan "
+        r"knn_hr10_movie=\d\.\d{3} knn_hr10_book=nan knn_hr10_music=nan ndcg10_book=nan ndcg10_music=nan",
         line,
     ), line
     assert "| movie | 1 | 2 | 10 | pagerank |" in markdown_report(res)
@@ -221,3 +223,39 @@ def test_study_users_from_dataset_file(tmp_path):
     path.write_text(json.dumps(records))
     users = study_users("movie", files=[path])
     assert users == [StudyUser("messages_nl.json#7", liked=("Q25188", "Q42229"), disliked=("Q163872",))]
+
+
+def test_item_knn_counts_other_users_only():
+    users = [
+        StudyUser("a", (INCEPTION, INTERSTELLAR, NOLAN)),
+        StudyUser("b", (INCEPTION, INTERSTELLAR)),
+        StudyUser("c", (INCEPTION, TITANIC)),
+        StudyUser("d", (DARK_KNIGHT, TITANIC)),
+    ]
+    items = [INCEPTION, INTERSTELLAR, DARK_KNIGHT, TITANIC, TOY_STORY]
+    knn = ItemKnn(users, items)
+    # for user a, only b and c count: Inception liked by b, c; Interstellar by b; Titanic by c, d
+    s = knn.scores("a", [INCEPTION])
+    assert s[1] == pytest.approx(1 / np.sqrt(2 * 1))
+    assert s[3] == pytest.approx(1 / np.sqrt(2 * 2))
+    assert s[0] == 0.0 and s[2] == 0.0 and s[4] == 0.0  # never itself; Dark Knight shares no user
+    # Nolan was liked by user a only: without a, it votes for nothing
+    assert not knn.scores("a", [NOLAN]).any()
+    # an unknown user is nobody's data: every user counts
+    assert knn.scores("zz", [NOLAN])[0] == pytest.approx(1 / np.sqrt(1 * 3))
+    # the neighbourhood keeps the k most similar items per liked QID
+    one = ItemKnn(users, items, neighbours=1).scores("a", [INCEPTION])
+    assert np.count_nonzero(one) == 1 and one[1] > 0
+    with pytest.raises(ValueError):
+        ItemKnn(users, items, neighbours=0)
+
+
+def test_knn_baseline_never_sees_the_held_out_user():
+    # the held-out item is liked by the held-out user alone: the kNN cannot score it above zero
+    users = [StudyUser("a", (INCEPTION, TOY_STORY)), StudyUser("b", (INCEPTION, DUNKIRK)), StudyUser("c", (DUNKIRK,))]
+    r = evaluate_domain(Recommender(FakeKB()), users, seed=0)
+    assert r.metrics["knn"].hr10 <= 1.0
+    knn = ItemKnn(users, [INCEPTION, TOY_STORY, DUNKIRK])
+    assert knn.scores("a", [INCEPTION])[1] == 0.0  # Toy Story: only user a liked it
+    assert knn.scores("a", [INCEPTION])[2] > 0  # Dunkirk: user b liked both
+    assert r.settings["knn_neighbours"] == 50

@@ -56,7 +56,9 @@ def test_evaluate_prints_summary_and_writes_reports(study, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert re.fullmatch(
         r"rec: users=2 cases=4 hr10_movie=1\.000 popularity_hr10_movie=1\.000 "
-        r"random_hr10_movie=\d\.\d{3} ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan",
+        r"random_hr10_movie=\d\.\d{3} ndcg10_movie=\d\.\d{3} hr10_book=nan hr10_music=nan "
+        r"popularity_hr10_book=nan popularity_hr10_music=nan knn_hr10_movie=\d\.\d{3} knn_hr10_book=nan "
+        r"knn_hr10_music=nan ndcg10_book=nan ndcg10_music=nan",
         lines[-1],
     ), lines[-1]
     report = json.loads((study / "home" / "reports" / "rec" / "evaluate.json").read_text())
