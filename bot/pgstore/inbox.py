@@ -1,0 +1,131 @@
+"""The update inbox on PostgreSQL (issue 15): :class:`PgInbox`, a
+:class:`bot.channels.inbox.UpdateInbox` (table ``channel_inbox``) with the cross-process user lock
+webhook workers on one database need."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from bot.channels.inbox import KEEP_FINISHED_S, InboxUpdate
+from bot.pgstore.connection import Connection, now_ms
+
+__all__ = ["PgInbox"]
+
+
+class PgInbox(Connection):
+    """:class:`bot.channels.inbox.UpdateInbox` on PostgreSQL (table ``channel_inbox``)."""
+
+    def __init__(self, url: str, source: str) -> None:
+        super().__init__(url)
+        self.source = source
+        self._waiting: set[int] = set()  # finished update ids not written yet (see finish)
+        self._waiting_guard = threading.Lock()
+        with self._lock:
+            self._conn.execute(
+                "DELETE FROM channel_inbox WHERE source = %s AND finished_ms < %s",
+                (source, now_ms() - KEEP_FINISHED_S * 1000),
+            )
+
+    def add(self, updates: Sequence[InboxUpdate]) -> list[InboxUpdate]:
+        """See :meth:`bot.channels.inbox.UpdateInbox.add` (one statement, one round trip, for a batch)."""
+        if not updates:
+            return []
+        with self._lock:
+            try:
+                rows = self._conn.execute(
+                    "INSERT INTO channel_inbox (source, update_id, user_key, payload, received_ms) "
+                    "SELECT %s, u.update_id, u.user_key, u.payload, %s "
+                    "FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS u(update_id, user_key, payload) "
+                    "ON CONFLICT DO NOTHING RETURNING update_id",
+                    (self.source, now_ms(), [u.update_id for u in updates], [u.user_key for u in updates],
+                     [u.payload for u in updates]),
+                ).fetchall()  # fmt: skip
+            except psycopg.Error as exc:
+                raise self._error("store incoming updates", exc) from None
+        stored = {int(r[0]) for r in rows}
+        new = []
+        for update in updates:  # in the order given; a batch that repeats an id yields it once
+            if update.update_id in stored:
+                stored.discard(update.update_id)
+                new.append(update)
+        return new
+
+    def finish(self, update_id: int) -> None:
+        """See :meth:`bot.channels.inbox.UpdateInbox.finish`.
+
+        Threads finishing updates at once share one statement (whoever gets the connection first
+        marks every id waiting: one round trip for many). The mark is committed without waiting for
+        the server's disk flush (``synchronous_commit`` off, for this transaction only): a mark lost
+        in a crash of the database server means the update is handed to the dialog again, which
+        answers it from the turn's receipt (committed durably) without applying it twice.
+
+        Raises:
+            StoreError: the database cannot be written (the ids stay waiting for the next call).
+        """
+        with self._waiting_guard:
+            self._waiting.add(update_id)
+        with self._lock:
+            with self._waiting_guard:
+                batch, self._waiting = sorted(self._waiting), set()
+            if not batch:
+                return  # marked by another thread's statement meanwhile
+            try:
+                with self._conn.pipeline():
+                    self._conn.execute("SELECT set_config('synchronous_commit', 'off', true)")
+                    self._conn.execute(
+                        "UPDATE channel_inbox SET finished_ms = %s WHERE source = %s AND update_id = ANY(%s) "
+                        "AND finished_ms IS NULL",
+                        (now_ms(), self.source, batch),
+                    )
+            except psycopg.Error as exc:
+                with self._waiting_guard:
+                    self._waiting.update(batch)
+                raise self._error(f"mark update {update_id} handled", exc) from None
+
+    def unfinished(self, user_key: str | None = None) -> list[InboxUpdate]:
+        """See :meth:`bot.channels.inbox.UpdateInbox.unfinished` (optionally of one user only)."""
+        query = "SELECT update_id, user_key, payload FROM channel_inbox WHERE source = %s AND finished_ms IS NULL"
+        params: list[Any] = [self.source]
+        if user_key is not None:
+            query += " AND user_key = %s"
+            params.append(user_key)
+        with self._lock:
+            rows = self._conn.execute(query + " ORDER BY update_id", params).fetchall()
+        return [InboxUpdate(int(r[0]), r[1], r[2]) for r in rows]
+
+    def user_lock(self, user_key: str) -> bool:
+        """Try to take the user's lock across processes (a session advisory lock); True if taken."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT pg_try_advisory_lock(hashtextextended(%s, 11))", (f"{self.source}|{user_key}",)
+            ).fetchone()
+        return bool(row and row[0])
+
+    def user_unlock(self, user_key: str) -> None:
+        """Release :meth:`user_lock` (a killed process releases it with its connection)."""
+        with self._lock, contextlib.suppress(psycopg.Error):
+            self._conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 11))", (f"{self.source}|{user_key}",))
+
+    def is_finished(self, update_id: int) -> bool:
+        """True once the update was handled (by any process)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT finished_ms IS NOT NULL FROM channel_inbox WHERE source = %s AND update_id = %s",
+                (self.source, update_id),
+            ).fetchone()
+        return bool(row and row[0])
+
+    def unfinished_older_than(self, age_ms: float) -> list[InboxUpdate]:
+        """Unfinished updates received more than ``age_ms`` ago (left by a killed worker), in order."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT update_id, user_key, payload FROM channel_inbox WHERE source = %s AND finished_ms IS NULL "
+                "AND received_ms < %s ORDER BY update_id LIMIT 1000",
+                (self.source, now_ms() - int(age_ms)),
+            ).fetchall()
+        return [InboxUpdate(int(r[0]), r[1], r[2]) for r in rows]
