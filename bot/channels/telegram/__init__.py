@@ -1,7 +1,9 @@
 """The Telegram channel (python-telegram-bot v22): Telegram updates in, :class:`Turn` values to the
 dialog manager, :class:`Reply` values rendered back. The only package of the project that imports
-``telegram`` (modules: :mod:`.config` settings and protocols, :mod:`.channel` the channel,
-:mod:`.outbound` replies out, :mod:`.http_backend` aiohttp for PTB, :mod:`.locks` instance and
+``telegram`` (modules: :mod:`.config` settings and protocols, :mod:`.channel` the channel and its
+life cycle, :mod:`.receiving` polling and the webhook, :mod:`.intake` updates through the inbox,
+:mod:`.handlers` what each update does, :mod:`.compute` the turn off the loop, :mod:`.outbound` replies
+out, :mod:`.debounce` repeated taps, :mod:`.http_backend` aiohttp for PTB, :mod:`.locks` instance and
 per-user locks); ``Update``, ``chat_id``, ``ParseMode`` and keyboards never leave it (STYLE H4).
 
 The channel *holds* a PTB :class:`~telegram.ext.Application` (it is not one) and translates:
