@@ -29,7 +29,7 @@ from typing import Protocol
 from bot.state import DialogState
 from bot.turns import Choice, Reply
 from logs.record import LogRecord
-from logs.store import StoreError, create_log_table, insert_record, open_error, update_to_check
+from logs.store import StoreError, connect_sqlite, create_log_table, insert_record, open_error, update_to_check
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -123,13 +123,8 @@ class StateStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path: Path | None = None if str(path) == ":memory:" else Path(path)
+        self._conn = connect_sqlite(path, _SCHEMA)
         try:
-            if self.path is not None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.executescript(_SCHEMA)
             self._conn.execute(
                 "DELETE FROM turn_receipts WHERE created_ms < ?", (int((time.time() - KEEP_RECEIPTS_S) * 1000),)
             )

@@ -227,6 +227,31 @@ def open_error(path: str | os.PathLike[str], exc: BaseException) -> DatabaseOpen
     return DatabaseOpenError(path, reason)
 
 
+def connect_sqlite(path: str | os.PathLike[str], schema: str) -> sqlite3.Connection:
+    """Open (or create) the SQLite database at ``path`` the way every corsbot store does.
+
+    Autocommit mode (``isolation_level=None``: transactions are explicit), usable from any thread
+    (callers hold their own lock), WAL with ``synchronous=NORMAL`` (readers never wait for the
+    writer; a power cut can lose the last transactions, never corrupt the file), a busy timeout
+    of :data:`BUSY_TIMEOUT_S`, then ``schema`` (SQL statements) executed. ``":memory:"`` opens an
+    in-memory database.
+
+    Raises:
+        DatabaseOpenError: the file or its folder cannot be created or opened (read-only folder),
+            or is not an SQLite database; the message names the file (see :func:`open_error`).
+    """
+    try:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.executescript(schema)
+    except (sqlite3.Error, OSError) as exc:
+        raise open_error(path, exc) from exc
+    return conn
+
+
 class LogStore:
     """Append-only SQLite log of dataset records, grouped in sessions.
 
@@ -245,16 +270,7 @@ class LogStore:
         if not create and not self.path.is_file():
             raise StoreError(f"{self.path}: no log database (nothing was logged yet?)")
         self._lock = threading.RLock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
-            )
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.executescript(_SCHEMA)
-        except (sqlite3.Error, OSError) as exc:
-            raise open_error(self.path, exc) from exc
+        self._conn = connect_sqlite(self.path, _SCHEMA)
 
     # --- writing ---------------------------------------------------------------------------------
 

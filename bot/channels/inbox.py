@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from logs.store import BUSY_TIMEOUT_S, StoreError, open_error
+from logs.store import StoreError, connect_sqlite, open_error
 
 KEEP_FINISHED_S = 48 * 3600
 """How long a finished update is kept to recognise a redelivery (Telegram keeps updates 24 h)."""
@@ -110,14 +110,8 @@ class SqliteInbox:
         self.path = Path(path)
         self.source = source
         self._lock = threading.Lock()
+        self._conn = connect_sqlite(self.path, _SCHEMA)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
-            )
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.executescript(_SCHEMA)
             self._conn.execute(
                 "DELETE FROM channel_inbox WHERE source = ? AND finished_ms < ?",
                 (source, _now_ms() - KEEP_FINISHED_S * 1000),

@@ -23,13 +23,12 @@ Example:
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from logs.store import open_error
+from logs.store import connect_sqlite
 
 logger = logging.getLogger(__name__)
 
@@ -78,14 +77,7 @@ class ChannelUsers:
         """
         path = Path(path)
         self._lock = threading.Lock()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(_SCHEMA)
-        except (sqlite3.Error, OSError) as exc:
-            raise open_error(path, exc) from exc
+        self._conn = connect_sqlite(path, _SCHEMA)
         self._known_active: set[str] = set()
 
     def seen(self, user_id: str, chat_id: int) -> None:
