@@ -955,17 +955,19 @@ class EntityLinker:
         :data:`DOMINANT_RATIO` times as popular as every other close candidate ("Taylor Swift" the
         artist, 60, vs her album, 12; "The Lion King" 1994, 37, vs the 2019 film, 1)."""
         top = cands[0]
-        if top.is_item and _PERSON_ROLES.intersection(top.roles) and self._lone_artist(cands, scored):
+        person = bool(_PERSON_ROLES.intersection(top.roles))
+        own_name = scored.get(top.qid, 0.0) >= _SIM_FOREIGN_ALIAS and scored.get(top.qid) != _SIM_NAMESAKE
+        if person and (top.is_item or own_name) and self._lone_artist(cands, scored):
             return True  # the band or singer among works of the same name ("Weezer", "Elvis")
-        if scored.get(top.qid, 0.0) < _SIM_VARIANT or not top.is_item:
-            return False  # genres and people: their namesakes are asked about as before
+        if scored.get(top.qid, 0.0) < (_SIM_ALIAS if person else _SIM_VARIANT) or not (top.is_item or person):
+            return False  # genres, and people named by a first or last name only, are asked about as before
         pop = self.kb.popularity(top.qid)
         if pop < DOMINANT_MIN_POPULARITY:
             return False
         rivals = [
             c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN or scored.get(c.qid, 0.0) >= _SIM_VARIANT
         ]
-        if any(not c.is_item and top.score - c.score < AMBIGUITY_MARGIN for c in rivals):
+        if not person and any(not c.is_item and top.score - c.score < AMBIGUITY_MARGIN for c in rivals):
             return False
         return all(pop >= DOMINANT_RATIO * self.kb.popularity(c.qid) for c in rivals)
 
@@ -989,11 +991,15 @@ class EntityLinker:
         named = [
             c
             for c in cands
-            if c.is_item
+            if (c.is_item or _PERSON_ROLES.intersection(c.roles))  # artists are property values in music
             and (
-                scored.get(c.qid, 0.0) >= _SIM_ALIAS
+                scored.get(c.qid, 0.0) >= (_SIM_VARIANT if c.is_item else _SIM_ALIAS)  # "Beethoven (I Love to ...)"
                 # a person's alias that is also a work's label ("Elvis", "Mozart") still names the person
-                or (scored.get(c.qid, 0.0) >= _SIM_FOREIGN_ALIAS and _PERSON_ROLES.intersection(c.roles))
+                or (
+                    scored.get(c.qid, 0.0) >= _SIM_FOREIGN_ALIAS
+                    and scored.get(c.qid) != _SIM_NAMESAKE  # a first or last name only ("Boccaccio") names no one
+                    and _PERSON_ROLES.intersection(c.roles)
+                )
             )
         ]
         performers = [c for c in named if _PERSON_ROLES.intersection(c.roles)]
@@ -1004,14 +1010,14 @@ class EntityLinker:
             weaker = scored.get(artist.qid, 0.0) < scored.get(cands[0].qid, 0.0)
             if pop >= others and (not weaker or pop >= DOMINANT_RATIO * others):
                 top = dataclasses.replace(artist, score=round(max(artist.score, cands[0].score) + 1e-6, 6))
-                cands = (top, *(c for c in cands if c is not artist))
+                cands = (top, *(c for c in cands if c.qid != artist.qid))
         if len(named) > 1:
             pops = {c.qid: self.kb.popularity(c.qid) for c in named}
             best = max(named, key=lambda c: pops[c.qid])
-            if best is not cands[0] and pops[best.qid] >= DOMINANT_MIN_POPULARITY:
+            if best.qid != cands[0].qid and pops[best.qid] >= DOMINANT_MIN_POPULARITY:
                 if all(pops[best.qid] >= DOMINANT_RATIO * pops[c.qid] for c in named if c is not best):
                     top = dataclasses.replace(best, score=round(max(best.score, cands[0].score) + 1e-6, 6))
-                    cands = (top, *(c for c in cands if c is not best))
+                    cands = (top, *(c for c in cands if c.qid != best.qid))
         return cands
 
     def _lone_artist(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
@@ -1216,6 +1222,8 @@ class EntityLinker:
         if all(w in _ROLE_OR_TYPE_WORDS for w in content):
             return False
         first = tokens[i].raw
+        if tokens[i].key == "i":  # the pronoun is always capitalised: "..., I love it" is no title "I Love It"
+            first = tokens[i + 1].raw if j - i > 1 else ""
         sentence_start = i == 0 or before.endswith((".", "!", "?", ":", ";", "\n"))
         if first[:1].isupper() and not sentence_start and letters >= 2:
             others = [
@@ -1468,6 +1476,8 @@ def _dangling(text: str, tokens: list[_Token], i: int, j: int, covered: set[int]
         if _boundary(text, tokens, max(k, i)):
             continue
         word = tokens[k]
+        if not word.raw[:1].isupper() and _zipf(word.key) >= RARE_ZIPF:
+            continue  # "Mitski breaks my heart": an everyday word in lowercase is no part of a name
         if word.raw.isalpha() and len(word.key) >= 3 and word.key not in common and word.key not in _LIKE_VERBS:
             return True
     return False
