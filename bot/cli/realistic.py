@@ -5,8 +5,10 @@ Each sentence goes to a fresh user of the dialog manager the chat and Telegram c
 sentence typed under a recommendation card (``context: recommendation``) three of the domain's most
 popular items are rated with their buttons and a list is asked for (``more``), then the sentence.
 The bot's questions are answered as the user who typed the sentence would, at most once per
-intended entity: the option that names it (its QID if the options show one, else the first option
-with its name), "yes"/"no" as the gold polarity says ("yes" for a gold ``ask``), the first role. A
+intended entity: the option that names it (the one option that reads as the bot names the gold
+entity on its own, e.g. "Halloween (1978, film by John Carpenter)": the user knows which one they
+mean; else the first option whose name opens with the entity's), "yes"/"no" as the gold polarity
+says ("yes" for a gold ``ask``), the first role. A
 question about something no intended entity names is left unanswered and counted as spurious.
 Scoring: :mod:`nlu.realistic_eval`.
 
@@ -20,10 +22,12 @@ are written to ``$CORSBOT_HOME/reports/nlu/realistic_<file>.jsonl``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +80,30 @@ def _names(entity: Any) -> list[str]:
     return [n for n in {fold(entity.label), fold(entity.mention)} if n]
 
 
-def _answer(reply: Reply, sentence: RealisticSentence, answered: set[int]) -> tuple[str, str] | None:
+def _starts_with_name(label: str, name: str) -> bool:
+    """``label`` (folded) opens with the whole ``name``: "Roma (film)" and "Mistborn: The Final Empire"
+    do for "roma" and "mistborn", "Roma Maffia (actor)" does not for "roma"."""
+    if not label.startswith(name):
+        return False
+    rest = label[len(name) :]
+    return not rest or not (rest[0].isalnum() or (rest[0] == " " and rest[1:2].isalnum()))
+
+
+def _described(options: list[tuple[str, str]], own: str | None) -> list[tuple[str, str]]:
+    """The options a user who means the entity named ``own`` by the bot ("Halloween (1978, film by
+    John Carpenter)") recognises: that name, or it with more qualifiers added ("..., 1 of 2")."""
+    if not own or not own.endswith(")"):
+        return []
+    return [o for o in options if o[0] == own or o[0].startswith(own[:-1] + ", ")]
+
+
+def _answer(
+    reply: Reply, sentence: RealisticSentence, answered: set[int], describe: Callable[[str], str] | None = None
+) -> tuple[str, str] | None:
     """The button the user presses for this question, ``(label, payload)``; None if it is about
-    nothing they meant (or about an entity already asked about)."""
+    nothing they meant (or about an entity already asked about). ``describe(qid)`` is the bot's own
+    option name of an entity: the user picks the option that describes what they mean (its year,
+    director, author, performer...) when exactly one does, else the first option with its name."""
     kind, options = _question(reply)
     if kind == "role":
         return options[0]
@@ -88,11 +113,13 @@ def _answer(reply: Reply, sentence: RealisticSentence, answered: set[int]) -> tu
                 continue
             if entity.qid:
                 exact = [o for o in options if entity.qid in o[0]]
-                if exact:
+                if not exact and describe is not None:
+                    exact = _described(options, describe(entity.qid))
+                if len(exact) == 1:
                     answered.add(k)
                     return exact[0]
             for label, payload in options:
-                if any(fold(label).startswith(name) for name in _names(entity)):
+                if any(_starts_with_name(fold(label), name) for name in _names(entity)):
                     answered.add(k)
                     return label, payload
         return None
@@ -113,8 +140,11 @@ def _about_answered(reply: Reply, sentence: RealisticSentence, answered: set[int
     return any(name in said for k in answered for name in _names(sentence.entities[k]))
 
 
-def run_sentence(dm: Any, sentence: RealisticSentence, user: str, seeds: list[str]) -> TurnOutcome:
-    """Send one sentence (after its context) and answer the questions; see the module docstring."""
+def run_sentence(
+    dm: Any, sentence: RealisticSentence, user: str, seeds: list[str], describe: Callable[[str], str] | None = None
+) -> TurnOutcome:
+    """Send one sentence (after its context) and answer the questions; see the module docstring.
+    ``describe(qid)``: the bot's option name of an entity of the sentence's domain (see :func:`_answer`)."""
     dm.handle(Turn(user, f"/{sentence.domain}"))
     if sentence.context == "recommendation":
         for qid in seeds:
@@ -136,7 +166,7 @@ def run_sentence(dm: Any, sentence: RealisticSentence, user: str, seeds: list[st
         kind, _options = _question(reply)
         if kind is None:
             break
-        choice = _answer(reply, sentence, answered)
+        choice = _answer(reply, sentence, answered, describe)
         if choice is None:
             if not _about_answered(reply, sentence, answered):
                 outcome.stray_questions += 1  # a second question about a meant entity is no stray one, just unanswered
@@ -146,6 +176,13 @@ def run_sentence(dm: Any, sentence: RealisticSentence, user: str, seeds: list[st
         confirmed = kind == "confirm"
         outcome.stored.extend((q, s, confirmed) for q, s in parse_objects(record.recognized_objects))
     return outcome
+
+
+def _own_name(kb: Any, qid: str) -> str:
+    """The bot's option name of one entity on its own (``recommender.names.distinct_labels``)."""
+    from recommender.names import distinct_labels
+
+    return distinct_labels(kb, [qid])[0] if kb.has(qid) else ""
 
 
 def _seeds(services: Any, domain: str) -> list[str]:
@@ -164,7 +201,9 @@ def evaluate_file(dm: Any, services: Any, path: Path, *, errors: int, out_dir: P
         if sentence.domain not in seeds:
             seeds[sentence.domain] = _seeds(services, sentence.domain)
         user = f"realistic:{path.stem}:{n}"
-        pairs.append((sentence, run_sentence(dm, sentence, user, seeds[sentence.domain])))
+        kb = services.domain(sentence.domain).kb
+        describe = functools.partial(_own_name, kb)
+        pairs.append((sentence, run_sentence(dm, sentence, user, seeds[sentence.domain], describe)))
     seconds = time.perf_counter() - started
 
     def in_kb(domain: str, qid: str) -> bool:

@@ -48,3 +48,26 @@ def test_the_dev_half_loads_and_a_bad_line_is_named(tmp_path):
     bad.write_text(json.dumps({"id": "x"}) + "\n", encoding="utf-8")
     with pytest.raises(NluError, match="bad.jsonl:1"):
         load_sentences(bad)
+
+
+def test_the_simulated_user_picks_the_option_that_describes_what_they_mean():
+    """The options show no QIDs: the user of ``evaluate-realistic`` picks the one option that reads as the
+    bot names the gold entity on its own (its year, director ...), else the first with its whole name."""
+    from bot.cli.realistic import _answer
+    from bot.turns import Choice, Reply
+
+    options = ("Halloween (2007, film by Rob Zombie)", "Halloween (1978, film by John Carpenter)", "Halloween (series)")
+    reply = Reply("Which?", tuple(Choice(o, f"pick:{k}@1") for k, o in enumerate(options)))
+    meant = sentence(entities=(gold("Halloween", "Q221103"),))
+    own = {"Q221103": "Halloween (1978, film by John Carpenter)"}.get
+    assert _answer(reply, meant, set(), own) == (options[1], "pick:1@1")
+    assert _answer(reply, meant, set(), None) == (options[0], "pick:0@1")  # no description: the first by name
+    stubs = ("Moonlight (film, 1 of 2)", "Moonlight (film, 2 of 2)")  # nothing tells them apart: the first
+    reply = Reply("Which?", tuple(Choice(o, f"pick:{k}@1") for k, o in enumerate(stubs)))
+    assert (
+        _answer(reply, sentence(entities=(gold("Moonlight", "Q2"),)), set(), lambda q: "Moonlight (film)")[0]
+        == stubs[0]
+    )
+    # a longer name opening with the same word is not the entity's name ("Roma Maffia" for "Roma")
+    reply = Reply("Which?", (Choice("Roma Maffia (actor)", "pick:0@1"), Choice("Roma (film)", "pick:1@1")))
+    assert _answer(reply, sentence(entities=(gold("Roma", "Q27959455"),)), set(), None) == ("Roma (film)", "pick:1@1")
