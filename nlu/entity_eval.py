@@ -61,7 +61,7 @@ import re
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -343,6 +343,14 @@ def _close(user: int, records: list[EvalRecord], tasks: list[PreferenceTask]) ->
     )
 
 
+def _canonical(kb: Any) -> Callable[[str], str]:
+    """The KB's QID -> canonical QID map (``KnowledgeBase.canonical``: near-duplicate genres such as
+    "horror literature" Q20667180 and Q193606 are one node), identity for a KB without one. Gold
+    and predicted QIDs are compared through it: naming the merged node is naming the gold entity."""
+    canonical = getattr(kb, "canonical", None)
+    return canonical if callable(canonical) else (lambda qid: qid)
+
+
 def simulate_task(task: PreferenceTask, linker: EntityLinker, sentiment: SentimentRecognizer, kb: Any) -> TaskOutcome:
     """Link the task's message and answer our questions from the gold (module docstring).
 
@@ -355,20 +363,21 @@ def simulate_task(task: PreferenceTask, linker: EntityLinker, sentiment: Sentime
     Returns:
         The stored (qid, polarity) pairs and how many item/role questions were asked.
     """
-    gold = {qid for qid, _ in task.gold}
+    canon = _canonical(kb)
+    gold = {canon(qid) for qid, _ in task.gold}
     started = time.perf_counter()
     mentions = linker.link(task.text)
     link_ms = (time.perf_counter() - started) * 1000.0
     polarities = sentiment.polarities(task.text, [(m.start, m.end) for m in mentions])
     stored: dict[str, Polarity] = {}
-    gold_polarity = dict(task.gold)
+    gold_polarity = {canon(qid): sign for qid, sign in reversed(task.gold)}  # the first sign wins
     item_q = role_q = confirmations = 0
     for mention, polarity in zip(mentions, polarities, strict=True):
         chosen = mention.candidates[0]
         if mention.ambiguous:
             item_q += 1
             question = item_question(mention, kb)
-            pick = next((o for o in question.options if o.value in gold), None)
+            pick = next((o for o in question.options if canon(o.value) in gold), None)
             answer = parse_answer(
                 question,
                 pick.display if pick else "none of these",
@@ -380,16 +389,17 @@ def simulate_task(task: PreferenceTask, linker: EntityLinker, sentiment: Sentime
         if needs_role_question(chosen):
             role_q += 1
             question = role_question(chosen)
-            if chosen.qid not in gold:
+            if canon(chosen.qid) not in gold:
                 continue  # simulated "none of these"
             answer = parse_answer(question, question.options[0].display, payload=question.options[0].payload)
             if answer.kind is not AnswerKind.CHOSEN:  # pragma: no cover - a listed option always parses
                 continue
-        if polarity is Polarity.NEUTRAL and chosen.qid not in stored:
+        qid = canon(chosen.qid)
+        if polarity is Polarity.NEUTRAL and qid not in stored:
             confirmations += 1  # "Did you like X?": the simulated user answers from the gold
-            if chosen.qid in gold_polarity:
-                polarity = Polarity(gold_polarity[chosen.qid])
-        stored.setdefault(chosen.qid, polarity)
+            if qid in gold_polarity:
+                polarity = Polarity(gold_polarity[qid])
+        stored.setdefault(qid, polarity)
     return TaskOutcome(tuple(stored.items()), item_q, role_q, link_ms, confirmations)
 
 
@@ -411,7 +421,8 @@ def evaluate_tasks(
             scores.tasks_without_gold += 1
             continue
         outcome = simulate_task(task, linker, sentiment, kb)
-        gold = dict(task.gold)
+        canon = _canonical(kb)
+        gold = {canon(qid): sign for qid, sign in reversed(task.gold)}  # the first sign wins
         in_kb = {q for q in gold if kb.has(q)}
         predicted = dict(outcome.predicted)
         hits = set(predicted) & set(gold)

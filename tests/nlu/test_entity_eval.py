@@ -122,6 +122,21 @@ def test_scores_on_the_conversation(linker, sentiment, fake_kb):  # noqa: F811
     )
 
 
+def test_a_merged_gold_qid_is_scored_as_the_node_it_became(linker, sentiment, fake_kb):  # noqa: F811
+    # The KB merges near-duplicate genres (KnowledgeBase.canonical): a gold naming the merged QID
+    # is matched by the linker naming the canonical one, in the score and in the simulated answer.
+    class MergingKB(FakeKB):
+        def canonical(self, qid: str) -> str:
+            return "Q1125729" if qid == "Q7777" else qid
+
+    kb = MergingKB()
+    task = PreferenceTask(1, "I love the Avengers", (("Q7777", "+"),), True)
+    assert simulate_task(task, linker, sentiment, kb).predicted == (("Q1125729", Polarity.POSITIVE),)
+    scores = evaluate_tasks([task], linker, sentiment, kb)
+    assert scores.matched == 1 and scores.polarity_accuracy == 1.0
+    assert evaluate_tasks([task], linker, sentiment, fake_kb).matched == 0  # without the merge: a miss
+
+
 def test_wrong_polarity_and_extra_entity_are_counted(linker, sentiment, fake_kb):  # noqa: F811
     records = [
         rec(1, "I don't like Titanic", "preference", [("Q44578", "+")], ["preference"]),
