@@ -36,6 +36,8 @@ FALLBACK_IN_RECOMMENDATION = (
     'Sorry, I didn\'t get that. About "{title}": say "I like it", "I don\'t like it", "skip", "why?" or "details".'
 )
 FALLBACK_IN_QUESTION = "Sorry, I didn't get that. {question}"
+WHICH_ONE_FIRST = "Tell me which one you mean first, please."
+"""An opinion about "it" ("I like it") while a question asks which one is meant."""
 NOTHING_FOUND = "I couldn't find that in my knowledge base. Try the full title or name."
 STORED = "Got it: {items}."
 STORED_NEED_MORE = "Got it: {items}. Tell me {left} more {things} you like or dislike, then ask for recommendations."
@@ -140,6 +142,9 @@ SUGGESTION_START = "Now a few {nouns} to rate: it helps me learn your taste fast
 SUGGESTION_ASK = "Do you like {title}?"
 SUGGESTION_HINT = 'Say "I like it", "I don\'t like it" or "Skip" (or tell me about another title).'
 SUGGESTION_SKIPPED = "OK, skipped {title}."
+SUGGESTION_WHY = (
+    "{title} is not a recommendation yet: I ask about a few {nouns} you may know, to learn your taste faster."
+)
 SUGGESTION_BUTTONS = (("👍 I like it", "+"), ("👎 I don't like it", "-"), ("⏭ Skip", "skip"))
 """The suggestion card's buttons: label and what it says (payload ``sugg:<said>:<QID>@<stamp>``)."""
 ALL_VALUES_QUESTION = "You {verb} these of {title}: {values}. Right?"

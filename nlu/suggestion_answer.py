@@ -56,6 +56,8 @@ _BARE_OPINION = re.compile(
     r"(like|love|dislike|hate|enjoy|adore|liked|loved|disliked|hated|enjoyed)d?\b\W*$"
 )
 """An opinion with no object ("I like", "Dislike"): about the item on screen, when nothing is named."""
+_THE_ITEM = re.compile(r"\bthe\s+(movie|film|book|novel|song|track|album|record)\b")
+""""I liked the movie": the item asked about, when nothing else is named."""
 _REFERENCE_WORD = re.compile(r"\b(it|this|that|these|those)\b")
 _OPINION = re.compile(
     r"\b(like|love|hate|enjoy|dislike|adore|prefer|liked|loved|hated|enjoyed|great|good|bad|awful|boring|amazing"
@@ -140,7 +142,7 @@ def read_answer(
         if said in ("+", "-"):  # "I haven't seen it but I like the plot": an opinion after all
             return Answer("rate", said, _roles(found, said), others)
         return Answer("skip", others=others)
-    if _REFERENCE.search(masked) or (not others and _BARE_OPINION.match(masked)):
+    if _REFERENCE.search(masked) or (not others and (_BARE_OPINION.match(masked) or _THE_ITEM.search(masked))):
         said = polarity(text)
         if said in ("+", "-"):
             return Answer("rate", said, _roles(found, said), others)

@@ -120,6 +120,18 @@ CARD_COMMANDS: dict[str, str] = {
 """The card's buttons typed as words, in every domain."""
 CARD_COMMAND = re.compile(r"^\W*(" + "|".join(map(re.escape, CARD_COMMANDS)) + r")\W*$")
 CARD_WORD = re.compile(r"^\W*(why|details?|trailer|(show|give) me the (details|trailer))\W*$")
+CARD_QUESTION_WORDS = {
+    "trailer": Intent.REC_TRAILER.value,
+    "preview": Intent.REC_TRAILER.value,
+    "details": Intent.REC_DETAILS.value,
+    "detail": Intent.REC_DETAILS.value,
+    "more info": Intent.REC_DETAILS.value,
+    "more about": Intent.REC_DETAILS.value,
+    "why": Intent.REC_WHY.value,
+}
+CARD_QUESTION = re.compile(r"^\W*(why)\b(?!\s+not\b)|\b(" + "|".join(CARD_QUESTION_WORDS) + r")\b(?<!why)")
+"""A question about the item asked about ("Can I watch the trailer?", "why did you suggest it?", "give me
+some details"): the card's words in a sentence."""
 ABOUT_THE_CARD = frozenset({Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value})
 MORE = re.compile(r"^(more|more please|(recommend|show|give me) (me )?more|another list|next list)\W*$")
 DELETE = re.compile(r"^(please )?(delete|remove|forget|drop)\b(?! my profile| everything| all\b)")
@@ -339,6 +351,11 @@ class TurnParse:
             rate / skip / roles / new), or None (no suggestion open, or not about it).
         role_opinions: ``(PID, polarity)`` of the role words of a preference ("I like Pulp Fiction
             for the director" -> ``(("P57", "+"),)``), each with the polarity of its clause.
+        opinion_of_open: ``"+"``/``"-"`` when the message is an opinion about what the open preference
+            question asks about and names nothing else ("I like it" at "Did you like Green Street?" or
+            at "Which Titanic do you mean?"): an answer to it, never small talk; else None.
+        about_suggested: the card intent (why / details / trailer) of a question about the item of the
+            open suggestion ("why did you recommend this movie?" while no list is open), else None.
     """
 
     text: str
@@ -367,6 +384,8 @@ class TurnParse:
     alternatives: tuple[str, ...] = field(default_factory=tuple)
     suggestion: SuggestionAnswer | None = None
     role_opinions: tuple[tuple[str, str], ...] = ()
+    opinion_of_open: str | None = None
+    about_suggested: str | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -466,6 +485,29 @@ def understand(
     suggestion = _suggestion_answer(text, view, readings, sentiment) if view.question == "suggestion" else None
     if suggestion is not None and suggestion.kind in ("rate", "roles", "skip"):
         parse = replace(parse, intent=Intent.SKIP.value if suggestion.kind == "skip" else Intent.PREFERENCE.value)
+    elif view.question == "suggestion" and view.focus is None:
+        named_other = any(r.qid != view.suggested for r in readings)
+        card_question = None if named_other else _card_question(prediction.intent, folded)
+        if card_question is not None:  # "why did you recommend this movie?" about the suggested item
+            return replace(parse, intent=Intent.FALLBACK.value, about_suggested=card_question, suggestion=suggestion)
+        if (
+            view.refinable
+            and bare
+            and session.names_only()
+            and (suggestion is None or suggestion.kind == "new")
+            and parse_option(view.answer_kind, text, None, view.options) is not None
+        ):  # "Horror Film" right after "I don't like horror films" (and the suggestion it got): a refinement
+            parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
+        elif suggestion is not None and parse.intent == Intent.SKIP:
+            parse = replace(parse, intent=Intent.PREFERENCE.value)  # another title named: no skip of this one
+    opinion = None
+    if view.question in ("confirm", "item", "role") and view.focus is None and _overrulable(parse.intent):
+        opinion = _opinion_of_open(text, readings, sentiment)
+        if opinion is not None:  # "I like it" at "Did you like Green Street?" / "Which Titanic do you mean?"
+            parse = replace(parse, intent=Intent.PREFERENCE.value)
+            answer = 0 if view.question == "confirm" and opinion == "+" else 1 if view.question == "confirm" else None
+            if view.question == "item" and len(view.options) == 1:
+                answer = 0  # the one candidate asked about is "it"
     said_roles: tuple[tuple[str, str], ...] = ()
     if parse.roles and parse.intent == Intent.PREFERENCE:
         said_roles = tuple(role_opinions(text, lambda clause: sentiment.message_polarity(clause).value).items())
@@ -475,6 +517,7 @@ def understand(
         role_opinions=said_roles,
         answer=answer,
         confirmation=confirmation,
+        opinion_of_open=opinion,
         names_only=session.names_only(),
         message_polarity=polarity,
         linked=session.linked,
@@ -534,7 +577,7 @@ class _Session:
     def names_only(self) -> bool:
         """The message is (almost) nothing but names the linker knows ("Pulp Fiction", "Alien")."""
         found = self.readings(with_focus=False)
-        letters = sum(ch.isalnum() for ch in self.text)
+        letters = sum(ch.isalnum() for ch in YEAR_IN_PARENTHESES.sub(" ", self.text))  # "Bad Boys (1995)"
         named = sum(ch.isalnum() for r in found for ch in self.text[r.mention.start : r.mention.end])
         return bool(found) and letters > 0 and named >= 0.8 * letters
 
@@ -604,6 +647,38 @@ def _suggestion_answer(
     return answer
 
 
+def _card_question(predicted: str, folded: str) -> str | None:
+    """The card intent a message asks (why / details / trailer), by the classifier or the card's words."""
+    if predicted in ABOUT_THE_CARD:
+        return predicted
+    if CARD_WORD.match(folded):
+        return CARD_COMMANDS.get(folded.strip(" .!?").split()[-1], Intent.REC_DETAILS.value)
+    asked = CARD_QUESTION.search(folded)
+    return CARD_QUESTION_WORDS[asked.group(1) or asked.group(2)] if asked else None
+
+
+def _overrulable(intent: str) -> bool:
+    """Intents an opinion about the open question's subject overrules: small talk ("I like it" heard as
+    liking the bot), not understood, or a preference with nothing named."""
+    if intent.startswith("smalltalk.confirmation"):
+        return False
+    return is_smalltalk(intent) or intent in NOT_UNDERSTOOD or intent == Intent.PREFERENCE
+
+
+def _opinion_of_open(text: str, readings: Sequence[Reading], sentiment: PolarityModel) -> str | None:
+    """``"+"``/``"-"`` when the message only says an opinion about "it" ("I like it", "I don't like this
+    movie", "I love it"): read as at a suggestion (``nlu.suggestion_answer.read_answer``), nothing else
+    named and no role words; else None."""
+    answer = read_answer(
+        text,
+        named=[(r.mention.start, r.mention.end) for r in readings],
+        polarity=lambda said: sentiment.message_polarity(said).value,
+    )
+    if answer is None or answer.kind != "rate" or answer.others or answer.roles:
+        return None
+    return answer.polarity if answer.polarity in ("+", "-") else None
+
+
 def _admissible(ranked: Sequence[str], view: View, *, refinable: bool) -> str:
     """The predicted intent, or the best alternative the dialog admits now (:attr:`View.blocked`).
 
@@ -630,7 +705,10 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     - "show my profile" is the profile; "more" is a new list; "what should I rate?" is help;
     - the card's buttons typed as words ("why", "trailer") while a card is on screen;
     - a bare title or name is a preference to confirm ("Pulp Fiction" -> "Did you like Pulp Fiction?");
-    - a bare yes/no with a card on screen answers its "Do you like it?";
+    - a bare yes/no with a card on screen answers its "Do you like it?", and so does an opinion naming
+      nothing ("I don't like", "I like this movie");
+    - at "Which X do you mean?", a typed option label ("The Fast and the Furious") is the answer and
+      another bare title a new preference;
     - an opinion about a named entity ("I love the Avengers") is a preference, even when the
       classifier hears small talk ("I love ..." addressed to the bot), or nothing it knows while a
       question is open (issue 17.9).
@@ -661,8 +739,26 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
         and session.names_only()
     ):
         return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"
+    if (
+        intent in (Intent.FALLBACK, Intent.PREFERENCE)
+        and view.question in ("item", "role")
+        and view.focus is None
+        and not OPINION_VERB.search(folded)
+        and session.names_only()
+    ):
+        if parse_option(view.answer_kind or view.question, session.text, None, view.options) is not None:
+            return Intent.PREFERENCE_DISAMBIGUATION.value  # "The Fast and the Furious" typed at "Which one?"
+        return Intent.PREFERENCE.value  # another title: a new preference ("Did you like F9?")
     if view.focus is not None and view.question is None and _yes_no(folded):
         return Intent.REC_PREFERENCE.value  # a bare yes/no answers the card's "Do you like it?"
+    if (
+        intent == Intent.PREFERENCE
+        and view.focus is not None
+        and view.question is None
+        and not session.readings(with_focus=False)
+        and _opinion_of_open(session.text, (), session._sentiment) is not None
+    ):
+        return Intent.REC_PREFERENCE.value  # "I don't like" with nothing named: about the card on screen
     if is_smalltalk(intent) and OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
         if session.readings(with_focus=False):
             return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
@@ -676,6 +772,8 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     return intent
 
 
+YEAR_IN_PARENTHESES = re.compile(r"\((?:1[89]|20)\d\d\)")
+"""A year after a title ("Bad Boys (1995)"): not a word of its own."""
 UNKNOWN_SUBJECT = re.compile(
     r"^(?:[A-Z0-9][\w'!.:-]*)(?:\s+(?:(?:of|the|a|an|in|on|to|and|de|la)\s+)*[A-Z0-9][\w'!.:-]*)*"
 )

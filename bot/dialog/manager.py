@@ -215,7 +215,8 @@ class DialogManager:
             answer_kind, options = pending.kind, render.option_labels(ctx, pending.kind, pending.task)
         elif isinstance(pending, CritiqueChoice | DeleteChoice):
             answer_kind, options = "item", [[ctx.kb.label(q)] for q in pending.options]
-        elif pending is None and refinable:  # "the 1998 one" after a stored preference picks another reading
+        elif (pending is None or isinstance(pending, SuggestionQuestion)) and refinable:
+            # "the 1998 one" after a stored preference picks another reading (also with the suggestion it got)
             answer_kind, options = "item", render.option_labels(ctx, "item", refinable[-1])
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open

@@ -42,6 +42,8 @@ DETAILS_OF = "details of a named item"
 RATE_SUGGESTION = "rate a suggestion"
 SUGGESTION_ANSWER = "answer to a suggested item"
 """Like / dislike / skip / role words about the item of the open suggestion (issue 13)."""
+ABOUT_SUGGESTED = "card question about a suggested item"
+"""Why / details / trailer asked about the item of the open suggestion (no list on screen)."""
 RESET_CHOICE = "reset choice"
 SMALLTALK = "smalltalk"
 
@@ -88,6 +90,8 @@ POLICY: dict[tuple[str, str], Handler] = {
     # active elicitation (issue 13): the suggested item's question
     ("suggestion", SUGGESTION_ANSWER): suggestions.on_answer,
     ("suggestion", Intent.SKIP.value): suggestions.on_answer,
+    ("suggestion", ANSWER): suggestions.on_refine,
+    ("suggestion", ABOUT_SUGGESTED): suggestions.on_card_question,
     # recommendations (the card acts come only with a card on screen: see handler_for)
     (ANY, Intent.RECOMMENDATION.value): recommendations.on_recommend,
     (ANY, Intent.REC_PREFERENCE.value): recommendations.on_rate,
@@ -140,6 +144,10 @@ def act_of(parse: TurnParse) -> str:
         return DETAILS_OF
     if parse.suggestion is not None and parse.suggestion.kind in ("rate", "roles", "skip"):
         return SUGGESTION_ANSWER
+    if parse.about_suggested is not None:
+        return ABOUT_SUGGESTED
+    if parse.opinion_of_open is not None:  # "I like it" at "Did you like X?" / "Which X do you mean?"
+        return ANSWER
     if payload is not None and payload.kind in _ANSWER_PAYLOADS:
         return ANSWER
     if payload is not None and payload.kind == "rate":

@@ -135,6 +135,12 @@ def on_answer(ctx: TurnContext) -> Outcome:
     task = question.task.copy()
     queue = [t.copy() for t in question.queue]
     choice = parse.answer
+    if choice is None and parse.opinion_of_open:
+        # "I like it" at "Which Titanic do you mean?": which one first (the question is kept open as an
+        # ignored one: bot.dialog.questions.keep_ignored_question re-shows it, or stores a person without role)
+        state.pending = None
+        kept = isinstance(question, ItemQuestion) and question.ignored + 1 < questions.QUESTION_LIFESPAN
+        return Outcome(msg.WHICH_ONE_FIRST if kept else "", events=[Event.PREFERENCE])
     if choice is None:
         # at "did you like X?", only a bare new name is a new preference
         new = tasks(ctx, parse.readings) if not isinstance(question, ConfirmQuestion) or parse.names_only else []
@@ -162,6 +168,7 @@ def on_answer(ctx: TurnContext) -> Outcome:
     elif isinstance(question, ItemQuestion) and isinstance(choice, int):
         task.candidates = [task.candidates[choice]]
         task.ambiguous = False
+        task.polarity = parse.opinion_of_open or task.polarity  # "I like it" about the one candidate
         queue.insert(0, task)
     elif isinstance(question, RoleQuestion) and isinstance(choice, int):
         task.role = task.roles[choice]
@@ -169,7 +176,9 @@ def on_answer(ctx: TurnContext) -> Outcome:
     elif isinstance(question, ConfirmQuestion) and task.all_values:  # "Do you like all of them: A, B?"
         from bot.dialog.suggestions import store_all_values
 
-        store_all_values(ctx, task, choice == 0, outcome)
+        # "I don't like them" at "You don't like these of X: A, B. Right?" is a yes
+        agrees = parse.opinion_of_open == task.polarity if parse.opinion_of_open else choice == 0
+        store_all_values(ctx, task, agrees, outcome)
     elif isinstance(question, ConfirmQuestion):
         task.polarity = "+" if choice == 0 else "-"
         queue.insert(0, task)

@@ -82,6 +82,59 @@ def on_answer(ctx: TurnContext) -> Outcome:
     return outcome
 
 
+def on_refine(ctx: TurnContext) -> Outcome:
+    """A bare name refining the preference stored just before the suggestion was asked ("Horror Film"
+    after "I don't like horror films"): the preference is refined (``preferences.refine``) and the
+    suggestion asked again, unless the refinement asks a question of its own."""
+    from bot.dialog.preferences import refine
+
+    state = ctx.state
+    question = state.pending
+    if not isinstance(question, SuggestionQuestion) or not ctx.refinable:
+        return _ask_again(ctx, Outcome(msg.FALLBACK_IN_QUESTION.format(question=getattr(question, "question", ""))))
+    outcome = refine(ctx)
+    if state.pending is None:
+        state.pending = question
+    if state.pending is question:
+        _ask_again(ctx, outcome)
+    return outcome
+
+
+def on_card_question(ctx: TurnContext) -> Outcome:
+    """Why / details / trailer about the suggested item: answered, then the suggestion asked again."""
+    from recommender.recommend import item_card
+
+    question = ctx.state.pending
+    if not isinstance(question, SuggestionQuestion):
+        return Outcome(msg.NO_ITEM_ON_SCREEN)
+    title = display(ctx, question.qid)
+    about = ctx.parse.about_suggested
+    if about == Intent.REC_WHY:
+        text = msg.SUGGESTION_WHY.format(title=title, nouns=msg.SUGGEST_NOUNS[ctx.state.domain])
+    else:
+        found = item_card(ctx.kb, question.qid)  # type: ignore[arg-type]
+        if about == Intent.REC_TRAILER:
+            if found.trailer:
+                text = msg.TRAILER.format(title=title, url=found.trailer)
+            else:
+                text = found.preview_note or msg.TRAILER_NONE.format(title=title, url=found.search_url)
+        else:
+            lines = [title, *([found.description] if found.description else [])]
+            lines += [msg.DETAILS_GENRES.format(names=", ".join(found.genres))] if found.genres else []
+            text = "\n".join(lines)
+    return _ask_again(ctx, Outcome(text))
+
+
+def _ask_again(ctx: TurnContext, outcome: Outcome) -> Outcome:
+    """The open suggestion's question (and buttons) after the reply."""
+    question = ctx.state.pending
+    if isinstance(question, SuggestionQuestion):
+        outcome.text = "\n".join(t for t in (outcome.text, question.question) if t)
+        outcome.choices = outcome.choices or question.choices
+        outcome.events.extend(e for e in (Event.QUESTION, Event.SUGGESTION) if e not in outcome.events)
+    return outcome
+
+
 def ask_role_values(ctx: TurnContext, item: str, roles: tuple[tuple[str, str], ...], outcome: Outcome) -> bool:
     """'Do you like all of them: A, B?' for the first role word with an opinion about ``item`` ("I don't
     like the director"): what it refers to is confirmed, as the original system did. True if asked."""
@@ -189,4 +242,12 @@ def ask_next(ctx: TurnContext, outcome: Outcome) -> bool:
     return True
 
 
-__all__ = ["after_turn", "ask_next", "ask_role_values", "on_answer", "store_all_values"]
+__all__ = [
+    "after_turn",
+    "ask_next",
+    "ask_role_values",
+    "on_answer",
+    "on_card_question",
+    "on_refine",
+    "store_all_values",
+]

@@ -242,3 +242,45 @@ def test_a_bad_elicitation_setting_is_one_clear_error(tmp_path, monkeypatch, cap
     monkeypatch.setenv("CORSBOT_ELICITATION", "films=popularity")
     assert cli.main(["chat"]) == 2
     assert "domain among movie, book, music" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------- what is on screen decides
+
+
+def test_a_bare_name_right_after_the_preference_refines_it_and_the_suggestion_stays(dm):
+    _say(dm, "I like Inception")
+    _say(dm, "I hate Top Gun")
+    assert "Do you like Dunkirk?" in _say(dm, "I like Interstellar").text
+    reply = _say(dm, "Interstellar")  # the name of what was just said: a refinement, not a new question
+    rec = _last(dm)
+    assert (rec.intent, rec.recognized_objects) == ("preference - disambiguation", "Q2+")
+    assert "Do you like Dunkirk?" in reply.text and "Did you like" not in reply.text
+    _say(dm, "I like it")
+    assert (_last(dm).intent, _last(dm).recognized_objects) == ("preference", "Q7+")
+
+
+def test_card_questions_about_the_suggested_item_are_answered_and_it_is_asked_again(dm):
+    _three_preferences(dm)
+    reply = _say(dm, "Can I watch the trailer?")
+    rec = _last(dm)
+    assert rec.intent == "Default Fallback Intent" and "recommendation" not in _events(rec)
+    assert "Dunkirk" in reply.text.split("\n")[0] and reply.text.endswith("Do you like Dunkirk?")
+    reply = _say(dm, "give me some details")
+    assert "war film" in reply.text and reply.text.endswith("Do you like Dunkirk?")
+    _say(dm, "I don't like it")
+    assert _last(dm).recognized_objects == "Q7-"
+
+
+def test_i_like_it_answers_the_open_preference_question(tmp_path, services):
+    dm = _dm(tmp_path, services, strategy="none")
+    assert "Did you like Memento?" in _say(dm, "I watched Memento").text
+    reply = _say(dm, "I like it")
+    rec = _last(dm)
+    assert (rec.intent, rec.recognized_objects) == ("preference", "Q8+") and "Memento" in reply.text
+    _say(dm, "I like The Avengers")  # "Which The Avengers do you mean?"
+    reply = _say(dm, "I love it")  # which one is "it"? asked again, nothing stored, no small talk
+    rec = _last(dm)
+    assert (rec.intent, rec.recognized_objects) == ("preference", "")
+    assert "which one you mean" in reply.text and "Still open" in reply.text
+    _say(dm, "the 1998 one")
+    assert (_last(dm).intent, _last(dm).recognized_objects) == ("preference - disambiguation", "Q6+")

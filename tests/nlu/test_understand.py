@@ -81,3 +81,46 @@ def test_a_card_word_with_nothing_on_screen(parts):
     parts["intents"].predict = lambda *a, **k: FakePrediction(why, 0.9, ((why, 0.9),))
     assert understand("why?", fresh(), **parts).no_item_on_screen
     assert understand("why?", View(focus="Q1"), **parts).intent == why
+
+
+def test_an_opinion_about_what_the_open_question_asks_is_an_answer(parts):
+    from tests.bot.dialog_fakes import FakePrediction
+
+    likes = "smalltalk.user.likes_agent"
+    parts["intents"].predict = lambda *a, **k: FakePrediction(likes, 0.9, ((likes, 0.9),))
+    confirm = View(question="confirm", answer_kind="confirm", options=(("yes",), ("no",)))
+    said = understand("I like it", confirm, **parts)  # "Did you like Memento?" "I like it": a yes, never small talk
+    assert (said.intent, said.opinion_of_open, said.answer) == ("preference", "+", 0)
+    said = understand("I don't like this movie", confirm, **parts)
+    assert (said.intent, said.opinion_of_open, said.answer) == ("preference", "-", 1)
+    which = View(question="item", answer_kind="item", options=(("The Avengers", "2012"), ("The Avengers", "1998")))
+    said = understand("I love it", which, **parts)  # which one is "it"? not an answer to pick from
+    assert (said.intent, said.opinion_of_open, said.answer) == ("preference", "+", None)
+    one = View(question="item", answer_kind="item", options=(("Memento",),))
+    assert understand("I love it", one, **parts).answer == 0  # the one candidate asked about
+    assert understand("I like Memento", confirm, **parts).opinion_of_open is None  # another title named
+    assert understand("I like it", View(), **parts).intent == likes  # nothing asked: the classifier's
+
+
+def test_an_opinion_with_nothing_named_rates_the_card_on_screen(parts):
+    from tests.bot.dialog_fakes import FakePrediction
+
+    parts["intents"].predict = lambda *a, **k: FakePrediction("preference", 0.9, (("preference", 0.9),))
+    assert understand("I don't like", View(focus="Q7"), **parts).intent == "request_recommendation - preference"
+    assert understand("I don't like Memento", View(focus="Q7"), **parts).intent == "preference"
+
+
+def test_a_title_typed_at_which_one(parts):
+    options = (("Inception",), ("Interstellar",))
+    view = View(question="item", answer_kind="item", options=options, blocked=FOLLOW_UPS)
+    said = understand("Memento", view, **parts)  # not among the options: a new title ("Did you like Memento?")
+    assert said.intent == "preference" and said.names_only
+    assert understand("Memento (2000)", fresh(), **parts).names_only  # a year after the title is no word
+
+
+def test_card_questions_about_the_suggested_item(parts):
+    view = View(question="suggestion", suggested="Q7", blocked=FOLLOW_UPS)
+    assert understand("Can I watch the trailer?", view, **parts).about_suggested == "request_recommendation - trailer"
+    assert understand("give me some details", view, **parts).about_suggested == "request_recommendation - details"
+    said = understand("details of Inception", view, **parts)  # about another title
+    assert said.about_suggested is None
