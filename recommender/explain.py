@@ -17,7 +17,17 @@ score into the mass each neighbour sends it. Candidate reasons and their weights
 
 The top 3 LIKED_VALUE/SHARED_VALUE/CO_LIKED reasons by weight are kept (a RELATED_VALUE only when no liked
 entity reaches the item within two steps, and then just the strongest one); entities without a
-label are skipped. They are rendered as short sentences, e.g.
+label are skipped. Two rules of what is worth reading (issue 16):
+
+- a reason through a weak property (record label, publisher, country, award, language:
+  ``recommender.schema.weak_pids``) comes after every reason through a stronger one, so it is never
+  the only reason while a stronger one exists;
+- collaborative (CO_LIKED) reasons are given only when they are the main carrier: their summed
+  mass at least that of the KB reasons found.
+
+A SHARED_VALUE names the property of each of its two edges: the one they share when there is one
+(``via_pid`` None), else both ("It is written by X, and Doctor Strange, which you like, has X as
+director"). They are rendered as short sentences, e.g.
 ``"You like Christopher Nolan, who directed it, and science fiction films."``
 
 Example:
@@ -39,6 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from recommender.recommend import is_user_node
+from recommender.schema import weak_pids
 
 if TYPE_CHECKING:
     from recommender.recommend import Recommender
@@ -70,6 +81,9 @@ class Reason:
             e.g. "P57" (director); None if unknown.
         via: the shared value for SHARED_VALUE, else None.
         weight: share of the item's PageRank score carried by this path, in [0, 1].
+        via_pid: SHARED_VALUE only: the property linking ``entity`` and ``via`` when it is not
+            ``pid`` (Doctor Strange is *directed* by the man who *wrote* the item); None when both
+            edges have the same property (or for other kinds).
     """
 
     kind: ReasonKind
@@ -77,6 +91,7 @@ class Reason:
     pid: str | None
     via: str | None
     weight: float
+    via_pid: str | None = None
 
 
 def top_reasons(
@@ -113,7 +128,11 @@ def top_reasons(
         return ()
     liked_set = set(liked)
 
+    unmasked = not mask.any()
+
     def out_weight(j: int) -> float:
+        if unmasked:  # nothing disliked: the graph's own out-weights
+            return float(g.out_weight[j])
         start, end = wt.indptr[j], wt.indptr[j + 1]  # symmetric graph: row j = arcs out of j
         cols = wt.indices[start:end]
         return float(np.sum(wt.data[start:end][keep[cols]]))
@@ -121,6 +140,18 @@ def top_reasons(
     def neighbours(j: int) -> list[tuple[int, float]]:
         start, end = wt.indptr[j], wt.indptr[j + 1]
         return [(int(c), float(w)) for c, w in zip(wt.indices[start:end], wt.data[start:end], strict=True) if keep[c]]
+
+    index = g.index
+    liked_mask = np.zeros(len(keep), dtype=bool)
+    liked_mask[[index[q] for q in liked_set if q in index]] = True
+    liked_mask &= keep
+
+    def liked_neighbours(j: int) -> list[tuple[int, float]]:
+        """The liked (kept) neighbours of j other than the item: a genre has thousands of others."""
+        start, end = wt.indptr[j], wt.indptr[j + 1]
+        cols = wt.indices[start:end]
+        sel = np.flatnonzero(liked_mask[cols] & (cols != i))
+        return [(int(cols[k]), float(wt.data[start + k])) for k in sel]
 
     out_cache: dict[int, float] = {}
 
@@ -130,6 +161,25 @@ def top_reasons(
             d = out_cache[src] = out_weight(src)
         return w / d if d > 0 else 0.0
 
+    kb = recommender.kb
+    claims_of: dict[str, frozenset[tuple[str, str]]] = {}
+    order = getattr(kb, "pids", None)
+
+    def claims(q: str) -> frozenset[tuple[str, str]]:
+        found = claims_of.get(q)
+        if found is None:
+            found = claims_of[q] = frozenset(kb.item_values(q))
+        return found
+
+    def pids_between(a: str, b: str) -> tuple[str, ...]:  # Recommender.edge_pids, claims read once
+        if order is None:
+            return recommender.edge_pids(a, b)
+        found = {p for p, v in claims(a) if v == b} | {p for p, v in claims(b) if v == a}
+        return tuple(p for p in order if p in found)
+
+    def reversed_(subject: str, pid: str, other: str) -> bool:  # _reversed, claims read once
+        return (pid, other) not in claims(subject) and (pid, subject) in claims(other)
+
     reasons: list[Reason] = []
     co_liked: dict[str, float] = {}
     nodes = g.nodes
@@ -137,26 +187,37 @@ def top_reasons(
         v_qid = str(nodes[v])
         if is_user_node(v_qid):  # another user who liked the item: credit the likes they share
             p_vi = transition(v, w_vi)
-            for u, w_uv in neighbours(v):
+            for u, w_uv in liked_neighbours(v):
                 u_qid = str(nodes[u])
-                if u != i and u_qid in liked_set:
+                if u_qid in liked_set:
                     share = a * a * float(scores[u]) * transition(u, w_uv) * p_vi / x_i
                     co_liked[u_qid] = co_liked.get(u_qid, 0.0) + share
             continue
-        pid = _edge_pid(recommender, v_qid, item)
+        pids_vi = pids_between(v_qid, item)
+        pid = _best_pid(recommender, pids_vi)
         direct = a * float(scores[v]) * transition(v, w_vi) / x_i
         if v_qid in liked_set:
             reasons.append(Reason(ReasonKind.LIKED_VALUE, v_qid, pid, None, direct))
             continue
         attributed = 0.0
         p_vi = transition(v, w_vi)
-        for u, w_uv in neighbours(v):
+        for u, w_uv in liked_neighbours(v):
             u_qid = str(nodes[u])
-            if u == i or u_qid not in liked_set:
+            if u_qid not in liked_set:
                 continue
             share = a * a * float(scores[u]) * transition(u, w_uv) * p_vi / x_i
             attributed += share
-            reasons.append(Reason(ReasonKind.SHARED_VALUE, u_qid, pid, v_qid, share))
+            pids_uv = pids_between(u_qid, v_qid)
+            common = [  # the same property, read the same way on both edges
+                p for p in pids_vi if p in pids_uv and reversed_(item, p, v_qid) == reversed_(u_qid, p, v_qid)
+            ]
+            if common:  # both edges by one property: "Like Inception, it stars Tom Hardy"
+                shared = _best_pid(recommender, common)
+                reasons.append(Reason(ReasonKind.SHARED_VALUE, u_qid, shared, v_qid, share))
+            else:
+                reasons.append(
+                    Reason(ReasonKind.SHARED_VALUE, u_qid, pid, v_qid, share, _best_pid(recommender, pids_uv))
+                )
         rest = direct - attributed
         if rest > 0:
             reasons.append(Reason(ReasonKind.RELATED_VALUE, v_qid, pid, None, rest))
@@ -168,14 +229,27 @@ def top_reasons(
 
     reasons = [r for r in reasons if r.weight > 0 and named(r)]
     reasons.sort(key=lambda r: (-r.weight, r.kind != ReasonKind.LIKED_VALUE, r.entity, r.via or ""))
+    weak = weak_pids(getattr(recommender.kb, "domain", None))
+
+    def is_weak(r: Reason) -> bool:
+        return r.kind != ReasonKind.CO_LIKED and (r.pid or "").lstrip("~") in weak
+
     personal = [r for r in reasons if r.kind != ReasonKind.RELATED_VALUE]
+    collaborative = sum(r.weight for r in personal if r.kind == ReasonKind.CO_LIKED)
+    from_kb = sum(r.weight for r in personal if r.kind != ReasonKind.CO_LIKED)
+    if collaborative < from_kb:  # "people who liked X" only when the co-likes carry the item
+        personal = [r for r in personal if r.kind != ReasonKind.CO_LIKED]
     if personal:  # reasons from the user's own likes first; related values never pad them
-        return tuple(personal[:limit])
-    return tuple(reasons[:1])
+        ordered = [r for r in personal if not is_weak(r)] + [r for r in personal if is_weak(r)]
+        return tuple(ordered[:limit])
+    related = [r for r in reasons if not is_weak(r)] or reasons
+    return tuple(related[:1])
 
 
-def _edge_pid(recommender: Recommender, a: str, b: str) -> str | None:
-    pids = recommender.edge_pids(a, b)
+def _best_pid(recommender: Recommender, pids: Iterable[str]) -> str | None:
+    """The property a sentence names among those of one edge: the heaviest in the walk, then the
+    lowest number (``P57`` before ``P58``)."""
+    pids = tuple(pids)
     if not pids:
         return None
     weighting = recommender.weighting
@@ -323,8 +397,17 @@ def render_reasons(
             else:
                 role = _role(r.pid, role_name) if not (r.pid or "").startswith("~") else None
                 liked_parts.append(f"{x} ({role})" if role else x)
-        elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None:
+        elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None and r.via_pid is None:
             sentences.append(f"Like {_short(label(r.entity))}, which you like, {_it(r.pid, label(r.via), role_name)}.")
+        elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None:  # two edges, two properties
+            via_pid = r.via_pid or ""
+            role = _role(via_pid.lstrip("~"), role_name) or "related"
+            v, u = _short(label(r.via)), _short(label(r.entity))
+            if via_pid.startswith("~"):  # the claim is via -> entity: "GotG 2 has Karen Gillan as actor"
+                other = f"{v} has {u}, which you like, as {role}"
+            else:
+                other = f"{u}, which you like, has {v} as {role}"
+            sentences.append(f"{_capital(_it(r.pid, label(r.via), role_name))}, and {other}.")
         elif r.kind == ReasonKind.RELATED_VALUE:
             sentences.append(f"{_capital(_it(r.pid, label(r.entity), role_name))}, close to your taste.")
     if liked_parts:
@@ -377,15 +460,84 @@ def explain_text(recommender: Recommender, reasons: Iterable[Reason], *, item: s
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A fact the sentence of a reason states: the KB claim ``subject -pid-> value``, or for a
+    collaborative reason (``pid`` = :data:`recommender.kbgraph.LIKED_BY`) "some other user liked
+    both ``subject`` and ``value``"."""
+
+    subject: str
+    pid: str
+    value: str
+
+
+def reason_claims(kb: object, item: str, reason: Reason) -> tuple[Claim, ...]:
+    """The facts the rendered sentence of ``reason`` states about ``item`` (what an audit checks
+    against the KB, ``recommender.audit``), in the orientation :func:`explain_text` renders.
+
+    - LIKED_VALUE / RELATED_VALUE: the claim linking the item and ``entity`` ("You like Christopher
+      Nolan, who directed it": ``item -P57-> Nolan``; reversed ``~P..`` reasons: ``entity -P-> item``);
+    - SHARED_VALUE: the item's claim with ``via`` and the same claim of the liked ``entity`` ("Like
+      Inception, which you like, it stars Tom Hardy": both star him);
+    - CO_LIKED: ``Claim(entity, LIKED_BY, item)``.
+
+    A reason without a property states nothing checkable but its collaborative claim (empty tuple).
+    """
+    from recommender.kbgraph import LIKED_BY
+
+    if reason.kind == ReasonKind.CO_LIKED:
+        return (Claim(reason.entity, LIKED_BY, item),)
+    if reason.pid is None:
+        return ()
+    r = _oriented(kb, item, reason)
+    pid = (r.pid or "").lstrip("~")
+    reversed_ = (r.pid or "").startswith("~")
+    if reason.kind == ReasonKind.SHARED_VALUE:
+        if reason.via is None:
+            return ()
+        mine = Claim(reason.via, pid, item) if reversed_ else Claim(item, pid, reason.via)
+        if r.via_pid is not None:  # "..., and Doctor Strange, which you like, has X as director"
+            q = r.via_pid.lstrip("~")
+            theirs = (
+                Claim(reason.via, q, reason.entity)
+                if r.via_pid.startswith("~")
+                else Claim(reason.entity, q, reason.via)
+            )
+        else:  # "Like Inception, which you like, it stars Tom Hardy": Inception stars him too
+            theirs = Claim(reason.via, pid, reason.entity) if reversed_ else Claim(reason.entity, pid, reason.via)
+        return (mine, theirs)
+    return (Claim(reason.entity, pid, item) if reversed_ else Claim(item, pid, reason.entity),)
+
+
 def _oriented(kb: object, item: str, reason: Reason) -> Reason:
-    """``reason`` with its pid marked ``~P..`` when the claim is ``value -pid-> item`` (reversed)."""
+    """``reason`` with its pid marked ``~P..`` when the claim is ``value -pid-> item`` (reversed),
+    and its ``via_pid`` marked ``~`` when the liked entity's claim is ``via -via_pid-> entity``."""
     other = reason.via if reason.kind == ReasonKind.SHARED_VALUE else reason.entity
     if reason.pid is None or other is None or reason.kind == ReasonKind.CO_LIKED:
         return reason
-    forward = (reason.pid, other) in set(kb.item_values(item))  # type: ignore[attr-defined]
-    if forward or (reason.pid, item) not in set(kb.item_values(other)):  # type: ignore[attr-defined]
+    pid, via_pid = reason.pid, reason.via_pid
+    if _reversed(kb, item, pid, other):
+        pid = "~" + pid
+    if via_pid is not None and reason.via is not None and _reversed(kb, reason.entity, via_pid, reason.via):
+        via_pid = "~" + via_pid
+    if (pid, via_pid) == (reason.pid, reason.via_pid):
         return reason
-    return Reason(reason.kind, reason.entity, "~" + reason.pid, reason.via, reason.weight)
+    return Reason(reason.kind, reason.entity, pid, reason.via, reason.weight, via_pid)
 
 
-__all__ = ["MAX_REASONS", "Reason", "ReasonKind", "explain_text", "render_reasons", "top_reasons"]
+def _reversed(kb: object, subject: str, pid: str, other: str) -> bool:
+    """True when ``subject`` and ``other`` are linked by ``other -pid-> subject`` only."""
+    forward = (pid, other) in set(kb.item_values(subject))  # type: ignore[attr-defined]
+    return not forward and (pid, subject) in set(kb.item_values(other))  # type: ignore[attr-defined]
+
+
+__all__ = [
+    "MAX_REASONS",
+    "Claim",
+    "Reason",
+    "ReasonKind",
+    "explain_text",
+    "reason_claims",
+    "render_reasons",
+    "top_reasons",
+]

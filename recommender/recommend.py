@@ -556,6 +556,7 @@ class Recommender:
         """
         from recommender.explain import top_reasons
 
+        profile = self.canonical_profile(profile)  # a liked merged genre is liked as the genre it became
         solved = self.solve(profile)
         scores = solved.dense()
         if scores is None or item not in self.graph.index:
@@ -1004,8 +1005,11 @@ def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = 3) -> ItemCa
     by_role: dict[str, list[str]] = {}
     genres: list[str] = []
     role_of = dict(PEOPLE_ROLE_ORDER)
+    has_label = getattr(kb, "has_label", None)
     for pid, value in kb.item_values(qid):
         name = kb.label(value)
+        if not (has_label(value) if has_label is not None else name != value):
+            continue  # an unlabelled value would be shown as a bare QID: not shown at all
         if pid in GENRE_PIDS:
             if name not in genres:
                 genres.append(name)

@@ -627,6 +627,18 @@ def role_name(pid: PID | str, domain: str | None = None, kind: str | None = None
     return _ROLE_NAMES.get(str(pid), f"related ({pid})")
 
 
+WEAK_CLAIM_PIDS: frozenset[str] = frozenset({"P495", "P27", "P17", "P166", "P1411", "P364", "P407", "P37"})
+"""Country, award and language properties: weak reasons wherever they appear (issue 16), with the
+edges a domain marks :attr:`EdgeProperty.weak`."""
+
+
+def weak_pids(domain: str | None = None) -> frozenset[str]:
+    """Properties that say little about taste in ``domain``: its edges marked weak (record label,
+    publisher, production company, instrument) and :data:`WEAK_CLAIM_PIDS` (None: every domain's)."""
+    schemas = [DOMAINS[domain]] if domain is not None and domain in DOMAINS else list(DOMAINS.values())
+    return WEAK_CLAIM_PIDS | {e.pid for s in schemas for e in s.edges if e.weak}
+
+
 def kind_rules_text(domain: str) -> str:
     """The kind rules of ``domain`` in words (documentation and ``corsbot kb stats``).
 
@@ -706,4 +718,6 @@ __all__ = [
     "role_words",
     "role_words_for",
     "DOMAIN_ROLE_WORDS",
+    "WEAK_CLAIM_PIDS",
+    "weak_pids",
 ]

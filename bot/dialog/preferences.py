@@ -30,7 +30,11 @@ FOLLOW_UP_EVENTS = (Event.QUESTION, Event.DISAMBIGUATION)
 
 
 def tasks(ctx: TurnContext, readings: Sequence[Reading]) -> list[PreferenceTask]:
-    """The queue of preference tasks: each linked mention with its polarity and role hint."""
+    """The queue of preference tasks: each linked mention with its polarity and role hint; the
+    candidates offered are those a user can tell apart (``recommender.names.distinguishable``: of two
+    that would read the same, the linker's better one)."""
+    from recommender.names import distinguishable
+
     kb = ctx.kb
     out = []
     for reading in readings:
@@ -38,10 +42,11 @@ def tasks(ctx: TurnContext, readings: Sequence[Reading]) -> list[PreferenceTask]
         roles_hint = list(getattr(mention.candidates[0], "roles", ()) or ())
         if reading.stated_role and reading.stated_role in kb.roles(mention.candidates[0].qid):
             roles_hint = [reading.stated_role]  # "Brad Pitt as an actor"
+        offered = distinguishable(kb, [c.qid for c in mention.candidates]) if len(mention.candidates) > 1 else None
         out.append(
             PreferenceTask(
                 mention=mention.text,
-                candidates=[c.qid for c in mention.candidates[: questions.MAX_CHOICES]],
+                candidates=(offered or [c.qid for c in mention.candidates])[: questions.MAX_CHOICES],
                 readings=[c.qid for c in mention.candidates],  # every reading of the words
                 roles_hint=roles_hint,
                 ambiguous=bool(mention.ambiguous),  # one unsure candidate is confirmed too

@@ -8,7 +8,7 @@ from bot import messages as msg
 from bot.dialog.acts import DeleteChoice, Outcome, ResetConfirm, RoleQuestion
 from bot.dialog.context import TurnContext
 from bot.dialog.questions import MAX_CHOICES, ask_options, close_questions
-from bot.dialog.render import display
+from bot.dialog.render import display, has_name
 from bot.turns import Choice
 from logs.schema import Event
 from nlu.textnorm import fold
@@ -30,9 +30,13 @@ def on_show_profile(ctx: TurnContext) -> Outcome:
         return Outcome(msg.PROFILE_EMPTY.format(nouns=nouns))
     lines = []
     for qid, pref in profile.items():
+        if not has_name(ctx.kb, qid):  # stored (a replayed study's QID) but nameless: never a bare QID
+            continue
         role = f" ({role_name(pref['role'], state.domain)})" if pref.get("role") else ""
         sign = "👍" if pref["polarity"] == "+" else "👎"
         lines.append(msg.PROFILE_LINE.format(sign=sign, label=display(ctx, qid), role=role))
+    if not lines:
+        return Outcome(msg.PROFILE_EMPTY.format(nouns=nouns))
     return Outcome(msg.PROFILE.format(nouns=nouns, lines="\n".join(lines)))
 
 

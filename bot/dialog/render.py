@@ -21,13 +21,31 @@ BARE_QID = re.compile(r"^Q\d+$")
 
 
 def display(ctx: TurnContext, qid: str | None) -> str:
-    """A user-facing name: label and year."""
+    """A user-facing name: label (else its first alias) and year; the QID only for an entity with
+    no name at all (callers that list stored entities leave those out: :func:`has_name`)."""
     if qid is None:
         return ""
     kb = ctx.kb
-    label = kb.label(qid) if kb.has(qid) else qid
+    label = name_of(kb, qid) or qid
     year = details(kb, qid).get("year")
     return f"{label} ({year})" if year else label
+
+
+def name_of(kb: Any, qid: str) -> str | None:
+    """The entity's label, else its first alias, else None (it has no name a user could read)."""
+    if not kb.has(qid):
+        return None
+    label = kb.label(qid)
+    if label != qid:
+        return str(label)
+    aliases = getattr(kb, "aliases", None)
+    found = aliases(qid) if callable(aliases) else ()
+    return str(found[0]) if found else None
+
+
+def has_name(kb: Any, qid: str) -> bool:
+    """``qid`` has a label or an alias (:func:`name_of`)."""
+    return name_of(kb, qid) is not None
 
 
 def details(kb: Any, qid: str | None) -> dict[str, Any]:
@@ -55,7 +73,10 @@ def option_words(ctx: TurnContext, qids: Sequence[str]) -> list[list[str]]:
     for name in names:
         inner = name[name.rfind("(") + 1 : -1] if name.endswith(")") else ""
         parts = [p.strip() for p in inner.split(",") if p.strip()]
-        qualifiers.append(parts + [re.sub(r"^(film by|book by|by) ", "", p) for p in parts if " by " in f" {p}"])
+        qualifiers.append(
+            parts
+            + [re.sub(r"^(?:\w+ )?(?:by|from) ", "", p) for p in parts if " by " in f" {p}" or " from " in f" {p}"]
+        )
     counts: dict[str, int] = {}
     for parts in qualifiers:
         for part in set(parts):

@@ -6,7 +6,7 @@ import pytest
 from _rec_fakes import LABELS, FakeKB  # noqa: E402
 
 from recommender.explain import MAX_REASONS, Reason, ReasonKind, explain_text, render_reasons
-from recommender.recommend import Profile, Recommender
+from recommender.recommend import GraphWeighting, Profile, Recommender
 from recommender.schema import role_name
 
 INCEPTION, INTERSTELLAR, DUNKIRK, MAD_MAX = "Q25188", "Q13417189", "Q24053263", "Q1536155"
@@ -113,3 +113,49 @@ def test_label_ending_in_a_full_stop_gives_no_double_stop():
     reasons = [Reason(ReasonKind.LIKED_VALUE, "Q1", None, None, 0.1)]
     assert render_reasons(reasons, label=lambda q: "Warner Bros.") == "You like Warner Bros."
     assert render_reasons(reasons, label=lambda q: "Wait...") == "You like Wait...."  # an ellipsis is kept
+
+
+class ExtraKB(FakeKB):
+    """FakeKB plus a few claims (a production company: a weak property in the movie domain)."""
+
+    def __init__(self, extra, labels):
+        super().__init__()
+        self.extra, self.more = list(extra), dict(labels)
+        for item, pid, value in self.extra:
+            self._graph.add_edge(item, value, pids=(pid,))
+
+    def has(self, qid):
+        return qid in self.more or super().has(qid)
+
+    def label(self, qid):
+        return self.more.get(qid) or super().label(qid)
+
+    def item_values(self, item):
+        return super().item_values(item) + tuple((p, v) for i, p, v in self.extra if i == item)
+
+    def value_items(self, value):
+        return super().value_items(value) + tuple((p, i) for i, p, v in self.extra if v == value)
+
+
+def test_a_weak_property_is_never_the_lead_reason_while_a_stronger_one_exists():
+    studio = "Q990001"
+    kb = ExtraKB([(DUNKIRK, "P272", studio)], {studio: "Syncopy"})
+    rec = Recommender(kb)
+    reasons = rec.explain(Profile(liked=frozenset({studio, HARDY})), DUNKIRK)
+    by_entity = {r.entity: r for r in reasons}
+    assert by_entity[studio].weight > by_entity[HARDY].weight  # the studio (1 film) carries more mass...
+    assert reasons[0].entity == HARDY  # ...but the actor comes first
+    assert explain_text(rec, reasons, item=DUNKIRK).startswith("You like Tom Hardy, who stars in it")
+    # with nothing stronger, the weak reason is still given
+    assert [r.entity for r in rec.explain(Profile(liked=frozenset({studio})), DUNKIRK)] == [studio]
+
+
+def test_collaborative_reasons_only_when_they_carry_the_item():
+    users = {"u1": (NOLAN, DUNKIRK), "u2": (INCEPTION, "Q171048")}
+    rec = Recommender(FakeKB(), interactions=users, weighting=GraphWeighting(user_weight=0.3))
+    # Nolan directed Dunkirk: the KB edge carries more than the light co-like, so no "people who liked"
+    kinds = {r.kind for r in rec.explain(Profile(liked=frozenset({NOLAN})), DUNKIRK)}
+    assert ReasonKind.CO_LIKED not in kinds and ReasonKind.LIKED_VALUE in kinds
+    # Toy Story is reached through the other user only: the co-like is the reason, naming the liked film
+    (reason,) = rec.explain(Profile(liked=frozenset({INCEPTION})), "Q171048")
+    assert (reason.kind, reason.entity) == (ReasonKind.CO_LIKED, INCEPTION)

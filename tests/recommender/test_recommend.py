@@ -284,3 +284,11 @@ def test_links_quote_ids_and_imdb_names_go_to_name_pages():
     assert links["IMDb"] == "https://www.imdb.com/name/nm0000123/"
     assert links["Last.fm"] == "https://www.last.fm/music/Pink+Floyd"
     assert links["Discogs"] == "https://www.discogs.com/master/1%202"
+
+
+def test_item_card_never_shows_an_unlabelled_value(tiny_kbs):
+    movie = tiny_kbs["movie"]
+    assert not movie.has_label("Q47284")  # The Shawshank Redemption's director has no label in the fixture
+    card = item_card(movie, "Q172241")
+    shown = [name for _role, names in card.people for name in names] + list(card.genres)
+    assert "Q47284" not in shown and "drama film" in card.genres
