@@ -23,6 +23,7 @@ EVALUATION_MODULES = {
     "recommender.rec_eval",
     "recommender.elicitation_eval",
     "recommender.bench",
+    "recommender.audit",
 }
 """Offline evaluation and benchmark code: the CLI runs it, the live bot never imports it."""
 

@@ -17,6 +17,11 @@
   each strategy from their logged opinions; writes ``<home>/reports/rec/elicitation.{json,md,png}``
   (the PNG: HR@10 against K per strategy); last line exactly
   ``elicitation: users=N best=S hr10_k5_S=X ... rated_share_k5_S=Y ...`` (one pair per strategy).
+- ``corsbot rec audit [--domains ...] [--sessions 300] [--seed 0]``: simulated sessions per domain
+  rendered by the dialog's handlers (:mod:`bot.cli.rec_audit`) and audited by
+  :mod:`recommender.audit`; writes ``<home>/reports/rec/audit.{md,json}``; last line exactly
+  ``audit: sessions=N wrong_kind=A bare_ids=B false_explanations=C weak_only_explanations=D
+  duplicate_options=E`` (sums over the domains).
 - ``corsbot rec bench --scale [--max-edges 10000000] [--priors 50]``: the exact and the approximate
   solver on synthetic knowledge graphs from 10^4 edges to ``--max-edges``
   (:mod:`recommender.scale_bench`): p50/p99 latency of a 5-seed prior, top-10 overlap of the
@@ -55,7 +60,7 @@ logger = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``rec evaluate`` and ``rec bench`` to the top-level parser."""
+    """Add ``rec evaluate``, ``rec elicitation-eval``, ``rec audit`` and ``rec bench`` to the top-level parser."""
     rec = sub.add_parser("rec", help="recommender: offline evaluation and benchmark")
     rec_sub = rec.add_subparsers(dest="rec_command", metavar="REC_COMMAND")
     rec.set_defaults(handler=lambda args: (rec.print_help(), 2)[1])
@@ -123,6 +128,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     el.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     el.set_defaults(handler=run_elicitation_eval)
+
+    au = rec_sub.add_parser(
+        "audit",
+        help="simulated sessions per domain: wrong kinds, bare ids, false or weak-only explanations, duplicate options",
+    )
+    au.add_argument(
+        "--domains",
+        nargs="+",
+        default=list(paths.DOMAINS),
+        choices=paths.DOMAINS,
+        metavar="DOMAIN",
+        help=f"domains to audit, among {', '.join(paths.DOMAINS)} (default: all three)",
+    )
+    au.add_argument("--sessions", type=positive_int, default=300, help="sessions per domain (default 300)")
+    au.add_argument("--seed", type=int, default=0, help="seed of the sampled profiles")
+    au.add_argument("--examples", type=non_negative_int, default=5, help="findings printed per domain")
+    au.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
+    au.set_defaults(handler=run_audit)
 
     be = rec_sub.add_parser("bench", help="latency per recommendation and scaling curve")
     be.add_argument(
@@ -249,6 +272,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
     print(f"report: {out / 'evaluate.md'}")
     print(summary_line(results))
     return 0
+
+
+# -- audit -------------------------------------------------------------------------------------
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """Handler of ``corsbot rec audit`` (the sessions: :mod:`bot.cli.rec_audit`)."""
+    from bot.cli.rec_audit import run_audit as run
+
+    return run(args)
 
 
 # -- elicitation-eval --------------------------------------------------------------------------
