@@ -890,7 +890,20 @@ PEOPLE_ROLE_ORDER: tuple[tuple[PID, str], ...] = (
     ("P264", "record label"),
     ("P272", "production company"),
 )
-"""Roles shown on an item card, in display order."""
+"""Roles shown on an item card, in display order (movies, and any domain without its own list)."""
+
+CARD_ROLES: Mapping[str, tuple[tuple[PID, str], ...]] = {
+    "book": (("P50", "author"), ("P179", "series"), ("P135", "movement"), ("P123", "publisher")),
+    "music": (
+        ("P175", "performer"),
+        ("P361", "album"),
+        ("P86", "composer"),
+        ("P676", "lyricist"),
+        ("P264", "record label"),
+    ),
+}
+"""Roles on the card of a book (author, series) and of a song or album (performer, album), in display
+order; a music performer is shown as "band" or "artist" by its kind (``schema.role_name``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -931,7 +944,17 @@ _LINK_TEMPLATES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("discogs_id", "discogs"), "Discogs", "https://www.discogs.com/master/{}"),
     (("wikipedia",), "Wikipedia", "{}"),
 )
-_PREVIEW_SITES = ("IMDb", "Spotify", "Last.fm", "TMDB", "Discogs", "Wikipedia")
+_PREVIEW_SITES = (
+    "IMDb",
+    "Spotify",
+    "Last.fm",
+    "TMDB",
+    "Discogs",
+    "MusicBrainz",
+    "Open Library",
+    "Goodreads",
+    "Wikipedia",
+)
 
 
 def preview_links(details: Any) -> tuple[tuple[str, str], ...]:
@@ -986,6 +1009,16 @@ def trailer_url(raw: str | None) -> str | None:
 def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = 3) -> ItemCard:
     """Details and preview of one item, from the KB only (no network).
 
+    Per domain (issue 16): a film's director, cast, screenwriter ... (:data:`PEOPLE_ROLE_ORDER`); a
+    book's author, series, movement, publisher; a song's or album's band or artist, album, composer,
+    lyricist, record label (:data:`CARD_ROLES`; a song without a performer of its own shows its
+    album's, and without genres of its own its album's genres). The year is
+    ``ItemDetails.year``, else the one in its description or Wikipedia title (``names.item_year``).
+    Links come from the identifiers the KB has (``ItemDetails.links``: IMDb, TMDB, Spotify by the
+    id's kind, Last.fm, Discogs, MusicBrainz recording / release group, Open Library, Goodreads,
+    Wikipedia); a song or album without a Spotify id gets a Spotify search by name, a book without an
+    Open Library id an Open Library search by title and author (never a guessed id).
+
     Args:
         kb: knowledge base.
         qid: the item.
@@ -996,17 +1029,30 @@ def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = 3) -> ItemCa
         none), ``trailer`` is None and ``preview_note`` says so honestly, pointing to the item's
         IMDb/Spotify/Last.fm page when known and to a search link (never an invented URL).
     """
+    from recommender.names import item_year
+    from recommender.schema import role_name
+
     label = kb.label(qid)
     try:
         details = kb.details(qid)
     except Exception as exc:  # noqa: BLE001 - a card without details is still a card
         logger.info("no details for %s: %s", qid, exc)
         details = None
-    by_role: dict[str, list[str]] = {}
-    genres: list[str] = []
-    role_of = dict(PEOPLE_ROLE_ORDER)
+    domain = getattr(kb, "domain", "")
+    order = CARD_ROLES.get(domain, PEOPLE_ROLE_ORDER)
+    role_of = dict(order)
     has_label = getattr(kb, "has_label", None)
-    for pid, value in kb.item_values(qid):
+    kind_of = getattr(kb, "kind", None)
+    claims = list(kb.item_values(qid))
+    if domain == "music":  # a song is by its album's performer, of its album's genres, when it says nothing
+        albums = [v for p, v in claims if p == "P361"]
+        for wanted in ("P175", "P136"):
+            if not any(p == wanted for p, _ in claims):
+                claims += [(p, v) for album in albums for p, v in kb.item_values(album) if p == wanted]
+    by_role: dict[str, list[str]] = {}
+    roles_shown: list[str] = []
+    genres: list[str] = []
+    for pid, value in claims:
         name = kb.label(value)
         if not (has_label(value) if has_label is not None else name != value):
             continue  # an unlabelled value would be shown as a bare QID: not shown at all
@@ -1014,17 +1060,30 @@ def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = 3) -> ItemCa
             if name not in genres:
                 genres.append(name)
         elif pid in role_of:
-            names = by_role.setdefault(role_of[pid], [])
+            role = role_of[pid]
+            if pid == "P175" and domain == "music" and callable(kind_of):
+                role = role_name(pid, domain, kind_of(value))  # "band" or "artist"
+            names = by_role.setdefault(role, [])
+            if role not in roles_shown:
+                roles_shown.append(role)
             if name not in names and len(names) < max_people:
                 names.append(name)
-    people = tuple((role, tuple(by_role[role])) for _p, role in PEOPLE_ROLE_ORDER if role in by_role)
+    rank = {role: i for i, (_p, role) in enumerate(order)}
+    roles_shown.sort(key=lambda role: rank.get(role, rank.get("performer", len(rank))))
+    people = tuple((role, tuple(by_role[role])) for role in roles_shown)
     year = _first_attr(details, "year") if details is not None else None
+    if not year:
+        year = item_year(kb, qid)
     description = (_first_attr(details, "description") if details is not None else None) or kb.description(qid)
     image = _first_attr(details, "image") if details is not None else None
     trailer = trailer_url(_first_attr(details, "trailer") if details is not None else None)
     links = preview_links(details) if details is not None else ()
-    if getattr(kb, "domain", "") == "music" and not any(site == "Spotify" for site, _ in links):
+    if domain == "music" and not any(site == "Spotify" for site, _ in links):
         links = (*links, ("Spotify", spotify_url(None, None, label)))  # a search by name, never a guessed id
+    if domain == "book" and not any(site == "Open Library" for site, _ in links):
+        authors = by_role.get("author", [])
+        query = f"{label} {authors[0]}" if authors else label
+        links = (*links, ("Open Library", "https://openlibrary.org/search?q=" + urllib.parse.quote_plus(query)))
     kind = {"movie": "trailer", "book": "book preview", "music": "listen"}.get(getattr(kb, "domain", ""), "trailer")
     query = f"{label} {year} {kind}" if year else f"{label} {kind}"
     host = (
@@ -1136,6 +1195,7 @@ __all__ = [
     "DEFAULT_WEIGHTING",
     "PLAIN_WEIGHTING",
     "Critique",
+    "CARD_ROLES",
     "CritiqueResult",
     "GraphWeighting",
     "ItemCard",
