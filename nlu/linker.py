@@ -14,6 +14,8 @@ How a message is linked:
    without it, labels with a bracketed suffix also without it ("Havana (feat. Young Thug)"), and
    genre values also as "horror", "horror films", "comedy movies", "romantic movies" (genres
    are preferences too).
+   An item whose main title (before ": ") no other item and no other name has is also indexed by
+   it ("Batman v Superman", similarity 0.9).
    The index is built once per snapshot and linker version and stored beside the snapshot
    (:mod:`nlu.name_index`: a start maps it instead of rebuilding it).
    For every start token the longest n-gram is tried first; the longest non-overlapping spans
@@ -26,15 +28,22 @@ How a message is linked:
    fewer than 4 letters is *weak*. A weak span is linked only with a strong signal: it is quoted,
    it is capitalised mid-sentence in a message that is not Title Cased throughout, or it follows
    "the movie/book/song ..." ("the movie It"). Genre words ("horror") are not weak. Messages that
-   are commands ("skip", "show me the trailer", "not sure, up to you") link nothing.
+   are commands ("skip", "show me the trailer", "not sure, up to you") link nothing. The subject
+   opening an opinion is a signal too: a word that cannot be a subject ("Her is such a beautiful
+   film", "Up made me cry"), a capitalised or long run of words ("Me Before You made me cry", "come
+   as you are is my favourite song"), a word heading a list of names ("Heat and Collateral"); so are
+   an acronym in a message not shouted ("BTS") and a title typed with its label's "!" or "?"
+   ("Help! is my favourite Beatles song"). The pronoun "I" is never a capital signal.
 4. **References.** "this movie", "this one", "it", "that song" ... refer to ``focus`` (the item
    on screen); with no focus they link nothing ("I liked it" -> no mention).
 5. **Fuzzy fallback.** Name-like spans that are not fully matched exactly (the objects of a
    like-verb up to the clause end, comma lists included; runs of capitalised words) are matched
    with ``rapidfuzz.fuzz.ratio`` over folded names of similar length sharing a blocking key
    (cut-offs :data:`FUZZY_CUTOFF` / :data:`FUZZY_CUTOFF_LONG`, at least :data:`FUZZY_MIN_CHARS`
-   letters; no WRatio/partial matching). A span is tried whole first, then cut before inner
-   connectives; a whole-span hit replaces shorter exact matches inside it ("mullholand drive" is
+   letters, one substituted letter in a word of :data:`MIN_SUBSTITUTION_CHARS`; no WRatio/partial
+   matching; never a lone everyday word, which is spelled right: "a great Bond" is no "Bound"); a
+   short message with no verb is one such span ("shutter iland 🔥🔥"). A span is tried whole
+   first, then cut before inner connectives; a whole-span hit replaces shorter exact matches inside it ("mullholand drive" is
    Mulholland Drive, not Drive). A lone capitalised first or last name ("I love Jackson") is looked
    up in a person-name index and yields the persons who carry it (usually an ambiguous mention).
    A lone word matched exactly that is also a person's first or last name ("Boccaccio": a novel
@@ -45,8 +54,9 @@ How a message is linked:
    ``0.9*ratio/100`` times that for a fuzzy match. Popularity: ``log1p(p)/log1p(max p)`` over the
    KB. Domain: 1 for a recommendable item of the KB; "the movie/book/song ..." before the name adds
    0.1 for items. Context: +0.3 for the focus item, +0.1 for an earlier mention, +0.35 for an item
-   of a year named in the message. A role word before the name ("the actor Sylvester Stallone")
-   adds 0.1 to persons having that role and narrows their ``roles`` to it; "the director of
+   of a year named in the message (-0.35 for an item of another known year: "Ghostbusters 2016"),
+   +0.35 for a title typed with its label's closing "!" or "?" ("Mother!"). A role word before
+   the name ("the actor Sylvester Stallone") adds 0.1 to persons having that role and narrows their ``roles`` to it; "the director of
    Terminator 2" links the item's director(s) instead of the item (``kb.item_values``).
 7. **Ambiguity rule.** ``Mention.ambiguous`` is true when at least two candidates remain and the
    second one scores within :data:`AMBIGUITY_MARGIN` (0.08) of the first; when two or more
@@ -55,8 +65,11 @@ How a message is linked:
    or last name of a person at least as popular as the top candidate; and for a short word (under 4
    letters, not a stop word) that is the whole object of a like-verb ("I like sia": F29 says
    ask). It is false when the context singles out the top candidate and not the second: the
-   focus item, an earlier mention, or the year named in the message ("Inside Out (2011)"). The
-   dialog manager then asks with :mod:`nlu.disambiguation`.
+   focus item, an earlier mention, the year named in the message ("Inside Out (2011)"; items of
+   another year count as no homonyms), the punctuation typed ("Mother!"); and when the popularity
+   prior settles it (a far better-known entity carrying the name itself, or an artist before works
+   of the same name: artists and bands are property values in the music KB). The dialog manager
+   then asks with :mod:`nlu.disambiguation`.
 
 Assumptions: the KB is one domain (``kb.domain``); labels are mostly English (``kb.label`` falls
 back to another language or the QID itself, which is indexed like any other name).
@@ -82,6 +95,7 @@ from functools import lru_cache
 from typing import Any, NewType
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
 
 from nlu.name_index import DictNameIndex, NameIndex, builder_fingerprint, stored_index
 from nlu.textnorm import MAX_CHARS, fold, normalize
@@ -120,6 +134,9 @@ ratio or more ("Smells Like Teen Spirit" vs "Smells" + "Teen")."""
 WHOLE_SPAN_CUTOFF = 85.0
 """A name-like span matched fuzzily as a whole replaces the shorter exact matches inside it only at
 this ``fuzz.ratio`` or more."""
+MIN_SUBSTITUTION_CHARS = 6
+"""A word of at least this many letters with one letter typed wrong is a typo whatever its ratio
+("beyonse" -> "Beyoncé": 85.7, under :data:`FUZZY_CUTOFF`)."""
 FUZZY_MIN_CHARS = 4
 """Spans with fewer letters are never fuzzy-matched."""
 MIN_STRONG_CHARS = 4
@@ -148,6 +165,7 @@ MAX_WHOLE_SPAN_TOKENS = 14
 
 _SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
 _SIM_SKELETON = 0.9
+_SIM_MAIN_TITLE = 0.9  # the main title of one item, before its subtitle: "Batman v Superman", "Mistborn"
 _SIM_SUBTITLE = 0.92
 _PERSON_ROLES = frozenset({"P50", "P57", "P58", "P161", "P162", "P175", "P86", "P170", "P676", "P110"})
 _SUBTITLE = re.compile(r"\s*:\s+|\s+[\u2013\u2014-]\s+")
@@ -156,6 +174,8 @@ _SIM_TITLE_WORD = 0.6  # one distinctive word of a title ("lebowski"): always as
 _SIM_NAMESAKE = 0.72  # a person's first or last name (as the fuzzy first/last-name look-up: 0.9 * 0.8)
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
 _FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.35
+_TYPED_BONUS = 0.35  # the name typed with its label's closing punctuation ("Mother!", "Help!"): as strong as a year
+_LABEL_PUNCTUATION = "!?"
 _FUZZY_SIM_FACTOR = 0.9
 
 _TOKEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+|&")
@@ -226,6 +246,8 @@ MAX_CUTS = 3
 MAX_SUBJECT_TOKENS = 8
 """A message's first words up to a verb such as "is"/"was" are tried as a (typo'd) name only up to this length."""
 """Cuts before inner connectives tried per name-like span, after the whole span."""
+MAX_WHOLE_MESSAGE_TOKENS = 4
+"""A message of at most this many words with no verb is tried as one (typo'd) name ("shutter iland 🔥")."""
 MAX_LIST_ITEMS = 25
 """Comma-separated objects of one like-verb that are read as name-like spans."""
 _OBJECT_LEAD = frozenset("the a an of all any movies films books songs by as is was".split())
@@ -565,6 +587,7 @@ class EntityLinker:
                 self._add(index, key[1:], qid, min(sim, _SIM_VARIANT))
         self._genre_variants(index, labels)
         self._bare_variants(index, labels)
+        self._main_titles(index, labels)
         self._index = dict(index)
         skeletons = self._skeleton_index(labels)
         max_len: dict[str, int] = {}
@@ -705,6 +728,27 @@ class EntityLinker:
                 if len(key) >= 2 and sum(len(t) for t in key if t not in _SKELETON_DROP) >= 6:
                     self._add(index, key, qid, _SIM_SUBTITLE)
 
+    def _main_titles(self, index: dict, labels: dict[str, str]) -> None:
+        """Index an item also by its main title, the words before its subtitle ("Batman v Superman:
+        Dawn of Justice" -> "Batman v Superman", "Mistborn: The Final Empire" -> "Mistborn"), when
+        nothing else carries those words as a name (then "Star Wars" stays the franchise) and no other
+        item has that main title ("Harry Potter: A Magical Year" and "Harry Potter: Page to Screen" are
+        no "Harry Potter", nor the four "Mistborn: ..." books "Mistborn"). Similarity
+        :data:`_SIM_MAIN_TITLE`: below any label, alias or derived variant."""
+        mains: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for qid, label in labels.items():
+            if not self.kb.is_item(qid):
+                continue
+            parts = _SUBTITLE.split(_BRACKETED.sub("", label).strip(), maxsplit=1)
+            if len(parts) < 2 or not parts[1].strip():
+                continue
+            key = name_key(parts[0])
+            if key and len(key) <= MAX_NGRAM and sum(len(t) for t in key if not t.isdigit()) >= MIN_STRONG_CHARS:
+                mains[key].append(qid)
+        for key, qids in mains.items():
+            if len(qids) == 1 and key not in index:
+                self._add(index, tuple(sys.intern(t) for t in key), qids[0], _SIM_MAIN_TITLE)
+
     def _build_fuzzy(self) -> None:
         """Names for the fuzzy fallback, sorted by length, plus a person first/last-name index."""
         partial: dict[str, set[str]] = defaultdict(set)
@@ -715,8 +759,14 @@ class EntityLinker:
             if len(key) < 2:
                 continue
             if self.kb.is_item(qid):
-                # music items include artists named like people ("Luciano Ligabue", "Wiz Khalifa")
-                if self.domain != "music" or len(key) != 2 or not all(t.isalpha() and t not in stop for t in key):
+                # music items that are artists named like people ("Luciano Ligabue", "Wiz Khalifa") in a KB
+                # where artists are items; never a song or an album ("Dangerous Woman" is nobody's name)
+                if (
+                    self.domain != "music"
+                    or len(key) != 2
+                    or not all(t.isalpha() and t not in stop for t in key)
+                    or not _PERSON_ROLES.intersection(self.kb.roles(qid))
+                ):
                     continue
             else:
                 roles = self.kb.roles(qid)
@@ -782,7 +832,9 @@ class EntityLinker:
             namesakes = self._namesakes(text, tokens, i, j, scored) if kind == "exact" else ()
             if namesakes:
                 scored = {**scored, **{q: _SIM_NAMESAKE for q in namesakes}}
-            cands = self._rank(scored, tokens, i, focus, history_set, years=years)
+            typed = self._typed_as_label(text, tokens, i, j, scored) if kind == "exact" else frozenset()
+            picked = history_set | typed  # the message or the dialog singles these out
+            cands = self._rank(scored, tokens, i, focus, history_set, years=years, typed=typed)
             if not cands:
                 continue
             relation = self._relation(tokens, i, cands[0])
@@ -798,11 +850,13 @@ class EntityLinker:
             if kind != "ask" and relation is None and len(cands) > 1:
                 if self._dominant(cands, scored):
                     ambiguous = False  # "I love Taylor Swift": the star, not her album of the same name
-                elif self._context_pick(cands[0], focus, history_set, years):
-                    # the dialog or the message singles the top one out ("Inside Out (2011)")
-                    ambiguous = ambiguous and self._context_pick(cands[1], focus, history_set, years)
+                elif self._context_pick(cands[0], focus, picked, years):
+                    # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!")
+                    ambiguous = ambiguous and self._context_pick(cands[1], focus, picked, years)
                 elif kind == "exact":
                     fitting = [c for c in cands if kind_hint is None or self._is_kind(c, kind_hint)]
+                    if years:  # "Ghostbusters 2016": not the 1984 film
+                        fitting = [c for c in fitting if entity_year(self.kb, c.qid) in (None, *years)]
                     ambiguous = ambiguous or _homonyms(fitting or cands, scored) >= 2
                     # a lone name that is also the first or last name of a person at least as
                     # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
@@ -819,7 +873,7 @@ class EntityLinker:
                 kind == "exact"
                 and relation is None
                 and not ambiguous
-                and not self._context_pick(cands[0], focus, history_set, years)
+                and not self._context_pick(cands[0], focus, picked, years)
             ):
                 ambiguous = _dangling(text, tokens, i, j, covered)
             mentions.append(
@@ -833,6 +887,21 @@ class EntityLinker:
                 )
             )
         return tuple(mentions)
+
+    def _typed_as_label(self, text: str, tokens: list[_Token], i: int, j: int, hit: Any) -> frozenset[str]:
+        """Candidates whose label ends with the "!" or "?" typed right after the span, the words
+        being those of the label ("Mother!" of Aronofsky, not Albert Brooks's "Mother"; "Help!"): the
+        user typed the title as it is spelled, a signal as strong as a year."""
+        mark = text[tokens[j - 1].end : tokens[j - 1].end + 1]
+        if not mark or mark not in _LABEL_PUNCTUATION:
+            return frozenset()
+        words = tuple(t.key for t in tokens[i:j])
+        out = set()
+        for qid in hit:
+            label = self.kb.label(qid).rstrip()
+            if label.endswith(mark) and name_key(label) in (words, ("the", *words)):
+                out.add(qid)
+        return frozenset(out) if len(out) < len(hit) or len(out) == 1 else frozenset()
 
     def _namesakes(self, text: str, tokens: list[_Token], i: int, j: int, scored: dict[str, float]) -> frozenset[str]:
         """Persons whose first or last name is the one word matched exactly at ``i`` when that word
@@ -988,12 +1057,14 @@ class EntityLinker:
             )
             if kept:
                 cands = kept
+        best_sim = max(scored.values(), default=0.0)
         named = [
             c
             for c in cands
             if (c.is_item or _PERSON_ROLES.intersection(c.roles))  # artists are property values in music
             and (
                 scored.get(c.qid, 0.0) >= (_SIM_VARIANT if c.is_item else _SIM_ALIAS)  # "Beethoven (I Love to ...)"
+                or scored.get(c.qid, 0.0) >= best_sim - 1e-9 > 0.0  # the same typo'd name: "beyonse"
                 # a person's alias that is also a work's label ("Elvis", "Mozart") still names the person
                 or (
                     scored.get(c.qid, 0.0) >= _SIM_FOREIGN_ALIAS
@@ -1172,6 +1243,15 @@ class EntityLinker:
         )
         if all(w.isdigit() for w in content):
             return quoted or typed  # "2012", "300": only "the movie 300" or quoted
+        subject = _opinion_subject(text, tokens, i, j)
+        if self._typed_as_label(text, tokens, i, j, hit) and (subject or (i > 0 and tokens[i - 1].key in _LIKE_VERBS)):
+            return True  # "Help! is my favourite Beatles song": typed as its label is spelled
+        if subject and len(content) == 1 and content[0] in _OBJECT_WORDS and tokens[i].raw[:1].isupper():
+            return True  # "Her is such a beautiful film", "Up made me cry": no subject pronoun, a title
+        if subject and len(content) > 1 and _subject_title(tokens, i, j, content):
+            return True  # "Me Before You made me cry", "come as you are is my favourite song"
+        if j - i == 1 and _acronym(tokens, i) and content[0] not in _stop_words():
+            return True  # "BTS and Blackpink are both amazing", "I love MGMT"
         whole = _whole_message(text, tokens, i, j)
         if " ".join(content) in _opinion_phrases() and not (quoted or typed):
             return False  # "Big fan of ...", "a must read": the words of an opinion, not a title
@@ -1208,6 +1288,13 @@ class EntityLinker:
                 return False  # "my kids", "a queen"
             if i == 0 and j < len(tokens) and tokens[j].key in _PREDICATES and content[0] not in _stop_words():
                 return True  # "Frozen was great" (not "We had to read ...")
+            if (
+                i == 0
+                and letters >= MIN_STRONG_CHARS
+                and content[0] not in _stop_words()
+                and _listed_with_a_name(text, tokens, j)
+            ):
+                return True  # "Heat and Collateral, Michael Mann at his best"
             common = common | {content[0]}  # only a capitalised title (below) names something
         if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
             return True
@@ -1325,13 +1412,23 @@ class EntityLinker:
                     a = b  # "by the way": everyday words in lowercase, no name
                 if b > a:
                     # a lone first/last name only when capitalised or the whole object ("I like kubrick")
+                    # an everyday word ("Woman" of "No Woman, No Cry") only as a like-verb's object or after "by"
+                    lone_everyday = b - a == 1 and _everyday(tokens[a].key)
+                    after_verb = a > 0 and tokens[a - 1].key in _LIKE_VERBS
                     partial = (
-                        tokens[a].raw[:1].isupper() or (a == i and b == j) or (a > 0 and tokens[a - 1].key == "by")
+                        (tokens[a].raw[:1].isupper() and not lone_everyday)
+                        or (a == i and b == j and (not lone_everyday or after_verb))
+                        or (a > 0 and tokens[a - 1].key == "by")
                     )
-                    scored = lookup(tokens[a:b], allow_partial=partial)
-                    if not scored and b < m and tokens[b].key in _TYPE_WORDS:
-                        b += 1  # a typo'd genre keeps its noun: "ramance film" -> romance film
-                        scored = lookup(tokens[a:b], allow_partial=False)
+                    if lone_everyday and not partial:
+                        k = m  # a word spelled right is no typo of a title ("a great Bond" is not "Bound")
+                        continue
+                    scored = {}
+                    if b < m and tokens[b].key in _TYPE_WORDS:  # a typo'd genre keeps its noun: "ramance film"
+                        scored = lookup(tokens[a : b + 1], allow_partial=False)
+                        b += bool(scored)
+                    if not scored:
+                        scored = lookup(tokens[a:b], allow_partial=partial)
                     if scored:
                         out.append((a, b, scored, "fuzzy"))
                 k = m
@@ -1363,6 +1460,10 @@ class EntityLinker:
                 if j >= n or tokens[j].key in _CLAUSE_STOP or "," not in text[tokens[j - 1].end : tokens[j].start]:
                     break
                 i = j
+        if n <= MAX_WHOLE_MESSAGE_TOKENS and not any(
+            t.key in _LIKE_VERBS or t.key in _PREDICATES or t.key in _CLAUSE_STOP for t in tokens
+        ):  # a short message that is only a (typo'd) name, maybe with emoji: "shutter iland 🔥🔥", "beyonse"
+            spans.append((0, n, [n]))
         for k in range(1, min(n, MAX_SUBJECT_TOKENS + 1)):  # the subject of an opinion: "the terminater was amazing"
             if tokens[k].key in _CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
                 break
@@ -1399,7 +1500,10 @@ class EntityLinker:
             for qid in people:  # "I love Jackson": the persons called so
                 scored[qid] = _FUZZY_SIM_FACTOR * 0.8
             return scored
-        cutoff = _fuzzy_cutoff(letters, len(span))
+        cutoff = strict = _fuzzy_cutoff(letters, len(span))
+        if len(span) == 1 and len(query) >= MIN_SUBSTITUTION_CHARS:
+            # one letter typed wrong in a word ("beyonse"): ratio (2n-2)/2n, under the cut-off up to 8 letters
+            cutoff = min(cutoff, 100.0 * (len(query) - 1) / len(query) - 0.01)
         lo = math.floor(len(query) * cutoff / (200 - cutoff))
         hi = math.ceil(len(query) * (200 - cutoff) / cutoff)
         stop = _stop_words()
@@ -1413,6 +1517,8 @@ class EntityLinker:
             for name, ratio, _k in hits:
                 if [t for t in name.split() if t.isdigit()] != digits:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
+                if ratio < strict and Levenshtein.distance(query, name) > 1:
+                    continue  # under the cut-off only one substituted letter is a typo
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = _FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
@@ -1429,6 +1535,7 @@ class EntityLinker:
         history: frozenset[QID],
         *,
         years: set[int] | frozenset[int] = frozenset(),
+        typed: frozenset[str] = frozenset(),
     ) -> tuple[Candidate, ...]:
         kb = self.kb
         before = [t.key for t in tokens[max(0, i - 2) : i]]
@@ -1445,8 +1552,14 @@ class EntityLinker:
             if role_hint and role_hint in roles:
                 score += _ROLE_BONUS
                 roles = (PID(role_hint),)
-            if years and len(scored) > 1 and entity_year(kb, qid) in years:
-                score += _YEAR_BONUS  # "The Avengers (2012)"
+            if years and len(scored) > 1:
+                year = entity_year(kb, qid)
+                if year in years:
+                    score += _YEAR_BONUS  # "The Avengers (2012)"
+                elif year is not None and is_item:
+                    score -= _YEAR_BONUS  # "Ghostbusters 2016": not the 1984 film
+            if qid in typed:
+                score += _TYPED_BONUS  # "Mother!" typed with its label's punctuation
             if qid == focus:
                 score += _FOCUS_BONUS
             elif qid in history:
@@ -1462,6 +1575,65 @@ def _qid_order(qid: str) -> tuple[int, str]:
     better-known ones: Q44578 "Titanic" 1997 before Q1197729), numerically, not as text."""
     digits = qid[1:]
     return (int(digits), qid) if digits.isdigit() else (sys.maxsize, qid)
+
+
+_OBJECT_WORDS = frozenset("her him us them me up yes".split())
+"""Words that cannot open a sentence as its subject: followed by a verb, they are a title ("Her is such a
+beautiful film", "Up made me cry", "Us was terrifying", "Yes are the best prog band")."""
+_SUBJECT_ADVERBS = frozenset("always never still just really totally honestly seriously truly also".split())
+"""Adverbs between a subject and its verb ("No Woman, No Cry always makes me smile")."""
+_NOT_TITLE_OPENERS = frozenset("i my our your his her their this that these those it we they he she there here".split())
+"""First words of a subject that is no title unless capitalised as one ("this book was great", "my kids were")."""
+_CHAT_ACRONYMS = frozenset(
+    "lol omg tbh imo imho idk btw af wtf smh fyi asap ok tv dj ep lp uk usa ai bc rn irl ngl".split()
+)
+"""Capitalised chat abbreviations, never a name on their own ("sick AF", "TBH")."""
+
+
+def _opinion_subject(text: str, tokens: list[_Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` open the message and a verb follows (after at most one adverb): the subject of what
+    the message says ("Frozen was great", "Her is such a beautiful film", "Help! is my favourite ...")."""
+    if i != 0 or j >= len(tokens):
+        return False
+    k = j + 1 if tokens[j].key in _SUBJECT_ADVERBS and j + 1 < len(tokens) else j
+    if tokens[k].key not in _PREDICATES:
+        return False
+    gap = text[tokens[j - 1].end : tokens[j].start]
+    return not _boundary(text, tokens, j) or gap.strip() in _LABEL_PUNCTUATION
+
+
+def _subject_title(tokens: list[_Token], i: int, j: int, content: Sequence[str]) -> bool:
+    """A subject of several words that reads as a title: all capitalised in a message not Title Cased
+    throughout ("Me Before You made me cry"), or, in any case, three words or more not opening with a
+    pronoun or determiner ("come as you are is my favourite song"; not "this book was great")."""
+    if all(w in _ROLE_OR_TYPE_WORDS for w in content):
+        return False
+    capitalised = all(t.raw[:1].isupper() or not t.raw[:1].isalpha() for t in tokens[i:j])
+    rest = [t for k, t in enumerate(tokens) if not i <= k < j and t.raw[:1].isalpha() and t.key != "i"]
+    if capitalised and rest and not all(t.raw[:1].isupper() for t in rest):
+        return True
+    return len(content) >= 3 and tokens[i].key not in _NOT_TITLE_OPENERS
+
+
+def _acronym(tokens: list[_Token], i: int) -> bool:
+    """An all-capitals word of 2+ letters in a message that is not shouted ("BTS", "MGMT"), not a chat
+    abbreviation ("TBH", "AF")."""
+    raw = tokens[i].raw
+    if len(raw) < 2 or not raw.isalpha() or not raw.isupper() or tokens[i].key in _CHAT_ACRONYMS:
+        return False
+    others = [t.raw for k, t in enumerate(tokens) if k != i and t.raw[:1].isalpha() and t.key != "i"]
+    return bool(others) and not all(w.isupper() for w in others)
+
+
+def _listed_with_a_name(text: str, tokens: list[_Token], j: int) -> bool:
+    """A capitalised word follows token ``j - 1`` after "and", "&" or a comma: the span heads a list of
+    names ("Heat and Collateral", "Frozen, Moana and Coco")."""
+    if j >= len(tokens):
+        return False
+    if tokens[j].key == "and" and not _boundary(text, tokens, j):
+        return j + 1 < len(tokens) and tokens[j + 1].raw[:1].isupper() and tokens[j + 1].key != "i"
+    gap = text[tokens[j - 1].end : tokens[j].start]
+    return gap.strip() == "," and tokens[j].raw[:1].isupper() and tokens[j].key != "i"
 
 
 def _dangling(text: str, tokens: list[_Token], i: int, j: int, covered: set[int]) -> bool:
