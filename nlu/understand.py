@@ -33,6 +33,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import YES_WORDS, parse_option
 from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
+from nlu.phrasings import phrased_intent
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
@@ -700,6 +701,8 @@ def _admissible(ranked: Sequence[str], view: View, *, refinable: bool) -> str:
 def _overrule(session: _Session, intent: str, folded: str) -> str:
     """Deterministic corrections of the classifier where the wording leaves no doubt.
 
+    - with no question open, a request worded otherwise than the study's phrases (``nlu.phrasings``:
+      "What made you pick it for me?", "whats the genre", "Wipe my profile", "what have i liked so far");
     - "delete X" / "remove X" / "forget X" is a profile deletion, in any context, and nothing
       without such a word is one (the original agent's deletion phrases all have one);
     - "show my profile" is the profile; "more" is a new list; "what should I rate?" is help;
@@ -714,6 +717,11 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
       question is open (issue 17.9).
     """
     view = session.view
+    if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"
+        named = bool(session.readings(with_focus=False))
+        phrased = phrased_intent(folded, focus=view.focus is not None, named=named)
+        if phrased is not None:
+            return phrased
     if DELETE.match(folded) and view.has_profile:
         return Intent.DELETE_PREFERENCE.value
     if intent == Intent.DELETE_PREFERENCE and not DELETE_WORDS.search(folded):

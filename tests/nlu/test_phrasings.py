@@ -1,0 +1,75 @@
+"""Requests worded otherwise than the study's phrases (nlu/phrasings.py, issue 12): each kind in
+several wordings, and what must not be read so."""
+
+from __future__ import annotations
+
+import pytest
+
+from nlu.phrasings import phrased_intent
+from nlu.textnorm import fold
+
+WHY, DETAILS = "request_recommendation - why", "request_recommendation - details"
+
+
+@pytest.mark.parametrize(
+    ("text", "focus", "intent"),
+    [
+        ("What made you choose this one?", True, WHY),
+        ("how did you come up with that", True, WHY),
+        ("Why this?", True, WHY),
+        ("what's your reasoning here", True, WHY),
+        ("What has this got to do with my taste?", True, WHY),
+        ("how is it related to what I like", True, WHY),
+        ("whats the plot", True, DETAILS),
+        ("What genre is it?", True, DETAILS),
+        ("who directed it", True, DETAILS),
+        ("Who's the author?", True, DETAILS),
+        ("when did it come out?", True, DETAILS),
+        ("what's this book about", True, DETAILS),
+        ("How long is it?", True, DETAILS),
+        ("Please clear all my ratings", False, "reset_profile"),
+        ("delete my whole profile", False, "reset_profile"),
+        ("forget everything", False, "reset_profile"),
+        ("erase my data", True, "reset_profile"),
+        ("What have I rated?", False, "show_profile"),
+        ("what bands do i like", False, "show_profile"),
+        ("Which films did I mention?", False, "show_profile"),
+        ("what's in my profile", False, "show_profile"),
+        ("Anything my dad would enjoy?", False, "request_recommendation"),
+        ("got a book my sister might like?", False, "request_recommendation"),
+        ("I love chatting with you", False, "smalltalk.user.loves_agent"),
+        ("I like talking to u", False, "smalltalk.user.likes_agent"),
+    ],
+)
+def test_each_kind_in_other_words(text, focus, intent):
+    assert phrased_intent(fold(text), focus=focus, named=False) == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "focus", "named"),
+    [
+        ("why", False, False),  # no card on screen: nothing to explain
+        ("what's the plot", False, False),
+        ("Who directed Inception?", True, True),  # about a named title, not the card
+        ("delete Titanic", False, True),  # one preference, not the profile
+        ("I like Inception, would you like it?", False, True),
+        ("I would like Inception more with a better ending", False, True),
+        ("I love The Beatles", False, True),
+        ("I like it", True, False),
+        ("what do I like about jazz? the drums", False, False),
+    ],
+)
+def test_what_is_no_such_request(text, focus, named):
+    assert phrased_intent(fold(text), focus=focus, named=named) is None
+
+
+def test_understand_overrules_the_classifier_with_them_when_no_question_is_open():
+    from nlu.understand import View, understand
+    from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakeSentiment
+
+    parts = {"intents": FakeIntents(), "linker": FakeLinker(FakeKB()), "sentiment": FakeSentiment()}
+    assert understand("What made you pick it for me?", View(focus="Q1"), **parts).intent == WHY
+    assert understand("Wipe my profile", View(), **parts).intent == "reset_profile"
+    assert understand("what have i liked so far", View(), **parts).intent == "show_profile"
+    # an open question is answered as before
+    assert understand("Wipe my profile", View(question="confirm"), **parts).intent != "reset_profile"
