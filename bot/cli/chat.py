@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from bot import compose, paths
+from bot import paths
 from bot.cli.args import positive_int
 from bot.turns import Reply, Turn
 
@@ -156,6 +156,7 @@ def elicitation_setting(args: argparse.Namespace) -> str:
 
 
 def _chat_cli(args: argparse.Namespace) -> int:
+    from bot import compose  # the runtime (NLU, recommender): imported to run, not to build the parser
     from logs.store import check_database
 
     check_database(paths.database())  # damaged pages: one line naming the file and what to do (issue 17.5)
@@ -241,6 +242,7 @@ def _score(value: float, count: int) -> str:
 
 
 def _replay_cli(args: argparse.Namespace) -> int:
+    from bot import compose
     from corsbot_errors import ConfigError
     from logs.compare import compare, merge
     from logs.record import write_records

@@ -40,7 +40,6 @@ from typing import Any
 from bot import paths
 from bot.cli.args import non_negative_int, positive_float, positive_int
 from bot.cli.args import port as port_number
-from bot.compose import database_url
 from bot.redact import redact, register_secret
 from bot.turns import Choice, Reply, Turn
 from corsbot_errors import ConfigError
@@ -222,6 +221,8 @@ def _telegram_cli(args: argparse.Namespace) -> int:
         raise ConfigError(f"webhook mode needs a secret: set {args.secret_env} (1-256 characters A-Z a-z 0-9 _ -)")
     config = TelegramConfig(token=token, **options)
     source = f"telegram:{bot_id_of(token)}"
+    from bot.compose import database_url  # noqa: PLC0415 - the runtime, imported to run, not to build the parser
+
     url = database_url()
     if url is None:
         from bot.store import StateStore  # noqa: PLC0415
