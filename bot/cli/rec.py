@@ -1,10 +1,11 @@
 """``corsbot rec evaluate`` and ``corsbot rec bench``: CLI glue of the recommender (issue 6).
 
 - ``corsbot rec evaluate [--domains movie book music] [--seed 0] [--prior-mass P] [--damping D]
-  [--hub-exponent X] [--item-exponent Y] [--user-weight W] [--user-exponent Z] [--no-collaborative]
-  [--method cg|power]``: leave-one-out over the released study's likes (see
+  [--hub-exponent X] [--item-exponent Y] [--user-weight W] [--user-exponent Z] [--pid-weight PID=W ...]
+  [--no-collaborative] [--method cg|power]``: leave-one-out over the released study's likes (see
   :mod:`recommender.rec_eval`), over the collaborative graph (KB graph + one node per study user
-  linked to their likes; the held-out user's node is hidden) unless ``--no-collaborative``;
+  linked to their likes; the held-out user's node is hidden) unless ``--no-collaborative``, with each
+  domain's edge weighting (``recommender.recommend.domain_weighting``; the flags change it);
   baselines popularity, item-kNN (``--knn-neighbours``, default 50) and random on the same cases;
   writes ``<home>/reports/rec/evaluate.{json,md}``; last line exactly
   ``rec: users=U cases=C hr10_movie=HM popularity_hr10_movie=PM random_hr10_movie=RM
@@ -92,6 +93,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="weight of a user-like edge of the collaborative graph (KB edge = 1)",
     )
     ev.add_argument("--user-exponent", type=float, default=None, help="down-weight users with many likes: deg^-x")
+    ev.add_argument(
+        "--pid-weight",
+        action="append",
+        default=[],
+        metavar="PID=W",
+        help="weight of one property's edges (KB default 1; repeatable, e.g. --pid-weight P361=0.3)",
+    )
     ev.add_argument(
         "--no-collaborative", action="store_true", help="KB graph only: no user nodes from the study's likes"
     )
@@ -219,7 +227,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from recommender.rec_eval import KNN_NEIGHBOURS, evaluate_domain, markdown_report, study_interactions, summary_line
-    from recommender.recommend import DEFAULT_WEIGHTING
+    from recommender.recommend import domain_weighting
 
     options: dict[str, object] = {}
     if args.prior_mass is not None:
@@ -238,10 +246,23 @@ def run_evaluate(args: argparse.Namespace) -> int:
         )
         if value is not None
     }
-    if changes:
-        options["weighting"] = replace(DEFAULT_WEIGHTING, **changes)
+    pid_weights: dict[str, float] = {}
+    for spec in args.pid_weight:
+        pid, _sep, weight = spec.partition("=")
+        pid = pid.strip().upper()
+        try:
+            value = float(weight)
+        except ValueError:
+            value = -1.0
+        if not (pid.startswith("P") and pid[1:].isdigit()) or value < 0:
+            raise ConfigError(f"--pid-weight wants PID=WEIGHT with a weight >= 0 (e.g. P361=0.3), got {spec!r}")
+        pid_weights[pid] = value
     results = {}
     for domain in args.domains:
+        if changes or pid_weights:  # the domain's own weighting with the options changed
+            base = domain_weighting(domain)
+            merged = {**dict(base.pid_weights), **pid_weights}
+            options["weighting"] = replace(base, **changes, pid_weights=tuple(merged.items()))
         users = study_users(domain)
         # the collaborative graph: every study user's likes; each user's own node is hidden
         # during their cases (evaluate_domain), so only OTHER users' likes are used

@@ -114,6 +114,28 @@ def test_evaluate_no_collaborative_and_user_weight_flags(study, capsys):
     assert "group messages_nl.json: cases=4" in out and "not_reachable=0" in out
 
 
+def test_evaluate_pid_weight_flags_change_the_domains_weighting(study, capsys):
+    assert cli.main(["rec", "evaluate", "--domains", "movie", "--pid-weight", "P57=2", "--pid-weight", "p136=0"]) == 0
+    settings = json.loads((study / "home" / "reports" / "rec" / "evaluate.json").read_text())["movie"]["settings"]
+    assert settings["pid_weights"] == {"P57": 2.0, "P136": 0.0} and settings["user_weight"] == 3.0
+    for bad in ("P57", "director=2", "P57=-1", "P57=x"):
+        assert cli.main(["rec", "evaluate", "--domains", "movie", "--pid-weight", bad]) == 2
+        assert "--pid-weight wants PID=WEIGHT" in capsys.readouterr().err
+
+
+def test_each_domain_has_its_own_default_weighting():
+    from recommender.recommend import DEFAULT_WEIGHTING, DOMAIN_WEIGHTINGS, domain_weighting
+
+    assert domain_weighting("movie") is DEFAULT_WEIGHTING and domain_weighting("book") is DEFAULT_WEIGHTING
+    assert domain_weighting("music") is DOMAIN_WEIGHTINGS["music"] and domain_weighting("music").user_weight == 20.0
+
+    class MusicKB(FakeKB):
+        domain = "music"
+
+    assert Recommender(MusicKB()).weighting.user_weight == 20.0
+    assert Recommender(FakeKB()).weighting is DEFAULT_WEIGHTING
+
+
 def test_interactions_for_merges_study_and_bot_likes(study):
     from logs.record import LogRecord
 
