@@ -22,17 +22,19 @@ def _reset_dialog(ctx: TurnContext) -> None:
 def on_switch_domain(ctx: TurnContext) -> Outcome:
     """'/book', 'let's talk about music', a domain button: the open question is settled aloud."""
     domain = Domain(ctx.parse.switch_to or ctx.state.domain)
-    notes = close_questions(ctx)
+    outcome = Outcome("", settled=True)
+    notes = close_questions(ctx, outcome)
     ctx.state.domain = domain
     _reset_dialog(ctx)
-    text = "\n".join([*notes, msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain])])
-    return Outcome(text, settled=True)
+    outcome.text = "\n".join([*notes, msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain])])
+    return outcome
 
 
 def on_start(ctx: TurnContext) -> Outcome:
     """/start: the welcome, the domain buttons; open questions are settled aloud."""
     state = ctx.state
-    notes = close_questions(ctx)
+    outcome = Outcome("", settled=True)
+    notes = close_questions(ctx, outcome)
     _reset_dialog(ctx)
     state.contexts.clear()
     choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in DOMAIN_WORDS)
@@ -42,7 +44,8 @@ def on_start(ctx: TurnContext) -> Outcome:
         example=msg.WELCOME_EXAMPLES[state.domain],
         ask=msg.WELCOME_ASK[state.domain],
     )
-    return Outcome("\n".join(notes) + ("\n" if notes else "") + welcome, choices=choices, settled=True)
+    outcome.text, outcome.choices = "\n".join([*notes, welcome]), choices
+    return outcome
 
 
 def on_help(ctx: TurnContext) -> Outcome:

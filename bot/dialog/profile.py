@@ -100,10 +100,11 @@ def on_reset_profile(ctx: TurnContext) -> Outcome:
         Choice(msg.RESET_ITEMS_BUTTON.format(items=items), "reset:items"),
         Choice(msg.RESET_PROPERTIES_BUTTON, "reset:properties"),
     )
-    notes = close_questions(ctx)  # the reset question replaces an open one, aloud
+    outcome = Outcome("", choices=choices, events=[Event.QUESTION], settled=True)
+    notes = close_questions(ctx, outcome)  # the reset question replaces an open one, aloud
     state.pending = None
-    text = "\n".join([*notes, msg.RESET_WHAT.format(items=items)])
-    return Outcome(text, choices=choices, events=[Event.QUESTION], settled=True)
+    outcome.text = "\n".join([*notes, msg.RESET_WHAT.format(items=items)])
+    return outcome
 
 
 _SCOPES = {intent: scope for scope, intent in RESET_INTENTS.items()}

@@ -127,9 +127,10 @@ def store_without_role(ctx: TurnContext, task: PreferenceTask) -> str:
     )
 
 
-def close_questions(ctx: TurnContext) -> list[str]:
+def close_questions(ctx: TurnContext, outcome: Outcome) -> list[str]:
     """Before /start, a domain switch or a reset: store a rated person whose role was asked (without
-    a role), and say which questions are dropped, so that nothing goes silently."""
+    a role; logged in ``outcome.objects``, as any turn logs what it stored), and say which questions
+    are dropped, so that nothing goes silently."""
     pending = ctx.state.pending
     if not isinstance(pending, PREFERENCE_QUESTIONS):
         return []
@@ -137,6 +138,7 @@ def close_questions(ctx: TurnContext) -> list[str]:
     task = pending.task
     if isinstance(pending, RoleQuestion) and task.polarity in ("+", "-"):
         notes.append(store_without_role(ctx, task))
+        outcome.objects.append((task.qid, task.polarity))
     elif task.mention:
         notes.append(msg.QUESTION_DROPPED.format(mention=task.mention))
     notes.extend(msg.QUESTION_DROPPED.format(mention=t.mention) for t in pending.queue if t.mention)

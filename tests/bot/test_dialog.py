@@ -653,11 +653,18 @@ def test_a_domain_switch_or_start_settles_the_open_question_aloud(dm):
     _say(dm, "I hate Tom Cruise")  # actor or producer?
     reply = _say(dm, "/book")
     assert reply.text.startswith("I stored 👎 Tom Cruise without a role")
+    assert _last(dm).recognized_objects == "Q200-"  # the turn that stores it logs it (found by fuzzing)
     _say(dm, "/movie")
     assert _profile(dm)["Q200"] == {"polarity": "-", "role": None}
     _say(dm, "I love The Avengers")
     reply = _say(dm, "/start")
     assert reply.text.startswith('I dropped my question about "The Avengers"')
+    _say(dm, "I like Tom Cruise")
+    assert _say(dm, "/start").text.startswith("I stored 👍 Tom Cruise without a role")
+    assert _last(dm).recognized_objects == "Q200+"
+    _say(dm, "I like Tom Cruise")
+    assert _say(dm, "reset my profile").text.startswith("I stored 👍 Tom Cruise without a role")
+    assert _last(dm).recognized_objects == "Q200+"
 
 
 def test_details_of_a_named_item_show_it_and_store_nothing(dm):
