@@ -201,6 +201,35 @@ def test_save_load_round_trip(inline_recognizer, tmp_path):
         assert a.confidence == pytest.approx(b.confidence, abs=1e-6)
 
 
+def test_load_predicts_with_the_numpy_copy_of_the_weights(inline_recognizer, tmp_path):
+    """The first load stores the textcat's weights as numpy arrays; the next one predicts with them,
+    without the spaCy pipeline, exactly as spaCy does (same intent, confidence and alternatives)."""
+    inline_recognizer.save(tmp_path / "model")
+    first = IntentRecognizer.load(tmp_path / "model")
+    assert (tmp_path / "model" / "textcat_bow.npz").is_file()
+    second = IntentRecognizer.load(tmp_path / "model")
+    assert second._scorer is not None and second._pipeline is None
+    texts = ["skip", "i like tom cruise", "asdfgh", "why", "mark my words", "no", "I don't like it", "show me more"]
+    for text in texts:
+        for ctx, events in [(REC, ("recommendation",)), (PREF, ("question",)), ((), None), ((), ())]:
+            a = inline_recognizer.predict(text, ctx, events=events, domain="movie")
+            assert first.predict(text, ctx, events=events, domain="movie") == a
+            assert second.predict(text, ctx, events=events, domain="movie") == a
+    assert second._pipeline is None  # predicting never loaded spaCy's pipeline
+
+
+def test_stale_or_broken_numpy_copy_is_ignored(inline_recognizer, tmp_path):
+    inline_recognizer.save(tmp_path / "m")
+    IntentRecognizer.load(tmp_path / "m")
+    copy = tmp_path / "m" / "textcat_bow.npz"
+    copy.write_bytes(b"garbage")
+    loaded = IntentRecognizer.load(tmp_path / "m")  # spaCy again, and the copy made again
+    assert loaded.predict("skip", REC) == inline_recognizer.predict("skip", REC)
+    assert IntentRecognizer.load(tmp_path / "m")._pipeline is None
+    inline_recognizer.save(tmp_path / "m")  # new weights: the old copy goes
+    assert not copy.exists()
+
+
 def test_load_missing_model(tmp_path):
     with pytest.raises(NluError, match="no intent model at .*corsbot nlu train"):
         IntentRecognizer.load(tmp_path / "nothing")
