@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nlu.textnorm import fold
-from recommender.schema import ROLE_WORDS
+from recommender.schema import role_pattern, role_words_for
 
 __all__ = ["Answer", "read_answer", "role_opinions"]
 
@@ -63,37 +63,11 @@ _OPINION = re.compile(
     r"\b(like|love|hate|enjoy|dislike|adore|prefer|liked|loved|hated|enjoyed|great|good|bad|awful|boring|amazing"
     r"|beautiful|wonderful|favou?rite|best|worst)\b"
 )
-_EXTRA_ROLE_WORDS = {
-    "director": "P57",
-    "directors": "P57",
-    "direction": "P57",
-    "actor": "P161",
-    "actors": "P161",
-    "actress": "P161",
-    "actresses": "P161",
-    "cast": "P161",
-    "protagonist": "P161",
-    "protagonists": "P161",
-    "genre": "P136",
-    "genres": "P136",
-    "screenplay": "P58",
-    "screenwriter": "P58",
-    "writer": "P58",
-    "soundtrack": "P86",
-    "composer": "P86",
-    "music": "P86",
-    "producer": "P162",
-    "author": "P50",
-    "performer": "P175",
-    "singer": "P175",
-    "band": "P175",
-    "saga": "P179",
-    "series": "P179",
-}
-_ROLE_WORDS = {**ROLE_WORDS, **_EXTRA_ROLE_WORDS}
-"""Role words of a critique-like addition about the suggested item ("and I like the actors")."""
+_ROLE_WORDS = role_words_for("movie")  # the successor study was run in the movie domain only
+"""Role words of a critique-like addition about the suggested item ("and I like the actors"): the
+project's one role vocabulary (``recommender.schema``)."""
 _CLAUSE = re.compile(r"\s*(?:[,;.!?]|\bbut\b|\band\b|\balthough\b|\bthough\b|\bexcept\b)\s*")
-_ROLE = re.compile(r"\b(?:the|its|his|her|their|this|these)\s+(" + "|".join(_ROLE_WORDS) + r")\b")
+_ROLE = re.compile(r"\b(?:the|its|his|her|their|this|these)\s+(" + role_pattern("movie") + r")\b")
 
 
 @dataclass(frozen=True, slots=True)
