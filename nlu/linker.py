@@ -34,6 +34,12 @@ How a message is linked:
    as you are is my favourite song"), a word heading a list of names ("Heat and Collateral"); so are
    an acronym in a message not shouted ("BTS") and a title typed with its label's "!" or "?"
    ("Help! is my favourite Beatles song"). The pronoun "I" is never a capital signal.
+   A match that is only a word of the subject opening an opinion ("Clair" of "Clair de lune is the
+   most beautiful piece") or of a longer Title Cased title ("The Matrix" of "The Matrix
+   Resurrections") is a part of a name the KB lacks: not linked. "TITLE by PERSON", "TITLE is my
+   favourite PERSON film" and "PERSON's TITLE" link the work, not the person; a genre describing a
+   named thing ("my favourite thriller", "are cyberpunk classics", "perfect trip hop") or an
+   audience ("for teens") is no mention.
 4. **References.** "this movie", "this one", "it", "that song" ... refer to ``focus`` (the item
    on screen); with no focus they link nothing ("I liked it" -> no mention).
 5. **Fuzzy fallback.** Name-like spans that are not fully matched exactly (the objects of a
@@ -865,6 +871,8 @@ class EntityLinker:
                     )
             if kind != "ref" and relation is None and _fragment(text, tokens, i, j, spans):
                 continue  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
+            if kind in ("exact", "fuzzy") and relation is None and _subject_fragment(text, tokens, i, j):
+                continue  # "Clair" of "Clair de lune is the most beautiful piece" (not in the KB)
             if (
                 kind == "exact"
                 and relation is None
@@ -928,17 +936,17 @@ class EntityLinker:
         a year-like number also as words: "1984" = "Nineteen Eighty-Four"); failing that, any item
         whose name the words are, however common ("Misery"). The work replaces the person's
         mention (the person is rated only when named on their own); nothing found: unchanged."""
-        out = list(spans)
+        out = self._possessive_person(text, tokens, spans)
         for span in spans:
             i = span[0]
             if span not in out or i < 2:
                 continue
             if tokens[i - 1].key == "by":
                 end = i - 1
-            else:  # "Help! is my favourite Beatles song", "Kafka on the Shore is my favourite Murakami"
+            else:  # "Help! is my favourite Beatles song", "Fargo has always been my favourite Coen brothers film"
                 if not {t.key for t in tokens[max(0, i - 2) : i]} & _SUPERLATIVES:
                     continue
-                end = next((k for k in range(1, i) if tokens[k].key in ("is", "was", "s")), 0)
+                end = next((k for k in range(1, i) if _is_verb(tokens, k)), 0)
                 if end == 0 or not any(s[1] <= end for s in out if s is not span) and not tokens[0].raw[:1].isupper():
                     continue
             people = [q for q in span[2] if _PERSON_ROLES.intersection(self.kb.roles(q))]
@@ -950,6 +958,10 @@ class EntityLinker:
             if value_items is None:
                 continue
             works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
+            # the songs of their albums too: the shared dump often gives a song's performer only on its album
+            works |= {
+                w for album in list(works) for pid, w in value_items(album) if pid == "P361" and self.kb.is_item(w)
+            }
             found = self._title_before(text, tokens, end, works)
             if found is None:
                 before = tokens[end - 1].raw
@@ -961,21 +973,61 @@ class EntityLinker:
             out.append((a, end, scored, "exact"))
         return out
 
+    def _possessive_person(self, text: str, tokens: list[_Token], spans: list) -> list:
+        """ "PERSON's TITLE" ("Spielberg's Hook", "Radiohead's OK Computer"): the person only says which
+        work is meant, so their mention leaves when an item's mention follows the possessive; alone
+        the person is rated ("Weezer's old stuff is great")."""
+        starts = {s[0]: s for s in spans}
+        out = list(spans)
+        for span in spans:
+            j = span[1]
+            if (
+                j + 1 >= len(tokens)
+                or tokens[j].key != "s"
+                or text[tokens[j - 1].end : tokens[j].start] not in _APOSTROPHES
+            ):
+                continue
+            follower = starts.get(j + 1)
+            if follower is None or not any(self.kb.is_item(q) for q in follower[2]):
+                continue
+            if any(_PERSON_ROLES.intersection(self.kb.roles(q)) for q in span[2]):
+                out = [s for s in out if s is not span]
+        return out
+
     def _drop_genre_attributes(self, tokens: list[_Token], spans: list) -> list:
-        """A genre after "favourite"/"best"/"greatest" that describes another named thing is no
-        opinion of the genre ("Vertigo is my favourite thriller", "Halloween is the best horror
-        film"); alone it is one ("My favourite genre is horror")."""
-        if len(spans) < 2:
-            return spans
+        """A genre that describes another named thing is no opinion of the genre: after
+        "favourite"/"best"/"greatest" ("Vertigo is my favourite thriller", "Halloween is the best
+        horror film"), after "is"/"are" ("Neuromancer and Snow Crash are cyberpunk classics") or a
+        word of praise ("Massive Attack and Tricky, perfect trip hop"); alone it is one ("My
+        favourite genre is horror", "I love Radiohead and trip hop"). A genre after "for" is an
+        audience, never an opinion ("dad rock for teens"). A genre word typed in lowercase counts as
+        the genre even when a title shares it ("thriller")."""
         out = []
         for span in spans:
             i = span[0]
-            before = {t.key for t in tokens[max(0, i - 2) : i]}
-            genre = all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
-            if genre and before & _SUPERLATIVES:
+            genre = any("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2]) and (
+                tokens[i].raw.islower() or all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+            )
+            if not genre:
+                out.append(span)
                 continue
+            if i > 0 and tokens[i - 1].key == "for":
+                continue  # "for teens", "for kids": an audience
+            others = [s for s in spans if s is not span and not self._is_genre_span(s)]
+            k = i - 1
+            while k >= 0 and tokens[k].key in _DESCRIPTOR_FILLERS:
+                k -= 1
+            lead = tokens[k].key if k >= 0 else ""
+            before = {t.key for t in tokens[max(0, i - 2) : i]}
+            if others and before & _SUPERLATIVES:
+                continue  # "Vertigo is my favourite thriller", "My favourite poetry collection is Leaves of Grass"
+            if any(s[1] <= i for s in others) and (lead in _COPULAS or lead in _PRAISE_WORDS):
+                continue  # "... are cyberpunk classics", "..., perfect trip hop"
             out.append(span)
         return out
+
+    def _is_genre_span(self, span: tuple) -> bool:
+        return all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
 
     def _title_before(
         self, text: str, tokens: list[_Token], by: int, works: set[str]
@@ -993,8 +1045,8 @@ class EntityLinker:
         for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
             if a + 1 < by and _boundary(text, tokens, a + 1):
                 break
-            if keys[a] in _LIKE_VERBS or keys[a] in _CLAUSE_STOP or keys[a] in _PREDICATES:
-                break
+            if keys[a] in _LIKE_VERBS or keys[a] in _CLAUSE_STOP or _is_verb(tokens, a):
+                break  # (a possessive "s" is part of the title: "Butcher's Crossing by John Williams")
             typed = tuple(keys[a:by])
             spelled = tuple(w for t in typed for w in (_number_words(t) or (t,)))
             hits: dict[str, float] = {}
@@ -1239,6 +1291,15 @@ class EntityLinker:
         )
         if all(w.isdigit() for w in content):
             return quoted or typed  # "2012", "300": only "the movie 300" or quoted
+        if (
+            i > 0
+            and tokens[i - 1].key in _COPULAS
+            and words[0] in _stop_words()
+            and words[0] != "the"
+            and not (quoted or typed)
+            and not any(t.raw[:1].isupper() for t in tokens[i:j])
+        ):
+            return False  # "Spiegel im Spiegel is so peaceful": a predicate, not the song "So Peaceful"
         subject = _opinion_subject(text, tokens, i, j)
         if self._typed_as_label(text, tokens, i, j, hit) and (subject or (i > 0 and tokens[i - 1].key in _LIKE_VERBS)):
             return True  # "Help! is my favourite Beatles song": typed as its label is spelled
@@ -1380,6 +1441,11 @@ class EntityLinker:
                 pieces = len(within)
                 if pieces < 2 and all(k in covered for k in range(a, b) if tokens[k].key not in common):
                     continue
+                if all(
+                    (tokens[k].key in common or _everyday(tokens[k].key)) and not tokens[k].raw[:1].isupper()
+                    for k in range(a, b)
+                ):
+                    continue  # "..., by the way": everyday words in lowercase are no (typo'd) title
                 scored = lookup(tokens[a:b], allow_partial=False)
                 need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
                 if scored and max(scored.values()) >= _FUZZY_SIM_FACTOR * need / 100.0 * _SIM_VARIANT:
@@ -1515,6 +1581,8 @@ class EntityLinker:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
                 if ratio < strict and Levenshtein.distance(query, name) > 1:
                     continue  # under the cut-off only one substituted letter is a typo
+                if _other_word(query, name):
+                    continue  # "the matrix resurrections" is not "The Matrix Revolutions"
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = _FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
@@ -1571,6 +1639,67 @@ def _qid_order(qid: str) -> tuple[int, str]:
     better-known ones: Q44578 "Titanic" 1997 before Q1197729), numerically, not as text."""
     digits = qid[1:]
     return (int(digits), qid) if digits.isdigit() else (sys.maxsize, qid)
+
+
+_COPULAS = frozenset("is are was were s re been".split())
+_DESCRIPTOR_FILLERS = frozenset("a an the such so pure real true proper total absolute".split())
+_PRAISE_WORDS = frozenset(
+    """perfect great classic brilliant amazing excellent quintessential essential peak top solid fine good
+    best finest greatest underrated overrated""".split()
+)
+"""Words before a genre that make it an attribute of what was named ("..., perfect trip hop")."""
+_APOSTROPHES = ("'", "\u2019", "\u2018", "\u02bc", "`", "\u00b4")
+_S_SUBJECTS = frozenset("it that what there here he she who this everything nothing which where how".split())
+"""Words whose "'s" is "is" ("it's", "that's"); after any other word it is a possessive ("Butcher's")."""
+
+
+_ASPECT_WORDS = frozenset(
+    """soundtrack score ending plot story cast acting sequel sequels remake trilogy series saga franchise
+    album albums song songs lyrics voice vocals concert tour show live version cover covers books book film
+    movie movies films music chapter chapters season seasons episode episodes era stuff""".split()
+)
+"""Words after a name that talk about a part or a form of it ("Pulp Fiction soundtrack is great")."""
+
+
+def _subject_fragment(text: str, tokens: list[_Token], i: int, j: int) -> bool:
+    """A match inside the subject that opens an opinion ("Clair de lune is the most beautiful piece")
+    while the subject holds other words that no part or adverb explains (matched or not: one subject
+    names one thing): the subject is a title the KB lacks, and the match only a word of it. Lists,
+    "by" and possessives are no single subject; an everyday or common word, an adverb ("totally"), a
+    number ("Frozen 2") or a word for a part of a work ("soundtrack") is no sign."""
+    k = next((m for m in range(1, min(len(tokens), MAX_SUBJECT_TOKENS + 1)) if _is_verb(tokens, m)), 0)
+    if k == 0 or j > k or any(_boundary(text, tokens, m) for m in range(1, k)):
+        return False
+    keys = [t.key for t in tokens[:k]]
+    if {"and", "or", "by", "with", "s", "vs"} & set(keys) or keys[0] in _NOT_TITLE_OPENERS:
+        return False
+    if any(key in _LIKE_VERBS or key in _CLAUSE_STOP for key in keys):
+        return False  # "I liked The Maze Runner but Divergent was boring": no single subject
+    common = _common_words()
+    for m in range(k):
+        if i <= m < j:
+            continue
+        t = tokens[m]
+        if (
+            t.key in common
+            or t.key in _TITLE_JOINERS
+            or t.key in _ROLE_OR_TYPE_WORDS
+            or t.key in _ASPECT_WORDS
+            or t.key in _SUBJECT_ADVERBS
+            or t.key.endswith("ly")
+            or not t.key.isalpha()
+            or _everyday(t.key)
+        ):
+            continue
+        return True
+    return False
+
+
+def _is_verb(tokens: list[_Token], k: int) -> bool:
+    """Token ``k`` is one of :data:`_PREDICATES`; an "s" only after a pronoun ("it's", not "Butcher's")."""
+    if tokens[k].key not in _PREDICATES:
+        return False
+    return tokens[k].key != "s" or (k > 0 and tokens[k - 1].key in _S_SUBJECTS)
 
 
 _OBJECT_WORDS = frozenset("her him us them me up yes".split())
@@ -1711,6 +1840,24 @@ def _trim(tokens: list[_Token], a: int, b: int, common: frozenset[str]) -> tuple
     return a, b
 
 
+OTHER_WORD_RATIO = 75.0
+"""A typed word of 4+ letters that English knows (:data:`KNOWN_WORD_ZIPF`) and is less like the name's word
+than this (``fuzz.ratio``) is another word, not a typo of it ("bees" / "flies": 44, "resurrections" /
+"revolutions": 67, "shark" / "shakes": 73; "iland" / "island": 91)."""
+KNOWN_WORD_ZIPF = 1.5
+
+
+def _other_word(query: str, name: str) -> bool:
+    """Some word of ``query`` is another English word than the name's word in its place (same word count)."""
+    typed, named = query.split(), name.split()
+    if len(typed) != len(named) or len(typed) < 2:
+        return False
+    return any(
+        a != b and len(a) >= 4 and a.isalpha() and fuzz.ratio(a, b) < OTHER_WORD_RATIO and _zipf(a) >= KNOWN_WORD_ZIPF
+        for a, b in zip(typed, named, strict=True)
+    )
+
+
 def _fuzzy_cutoff(letters: int, words: int) -> float:
     """:data:`FUZZY_CUTOFF` for one word or fewer than 6 letters, else :data:`FUZZY_CUTOFF_LONG`."""
     return FUZZY_CUTOFF if letters < 6 or words == 1 else FUZZY_CUTOFF_LONG
@@ -1771,7 +1918,9 @@ def _kind_hint(text: str, tokens: list[_Token], i: int, j: int, domain: str) -> 
 
 MAX_JOINERS = 3
 """Lowercase words in a row inside a Title Cased title ("Diary of a Wimpy Kid")."""
-_TITLE_JOINERS = frozenset("of the at to in on for a an de la le les du des da di von van der den y v vs".split())
+_TITLE_JOINERS = frozenset(
+    "of the at to in on for a an de la le les du des da di von van der den y v vs im am und el del della los las".split()
+)
 """Lowercase words inside a Title Cased title ("Kafka on the Shore", "Batman v Superman"); "and" is
 not one ("Heat and Collateral" names two films), nor "by" ("Her by Spike Jonze")."""
 
@@ -1798,6 +1947,9 @@ def _title_run(text: str, tokens: list[_Token], i: int, j: int) -> tuple[int, in
             k -= 1  # "Diary of a Wimpy Kid": joiners between title words
         if k >= 0 and title_word(k) and not _boundary(text, tokens, k + 1):
             a = k
+        elif k + 1 < a and title_word(k + 1) and (k < 0 or _boundary(text, tokens, k + 1)):
+            a = k + 1  # a capitalised joiner opens the title: "The Matrix Resurrections"
+            break
         else:
             break
     b = j

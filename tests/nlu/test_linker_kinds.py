@@ -147,3 +147,83 @@ def test_lists_acronyms_and_typos(movies, music):
     assert top(linker, "BTS and Mitski are both amazing") == [("Q13580495", False), ("Q23761694", False)]
     assert top(linker, "beyonse 🔥🔥🔥") == [("Q36153", False)]  # one letter typed wrong
     assert top(linker, "come as you are is my favourite song") == []  # not in this KB: nothing
+
+
+BOOKS = (
+    Entry("Q23050231", "Butcher's Crossing", item=True, pop=0),
+    Entry("Q1539874", "The Crossing", item=True, pop=0),
+    Entry("Q3000", "John Williams", roles=("P50",), pop=3),
+    Entry("Q662029", "Neuromancer", item=True, pop=1),
+    Entry("Q768389", "Snow Crash", item=True, pop=0),
+    Entry("Q174526", "cyberpunk", roles=("P136",), pop=2),
+    Entry("Q30094651", "Cyberpunk", item=True, pop=0),
+    Entry("Q193606", "horror literature", roles=("P136",), pop=21),
+    Entry("Q1146335", "teen", roles=("P136",), pop=3),
+    Entry("Q39829", "Stephen King", roles=("P50",), pop=32),
+)
+
+
+@pytest.fixture(scope="module")
+def books():
+    return EntityLinker(_KB(BOOKS, domain="book", works={"Q3000": (("P50", "Q23050231"),)}))
+
+
+def test_title_by_person_and_person_s_title(books):
+    # a possessive "s" is part of the title, not "is"
+    assert top(books, "Butcher's Crossing by John Williams is quietly perfect") == [("Q23050231", False)]
+    entries = MOVIES + (
+        Entry("Q222720", "Fargo", item=True, pop=30),
+        Entry("Q56095", "Coen brothers", roles=("P57", "P162"), pop=7),
+        Entry("Q8877", "Steven Spielberg", roles=("P57",), pop=60, aliases=("Spielberg",)),
+        Entry("Q646389", "Hook", item=True, pop=39),
+        Entry("Q209956", "Weezer", roles=("P175",), pop=20),
+    )
+    kb = _KB(entries, domain="movie", works={"Q56095": (("P57", "Q222720"),), "Q8877": (("P57", "Q646389"),)})
+    movies = EntityLinker(kb)
+    # any verb opens "my favourite PERSON film": the person only says which film
+    assert top(movies, "Fargo has always been my favourite Coen brothers film") == [("Q222720", False)]
+    assert top(movies, "Spielberg's Hook was a childhood favourite") == [("Q646389", False)]
+    assert top(movies, "Weezer's old stuff is great") == [("Q209956", False)]  # alone, the person is rated
+
+
+def test_songs_of_a_performer_s_albums_are_their_works():
+    entries = (
+        Entry("Q44190", "Radiohead", roles=("P175",), pop=20),
+        Entry("Q221241", "Pablo Honey", item=True, roles=("P361",), pop=3),
+        Entry("Q863433", "Creep", item=True, pop=1),
+        Entry("Q1408525", "Creep", item=True, pop=1),
+    )
+    kb = _KB(
+        entries,
+        values={"Q863433": (("P361", "Q221241"),), "Q221241": (("P175", "Q44190"),)},
+        works={"Q44190": (("P175", "Q221241"),), "Q221241": (("P361", "Q863433"),)},
+    )
+    assert top(EntityLinker(kb), "Creep by Radiohead made me cry") == [("Q863433", False)]
+
+
+def test_a_genre_describing_what_was_named_is_no_opinion_of_it(books):
+    assert top(books, "Neuromancer and Snow Crash are cyberpunk classics") == [("Q662029", False), ("Q768389", False)]
+    assert top(books, "Neuromancer, perfect cyberpunk") == [("Q662029", False)]
+    assert top(books, "Stephen King is my favourite horror author") == [("Q39829", False)]
+    assert top(books, "Stephen King novels for teens") == [("Q39829", False)]  # an audience
+    assert [q for q, _ in top(books, "I love Neuromancer and cyberpunk")] == ["Q662029", "Q174526"]
+    assert [q for q, _ in top(books, "I love horror literature")] == ["Q193606"]
+
+
+def test_parts_of_a_title_the_kb_lacks_are_not_linked(movies, books):
+    entries = MOVIES + (
+        Entry("Q83495", "The Matrix", item=True, pop=38),
+        Entry("Q189600", "The Matrix Revolutions", item=True, pop=30),
+        Entry("Q104123", "Pulp Fiction", item=True, pop=50),
+        Entry("Q2221095", "Clair", item=True, pop=1),
+        Entry("Q22056762", "So Peaceful", item=True, pop=1),
+        Entry("Q1167231", "The War", item=True, pop=11),
+        Entry("Q193628", "Sofia Coppola", roles=("P57",), pop=13),
+    )
+    linker = EntityLinker(_KB(entries, domain="movie"))
+    assert top(linker, "The Matrix Resurrections was kinda meh") == []  # another word, no typo of "Revolutions"
+    assert top(linker, "Clair de lune is the most beautiful piece") == []  # one word of the subject
+    assert top(linker, "Pulp Fiction soundtrack is great") == [("Q104123", False)]  # a part of the film
+    assert top(linker, "Pulp Fiction totally changed my life") == [("Q104123", False)]
+    assert top(linker, "Clair is so peaceful") == [("Q2221095", False)]  # a predicate, not "So Peaceful"
+    assert top(linker, "I love Sofia Coppola, by the way") == [("Q193628", False)]  # not "The War"
