@@ -415,6 +415,20 @@ def _opinion_phrases() -> frozenset[str]:
     return frozenset(out)
 
 
+MAX_PHRASE_TOKENS = 6
+
+
+def _inside_opinion_phrase(tokens: list[_Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` lie inside an opinion phrase of several words in the message ("gives me chills")."""
+    phrases = _opinion_phrases()
+    keys = [t.key for t in tokens]
+    for a in range(max(0, j - MAX_PHRASE_TOKENS), i + 1):
+        for b in range(max(j, a + 2), min(len(tokens), a + MAX_PHRASE_TOKENS) + 1):
+            if (a, b) != (i, j) and " ".join(keys[a:b]) in phrases:
+                return True
+    return False
+
+
 def _everyday(word: str) -> bool:
     """An everyday English word (:data:`COMMON_ZIPF`), not a number."""
     return word.isalpha() and word in _everyday_lookup()
@@ -1127,7 +1141,16 @@ class EntityLinker:
             others = max(self.kb.popularity(c.qid) for c in named if c is not artist)
             pop = self.kb.popularity(artist.qid)
             weaker = scored.get(artist.qid, 0.0) < scored.get(cands[0].qid, 0.0)
-            if pop >= others and (not weaker or pop >= DOMINANT_RATIO * others):
+            # a work of the artist's own name whose performer the KB does not know is likely the artist's
+            # self-titled one ("Blink-182" the album, 9, and the band, 6)
+            eponymous = not weaker and all(
+                item_values is not None
+                and not any(p in _PERSON_ROLES for p, _v in item_values(c.qid))
+                and DOMINANT_RATIO * pop >= self.kb.popularity(c.qid)
+                for c in named
+                if c is not artist
+            )
+            if (pop >= others or eponymous) and (not weaker or pop >= DOMINANT_RATIO * others):
                 top = dataclasses.replace(artist, score=round(max(artist.score, cands[0].score) + 1e-6, 6))
                 cands = (top, *(c for c in cands if c.qid != artist.qid))
         if len(named) > 1:
@@ -1312,6 +1335,8 @@ class EntityLinker:
         whole = _whole_message(text, tokens, i, j)
         if " ".join(content) in _opinion_phrases() and not (quoted or typed):
             return False  # "Big fan of ...", "a must read": the words of an opinion, not a title
+        if not (quoted or typed) and _inside_opinion_phrase(tokens, i, j):
+            return False  # "chills" of "gives me chills", "jam" of "is my jam"
         if len(content) == 1 and content[0] in _opinion_words():
             return quoted or typed  # "favourite", "love", a bare "Like" (a rating): never a title on their own
         if (
@@ -1324,7 +1349,7 @@ class EntityLinker:
             len(content) > 1
             and not (quoted or typed or whole)
             and all(_everyday(w) or w in _stop_words() for w in content)
-            and not any(t.raw[:1].isupper() for t in tokens[i:j])
+            and not any(t.raw[:1].isupper() for k, t in enumerate(tokens[i:j], i) if k > 0)  # "By the way, ..."
             and not (i > 0 and tokens[i - 1].key in _LIKE_VERBS)
             and not (i > 1 and tokens[i - 1].key == "the" and tokens[i - 2].key in _LIKE_VERBS)
         ):
@@ -1773,6 +1798,8 @@ def _dangling(text: str, tokens: list[_Token], i: int, j: int, covered: set[int]
         if _boundary(text, tokens, max(k, i)):
             continue
         word = tokens[k]
+        if word.key in _PREDICATES:
+            continue  # "Midnights wasn't as good": a verb
         if not word.raw[:1].isupper() and _zipf(word.key) >= RARE_ZIPF:
             continue  # "Mitski breaks my heart": an everyday word in lowercase is no part of a name
         if word.raw.isalpha() and len(word.key) >= 3 and word.key not in common and word.key not in _LIKE_VERBS:

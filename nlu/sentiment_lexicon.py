@@ -327,6 +327,8 @@ EVALUATIVE_POSITIVE = (
     "a bop",
     "a vibe",
     "vibes",
+    "my jam",
+    "my jams",
     "hits different",
     "sick",
     "fire",

@@ -800,13 +800,17 @@ def _opinion_about_a_name(session: _Session, intent: str, folded: str) -> bool:
     """A confident in-domain mention plus an opinion is a preference unless the state says otherwise
     (issue 12): the classifier learned the study's "I like X" and misses "X is great", "X bored me",
     "X 🔥", "big fan of X", "I watched X". Only with no question open, for the intents of
-    :data:`OPINION_OVERRULES` and small talk (not a yes/no), never for a command typed as such."""
+    :data:`OPINION_OVERRULES` and small talk (a yes/no only when the message opens with the name it
+    judges: "Train are alright"), never for a command typed as such."""
     view = session.view
     if view.question is not None or SHOW_PROFILE.match(folded):
         return False
-    if not (intent in OPINION_OVERRULES or (is_smalltalk(intent) and not intent.startswith("smalltalk.confirmation"))):
-        return False
     readings = [r for r in session.readings(with_focus=False) if not r.mention.partial]
+    if intent.startswith("smalltalk.confirmation"):
+        # "Train are alright", "Inception was ok": a judgement of the name opening the message, not a yes
+        return view.focus is None and any(r.mention.start == 0 for r in readings) and session.states_opinion(readings)
+    if not (intent in OPINION_OVERRULES or is_smalltalk(intent)):
+        return False
     if not readings:
         # an opinion about a name the KB lacks ("RRR is a banger"): a preference all the same, so the
         # user hears "I couldn't find that" instead of "I didn't get that"

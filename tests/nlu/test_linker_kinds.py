@@ -227,3 +227,19 @@ def test_parts_of_a_title_the_kb_lacks_are_not_linked(movies, books):
     assert top(linker, "Pulp Fiction totally changed my life") == [("Q104123", False)]
     assert top(linker, "Clair is so peaceful") == [("Q2221095", False)]  # a predicate, not "So Peaceful"
     assert top(linker, "I love Sofia Coppola, by the way") == [("Q193628", False)]  # not "The War"
+
+
+def test_words_of_an_opinion_phrase_and_a_sentence_opening_capital_are_no_title():
+    entries = MUSIC + (
+        Entry("Q1634063", "Chills", item=True, pop=2),
+        Entry("Q153475", "By the Way", item=True, pop=5),
+        Entry("Q636", "Kate Bush", roles=("P175",), pop=22),
+        Entry("Q113640799", "Midnights", item=True, roles=("P361",), pop=24),
+        Entry("Q482477", "Blink-182", roles=("P175",), pop=6),
+        Entry("Q292986", "Blink-182", item=True, roles=("P361",), pop=9),  # the self-titled album, no P175
+    )
+    linker = EntityLinker(_KB(entries))
+    assert top(linker, "By the way, Kate Bush gives me chills") == [("Q636", False)]
+    assert top(linker, "Midnights wasn't as good as I hoped") == [("Q113640799", False)]  # a verb is no name part
+    (m,) = linker.link("I love blink-182")
+    assert m.candidates[0].qid == "Q482477"  # the band before its self-titled album

@@ -284,3 +284,11 @@ def test_a_no_inside_a_title_negates_nothing(sentiment):  # noqa: F811
     assert sentiment.polarities(text, [span(text, "Spider-Man"), span(text, "Inception")]) == (NEU, NEU)
     text = "I loved No Country for Old Men"
     assert sentiment.polarities(text, [span(text, "No Country for Old Men")]) == (POS,)
+
+
+def test_slang_of_music_talk_is_positive():
+    from nlu.sentiment import Polarity, SentimentRecognizer
+
+    s = SentimentRecognizer()
+    for text in ("Fake Plastic Trees is my jam", "Kate Bush gives me chills", "Blur songs are my jams"):
+        assert s.polarities(text, [(0, 4)]) == (Polarity.POSITIVE,), text

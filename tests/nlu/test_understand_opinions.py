@@ -88,3 +88,26 @@ def test_an_opinion_about_a_name_the_kb_lacks_is_a_preference_too(linker, sentim
     assert got.intent == "preference" and got.readings == ()
     assert parse("What a great day", linker, sentiment).intent == Intent.FALLBACK.value  # no name
     assert parse("Kelly Reichardt", linker, sentiment, said=Intent.RECOMMENDATION.value).intent != "preference"
+
+
+def test_a_judgement_heard_as_a_yes_is_a_preference_of_the_name_it_opens_with():
+    """ "Train are alright": the classifier hears "alright" (a yes); no question is open, and the
+    message opens with the name it judges: a preference (asked about, a hedge)."""
+    from nlu.linker import Candidate, Mention
+    from nlu.sentiment import SentimentRecognizer
+    from nlu.understand import View, understand
+
+    class Linker:
+        def link(self, text, *, focus=None):
+            if not text.startswith("Train"):
+                return ()
+            return (Mention("Train", 0, 5, (Candidate("Q282531", "Train", 0.8, False, ("P175",), None),), False),)
+
+    class Yes:
+        def predict(self, text, contexts=(), *, events=None, domain=None):
+            return _Prediction("smalltalk.confirmation.yes", 0.9, ())
+
+    parts = {"intents": Yes(), "linker": Linker(), "sentiment": SentimentRecognizer()}
+    assert understand("Train are alright", View(domain="music"), **parts).intent == "preference"
+    assert understand("alright", View(domain="music"), **parts).intent == "smalltalk.confirmation.yes"
+    assert understand("Train are alright", View(domain="music", question="confirm"), **parts).intent != "preference"
