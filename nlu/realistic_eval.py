@@ -14,7 +14,7 @@ polarity=Z other_intents=V spurious_mentions=S questions_per_turn=Q``):
 - ``preference_recall``: share of preference sentences the bot handled as a preference (a
   preference intent, or something stored, or a preference question asked);
 - ``linked_in_kb``: share of intended entities present in the domain's KB that end up stored, directly
-  or after one reasonable question;
+  or after one reasonable question (QIDs compared as the KB merged them: ``KnowledgeBase.canonical``);
 - ``wrong_links``: share of intended entities (in the KB or not) for which another entity was stored
   instead (per sentence, unmatched stored entities are paired with unmatched intended ones);
 - ``polarity``: over the stored intended entities in the KB: the stored sign is the gold one; for a
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from nlu.errors import NluError
@@ -182,12 +182,16 @@ def load_sentences(path: Path) -> list[RealisticSentence]:
 def score(
     pairs: Iterable[tuple[RealisticSentence, TurnOutcome]],
     in_kb: Callable[[str, str], bool],
+    canonical: Callable[[str, str], str] | None = None,
 ) -> Scores:
     """Score the outcomes of the sentences.
 
     Args:
         pairs: ``(sentence, outcome)`` per sentence.
         in_kb: ``in_kb(domain, qid)``: the QID is in that domain's KB (the one the bot runs with).
+        canonical: ``canonical(domain, qid)``: the entity a QID became in that KB (near-duplicate
+            genres are merged: ``KnowledgeBase.canonical``), so that a gold QID of a merged genre
+            ("crime fiction") matches the genre the bot stores; None compares QIDs as they are.
 
     Returns:
         :class:`Scores`; ``errors`` lists the sentences with any miss (for the report).
@@ -196,6 +200,11 @@ def score(
     for sentence, outcome in pairs:
         s.sentences += 1
         s.questions += outcome.questions
+        if canonical is not None:
+            domain = sentence.domain
+            entities = tuple(replace(e, qid=canonical(domain, e.qid)) if e.qid else e for e in sentence.entities)
+            sentence = replace(sentence, entities=entities)
+            outcome = replace(outcome, stored=[(canonical(domain, q), sign, c) for q, sign, c in outcome.stored])
         stored: dict[str, tuple[str, bool]] = {}
         for qid, sign, confirmed in outcome.stored:
             stored.setdefault(qid, (sign, confirmed))
@@ -263,9 +272,10 @@ def by_group(
     pairs: Sequence[tuple[RealisticSentence, TurnOutcome]],
     key: Callable[[RealisticSentence], str],
     in_kb: Callable[[str, str], bool],
+    canonical: Callable[[str, str], str] | None = None,
 ) -> dict[str, Scores]:
     """:func:`score` per group (e.g. per domain or per first tag), groups in sorted order."""
     groups: dict[str, list[tuple[RealisticSentence, TurnOutcome]]] = {}
     for pair in pairs:
         groups.setdefault(key(pair[0]), []).append(pair)
-    return {name: score(groups[name], in_kb) for name in sorted(groups)}
+    return {name: score(groups[name], in_kb, canonical) for name in sorted(groups)}

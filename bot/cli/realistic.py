@@ -209,11 +209,14 @@ def evaluate_file(dm: Any, services: Any, path: Path, *, errors: int, out_dir: P
     def in_kb(domain: str, qid: str) -> bool:
         return bool(services.domain(domain).kb.has(qid))
 
-    for name, scores in by_group(pairs, lambda s: s.domain, in_kb).items():
+    def canonical(domain: str, qid: str) -> str:
+        return str(services.domain(domain).kb.canonical(qid))
+
+    for name, scores in by_group(pairs, lambda s: s.domain, in_kb, canonical).items():
         print(f"{path.name} {name}: {scores.line()}")
-    for name, scores in by_group(pairs, lambda s: (s.tags or ("none",))[0], in_kb).items():
+    for name, scores in by_group(pairs, lambda s: (s.tags or ("none",))[0], in_kb, canonical).items():
         print(f"{path.name} tag {name}: {scores.line()}")
-    total = score(pairs, in_kb)
+    total = score(pairs, in_kb, canonical)
     out_dir.mkdir(parents=True, exist_ok=True)
     report = out_dir / f"realistic_{path.stem}.jsonl"
     report.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in total.errors), encoding="utf-8")

@@ -71,3 +71,15 @@ def test_the_simulated_user_picks_the_option_that_describes_what_they_mean():
     # a longer name opening with the same word is not the entity's name ("Roma Maffia" for "Roma")
     reply = Reply("Which?", (Choice("Roma Maffia (actor)", "pick:0@1"), Choice("Roma (film)", "pick:1@1")))
     assert _answer(reply, sentence(entities=(gold("Roma", "Q27959455"),)), set(), None) == ("Roma (film)", "pick:1@1")
+
+
+def test_a_merged_genre_of_the_gold_matches_the_genre_stored():
+    """The KB merges near-duplicate genres (``KnowledgeBase.canonical``): the gold "crime fiction" QID
+    is stored as the genre it became."""
+    in_kb = lambda domain, qid: True  # noqa: E731
+    merged = {"Q5937792": "Q208505"}
+    pairs = [
+        (sentence(entities=(gold("crime fiction", "Q5937792"),)), TurnOutcome("preference", [("Q208505", "+", False)]))
+    ]
+    assert score(pairs, in_kb).line().split()[2] == "linked_in_kb=0.000"
+    assert score(pairs, in_kb, lambda d, q: merged.get(q, q)).line().split()[2] == "linked_in_kb=1.000"
