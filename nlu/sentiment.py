@@ -16,12 +16,17 @@ Method, per message:
    ("No, I dislike it", "No I like it"). A clause with a negation and no cue ("but not X") is
    negative, unless it only says the entity was not seen/read/heard ("I haven't seen it").
    Otherwise VADER's compound score of the masked clause decides (>= 0.05 positive, <= -0.05
-   negative). A clause with none of these has *no cue*.
+   negative), without the verbs of what the user did ("played", "watched": VADER scores "played"
+   as positive). A clause with none of these has *no cue*. A clause with a capitalised word not
+   opening it names something the linker does not know ("... but hate Raditude"): its opinion is
+   about that name.
 5. **Scope.** An entity takes the polarity of its own clause; a clause with no cue inherits from
    the nearest clause before it across plain boundaries ("I love X and Y"), else from the nearest
    clause after it across plain boundaries ("X and Y are great"); nothing is inherited across a
    contrast boundary, except that a short clause after a contrast takes the opposite of the clause
-   before it ("I like everything except Titanic", "I like Titanic but Avatar"). Still nothing:
+   before it ("I like everything except Titanic", "I like Titanic but Avatar"). Inherited
+   judgements of both signs ("Great premise, boring execution, that's Station Eleven for me") are
+   mixed: ``Polarity.NEUTRAL``. Still nothing:
    ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
 
@@ -273,6 +278,8 @@ class SentimentRecognizer:
         if self._descriptive.search(low):
             return None  # "made me cry", "tense", "devastating": the content, not an opinion of it
         plain = _MID_NO.sub(" ", low)
+        # "played", "watched", "read" say what the user did, not how it was (VADER scores "played" +1.4)
+        plain = " ".join(w for w in plain.split() if w.strip(".,!?;:") not in _EXPERIENCE_VERBS)
         compound = self._vader.polarity_scores(plain)["compound"]
         if compound >= VADER_THRESHOLD:
             return _Cue(Polarity.POSITIVE, VADER)
@@ -326,7 +333,7 @@ class SentimentRecognizer:
                     kind,
                     self._clause_cue(piece),
                     short=len([w for w in words if not w.startswith(placeholder)]) <= 1,
-                    entities=any(w.startswith(placeholder) for w in words),
+                    entities=any(w.startswith(placeholder) for w in words) or _names_something(piece),
                     reference=bool(_BACK_REFERENCE.search(piece)),
                     words=len([w for w in words if not w.startswith(placeholder)]),
                     aspect=bool(_ASPECT.search(piece)),
@@ -359,6 +366,21 @@ _NOTHING_LIKE = re.compile(
 _TOO_FOR_ME = re.compile(r"\btoo(?:\s+\w+){1,2}\s+for\s+me\b")
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
 _SCOPED_NEGATION = frozenset({"not", "neither", "nor", "never"})
+
+
+_CAPITAL_WORD = re.compile(r"(?<![\w'])[A-Z][\w'!-]*")
+_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "ENTITY", "OK", "Ok"})
+
+
+def _names_something(piece: str) -> bool:
+    """A clause that names something the linker does not know: a capitalised word that does not open
+    the clause ("... but hate Raditude"), in a clause not Title Cased throughout. Its opinion is about
+    that name, not about an entity before it."""
+    words = _CAPITAL_WORD.findall(piece)
+    first = re.match(r"\W*([\w'!-]+)", piece)
+    opener = first.group(1) if first else ""
+    lower = re.findall(r"(?<![\w'])[a-z][\w']*", piece)
+    return bool(lower) and any(w not in _NOT_NAMES and not w.startswith(_PLACEHOLDER) and w != opener for w in words)
 
 
 def _scoped_negation(words: list[str]) -> bool:
@@ -435,6 +457,8 @@ def _resolve(clauses: list[_Clause], index: int, masked: str = "", pos: int = 0)
     while clauses[k].boundary_before == "plain" and k > 0:
         k -= 1
         if (found := clauses[k].polarity) is not None:
+            if _mixed_before(clauses, k, found):
+                return Polarity.NEUTRAL  # "Great premise, boring execution, that's Station Eleven for me"
             return found
     k = index  # forwards across plain boundaries
     while k + 1 < len(clauses) and clauses[k + 1].boundary_before == "plain":
@@ -449,6 +473,19 @@ def _resolve(clauses: list[_Clause], index: int, masked: str = "", pos: int = 0)
         if previous is Polarity.NEGATIVE:
             return Polarity.POSITIVE
     return Polarity.NEUTRAL
+
+
+def _mixed_before(clauses: list[_Clause], k: int, found: Polarity) -> bool:
+    """Clauses before ``k`` (across plain boundaries, naming no entity) judge the opposite of ``found``:
+    mixed judgements ("great voice, boring songs: that's Sam Smith"), asked about, never stored."""
+    while clauses[k].boundary_before == "plain" and k > 0:
+        k -= 1
+        if clauses[k].entities:
+            return False
+        other = clauses[k].polarity
+        if other is not None and other is not Polarity.NEUTRAL and other is not found:
+            return True
+    return False
 
 
 def _contradicted(clauses: list[_Clause], index: int, masked: str, pos: int) -> bool:

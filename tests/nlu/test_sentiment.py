@@ -292,3 +292,22 @@ def test_slang_of_music_talk_is_positive():
     s = SentimentRecognizer()
     for text in ("Fake Plastic Trees is my jam", "Kate Bush gives me chills", "Blur songs are my jams"):
         assert s.polarities(text, [(0, 4)]) == (Polarity.POSITIVE,), text
+
+
+def test_what_the_user_did_mixed_judgements_and_unknown_names_in_a_contrast():
+    from nlu.sentiment import Polarity, SentimentRecognizer
+
+    s = SentimentRecognizer()
+
+    def pol(text, name):
+        start = text.index(name)
+        return s.polarities(text, [(start, start + len(name))])[0]
+
+    # "played", "watched" say what the user did, not how it was (VADER scores "played" as positive)
+    assert pol("My dad played the Eagles in the car", "the Eagles") is Polarity.NEUTRAL
+    # judgements of both signs before a name: mixed, asked about
+    assert pol("Great premise, boring execution, that's Station Eleven for me", "Station Eleven") is Polarity.NEUTRAL
+    assert pol("Great acting, great story, that's Inception", "Inception") is Polarity.POSITIVE
+    # the clause after "but" is about another name the KB lacks ("Raditude"), not about Weezer
+    assert pol("I like Weezer's old stuff but hate Raditude", "Weezer") is Polarity.POSITIVE
+    assert pol("Inception was slow but I loved it", "Inception") is Polarity.POSITIVE
