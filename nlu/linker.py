@@ -1243,7 +1243,7 @@ class EntityLinker:
                 hit = self._names.exact(tuple(keys[i : i + n]))
                 if hit is None:
                     continue
-                if self._strong_enough(text, tokens, i, i + n, hit):
+                if self._strong_enough(text, tokens, i, i + n, hit, {f[1] for f in found}):
                     found.append((i, i + n, dict(hit), "exact"))
                     break
                 if self._short_object(text, tokens, i, i + n):
@@ -1296,8 +1296,11 @@ class EntityLinker:
             return False
         return j == len(tokens) or _boundary(text, tokens, j) or tokens[j].key in _SPAN_STOP | _CLAUSE_STOP
 
-    def _strong_enough(self, text: str, tokens: list[_Token], i: int, j: int, hit: dict[str, float]) -> bool:
-        """F29 guard: weak spans (common words / < 4 letters) need a strong signal."""
+    def _strong_enough(
+        self, text: str, tokens: list[_Token], i: int, j: int, hit: dict[str, float], ends: Container[int] = ()
+    ) -> bool:
+        """F29 guard: weak spans (common words / < 4 letters) need a strong signal. ``ends``: where
+        the names matched before this span end (exclusive token indexes)."""
         words = [t.key for t in tokens[i:j]]
         content = words[1:] if words[0] == "the" and len(words) > 1 else words
         common = _common_words() if len(content) == 1 else _stop_words()
@@ -1323,6 +1326,14 @@ class EntityLinker:
             and not any(t.raw[:1].isupper() for t in tokens[i:j])
         ):
             return False  # "Spiegel im Spiegel is so peaceful": a predicate, not the song "So Peaceful"
+        if (
+            i > 1
+            and tokens[i - 1].key in _COPULAS
+            and not (quoted or typed)
+            and all(t.raw.islower() and _zipf(t.key) >= RARE_ZIPF for t in tokens[i:j])
+            and i - 1 in ends
+        ):
+            return False  # "Gone Girl was twisted": an English word after the named subject's verb, no "Twisted"
         subject = _opinion_subject(text, tokens, i, j)
         if self._typed_as_label(text, tokens, i, j, hit) and (subject or (i > 0 and tokens[i - 1].key in _LIKE_VERBS)):
             return True  # "Help! is my favourite Beatles song": typed as its label is spelled
@@ -1766,10 +1777,10 @@ def _subject_title(tokens: list[_Token], i: int, j: int, content: Sequence[str])
 
 
 def _acronym(tokens: list[_Token], i: int) -> bool:
-    """An all-capitals word of 2+ letters in a message that is not shouted ("BTS", "MGMT"), not a chat
-    abbreviation ("TBH", "AF")."""
+    """An all-capitals word of 2+ characters in a message that is not shouted ("BTS", "MGMT", "U2"), not a
+    chat abbreviation ("TBH", "AF")."""
     raw = tokens[i].raw
-    if len(raw) < 2 or not raw.isalpha() or not raw.isupper() or tokens[i].key in _CHAT_ACRONYMS:
+    if len(raw) < 2 or not raw.isalnum() or not raw.isupper() or tokens[i].key in _CHAT_ACRONYMS:
         return False
     others = [t.raw for k, t in enumerate(tokens) if k != i and t.raw[:1].isalpha() and t.key != "i"]
     return bool(others) and not all(w.isupper() for w in others)

@@ -12,7 +12,8 @@ Kinds (each needs what it asks about to be there: a card for why / details):
 - **why** (card on screen): "why ...", "what made you pick it", "how did you come up with this",
   "what does this have to do with what I like", "how is this related to ...", "where did that come from";
 - **details** (card on screen): a question about a fact of the item ("what's the genre", "who directed
-  it", "when was it released", "what album is it from", "what's it about", "how long is it");
+  it", "who's in it", "when was it released", "what album is it from", "what's it about", "how long is it");
+- **skip** (card on screen): another item instead ("I'd rather see something else", "already seen it");
 - **reset**: wiping the whole profile ("delete all my preferences", "wipe my profile", "start over");
 - **profile**: what the bot knows of the user ("what have I liked so far", "what do I like according to
   you", "what do you know about me", "which movies have I told you about");
@@ -31,7 +32,7 @@ from logs.schema import Intent
 __all__ = ["phrased_intent"]
 
 _WHY = re.compile(
-    r"\bwhy\b"
+    r"\bwhy\b(?!\s+not\b)"
     r"|\bwhat made (?:you|u) (?:pick|choose|select|recommend|suggest|think of)\b"
     r"|\bhow (?:did|do|come) (?:you|u) (?:come up with|pick|choose|get to|find|decide)\b"
     r"|\bhow come\b"
@@ -48,11 +49,17 @@ _DETAILS = re.compile(
     r"|\bwhat(?:'s| is|s) (?:it|this|that)(?: \w+)? about\b"
     r"|\bwho (?:directed|wrote|sings|sang|made|produced|stars in|plays in|is in|performs|composed)\b"
     r"|\bwho(?:'s| is) (?:the )?(?:director|author|writer|singer|artist|band|cast)\b"
+    r"|\bwho(?:'s| is| stars| plays| acts)? in (?:it|this|that)\b"
     r"|\bwhen (?:was|did) (?:it|this|that)(?: \w+)? (?:released|published|made|written|come out|came out|out)\b"
     r"|\bwhat (?:album|record) is (?:it|this|that) (?:from|on)\b"
     r"|\bhow long is (?:it|this|that)\b"
 )
 """A question about a fact of the item on screen (its details)."""
+_SKIP = re.compile(
+    r"\b(?:something|anything) (?:else|different)\b|\banother one\b|\bwhat else\b|\bnext one\b"
+    r"|\b(?:already|have) (?:seen|watched|read|heard) (?:it|this|that)\b"
+)
+"""Another item instead of the one on screen ("I'd rather see something else", "already seen it")."""
 _RESET = re.compile(
     r"^(?:please |can you |could you |i want to |i'd like to |let'?s )?"
     r"(?:delete|remove|erase|wipe|clear|reset|forget|drop|empty|scrap)\s+"
@@ -94,6 +101,8 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
         return Intent.REC_WHY.value
     if focus and not named and _DETAILS.search(folded):
         return Intent.REC_DETAILS.value
+    if focus and not named and _SKIP.search(folded):
+        return Intent.REC_SKIP.value
     if _RESET.search(folded):
         return Intent.RESET_PROFILE.value
     if _PROFILE.search(folded):

@@ -243,3 +243,15 @@ def test_words_of_an_opinion_phrase_and_a_sentence_opening_capital_are_no_title(
     assert top(linker, "Midnights wasn't as good as I hoped") == [("Q113640799", False)]  # a verb is no name part
     (m,) = linker.link("I love blink-182")
     assert m.candidates[0].qid == "Q482477"  # the band before its self-titled album
+
+
+def test_an_english_word_after_the_named_subject_s_verb_is_no_title():
+    entries = MOVIES + (
+        Entry("Q14920425", "Gone Girl", item=True, pop=24),
+        Entry("Q701896", "Twisted", item=True, pop=5),
+    )
+    linker = EntityLinker(_KB(entries, domain="movie"))
+    assert top(linker, "Gone Girl was twisted") == [("Q14920425", False)]
+    assert top(linker, "my favourite film is twisted") == [("Q701896", False)]  # no named subject before
+    music = EntityLinker(_KB(MUSIC + (Entry("Q396", "U2", roles=("P175",), pop=27),)))
+    assert top(music, "U2 are overrated") == [("Q396", False)]  # an acronym with a digit

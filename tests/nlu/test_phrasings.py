@@ -73,3 +73,16 @@ def test_understand_overrules_the_classifier_with_them_when_no_question_is_open(
     assert understand("what have i liked so far", View(), **parts).intent == "show_profile"
     # an open question is answered as before
     assert understand("Wipe my profile", View(question="confirm"), **parts).intent != "reset_profile"
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("Who's in it?", DETAILS),
+        ("I'd rather see something else", "request_recommendation - skip"),
+        ("already read that, what else", "request_recommendation - skip"),
+        ("why not", None),  # agreement, not a question about the card
+    ],
+)
+def test_with_a_card_on_screen(text, intent):
+    assert phrased_intent(fold(text), focus=True, named=False) == intent
