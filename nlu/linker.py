@@ -1743,10 +1743,13 @@ _OBJECT_WORDS = frozenset("her him us them me up yes".split())
 beautiful film", "Up made me cry", "Us was terrifying", "Yes are the best prog band")."""
 _SUBJECT_ADVERBS = frozenset("always never still just really totally honestly seriously truly also".split())
 """Adverbs between a subject and its verb ("No Woman, No Cry always makes me smile")."""
-_NOT_TITLE_OPENERS = frozenset("i my our your his her their this that these those it we they he she there here".split())
+_NOT_TITLE_OPENERS = frozenset(
+    """i my our your his her their this that these those it we they he she there here all both none most some
+    each every any one half everything nothing something anything everyone nobody""".split()
+)
 """First words of a subject that is no title unless capitalised as one ("this book was great", "my kids were")."""
 _CHAT_ACRONYMS = frozenset(
-    "lol omg tbh imo imho idk btw af wtf smh fyi asap ok tv dj ep lp uk usa ai bc rn irl ngl".split()
+    "lol lmao omg tbh imo imho idk btw af wtf smh fyi asap ok tv dj ep lp uk usa ai bc rn irl ngl pls plz thx ty np jk rip ps".split()
 )
 """Capitalised chat abbreviations, never a name on their own ("sick AF", "TBH")."""
 

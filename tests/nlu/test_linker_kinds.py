@@ -255,3 +255,10 @@ def test_an_english_word_after_the_named_subject_s_verb_is_no_title():
     assert top(linker, "my favourite film is twisted") == [("Q701896", False)]  # no named subject before
     music = EntityLinker(_KB(MUSIC + (Entry("Q396", "U2", roles=("P175",), pop=27),)))
     assert top(music, "U2 are overrated") == [("Q396", False)]  # an acronym with a digit
+
+
+def test_quantifiers_open_no_lowercase_title_and_chat_abbreviations_are_no_names():
+    entries = MOVIES + (Entry("Q9001", "All of Them", item=True, pop=1), Entry("Q9002", "PS", item=True, pop=1))
+    linker = EntityLinker(_KB(entries, domain="movie"))
+    assert top(linker, "all of them were great") == []
+    assert top(linker, "PS I loved Heat") == [("Q42198", False)]  # not the film "PS"
