@@ -14,6 +14,8 @@ Kinds (each needs what it asks about to be there: a card for why / details):
 - **details** (card on screen): a question about a fact of the item ("what's the genre", "who directed
   it", "who's in it", "when was it released", "what album is it from", "what's it about", "how long is it");
 - **skip** (card on screen): another item instead ("I'd rather see something else", "already seen it");
+- **stop** (card on screen): no more recommendations now ("stop recommending", "I'm done for today");
+- **help**: how to use the bot ("how do I rate things", "I'm confused"), about the card if one is shown;
 - **reset**: wiping the whole profile ("delete all my preferences", "wipe my profile", "start over");
 - **profile**: what the bot knows of the user ("what have I liked so far", "what do I like according to
   you", "what do you know about me", "which movies have I told you about");
@@ -60,6 +62,18 @@ _SKIP = re.compile(
     r"|\b(?:already|have) (?:seen|watched|read|heard) (?:it|this|that)\b"
 )
 """Another item instead of the one on screen ("I'd rather see something else", "already seen it")."""
+_STOP = re.compile(
+    r"\b(?:i'?m|i am) (?:done|finished|good for (?:now|today))\b|\bstop (?:recommending|suggesting|here|now|for (?:now|today))\b"
+    r"|\bno more (?:recommendations|suggestions|for (?:now|today))\b|\bthat'?s (?:enough|all) for (?:now|today)\b"
+    r"|\blet'?s (?:stop|call it a day)\b|\bi'?ll stop\b"
+)
+"""No more recommendations now ("stop recommending", "I'm done for today", "let's call it a day")."""
+_HELP = re.compile(
+    r"\bhow (?:do|does|can|should) (?:i|you|we|this|it)(?: \w+)? (?:work|use|rate|start|begin)\b"
+    r"|\bwhat (?:can|do|should|am) i (?:do|say|type|ask|supposed to do)\b"
+    r"|\b(?:i'?m|i am) (?:lost|confused|stuck)\b|\bi (?:don'?t|do not) (?:get|understand) (?:it|this|how)\b"
+)
+"""How to use the bot ("how do I rate things", "what am I supposed to do", "I'm confused")."""
 _RESET = re.compile(
     r"^(?:please |can you |could you |i want to |i'd like to |let'?s )?"
     r"(?:delete|remove|erase|wipe|clear|reset|forget|drop|empty|scrap)\s+"
@@ -103,6 +117,10 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
         return Intent.REC_DETAILS.value
     if focus and not named and _SKIP.search(folded):
         return Intent.REC_SKIP.value
+    if focus and _STOP.search(folded):
+        return Intent.REC_STOP.value
+    if not named and _HELP.search(folded):
+        return Intent.REC_HELP.value if focus else Intent.HELP.value
     if _RESET.search(folded):
         return Intent.RESET_PROFILE.value
     if _PROFILE.search(folded):

@@ -86,3 +86,19 @@ def test_understand_overrules_the_classifier_with_them_when_no_question_is_open(
 )
 def test_with_a_card_on_screen(text, intent):
     assert phrased_intent(fold(text), focus=True, named=False) == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "focus", "intent"),
+    [
+        ("stop recommending", True, "request_recommendation - stop"),
+        ("let's call it a day", True, "request_recommendation - stop"),
+        ("how do I rate things", False, "help"),
+        ("I'm confused", False, "help"),
+        ("what am I supposed to do with this", True, "request_recommendation - help"),
+        ("what should I watch tonight", False, None),  # a request for a film, not for help
+        ("how does Inception end", False, None),
+    ],
+)
+def test_stop_and_help(text, focus, intent):
+    assert phrased_intent(fold(text), focus=focus, named=False) == intent
