@@ -91,6 +91,7 @@ RESET_WHAT = "What should I reset: everything, only the {items}, or only the pro
 RESET_CONFIRM = "Are you sure you want to reset {what}? (yes/no)"
 RESET_DONE = "Done: I reset {what}."
 RESET_CANCELLED = "OK, nothing was reset."
+RESET_YES_OR_NO = "Please answer yes or no: {question}"
 UNAVAILABLE = "Sorry, the {what} is not available right now ({reason}). Try again later."
 SMALLTALK = {
     "smalltalk.greetings.hello": "Hello! Tell me a {item} you like, or ask for recommendations.",

@@ -88,7 +88,7 @@ class PolarityModel(Protocol):
 # the phrasings (data)
 
 YES = re.compile(r"^(" + "|".join(YES_WORDS) + r")\b", re.I)
-NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither)\b", re.I)
+NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither|don'?t|do not|never)\b", re.I)
 NONE = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
 DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
     "movie": ("movie", "movies", "film", "films", "cinema"),

@@ -132,7 +132,19 @@ def on_reset_answer(ctx: TurnContext) -> Outcome:
 
 
 def on_reset_yes(ctx: TurnContext) -> Outcome:
-    return _reset(ctx, yes=True)
+    """The classifier heard a yes to "Are you sure you want to reset ...?". Deleting the profile
+    also needs the words to be a yes ("yes", "sure", a yes button): "nope", "nah" or "dont" were
+    heard as yes and wiped profiles. A no-word cancels; anything else asks again."""
+    parse, question = ctx.parse, ctx.state.pending
+    explicit = (
+        parse.affirmative or parse.confirmation == "yes" or (parse.payload is not None and parse.payload.kind == "yes")
+    )
+    if explicit or not isinstance(question, ResetConfirm):
+        return _reset(ctx, yes=explicit)
+    if parse.negative:
+        return _reset(ctx, yes=False)
+    choices = (Choice(msg.YES, "yes"), Choice(msg.NO, "no"))
+    return Outcome(msg.RESET_YES_OR_NO.format(question=question.question), choices=choices)
 
 
 def on_reset_no(ctx: TurnContext) -> Outcome:

@@ -183,6 +183,30 @@ def test_delete_and_reset(dm):
     assert dm._states.load("t:1").profile() == {}
 
 
+@pytest.mark.parametrize("answer", ["nope", "nah", "dont", "N", "never"])
+def test_a_no_word_heard_as_yes_never_resets_the_profile(dm, monkeypatch, answer):
+    # Found by a fresh user: the classifier heard "nope" as the reset's yes and the profile was wiped.
+    heard_yes = [(r"^(nope|nah|dont|n|never|hmm)$", "reset - reset_everything - yes"), *FakeIntents.RULES]
+    monkeypatch.setattr(FakeIntents, "RULES", heard_yes)
+    _say(dm, "I love Christopher Nolan")
+    _say(dm, "reset my profile")
+    _say(dm, "Everything", payload="reset:everything")
+    reply = _say(dm, answer)
+    assert reply.text == "OK, nothing was reset." and "Q100" in dm._states.load("t:1").profile()
+
+
+def test_an_unclear_answer_heard_as_yes_asks_again_before_resetting(dm, monkeypatch):
+    heard_yes = [(r"^hmm$", "reset - reset_everything - yes"), *FakeIntents.RULES]
+    monkeypatch.setattr(FakeIntents, "RULES", heard_yes)
+    _say(dm, "I love Christopher Nolan")
+    _say(dm, "reset my profile")
+    _say(dm, "Everything", payload="reset:everything")
+    reply = _say(dm, "hmm")
+    assert reply.text.startswith("Please answer yes or no: Are you sure") and "Q100" in dm._states.load("t:1").profile()
+    _say(dm, "yes")
+    assert dm._states.load("t:1").profile() == {}
+
+
 def test_users_are_isolated(dm):
     _say(dm, "I love Christopher Nolan", user="a")
     _say(dm, "I hate Christopher Nolan", user="b")
