@@ -94,3 +94,42 @@ def test_sigkill_during_bursts_loses_nothing_and_applies_nothing_twice():
     result = run_durability(users=6, per_burst=5, kills=3, processes=0, timeout_s=60, trivial=True, seed=3,
                             echo=lambda line: None)  # fmt: skip
     assert (result.kills, result.messages, result.lost, result.duplicated) == (3, 90, 0, 0)
+
+
+async def test_update_ids_going_backwards_are_handled_and_the_offset_is_the_batch_just_returned(
+    fake_tg, make_channel, caplog
+):
+    fake_tg._next_update = 1000
+    fake_tg.push_text(U, "before the renumbering")
+    fake_tg._next_update = 5  # Telegram renumbered (a quiet week), or another fake server
+    fake_tg.push_text(U, "after it")
+    handler = ScriptedHandler()
+    await make_channel(handler)
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 2)
+    fake_tg.push_text(U, "and the next one")  # id 6: an offset of 1001 (the maximum) would have dropped it
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 3)
+    assert handler.texts("tg:7") == ["before the renumbering", "after it", "and the next one"]
+    warnings = [r for r in caplog.records if "went backwards" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelname == "WARNING"
+
+
+def test_fake_telegram_cli_numbers_updates_after_an_earlier_run(monkeypatch):
+    import io
+    import time
+
+    import bot.channels.fake_bot_api as fake_api
+    from bot.cli import fake_telegram
+
+    firsts: list[int] = []
+
+    class Recorded(FakeTelegram):
+        def __init__(self, **kwargs):
+            firsts.append(kwargs.get("first_update_id", 1))
+            super().__init__(**{**kwargs, "port": 0})
+
+    monkeypatch.setattr(fake_api, "FakeTelegram", Recorded)
+    for _ in range(2):
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        assert fake_telegram._cli(type("Args", (), {"port": 0})()) == 0
+        time.sleep(0.01)
+    assert firsts[0] > 1_000_000 and firsts[1] > firsts[0] + 5  # an earlier run's few ids are never reused

@@ -32,9 +32,16 @@ class FakeTelegram(UpdateScripting, BotMethods):
         answered: callback query ids answered, with their text: ``[(query_id, text | None)]``.
         commands: the last ``setMyCommands`` list.
         acked_offset: highest ``offset`` a poller confirmed (updates below it were delivered).
+
+    Args:
+        host: address to bind.
+        port: port to bind (0: any free one).
+        first_update_id: the first ``update_id`` (the tests count from 1; ``corsbot fake-telegram``
+            starts from the current time in milliseconds, so that a bot whose database holds the
+            updates of an earlier run never takes new ones for those).
     """
 
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, first_update_id: int = 1) -> None:
         self._cond = threading.Condition()
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.events: list[dict[str, Any]] = []
@@ -47,7 +54,7 @@ class FakeTelegram(UpdateScripting, BotMethods):
         self.acked_offset = 0
         self.delivered: list[int] = []
         self._queue: list[dict[str, Any]] = []
-        self._next_update = 1
+        self._next_update = first_update_id
         self._next_message: dict[int, int] = {}
         self._next_query = 1
         self._closing = False

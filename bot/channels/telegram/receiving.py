@@ -1,8 +1,13 @@
 """Receiving updates durably (issue 17, item 1): long polling and the webhook server, both storing each
 update in the :class:`~bot.channels.inbox.UpdateInbox` *before* confirming it to Telegram.
 
-- :class:`Poller`: ``getUpdates`` with ``offset`` = last stored id + 1 (Telegram drops what is below
-  the offset, so only stored updates are ever confirmed). If the inbox cannot be written the batch
+- :class:`Poller`: ``getUpdates`` with ``offset`` = the last ``update_id`` of the batch Telegram just
+  returned + 1, once that batch is stored (Telegram drops what is below the offset, so only stored
+  updates are ever confirmed). Never a maximum kept from earlier batches or runs: update ids may go
+  backwards (a restarted fake server; Telegram picks the next id at random after a week without
+  updates), and a stale maximum would confirm, so lose, every new update below it. Ids going
+  backwards are logged once (a warning); duplicates are dropped by the inbox, by ``update_id``, among
+  the unfinished and recently finished updates. If the inbox cannot be written the batch
   is fetched again after a pause, never confirmed. A 409 Conflict (another poller, or a webhook set
   elsewhere) or a refused token stops the channel with a clear error; network failures are retried
   with a growing pause (1 s doubling up to 30 s).
@@ -69,6 +74,7 @@ class Poller:
 
     async def _run(self) -> None:
         offset: int | None = None
+        warned = False
         pause = 1.0
         while True:
             params: dict[str, Any] = {"timeout": int(self._timeout_s)}
@@ -103,7 +109,16 @@ class Poller:
                 pause = min(pause * 2, MAX_PAUSE_S)
                 continue
             pause = 1.0
-            offset = max(u["update_id"] for u in updates) + 1
+            ids = [u["update_id"] for u in updates]
+            previous = offset - 1 if offset is not None else None
+            for update_id in ids:
+                if previous is not None and update_id <= previous and not warned:
+                    warned = True
+                    logger.warning("Telegram update ids went backwards (%d after %d: a restarted Bot API server, "
+                                   "or Telegram renumbering after a quiet week); confirming from the newest batch",
+                                   update_id, previous)  # fmt: skip
+                previous = update_id
+            offset = ids[-1] + 1  # what Telegram just returned, not a maximum of earlier ids
 
 
 class WebhookServer:
