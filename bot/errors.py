@@ -8,7 +8,9 @@ package may import (it has no dependencies), so one handler can tell "our" error
 
 from __future__ import annotations
 
-from corsbot_errors import CorsbotError
+import errno
+
+from corsbot_errors import ConfigError, CorsbotError
 
 
 def describe_error(exc: BaseException) -> str | None:
@@ -22,3 +24,20 @@ def describe_error(exc: BaseException) -> str | None:
     if isinstance(exc, IsADirectoryError):
         return f"is a directory: {exc.filename or exc}"
     return None
+
+
+def bind_error(host: str, port: int, exc: OSError, *, option: str = "--port") -> ConfigError:
+    """The one-line error of a server that cannot bind ``host:port`` (the port in use, mostly).
+
+    Example:
+        >>> str(bind_error("127.0.0.1", 8081, OSError(errno.EADDRINUSE, "Address already in use")))
+        'port 8081 is already in use on 127.0.0.1 (another server listens on it): stop it or choose another with --port'
+    """
+    if exc.errno == errno.EADDRINUSE:
+        return ConfigError(
+            f"port {port} is already in use on {host} (another server listens on it): stop it or choose another "
+            f"with {option}"
+        )
+    if exc.errno == errno.EACCES:
+        return ConfigError(f"no permission to listen on port {port} of {host}: choose another with {option}")
+    return ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}")

@@ -28,10 +28,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _cli(args: argparse.Namespace) -> int:
     from bot.channels.fake_bot_api import TOKEN, FakeTelegram  # noqa: PLC0415
+    from bot.errors import bind_error  # noqa: PLC0415
 
     # update ids from the current time: a bot whose database holds an earlier run's updates (ids from
     # the same kind of start) takes these for new ones, not for those
-    with FakeTelegram(port=args.port, first_update_id=int(time.time() * 1000)) as fake:
+    try:
+        fake = FakeTelegram(port=args.port, first_update_id=int(time.time() * 1000))
+    except OSError as exc:
+        raise bind_error("127.0.0.1", args.port, exc) from None
+    with fake:
         print(f"fake Telegram Bot API on http://127.0.0.1:{fake.port}; in another terminal run:\n"
               f"  TELEGRAM_BOT_TOKEN={TOKEN} corsbot telegram --base-url http://127.0.0.1:{fake.port}/bot\n"
               "then type messages here (Ctrl-D quits; /press N taps the N-th button of the last answer)",

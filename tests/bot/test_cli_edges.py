@@ -311,3 +311,20 @@ def test_missing_model_says_where_it_looked_and_how_to_fix(tmp_path, capsys, mon
     assert str(tmp_path / "var" / "models" / "intent") in err
     assert "CORSBOT_HOME is not set" in err and "current folder" in err
     assert "make model" in err and "corsbot nlu train" in err
+
+
+# --------------------------------------------------------------------------- a port already in use
+
+
+def test_fake_telegram_on_a_port_in_use_is_one_line_error(home, capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = _run(capsys, "fake-telegram", "--port", str(port))
+    assert code == 2
+    assert err.strip() == (f"corsbot: error: port {port} is already in use on 127.0.0.1 (another server listens "
+                           "on it): stop it or choose another with --port")  # fmt: skip
+    assert "Traceback" not in err and "unexpected error" not in err

@@ -133,3 +133,22 @@ def test_fake_telegram_cli_numbers_updates_after_an_earlier_run(monkeypatch):
         assert fake_telegram._cli(type("Args", (), {"port": 0})()) == 0
         time.sleep(0.01)
     assert firsts[0] > 1_000_000 and firsts[1] > firsts[0] + 5  # an earlier run's few ids are never reused
+
+
+async def test_a_webhook_port_in_use_is_a_one_line_channel_error(fake_tg, make_channel):
+    import socket
+
+    from bot.channels.telegram import ChannelError
+    from bot.errors import describe_error
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(ChannelError) as error:
+            await make_channel(ScriptedHandler(), webhook_url=f"http://127.0.0.1:{port}/telegram", listen="127.0.0.1",
+                               port=port, secret_token="s3cret-Token")  # fmt: skip
+    assert describe_error(error.value) == (
+        f"port {port} is already in use on 127.0.0.1 (another server listens on it): stop it or choose another "
+        "with --port (the webhook server's)"
+    )

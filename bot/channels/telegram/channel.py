@@ -29,6 +29,7 @@ from bot.channels.telegram.locks import SerialUpdateProcessor, bot_id_of, serial
 from bot.channels.telegram.outbound import ReplySender
 from bot.channels.telegram.receiving import Poller, WebhookServer
 from bot.channels.users import ChannelUsers
+from bot.errors import bind_error
 from bot.redact import redact, register_secret
 
 __all__ = ["SWEEP_S", "TelegramChannel"]
@@ -162,7 +163,9 @@ class TelegramChannel:
             raise ChannelError(redact(f"cannot reach the Telegram Bot API at {cfg.base_url}: {exc}")) from None
         except OSError as exc:
             await self._teardown()
-            raise ChannelError(redact(f"cannot listen for the webhook on {cfg.listen}:{cfg.port}: {exc}")) from None
+            raise ChannelError(
+                str(bind_error(cfg.listen, cfg.port, exc, option="--port (the webhook server's)"))
+            ) from None
         except BaseException:
             await self._teardown()
             raise
