@@ -62,7 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--jsonl",
         action="store_true",
         help='scripted: one JSON object per line in ({"user": U, "text": T} or {"user": U, "press": PAYLOAD}, '
-        'optional "domain"), one per reply out (text, choices, image, intent, events, recognizedObjects)',
+        'optional "domain"), one per reply out (text, choices, image, intent, events, recognizedObjects); '
+        'each user is switched to --domain at their first line, unless the line has its own "domain"',
     )
     chat.add_argument(
         "--elicitation",

@@ -6,8 +6,10 @@ Input, one object per line::
     {"user": "alice", "press": "role:P50@3"}              # a button's payload, as sent with a reply
     {"user": "bob", "text": "I like Dune", "domain": "book"}
 
-``user`` is optional (default: ``--user``); ``domain`` switches that user to the domain first (a
-logged ``/book`` turn whose reply is not written) when the user is not in it already. A press is
+``user`` is optional (default: ``--user``). Each user is switched to ``--domain`` at their first line
+of the run, as plain ``corsbot chat --domain`` does at start (a user known from an earlier run may be
+in another domain); a line's own ``domain`` wins, and switches that user to it. A switch is a logged
+``/book`` turn whose reply is not written, made only when the user is not in the domain already. A press is
 logged with the button's label as the message when the user's last reply offered it, else the
 payload; its interaction type is ``mixed``.
 
@@ -34,6 +36,7 @@ from nlu.understand import DOMAIN_WORDS
 def chat_jsonl(dm: Any, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
     """Run the scripted chat until end of input (see the module docstring); returns 0."""
     last_choices: dict[str, tuple[Choice, ...]] = {}
+    seen: set[str] = set()  # users who had a line in this run (the first one puts them in ``domain``)
     dm.default_domain = domain
     for number, line in enumerate(stdin, 1):
         if not line.strip():
@@ -44,7 +47,8 @@ def chat_jsonl(dm: Any, *, user: str, domain: str, stdin: TextIO, stdout: TextIO
             _write(stdout, {"error": str(exc)})
             continue
         key = request["user"]
-        wanted = request.get("domain")
+        wanted = request.get("domain") or (domain if key not in seen else None)
+        seen.add(key)
         if wanted and wanted != dm.current_domain(key):
             dm.handle(Turn(key, f"/{wanted}"))
             last_choices[key] = ()

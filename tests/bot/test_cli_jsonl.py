@@ -80,3 +80,33 @@ def test_a_superscript_digit_is_text_not_a_button(fake_home, monkeypatch, capsys
     monkeypatch.setattr("sys.stdin", io.StringIO("I love The Avengers\n²\n"))
     assert main(["chat"]) == 0
     assert capsys.readouterr().out.count("bot> ") == 3
+
+
+def test_each_user_is_switched_to_the_domain_option_at_their_first_line(fake_home):
+    from bot.cli.jsonl import chat_jsonl
+    from bot.compose import build_dialog_manager
+
+    dm = build_dialog_manager(db=fake_home / "db.sqlite3", session="t")
+    earlier = [json.dumps({"user": "a", "text": "hello", "domain": "book"})]  # an earlier run left "a" in books
+    chat_jsonl(dm, user="cli:local", domain="book", stdin=io.StringIO("\n".join(earlier)), stdout=io.StringIO())
+    assert dm.current_domain("a") == "book"
+    lines = [
+        json.dumps({"user": "a", "text": "hello"}),  # first line of this run: switched to --domain movie
+        json.dumps({"user": "b", "text": "hello", "domain": "music"}),  # the line's own domain wins
+        json.dumps({"user": "a", "text": "hello", "domain": "book"}),
+        json.dumps({"user": "a", "text": "hello"}),  # not the first line any more: stays in books
+    ]
+    out = io.StringIO()
+    seen: list[str] = []
+    real_handle = dm.handle
+
+    def handle(turn):
+        reply = real_handle(turn)
+        seen.append(dm.current_domain(turn.user_id))
+        return reply
+
+    dm.handle = handle
+    assert chat_jsonl(dm, user="cli:local", domain="movie", stdin=io.StringIO("\n".join(lines)), stdout=out) == 0
+    assert len(out.getvalue().splitlines()) == 4  # the switches' replies are not written
+    assert seen == ["movie", "movie", "music", "music", "book", "book", "book"]  # /movie a /music b /book a a
+    assert dm.current_domain("a") == "book" and dm.current_domain("b") == "music"
