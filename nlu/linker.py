@@ -837,11 +837,13 @@ class EntityLinker:
         spans += self._title_word_spans(text, tokens, spans)
         spans = [s for s in spans if not bracketed.issuperset(range(s[0], s[1]))]
         spans = self._by_person(text, tokens, spans)
+        explained = {k for s in spans if s[3] == _SAYS_WHICH for k in range(s[0], s[1])}  # "Spielberg's Hook"
+        spans = [s for s in spans if s[3] != _SAYS_WHICH]
         spans = self._drop_genre_attributes(tokens, spans)
         spans.sort(key=lambda s: s[0])
         years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}
         history_set = frozenset(history)
-        covered = {k for s in spans for k in range(s[0], s[1])}
+        covered = {k for s in spans for k in range(s[0], s[1])} | explained
         mentions = []
         for i, j, scored, kind in spans:
             start, end = tokens[i].start, tokens[j - 1].end
@@ -883,7 +885,7 @@ class EntityLinker:
                             for c in cands[1:]
                         )
                     )
-            if kind != "ref" and relation is None and _fragment(text, tokens, i, j, spans):
+            if kind != "ref" and relation is None and _fragment(text, tokens, i, j, spans, explained):
                 continue  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
             if kind in ("exact", "fuzzy") and relation is None and _subject_fragment(text, tokens, i, j):
                 continue  # "Clair" of "Clair de lune is the most beautiful piece" (not in the KB)
@@ -950,7 +952,7 @@ class EntityLinker:
         a year-like number also as words: "1984" = "Nineteen Eighty-Four"); failing that, any item
         whose name the words are, however common ("Misery"). The work replaces the person's
         mention (the person is rated only when named on their own); nothing found: unchanged."""
-        out = self._possessive_person(text, tokens, spans)
+        out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
         for span in spans:
             i = span[0]
             if span not in out or i < 2:
@@ -985,6 +987,49 @@ class EntityLinker:
             a, scored = found
             out = [s for s in out if s is not span and not (a <= s[0] < end or a < s[1] <= end)]
             out.append((a, end, scored, "exact"))
+            out.append((span[0], span[1], {}, _SAYS_WHICH))
+        return out
+
+    def _works_after(self, text: str, tokens: list[_Token], spans: list) -> list:
+        """ "ARTIST TITLE" or "ARTIST's TITLE" with TITLE one of the artist's works, however weak its words
+        alone ("radiohead ok computer 🔥", "Taylor Swift's folklore"): the work is linked in place of the
+        artist (who only says which work is meant), replacing weaker matches inside its words."""
+        value_items = getattr(self.kb, "value_items", None)
+        if value_items is None:
+            return spans
+        out = list(spans)
+        keys = [t.key for t in tokens]
+        for span in spans:
+            j = span[1]
+            if span not in out or j >= len(tokens) or _boundary(text, tokens, j):
+                continue
+            people = [q for q in span[2] if _PERSON_ROLES.intersection(self.kb.roles(q))][:3]
+            if not people:
+                continue
+            start = j + 1 if keys[j] == "s" and j + 1 < len(tokens) else j
+            works = {w for p in people for _pid, w in value_items(p) if self.kb.is_item(w)}
+            if not works:
+                continue
+            titles = {}
+            for w in works:
+                for name in (self.kb.label(w), *self.kb.aliases(w)):
+                    key = name_key(name)
+                    if key:
+                        titles.setdefault(key, {})[w] = _SIM_LABEL
+            found = None
+            for end in range(min(len(tokens), start + MAX_SKELETON_SPAN), start, -1):
+                if any(_boundary(text, tokens, k) for k in range(start + 1, end)):
+                    continue
+                hit = titles.get(tuple(keys[start:end]))
+                if hit:
+                    found = (start, end, hit, "exact")
+                    break
+            if found is None:
+                continue
+            a, b = found[0], found[1]
+            out = [s for s in out if s is not span and not (s[0] < b and a < s[1])]
+            out.append(found)
+            out.append((span[0], span[1], {}, _SAYS_WHICH))
         return out
 
     def _possessive_person(self, text: str, tokens: list[_Token], spans: list) -> list:
@@ -1006,6 +1051,7 @@ class EntityLinker:
                 continue
             if any(_PERSON_ROLES.intersection(self.kb.roles(q)) for q in span[2]):
                 out = [s for s in out if s is not span]
+                out.append((span[0], span[1], {}, _SAYS_WHICH))
         return out
 
     def _drop_genre_attributes(self, tokens: list[_Token], spans: list) -> list:
@@ -1677,6 +1723,9 @@ def _qid_order(qid: str) -> tuple[int, str]:
     return (int(digits), qid) if digits.isdigit() else (sys.maxsize, qid)
 
 
+_SAYS_WHICH = "says-which"
+"""Kind of a person's span that only says which work is meant ("Spielberg's Hook"): no mention, but its
+words are explained (no part of an unknown title)."""
 _COPULAS = frozenset("is are was were s re been".split())
 _DESCRIPTOR_FILLERS = frozenset("a an the such so pure real true proper total absolute".split())
 _PRAISE_WORDS = frozenset(
@@ -1717,7 +1766,8 @@ def _subject_fragment(text: str, tokens: list[_Token], i: int, j: int) -> bool:
             continue
         t = tokens[m]
         if (
-            t.key in common
+            not t.raw[:1].islower()  # capitalised runs are _fragment's ("Nolan Inception is great" names both)
+            or t.key in common
             or t.key in _TITLE_JOINERS
             or t.key in _ROLE_OR_TYPE_WORDS
             or t.key in _ASPECT_WORDS
@@ -2005,7 +2055,9 @@ def _title_run(text: str, tokens: list[_Token], i: int, j: int) -> tuple[int, in
     return a, b
 
 
-def _fragment(text: str, tokens: list[_Token], i: int, j: int, spans: Sequence[tuple]) -> bool:
+def _fragment(
+    text: str, tokens: list[_Token], i: int, j: int, spans: Sequence[tuple], explained: Container[int] = ()
+) -> bool:
     """A match inside a longer Title Cased title that no single match covers: part of a title the KB
     lacks ("Spider-Man" and "Way Home" in "Spider-Man: No Way Home", "Once" in "Everything
     Everywhere All at Once", "Percy" in "Percy Jackson", "Top Gun" and "Maverick" in "Top Gun:
@@ -2025,7 +2077,7 @@ def _fragment(text: str, tokens: list[_Token], i: int, j: int, spans: Sequence[t
     covered = {k for s in spans for k in range(s[0], s[1])}
     common = _common_words()
     for k in range(a, b):
-        if i <= k < j or k in covered or tokens[k].key in _TITLE_JOINERS:
+        if i <= k < j or k in covered or k in explained or tokens[k].key in _TITLE_JOINERS:
             continue
         key = tokens[k].key
         if key in _ROLE_OR_TYPE_WORDS or key in _opinion_words() or key.isdigit():

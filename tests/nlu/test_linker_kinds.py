@@ -262,3 +262,18 @@ def test_quantifiers_open_no_lowercase_title_and_chat_abbreviations_are_no_names
     linker = EntityLinker(_KB(entries, domain="movie"))
     assert top(linker, "all of them were great") == []
     assert top(linker, "PS I loved Heat") == [("Q42198", False)]  # not the film "PS"
+
+
+def test_a_work_named_right_after_its_artist_is_linked_in_the_artist_s_place():
+    entries = (
+        Entry("Q44190", "Radiohead", roles=("P175",), pop=20),
+        Entry("Q202996", "OK Computer", item=True, roles=("P361",), pop=12),
+        Entry("Q25191", "Christopher Nolan", roles=("P57",), pop=40, aliases=("Nolan",)),
+        Entry("Q25188", "Inception", item=True, pop=37),
+    )
+    kb = _KB(entries, works={"Q44190": (("P175", "Q202996"),), "Q25191": (("P57", "Q25188"),)})
+    linker = EntityLinker(kb)
+    assert top(linker, "radiohead ok computer 🔥") == [("Q202996", False)]  # "ok computer" alone is everyday words
+    assert top(linker, "Radiohead's OK Computer is perfect") == [("Q202996", False)]
+    assert top(linker, "Nolan Inception is great") == [("Q25188", False)]  # the artist's name explains the run
+    assert top(linker, "I love Radiohead") == [("Q44190", False)]

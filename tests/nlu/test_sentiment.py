@@ -311,3 +311,9 @@ def test_what_the_user_did_mixed_judgements_and_unknown_names_in_a_contrast():
     # the clause after "but" is about another name the KB lacks ("Raditude"), not about Weezer
     assert pol("I like Weezer's old stuff but hate Raditude", "Weezer") is Polarity.POSITIVE
     assert pol("Inception was slow but I loved it", "Inception") is Polarity.POSITIVE
+
+
+def test_blew_me_away_is_praise():
+    from nlu.sentiment import Polarity, SentimentRecognizer
+
+    assert SentimentRecognizer().polarities("Parasite blew me away", [(0, 8)]) == (Polarity.POSITIVE,)
