@@ -851,7 +851,7 @@ class EntityLinker:
             if namesakes:
                 scored = {**scored, **{q: _SIM_NAMESAKE for q in namesakes}}
             typed = self._typed_as_label(text, tokens, i, j, scored) if kind == "exact" else frozenset()
-            picked = history_set | typed  # the message or the dialog singles these out
+            picked = frozenset(map(QID, history_set | typed))  # the message or the dialog singles these out
             cands = self._rank(scored, tokens, i, focus, history_set, years=years, typed=typed)
             if not cands:
                 continue
@@ -1010,7 +1010,7 @@ class EntityLinker:
             works = {w for p in people for _pid, w in value_items(p) if self.kb.is_item(w)}
             if not works:
                 continue
-            titles = {}
+            titles: dict[tuple[str, ...], dict[str, float]] = {}
             for w in works:
                 for name in (self.kb.label(w), *self.kb.aliases(w)):
                     key = name_key(name)
@@ -1281,7 +1281,7 @@ class EntityLinker:
         return first, tuple(ranked[:MAX_CANDIDATES])
 
     def _exact_spans(self, text: str, tokens: list[_Token]) -> list[tuple[int, int, dict[str, float], str]]:
-        found = []
+        found: list[tuple[int, int, dict[str, float], str]] = []
         keys = [t.key for t in tokens]
         for i, tok in enumerate(tokens):
             longest = self._names.max_len(tok.key)
