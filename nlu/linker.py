@@ -46,8 +46,9 @@ How a message is linked:
    like-verb up to the clause end, comma lists included; runs of capitalised words) are matched
    with ``rapidfuzz.fuzz.ratio`` over folded names of similar length sharing a blocking key
    (cut-offs :data:`FUZZY_CUTOFF` / :data:`FUZZY_CUTOFF_LONG`, at least :data:`FUZZY_MIN_CHARS`
-   letters, one substituted letter in a word of :data:`MIN_SUBSTITUTION_CHARS`; no WRatio/partial
-   matching; never a lone everyday word, which is spelled right: "a great Bond" is no "Bound"); a
+   letters, one substituted or swapped letter in a word of :data:`MIN_SUBSTITUTION_CHARS`; no
+   WRatio/partial matching; never a lone everyday word, which is spelled right: "a great Bond" is no
+   "Bound"); a
    short message with no verb is one such span ("shutter iland 🔥🔥"). A span is tried whole
    first, then cut before inner connectives; a whole-span hit replaces shorter exact matches inside it ("mullholand drive" is
    Mulholland Drive, not Drive). A lone capitalised first or last name ("I love Jackson") is looked
@@ -101,7 +102,7 @@ from functools import lru_cache
 from typing import Any, NewType
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from nlu.name_index import DictNameIndex, NameIndex, builder_fingerprint, stored_index
 from nlu.textnorm import MAX_CHARS, fold, normalize
@@ -141,8 +142,8 @@ WHOLE_SPAN_CUTOFF = 85.0
 """A name-like span matched fuzzily as a whole replaces the shorter exact matches inside it only at
 this ``fuzz.ratio`` or more."""
 MIN_SUBSTITUTION_CHARS = 6
-"""A word of at least this many letters with one letter typed wrong is a typo whatever its ratio
-("beyonse" -> "Beyoncé": 85.7, under :data:`FUZZY_CUTOFF`)."""
+"""A word of at least this many letters with one letter typed wrong, or two letters swapped, is a typo
+whatever its ratio ("beyonse" -> "Beyoncé": 85.7, "coldpaly" -> "Coldplay": 87.5, under :data:`FUZZY_CUTOFF`)."""
 FUZZY_MIN_CHARS = 4
 """Spans with fewer letters are never fuzzy-matched."""
 MIN_STRONG_CHARS = 4
@@ -1523,11 +1524,15 @@ class EntityLinker:
                 pieces = len(within)
                 if pieces < 2 and all(k in covered for k in range(a, b) if tokens[k].key not in common):
                     continue
-                if all(
-                    (tokens[k].key in common or _everyday(tokens[k].key)) and not tokens[k].raw[:1].isupper()
-                    for k in range(a, b)
+                if (
+                    a > 0
+                    and tokens[a - 1].key in _PREPOSITIONS
+                    and all(
+                        (tokens[k].key in common or _everyday(tokens[k].key)) and not tokens[k].raw[:1].isupper()
+                        for k in range(a, b)
+                    )
                 ):
-                    continue  # "..., by the way": everyday words in lowercase are no (typo'd) title
+                    continue  # "..., by the way": an idiom of everyday words in lowercase is no (typo'd) title
                 scored = lookup(tokens[a:b], allow_partial=False)
                 need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
                 if scored and max(scored.values()) >= _FUZZY_SIM_FACTOR * need / 100.0 * _SIM_VARIANT:
@@ -1661,8 +1666,8 @@ class EntityLinker:
             for name, ratio, _k in hits:
                 if [t for t in name.split() if t.isdigit()] != digits:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
-                if ratio < strict and Levenshtein.distance(query, name) > 1:
-                    continue  # under the cut-off only one substituted letter is a typo
+                if ratio < strict and OSA.distance(query, name) > 1:
+                    continue  # under the cut-off only one substituted or swapped letter is a typo ("coldpaly")
                 if _other_word(query, name):
                     continue  # "the matrix resurrections" is not "The Matrix Revolutions"
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():

@@ -277,3 +277,11 @@ def test_a_work_named_right_after_its_artist_is_linked_in_the_artist_s_place():
     assert top(linker, "Radiohead's OK Computer is perfect") == [("Q202996", False)]
     assert top(linker, "Nolan Inception is great") == [("Q25188", False)]  # the artist's name explains the run
     assert top(linker, "I love Radiohead") == [("Q44190", False)]
+
+
+def test_typos_of_everyday_words_and_swapped_letters():
+    entries = MOVIES + (Entry("Q163872", "The Dark Knight", item=True, pop=56),)
+    movies = EntityLinker(_KB(entries, domain="movie"))
+    assert top(movies, "the dark night is the best batman movie") == [("Q163872", False)]  # a homophone typo
+    music = EntityLinker(_KB(MUSIC + (Entry("Q45188", "Coldplay", roles=("P175",), pop=20),)))
+    assert top(music, "coldpaly is boring") == [("Q45188", False)]  # two letters swapped
