@@ -1815,7 +1815,7 @@ def _opinion_subject(text: str, tokens: list[_Token], i: int, j: int) -> bool:
     if i != 0 or j >= len(tokens):
         return False
     k = j + 1 if tokens[j].key in _SUBJECT_ADVERBS and j + 1 < len(tokens) else j
-    if tokens[k].key not in _PREDICATES:
+    if not _is_verb(tokens, k):
         return False
     gap = text[tokens[j - 1].end : tokens[j].start]
     return not _boundary(text, tokens, j) or gap.strip() in _LABEL_PUNCTUATION
