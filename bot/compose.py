@@ -14,12 +14,13 @@ Example::
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from bot import paths
-from bot.services import DomainServices, Services
+from bot.services import DomainServices, RecommenderLike, Services
 from corsbot_errors import ConfigError
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None) 
     database = paths.database()
 
     def loader(domain: str) -> DomainServices:
-        return load_domain(kb_dir / domain, interactions=collaborative_likes(domain, database))
+        return load_domain(kb_dir / domain, interactions=lambda: collaborative_likes(domain, database))
 
     return Services(IntentRecognizer.load(model_dir), SentimentRecognizer(), loader)
 
@@ -84,13 +85,21 @@ def collaborative_likes(domain: str, database: Path | None) -> dict[str, tuple[s
     return interactions_for(domain, records=records)
 
 
-def load_domain(snapshot: Path, *, interactions: dict[str, tuple[str, ...]] | None = None) -> DomainServices:
+Interactions = dict[str, tuple[str, ...]]
+
+
+def load_domain(
+    snapshot: Path, *, interactions: Interactions | Callable[[], Interactions] | None = None
+) -> DomainServices:
     """Load a domain snapshot and build its linker and recommender.
 
     Args:
         snapshot: the domain's snapshot folder.
         interactions: user key -> liked QIDs, added to the graph as user nodes (collaborative
-            edges; ``recommender.recommend.Recommender``); None for the knowledge graph alone.
+            edges; ``recommender.recommend.Recommender``); None for the knowledge graph alone. A
+            callable returning them makes the recommender lazy: built, with the callable's likes
+            (the released studies are read), at its first use, so the first preference turns
+            after a start need only the KB and the linker.
 
     Raises:
         KnowledgeBaseError: the snapshot is missing or unreadable.
@@ -101,8 +110,32 @@ def load_domain(snapshot: Path, *, interactions: dict[str, tuple[str, ...]] | No
 
     kb = KnowledgeBase.load(snapshot)
     logger.info("loaded %s knowledge base: %d items", kb.domain, len(kb.items))
-    recommender = Recommender(kb, interactions=interactions) if interactions else Recommender(kb)
+
+    def build(likes: Interactions | None) -> Recommender:
+        return Recommender(kb, interactions=likes) if likes else Recommender(kb)
+
+    if callable(interactions):
+        read = interactions
+        recommender: RecommenderLike = cast(RecommenderLike, _Lazy(lambda: build(read())))
+    else:
+        recommender = build(interactions)
     return DomainServices(kb=kb, linker=EntityLinker(kb), recommender=recommender)
+
+
+class _Lazy:
+    """An object built at the first use of one of its attributes (thread-safe), standing in for it."""
+
+    def __init__(self, build: Callable[[], object]) -> None:
+        self._build = build
+        self._built: object | None = None
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        if self._built is None:
+            with self._lock:
+                if self._built is None:
+                    self._built = self._build()
+        return getattr(self._built, name)
 
 
 def build_dialog_manager(

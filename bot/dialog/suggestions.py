@@ -177,8 +177,10 @@ def after_turn(ctx: TurnContext, outcome: Outcome) -> None:
     """The protocol's step after every handler: count preference messages, end the open suggestion
     when recommendations start, ask the next one after a stored preference or a settled skip."""
     state, parse = ctx.state, ctx.parse
-    if ctx.config.elicitation is None or ctx.config.elicitation(state.domain) is None:
+    if ctx.config.elicitation is None:
         return
+    # the domain's elicitor is built (it reads the released studies) only once a suggestion can be
+    # asked (ask_next): the first preference turns of a start do not pay for it
     if parse.intent == Intent.PREFERENCE and (parse.suggestion is None or parse.suggestion.kind == "new"):
         counts = state.preference_messages
         counts[state.domain] = counts.get(state.domain, 0) + 1
@@ -199,14 +201,16 @@ def ask_next(ctx: TurnContext, outcome: Outcome) -> bool:
     from bot.suggestion import FREE_TEXT_PREFERENCES, MAX_RATED_SUGGESTIONS
 
     state = ctx.state
-    elicitor = ctx.config.elicitation(state.domain) if ctx.config.elicitation is not None else None
-    if elicitor is None or state.pending is not None or state.focus is not None:
+    if ctx.config.elicitation is None or state.pending is not None or state.focus is not None:
         return False
     domain = state.domain
     profile = state.profile()
     if len(profile) < FREE_TEXT_PREFERENCES and state.preference_messages.get(domain, 0) < FREE_TEXT_PREFERENCES:
         return False
     if state.suggestion_ratings.get(domain, 0) >= MAX_RATED_SUGGESTIONS:
+        return False
+    elicitor = ctx.config.elicitation(domain)
+    if elicitor is None:
         return False
     suggested = state.suggested.setdefault(domain, [])
     request = ElicitationRequest(
