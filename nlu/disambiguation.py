@@ -82,7 +82,9 @@ Choice = int | str | None
 """What an answer chooses: an option index, ``"none"`` (none of these), or None (not an answer)."""
 
 
-def parse_option(kind: str | None, text: str, payload: str | None, options: Sequence[Sequence[str]]) -> Choice:
+def parse_option(
+    kind: str | None, text: str, payload: str | None, options: Sequence[Sequence[str]], *, listed: bool = True
+) -> Choice:
     """The option a reply chooses: the bot's one answer parser (``corsbot nlu evaluate-entities`` scores it too).
 
     Args:
@@ -94,6 +96,9 @@ def parse_option(kind: str | None, text: str, payload: str | None, options: Sequ
         options: per option, the words that name it: its label first, then its full option name
             and qualifiers only it has ("1984", "David Lynch"); for a role question its role name,
             then its PID, then its role words.
+        listed: the options were shown to the user (a question). False for the other readings of a
+            preference just stored, which the user never saw: a number or an ordinal ("2", "the
+            second one") then picks nothing, only words that name a reading ("the 1998 one").
 
     Returns:
         An option index; ``"none"`` for "none of these" (a "no" too, except at a yes/no
@@ -123,12 +128,14 @@ def parse_option(kind: str | None, text: str, payload: str | None, options: Sequ
     if _NONE_OF_THEM.search(folded) or _NO.fullmatch(folded.strip(" .!")):
         return "none"
     number = re.fullmatch(r"\s*(?:number\s*|option\s*|n\.?\s*|#)?(\d{1,2})(?:st|nd|rd|th)?\s*[.)]?\s*", folded)
+    if number and not listed:
+        return None  # "2" with no list on screen: no position to pick
     if number and 1 <= int(number.group(1)) <= len(options):
         return int(number.group(1)) - 1
     ordinal = re.search(r"\b(first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)\b", folded)
     if ordinal is None and folded.strip(" .!?") in _NUMBER_WORDS:  # "two" alone
         ordinal = re.search(r"\w+", _ORDINAL_WORDS[_NUMBER_WORDS.index(folded.strip(" .!?"))])
-    if ordinal and len(folded.split()) <= 4 and options:
+    if ordinal and len(folded.split()) <= 4 and options and listed:
         word = ordinal.group(0 if ordinal.lastindex is None else 1)
         index = len(options) - 1 if word == "last" else _ORDINAL_WORDS.index(_ORDINAL_DIGITS.get(word, word))
         if index < len(options):

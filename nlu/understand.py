@@ -481,7 +481,7 @@ def understand(
         confirmation = "yes" if intent.endswith("yes") else "no"  # "sure", "cancel" as answers
         answer = parse_option(view.answer_kind, text, confirmation, view.options)
     elif view.answer_kind is not None:
-        answer = parse_option(view.answer_kind, text, None, view.options)
+        answer = parse_option(view.answer_kind, text, None, view.options, listed=_listed(view))
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
     suggestion = _suggestion_answer(text, view, readings, sentiment) if view.question == "suggestion" else None
     if suggestion is not None and suggestion.kind in ("rate", "roles", "skip"):
@@ -496,7 +496,7 @@ def understand(
             and bare
             and session.names_only()
             and (suggestion is None or suggestion.kind == "new")
-            and parse_option(view.answer_kind, text, None, view.options) is not None
+            and parse_option(view.answer_kind, text, None, view.options, listed=False) is not None
         ):  # "Horror Film" right after "I don't like horror films" (and the suggestion it got): a refinement
             parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
         elif suggestion is not None and parse.intent == Intent.SKIP:
@@ -841,6 +841,12 @@ def _domain_switch(text: str) -> str | None:
 def _is_bare_answer(folded: str) -> bool:
     """A short answer with no opinion verb ("actor", "the 1998 one", "Walt Disney"), not a new opinion."""
     return len(folded.split()) <= 4 and not OPINION_VERB.search(folded)
+
+
+def _listed(view: View) -> bool:
+    """The options of ``view`` are those of the open question, shown to the user (not the other
+    readings of a preference just stored, which a follow-up may refine but nobody saw)."""
+    return view.question is not None and view.question != "suggestion"
 
 
 def _yes_no(folded: str) -> str | None:

@@ -854,3 +854,32 @@ def test_a_profile_shown_in_a_turn_lists_what_that_turn_stored(dm):
     reply = _say(dm, "show my profile")
     assert "Tom Cruise" in reply.text.split("profile:")[-1]
     assert _profile(dm)["Q200"] == {"polarity": "-", "role": None}
+
+
+def test_a_bare_number_never_swaps_a_stored_preference_for_a_reading_nobody_saw(dm, monkeypatch):
+    # Found by a fresh user: "I like Adele", then "2" silently replaced Adele by Adele Addison, the
+    # linker's second reading, which was never shown. A number picks only from a list on screen.
+    import dataclasses
+
+    link = FakeLinker.link
+
+    def confident(self, text, *, focus=None):  # "The Avengers" linked without a question, 2 readings
+        return [dataclasses.replace(m, ambiguous=False) for m in link(self, text, focus=focus)]
+
+    monkeypatch.setattr(FakeLinker, "link", confident)
+    _say(dm, "I love The Avengers")
+    stored = dict(dm._states.load("t:1").profile())
+    assert len(stored) == 1
+    for text in ("2", "the second one", "²"):
+        _say(dm, text)
+        assert dict(dm._states.load("t:1").profile()) == stored, text
+
+
+def test_parse_option_reads_positions_only_from_a_listed_question():
+    from nlu.disambiguation import parse_option
+
+    options = [["The Avengers", "The Avengers (2012)", "2012"], ["The Avengers", "The Avengers (1998)", "1998"]]
+    assert parse_option("item", "2", None, options) == 1
+    assert parse_option("item", "2", None, options, listed=False) is None
+    assert parse_option("item", "the second one", None, options, listed=False) is None
+    assert parse_option("item", "the 1998 one", None, options, listed=False) == 1
