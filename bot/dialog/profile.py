@@ -116,35 +116,38 @@ def on_reset_choice(ctx: TurnContext) -> Outcome:
     what = payload.value if payload is not None and payload.kind == "reset" else _SCOPES[ctx.parse.intent]
     question = msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what])
     ctx.state.pending = ResetConfirm(what=what, question=question)
-    return Outcome(question, choices=(Choice(msg.YES, "yes"), Choice(msg.NO, "no")))
+    return Outcome(question, choices=_YES_NO)
+
+
+_YES_NO = (Choice(msg.YES, "yes"), Choice(msg.NO, "no"))
+"""The buttons of the reset confirmation."""
+
+
+def _said_yes(ctx: TurnContext) -> bool:
+    """The turn is an explicit yes: the yes button, a small-talk "sure", or words opening with a yes."""
+    parse = ctx.parse
+    if parse.payload is not None:
+        return parse.payload.kind == "yes" and not parse.payload.value
+    if parse.confirmation is not None:
+        return parse.confirmation == "yes"
+    return parse.affirmative
 
 
 def on_reset_answer(ctx: TurnContext) -> Outcome:
     """Yes or no to "Delete ...?" (a button, "sure", "yes please", "cancel")."""
-    parse = ctx.parse
-    if parse.payload is not None:
-        yes = parse.payload.kind == "yes" and not parse.payload.value
-    elif parse.confirmation is not None:
-        yes = parse.confirmation == "yes"
-    else:
-        yes = parse.affirmative
-    return _reset(ctx, yes=yes)
+    return _reset(ctx, yes=_said_yes(ctx))
 
 
 def on_reset_yes(ctx: TurnContext) -> Outcome:
     """The classifier heard a yes to "Are you sure you want to reset ...?". Deleting the profile
     also needs the words to be a yes ("yes", "sure", a yes button): "nope", "nah" or "dont" were
     heard as yes and wiped profiles. A no-word cancels; anything else asks again."""
-    parse, question = ctx.parse, ctx.state.pending
-    explicit = (
-        parse.affirmative or parse.confirmation == "yes" or (parse.payload is not None and parse.payload.kind == "yes")
-    )
-    if explicit or not isinstance(question, ResetConfirm):
-        return _reset(ctx, yes=explicit)
-    if parse.negative:
+    question, yes = ctx.state.pending, _said_yes(ctx)
+    if yes or not isinstance(question, ResetConfirm):
+        return _reset(ctx, yes=yes)
+    if ctx.parse.negative:
         return _reset(ctx, yes=False)
-    choices = (Choice(msg.YES, "yes"), Choice(msg.NO, "no"))
-    return Outcome(msg.RESET_YES_OR_NO.format(question=question.question), choices=choices)
+    return Outcome(msg.RESET_YES_OR_NO.format(question=question.question), choices=_YES_NO)
 
 
 def on_reset_no(ctx: TurnContext) -> Outcome:
