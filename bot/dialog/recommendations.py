@@ -158,15 +158,19 @@ def on_details(ctx: TurnContext) -> Outcome:
 
 def on_trailer(ctx: TurnContext) -> Outcome:
     """The trailer (or a preview / search link) of the item on screen."""
+    reply = trailer_reply(ctx, ctx.state.focus)  # type: ignore[arg-type]
+    return Outcome(reply, choices=card_choices(ctx.state.focus), events=[Event.QUESTION, Event.RECOMMENDATION])
+
+
+def trailer_reply(ctx: TurnContext, qid: str) -> str:
+    """The trailer of ``qid`` (a card's item or a suggested one), else a preview or search link."""
     from recommender.recommend import item_card
 
-    found = item_card(ctx.kb, ctx.state.focus)  # type: ignore[arg-type]
+    found = item_card(ctx.kb, qid)  # type: ignore[arg-type]
     title = display(ctx, found.qid)
     if found.trailer:
-        reply = msg.TRAILER.format(title=title, url=found.trailer)
-    else:
-        reply = found.preview_note or msg.TRAILER_NONE.format(title=title, url=found.search_url)
-    return Outcome(reply, choices=card_choices(ctx.state.focus), events=[Event.QUESTION, Event.RECOMMENDATION])
+        return msg.TRAILER.format(title=title, url=found.trailer)
+    return found.preview_note or msg.TRAILER_NONE.format(title=title, url=found.search_url)
 
 
 def on_why(ctx: TurnContext) -> Outcome:

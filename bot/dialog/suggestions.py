@@ -102,6 +102,7 @@ def on_refine(ctx: TurnContext) -> Outcome:
 
 def on_card_question(ctx: TurnContext) -> Outcome:
     """Why / details / trailer about the suggested item: answered, then the suggestion asked again."""
+    from bot.dialog.recommendations import trailer_reply
     from recommender.recommend import item_card
 
     question = ctx.state.pending
@@ -111,17 +112,13 @@ def on_card_question(ctx: TurnContext) -> Outcome:
     about = ctx.parse.about_suggested
     if about == Intent.REC_WHY:
         text = msg.SUGGESTION_WHY.format(title=title, nouns=msg.SUGGEST_NOUNS[ctx.state.domain])
+    elif about == Intent.REC_TRAILER:
+        text = trailer_reply(ctx, question.qid)
     else:
         found = item_card(ctx.kb, question.qid)  # type: ignore[arg-type]
-        if about == Intent.REC_TRAILER:
-            if found.trailer:
-                text = msg.TRAILER.format(title=title, url=found.trailer)
-            else:
-                text = found.preview_note or msg.TRAILER_NONE.format(title=title, url=found.search_url)
-        else:
-            lines = [title, *([found.description] if found.description else [])]
-            lines += [msg.DETAILS_GENRES.format(names=", ".join(found.genres))] if found.genres else []
-            text = "\n".join(lines)
+        lines = [title, *([found.description] if found.description else [])]
+        lines += [msg.DETAILS_GENRES.format(names=", ".join(found.genres))] if found.genres else []
+        text = "\n".join(lines)
     return _ask_again(ctx, Outcome(text))
 
 
