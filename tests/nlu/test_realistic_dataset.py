@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ from logs.schema import Intent, is_smalltalk
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "realistic"
 HALVES = ("dev", "heldout")
+# fresh.jsonl: the second held-back set, written blind to the rules after heldout.jsonl was scored once
+FRESH = "fresh"
+ALL_SETS = (*HALVES, FRESH)
 FIELDS = {"id", "domain", "context", "kind", "intent", "text", "entities", "tags"}
 ENTITY_FIELDS = {"label", "kind", "polarity", "qid", "mention"}
 DOMAINS = {"movie", "book", "music"}
@@ -46,6 +50,11 @@ def halves() -> dict[str, list[dict[str, Any]]]:
     return {name: _load(name) for name in HALVES}
 
 
+@pytest.fixture(scope="module")
+def all_sets() -> dict[str, list[dict[str, Any]]]:
+    return {name: _load(name) for name in ALL_SETS}
+
+
 def _split_module() -> Any:
     spec = importlib.util.spec_from_file_location("realistic_split", DATA / "split.py")
     assert spec is not None and spec.loader is not None
@@ -54,9 +63,9 @@ def _split_module() -> Any:
     return module
 
 
-@pytest.mark.parametrize("name", HALVES)
-def test_records_are_well_formed(halves: dict[str, list[dict[str, Any]]], name: str) -> None:
-    for rec in halves[name]:
+@pytest.mark.parametrize("name", ALL_SETS)
+def test_records_are_well_formed(all_sets: dict[str, list[dict[str, Any]]], name: str) -> None:
+    for rec in all_sets[name]:
         where = f"{name} {rec.get('id')}"
         assert set(rec) == FIELDS, where
         assert isinstance(rec["id"], str) and rec["id"], where
@@ -137,3 +146,60 @@ def test_halves_are_the_seeded_split(halves: dict[str, list[dict[str, Any]]]) ->
     dev, heldout = split.split(halves["dev"] + halves["heldout"])
     assert dev == {r["id"] for r in halves["dev"]}
     assert heldout == {r["id"] for r in halves["heldout"]}
+
+
+def _norm(label: str) -> str:
+    """Case, accents and punctuation folded: 'Amélie' == 'amelie', 'Guns N' Roses' == 'Guns N’ Roses'."""
+    folded = unicodedata.normalize("NFKD", label.casefold())
+    folded = "".join(c for c in folded if not unicodedata.combining(c))
+    return re.sub(r"[^0-9a-z]+", "", folded)
+
+
+def test_fresh_has_the_planned_counts(all_sets: dict[str, list[dict[str, Any]]]) -> None:
+    records = all_sets[FRESH]
+    assert len(records) == 420
+    per = Counter((r["domain"], r["kind"]) for r in records)
+    for domain in DOMAINS:
+        assert per[(domain, "preference")] == 105, domain
+        assert per[(domain, "other")] == 35, domain
+    intents = {r["intent"] for r in records if r["kind"] == "other"}
+    for needed in (
+        Intent.RECOMMENDATION,
+        Intent.REC_DETAILS,
+        Intent.REC_SKIP,
+        Intent.REC_WHY,
+        Intent.REC_TRAILER,
+        Intent.REC_STOP,
+        Intent.REC_HELP,
+        Intent.SHOW_PROFILE,
+        Intent.RESET_PROFILE,
+        Intent.HELP,
+    ):
+        assert needed.value in intents, needed
+    assert any(is_smalltalk(i) for i in intents)
+    first_tags = Counter(r["tags"][0] for r in records if r["kind"] == "preference")
+    for tag in (
+        "predicate", "verb", "person", "multi", "plain", "slang", "by",
+        "trap", "mixed", "hedge", "favourite", "negation", "genre", "neutral",
+    ):  # fmt: skip
+        assert first_tags[tag] >= 6, tag
+    noisy = sum(1 for r in records if {"typo", "lower"} & set(r["tags"]))
+    assert 0.10 <= noisy / len(records) <= 0.25
+    polarities = Counter(e["polarity"] for r in records for e in r["entities"])
+    assert polarities["ask"] >= 20 and polarities["-"] >= 50
+
+
+def test_fresh_shares_nothing_with_dev_or_heldout(all_sets: dict[str, list[dict[str, Any]]]) -> None:
+    ids = [r["id"] for name in ALL_SETS for r in all_sets[name]]
+    assert len(ids) == len(set(ids))
+    old_texts = {r["text"].casefold() for name in HALVES for r in all_sets[name]}
+    fresh_texts = [r["text"].casefold() for r in all_sets[FRESH]]
+    assert len(fresh_texts) == len(set(fresh_texts))
+    assert not old_texts & set(fresh_texts)
+
+    def rated(records: list[dict[str, Any]]) -> set[tuple[str, str]]:
+        return {(r["domain"], _norm(e["label"])) for r in records for e in r["entities"] if e["kind"] != "genre"}
+
+    old = rated([r for name in HALVES for r in all_sets[name]])
+    shared = old & rated(all_sets[FRESH])
+    assert not shared, sorted(shared)
