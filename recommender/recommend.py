@@ -76,14 +76,16 @@ DEFAULT_METHOD = "auto"
 """Default PageRank solver: ``"auto"`` = exact CG (:func:`recommender.pagerank.personalized_pagerank`)
 below :data:`APPROX_MIN_EDGES` edges, the approximate forward push (:mod:`recommender.push`) from there."""
 
-APPROX_MIN_EDGES = 250_000
+APPROX_MIN_EDGES = 50_000
 """Graph size (undirected edges, user edges included) from which ``method="auto"`` uses the
-approximate solver. Measured (``corsbot rec bench --scale`` and the real graphs, 2-core machine under
-load, p50 of 5-seed priors): the exact CG takes 5-7 ms on the real movie graph (113k edges), 25 ms
-at 200k and 46 ms at 300k synthetic edges, 60-90 ms at 1M, 1.7 s at 10M; the push (epsilon 2e-5) takes
-9-10 ms from 200k to 10M edges with a top-10 overlap of 0.97-0.99 with the exact ranking. Below the
-threshold the exact solver is as fast or faster and exact; above it, the push is faster and its cost
-stays flat."""
+approximate solver. Measured on the real graphs (300 random five-like profiles, the two solvers
+timed alternately in one process, quiet 2-core machine, 2026-12-01; p50 / p99 ms of ``recommend``):
+book (13k edges) exact CG 5.1 / 11.4, push 4.3 / 14.1; music (90k) CG 14.7 / 40.5, push 3.0 / 11.4;
+movie (113k) CG 5.5 / 10.2, push 2.7 / 6.5, with a top-10 overlap of 0.98 / 0.99 / 0.96 with the
+exact ranking and the same leave-one-out HR@10 (``corsbot rec evaluate``: movie 0.552 exact, 0.555
+push; book 0.833 and music 0.550 both). On synthetic graphs (``corsbot rec bench --scale``) the CG
+grows with the graph (25 ms at 200k edges, 1.7 s at 10M) while the push stays flat. Below the
+threshold the two cost about the same and the exact one is exact."""
 
 
 DEFAULT_PRIOR_MASS = 0.85
