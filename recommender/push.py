@@ -61,6 +61,13 @@ logger = logging.getLogger(__name__)
 DEFAULT_EPSILON = 2e-5
 """Push threshold: a node pushes while its residual exceeds ``epsilon`` x its weighted degree (the
 seed mass is 1). Chosen with ``corsbot rec bench --scale`` (see :mod:`recommender.push`)."""
+STOP_MASS = 1e-3
+"""The push stops when the residual mass over the threshold falls below this share of the seed mass
+(what is left is given out with the uniform part, like any residual). Without it, the last rounds
+of a request move crumbs between low-degree nodes (a film and its one-film actor, losing ``a`` per
+round): 300 five-like profiles on the real graphs, 2026-12-01, rounds mean / max movie 23.6 / 57 ->
+16.6 / 38, music 54.7 / 57 -> 41.2 / 43, top-10 overlap with the exact ranking unchanged (0.967,
+0.989); 1e-2 saved more rounds and began to cost overlap (movie 0.965)."""
 MAX_ROUNDS = 400
 """Safety cap on push rounds (the residual shrinks by about ``damping`` per round)."""
 
@@ -367,6 +374,8 @@ class PushSolver:
             if mask is not None and over.size:
                 over = over[~mask[over]]
             frontier = _distinct(over, slot)
+            if frontier.size and float(r[frontier].sum()) < STOP_MASS:
+                break  # the tail: a little mass bouncing between low-degree nodes; left to ``left``
         if rounds >= MAX_ROUNDS:
             logger.warning("push stopped after %d rounds (epsilon %.1e too small?)", rounds, self.epsilon)
         support = np.sort(np.concatenate(touched))  # distinct already: each node enters ``touched`` once
