@@ -134,10 +134,21 @@ def on_skip_item(ctx: TurnContext) -> Outcome:
 def on_details(ctx: TurnContext) -> Outcome:
     """The card's details, or those of an item named outside a list ("details of Inception", no
     buttons, nothing stored)."""
+    named = ctx.parse.details_of
+    reply, image = details_reply(ctx, named or ctx.state.focus)  # type: ignore[arg-type]
+    if named is not None:
+        return Outcome(reply, image=image)
+    return Outcome(
+        reply, choices=card_choices(ctx.state.focus), image=image, events=[Event.RECOMMENDATION, Event.QUESTION]
+    )
+
+
+def details_reply(ctx: TurnContext, qid: str) -> tuple[str, str | None]:
+    """The details of an item (title, description, people by role, genres, links) and its image
+    URL, for the card on screen, an item named outside a list and a suggested item alike."""
     from recommender.recommend import item_card
 
-    named = ctx.parse.details_of
-    found = item_card(ctx.kb, named or ctx.state.focus)  # type: ignore[arg-type]
+    found = item_card(ctx.kb, qid)
     lines = [display(ctx, found.qid)]
     if found.description:
         lines.append(found.description)
@@ -149,11 +160,7 @@ def on_details(ctx: TurnContext) -> Outcome:
         lines.append(msg.DETAILS_GENRES.format(names=", ".join(found.genres)))
     lines.extend(msg.DETAILS_LINK.format(site=site, url=url) for site, url in found.links)
     reply = "\n".join(lines) if len(lines) > 1 else msg.DETAILS_NONE.format(title=lines[0])
-    if named is not None:
-        return Outcome(reply, image=found.image)
-    return Outcome(
-        reply, choices=card_choices(ctx.state.focus), image=found.image, events=[Event.RECOMMENDATION, Event.QUESTION]
-    )
+    return reply, found.image
 
 
 def on_trailer(ctx: TurnContext) -> Outcome:

@@ -102,8 +102,7 @@ def on_refine(ctx: TurnContext) -> Outcome:
 
 def on_card_question(ctx: TurnContext) -> Outcome:
     """Why / details / trailer about the suggested item: answered, then the suggestion asked again."""
-    from bot.dialog.recommendations import trailer_reply
-    from recommender.recommend import item_card
+    from bot.dialog.recommendations import details_reply, trailer_reply
 
     question = ctx.state.pending
     if not isinstance(question, SuggestionQuestion):
@@ -115,10 +114,8 @@ def on_card_question(ctx: TurnContext) -> Outcome:
     elif about == Intent.REC_TRAILER:
         text = trailer_reply(ctx, question.qid)
     else:
-        found = item_card(ctx.kb, question.qid)  # type: ignore[arg-type]
-        lines = [title, *([found.description] if found.description else [])]
-        lines += [msg.DETAILS_GENRES.format(names=", ".join(found.genres))] if found.genres else []
-        text = "\n".join(lines)
+        text, image = details_reply(ctx, question.qid)
+        return _ask_again(ctx, Outcome(text, image=image))
     return _ask_again(ctx, Outcome(text))
 
 

@@ -267,6 +267,8 @@ def test_card_questions_about_the_suggested_item_are_answered_and_it_is_asked_ag
     assert "Dunkirk" in reply.text.split("\n")[0] and reply.text.endswith("Do you like Dunkirk?")
     reply = _say(dm, "give me some details")
     assert "war film" in reply.text and reply.text.endswith("Do you like Dunkirk?")
+    # the same details as the card of a list: the people by role too, not a reduced copy
+    assert "Christopher Nolan" in reply.text
     _say(dm, "I don't like it")
     assert _last(dm).recognized_objects == "Q7-"
 
