@@ -168,6 +168,9 @@ popular as every close rival (and carries the typed name itself)."""
 DOMINANT_MIN_POPULARITY = 25.0
 """... and at least this popular (``kb.popularity``: degree + 2 for an English Wikipedia article)."""
 MAX_WHOLE_SPAN_TOKENS = 14
+NOTABLE_QUANTILE = 0.9
+"""An item more popular than this share of its domain's items, credited to a person, wins over
+same-named items with no edge at all without a question (:meth:`EntityLinker._dominant`)."""
 """Name-like spans longer than this are not matched as a whole (no title is that long)."""
 
 _SIM_LABEL, _SIM_ALIAS, _SIM_VARIANT, _SIM_FOREIGN_ALIAS, _SIM_TYPED = 1.0, 0.95, 0.94, 0.7, 0.96
@@ -175,6 +178,7 @@ _SIM_SKELETON = 0.9
 _SIM_MAIN_TITLE = 0.9  # the main title of one item, before its subtitle: "Batman v Superman", "Mistborn"
 _SIM_SUBTITLE = 0.92
 _PERSON_ROLES = frozenset({"P50", "P57", "P58", "P161", "P162", "P175", "P86", "P170", "P676", "P110"})
+_SOLE_CREATORS = frozenset({"P50", "P57"})  # author, director: one work has its own (a song has many performers)
 _SUBTITLE = re.compile(r"\s*:\s+|\s+[\u2013\u2014-]\s+")
 """Title/subtitle separators: ": ", " – ", " — ", " - "."""
 _SIM_TITLE_WORD = 0.6  # one distinctive word of a title ("lebowski"): always asked about
@@ -236,12 +240,12 @@ _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 _LIKE_VERBS = frozenset(
     """like likes liked love loves loved enjoy enjoys enjoyed adore adored hate hated hates
     dislike disliked dislikes prefer preferred fan watched saw read listened stand favourite favorite fave
-    lika liek lik lke likee luv lov loove looove""".split()
+    lika liek lik lke likee luv lov loove looove lovd luvd lovved likd liekd enjoyd enjoied hatd""".split()
 )
 _TRIM_WORDS = frozenset(
     """movie movies film films book books song songs album albums music band bands track tracks
     artist artists actor actors actress director directors author authors writer singer genre genres
-    series show novel novels""".split()
+    series show novel novels anymore lately again either""".split()
 ) | frozenset(
     """the a an of and or for by with in on at to from about as is was are be been i my me you your it
     its this that these those all any some very really so too much more most also just only but not
@@ -381,6 +385,9 @@ _ARGUMENT_LEADS = (
     | _TYPE_WORDS
 )
 _SUPERLATIVES = frozenset("favourite favorite fave best greatest top finest".split())
+_NOUN_DETERMINERS = frozenset("my your his our their a an".split())
+"""Determiners before a lowercase word that make it a common noun even when a genre shares it ("my
+teens", "a twist"); "her" is also an object ("I love her"), "the" opens titles and genres ("the blues")."""
 _DETERMINERS = frozenset("my your his her our their a an some any every no this that these those its".split())
 """A word after one of these is a common noun ("my kids"), never a title on its own."""
 _PREDICATES = frozenset(
@@ -558,6 +565,7 @@ class EntityLinker:
         # the index the rules below build, mapped from the snapshot folder when stored there
         self._names: NameIndex = names or stored_index(kb, index_fingerprint(), self.build_index)
         self._pop_scale = self._names.pop_scale
+        self._notable: float | None = None  # _notable_popularity, computed at its first use
         stored_words = self._names.everyday()
         if not _EVERYDAY and stored_words is not None:  # the same words for every domain: first one wins
             _EVERYDAY.append(stored_words)
@@ -605,6 +613,7 @@ class EntityLinker:
         self._genre_variants(index, labels)
         self._bare_variants(index, labels)
         self._main_titles(index, labels)
+        self._spelling_variants(index, labels)
         self._index = dict(index)
         skeletons = self._skeleton_index(labels)
         max_len: dict[str, int] = {}
@@ -745,6 +754,33 @@ class EntityLinker:
                 if len(key) >= 2 and sum(len(t) for t in key if t not in _SKELETON_DROP) >= 6:
                     self._add(index, key, qid, _SIM_SUBTITLE)
 
+    def _spelling_variants(self, index: dict, labels: dict[str, str]) -> None:
+        """Index the ways people type what a label spells otherwise: a sequel's Roman numeral as a digit
+        and back ("Evil Dead II" as "evil dead 2", "Toy Story 3" as "toy story iii"), and a person without
+        the middle initial of the label ("Octavia E. Butler" as "Octavia Butler", "Philip K. Dick" as
+        "Philip Dick"). Similarity :data:`_SIM_VARIANT`; a variant that is another entity's own name
+        is not added."""
+        for qid, label in labels.items():
+            key = self._label_keys.get(qid) or name_key(label)
+            if len(key) < 2:
+                continue
+            variant: tuple[str, ...] | None = None
+            if self.kb.is_item(qid):
+                last = key[-1]
+                if last in _ROMAN_NUMERALS:
+                    variant = (*key[:-1], str(_ROMAN_NUMERALS.index(last) + 2))
+                elif last.isdigit() and 2 <= int(last) <= len(_ROMAN_NUMERALS) + 1 and not key[-2].isdigit():
+                    variant = (*key[:-1], _ROMAN_NUMERALS[int(last) - 2])
+            elif (
+                len(key) == 3
+                and len(key[1]) == 1
+                and key[1].isalpha()
+                and _PERSON_ROLES.intersection(self.kb.roles(qid))
+            ):
+                variant = (key[0], key[2])
+            if variant is not None and variant not in index:
+                self._add(index, tuple(sys.intern(t) for t in variant), qid, _SIM_VARIANT)
+
     def _main_titles(self, index: dict, labels: dict[str, str]) -> None:
         """Index an item also by its main title, the words before its subtitle ("Batman v Superman:
         Dawn of Justice" -> "Batman v Superman", "Mistborn: The Final Empire" -> "Mistborn"), when
@@ -839,6 +875,10 @@ class EntityLinker:
         spans = [s for s in spans if not bracketed.issuperset(range(s[0], s[1]))]
         spans = self._by_person(text, tokens, spans)
         explained = {k for s in spans if s[3] == _SAYS_WHICH for k in range(s[0], s[1])}  # "Spielberg's Hook"
+        # works named by their person ("Flowers by Miley Cyrus"): no namesake person of the title's word
+        credited = {
+            s[1] for s in spans if s[3] != _SAYS_WHICH and s[1] + 1 in {t[0] for t in spans if t[3] == _SAYS_WHICH}
+        }
         spans = [s for s in spans if s[3] != _SAYS_WHICH]
         spans = self._drop_genre_attributes(tokens, spans)
         spans.sort(key=lambda s: s[0])
@@ -848,7 +888,7 @@ class EntityLinker:
         mentions = []
         for i, j, scored, kind in spans:
             start, end = tokens[i].start, tokens[j - 1].end
-            namesakes = self._namesakes(text, tokens, i, j, scored) if kind == "exact" else ()
+            namesakes = self._namesakes(text, tokens, i, j, scored) if kind == "exact" and j not in credited else ()
             if namesakes:
                 scored = {**scored, **{q: _SIM_NAMESAKE for q in namesakes}}
             typed = self._typed_as_label(text, tokens, i, j, scored) if kind == "exact" else frozenset()
@@ -951,14 +991,18 @@ class EntityLinker:
         (or the subject before "is") name a work of that person, matched against the person's works in the KB
         (labels and aliases, exactly, by content words, or with ``fuzz.ratio`` >= :data:`FUZZY_CUTOFF`;
         a year-like number also as words: "1984" = "Nineteen Eighty-Four"); failing that, any item
-        whose name the words are, however common ("Misery"). The work replaces the person's
-        mention (the person is rated only when named on their own); nothing found: unchanged."""
+        whose name the words are, however common ("Misery"), but not one written or directed by
+        someone else. "TITLE with PERSON" and "TITLE from PERSON" ("Big with Tom Hanks") count only
+        when the title is one of the person's works. The work replaces the person's mention (the
+        person is rated only when named on their own; a second person after "and" says which work
+        too); nothing found: unchanged."""
         out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
         for span in spans:
             i = span[0]
             if span not in out or i < 2:
                 continue
-            if tokens[i - 1].key == "by":
+            lead = tokens[i - 1].key
+            if lead in _WORK_OF_LEADS:
                 end = i - 1
             else:  # "Help! is my favourite Beatles song", "Fargo has always been my favourite Coen brothers film"
                 if not {t.key for t in tokens[max(0, i - 2) : i]} & _SUPERLATIVES:
@@ -979,7 +1023,18 @@ class EntityLinker:
             works |= {
                 w for album in list(works) for pid, w in value_items(album) if pid == "P361" and self.kb.is_item(w)
             }
-            found = self._title_before(text, tokens, end, works)
+            found = self._title_before(text, tokens, end, works, own_only=lead in ("with", "from"))
+            if found is not None and not works.intersection(found[1]):
+                # none of the person's works: not one written or directed by someone else ("Blindness by
+                # Saramago" is not Henry Green's "Blindness"; a song's performer may cover it: "Hurt by
+                # Johnny Cash"); a namesake with no credit may be theirs, the KB lacking it
+                kept = {q: v for q, v in found[1].items() if not self._credited(q, _SOLE_CREATORS)}
+                found = (found[0], kept) if kept else None
+            if found is None and lead in ("with", "from"):
+                if span[3] == "fuzzy" and any(s[1] == end for s in out):
+                    out = [s for s in out if s is not span]  # "A Ghost Story from David Lowery": not his
+                    # namesake "David Lowe", whose works it is not: a person the KB lacks says which
+                continue  # "Moon with my friend Sam", "Heat from Michael Mann" unknown: both as they are
             if found is None:
                 before = tokens[end - 1].raw
                 if before[:1].isupper() or before.isdigit() or any(s[1] <= end for s in out if s is not span):
@@ -989,6 +1044,19 @@ class EntityLinker:
             out = [s for s in out if s is not span and not (a <= s[0] < end or a < s[1] <= end)]
             out.append((a, end, scored, "exact"))
             out.append((span[0], span[1], {}, _SAYS_WHICH))
+            out = self._co_credited(text, tokens, span[1], out)
+        return out
+
+    def _co_credited(self, text: str, tokens: list[_Token], j: int, spans: list) -> list:
+        """ "TITLE by A and B" ("Under Pressure by Queen and David Bowie"): a person named right after the
+        one who says which work is meant, joined by "and" or "&", says it too (no opinion of them)."""
+        if j + 1 >= len(tokens) or tokens[j].key not in ("and", "&") or _boundary(text, tokens, j):
+            return spans
+        follower = next((s for s in spans if s[0] == j + 1 and s[3] != _SAYS_WHICH), None)
+        if follower is None or not any(_PERSON_ROLES.intersection(self.kb.roles(q)) for q in follower[2]):
+            return spans
+        out = [s for s in spans if s is not follower]
+        out.append((follower[0], follower[1], {}, _SAYS_WHICH))
         return out
 
     def _works_after(self, text: str, tokens: list[_Token], spans: list) -> list:
@@ -1035,8 +1103,10 @@ class EntityLinker:
 
     def _possessive_person(self, text: str, tokens: list[_Token], spans: list) -> list:
         """ "PERSON's TITLE" ("Spielberg's Hook", "Radiohead's OK Computer"): the person only says which
-        work is meant, so their mention leaves when an item's mention follows the possessive; alone
-        the person is rated ("Weezer's old stuff is great")."""
+        work is meant, so their mention leaves when an item's mention follows the possessive, or a
+        capitalised title the KB lacks ("Nirvana's Bleach Sessions"), or a superlative after a work
+        named before ("Hotel California is the Eagles' best": the work is rated); alone the person is
+        rated ("Weezer's old stuff is great")."""
         starts = {s[0]: s for s in spans}
         out = list(spans)
         for span in spans:
@@ -1049,7 +1119,18 @@ class EntityLinker:
                 continue
             follower = starts.get(j + 1)
             if follower is None or not any(self.kb.is_item(q) for q in follower[2]):
-                continue
+                k = j + 2 if tokens[j + 1].key == "the" and j + 2 < len(tokens) else j + 1  # "Atwood's The Testaments"
+                after = tokens[k]
+                unknown_title = (
+                    after.raw[:1].isupper()
+                    and after.key not in _stop_words()
+                    and not any(s[0] == k and s[3] == "exact" for s in spans)  # (a person: "Radiohead's Thom Yorke")
+                )
+                ranked = after.key in _SUPERLATIVES | {"worst"} and any(
+                    s[1] <= span[0] and any(self.kb.is_item(q) for q in s[2]) for s in spans
+                )
+                if not (unknown_title or ranked):
+                    continue
             if any(_PERSON_ROLES.intersection(self.kb.roles(q)) for q in span[2]):
                 out = [s for s in out if s is not span]
                 out.append((span[0], span[1], {}, _SAYS_WHICH))
@@ -1091,10 +1172,11 @@ class EntityLinker:
         return all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
 
     def _title_before(
-        self, text: str, tokens: list[_Token], by: int, works: set[str]
+        self, text: str, tokens: list[_Token], by: int, works: set[str], *, own_only: bool = False
     ) -> tuple[int, dict[str, float]] | None:
-        """The longest run of words ending before token ``by`` that names one of ``works`` (else an
-        item of the index), with its candidates; None if nothing fits."""
+        """The longest run of words ending before token ``by`` that names one of ``works`` (else, unless
+        ``own_only``, an item of the index), with its candidates; None if nothing fits. A like-verb or a
+        verb capitalised is a word of the title ("Someone Like You by Adele", "You Are Not Alone by ...")."""
         names: dict[str, list[tuple[str, ...]]] = {}
         for w in works:
             own = [name_key(self.kb.label(w))]
@@ -1106,7 +1188,8 @@ class EntityLinker:
         for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
             if a + 1 < by and _boundary(text, tokens, a + 1):
                 break
-            if keys[a] in _LIKE_VERBS or keys[a] in _CLAUSE_STOP or _is_verb(tokens, a):
+            title_word = tokens[a].raw[:1].isupper() and not _boundary(text, tokens, a)  # "Love Me Do by ..."
+            if not title_word and (keys[a] in _LIKE_VERBS or _is_verb(tokens, a)) or keys[a] in _CLAUSE_STOP:
                 break  # (a possessive "s" is part of the title: "Butcher's Crossing by John Williams")
             typed = tuple(keys[a:by])
             spelled = tuple(w for t in typed for w in (_number_words(t) or (t,)))
@@ -1121,10 +1204,11 @@ class EntityLinker:
                             hits[qid] = max(hits.get(qid, 0.0), _FUZZY_SIM_FACTOR * ratio / 100.0)
             if hits:
                 best = (a, hits)
-            elif best is None:
+            elif best is None and not own_only:
                 indexed = {q: v for q, v in (self._names.exact(typed) or {}).items() if self.kb.is_item(q)}
-                if indexed and not all(k in _stop_words() for k in typed):
-                    fallback = (a, indexed)
+                capitalised = len(typed) > 1 and all(t.raw[:1].isupper() for t in tokens[a:by])
+                if indexed and (capitalised or not all(k in _stop_words() for k in typed)):
+                    fallback = (a, indexed)  # "Someone Like You by Adele": function words typed as a title
         return best or fallback
 
     def _dominant(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
@@ -1140,14 +1224,36 @@ class EntityLinker:
         if scored.get(top.qid, 0.0) < (_SIM_ALIAS if person else _SIM_VARIANT) or not (top.is_item or person):
             return False  # genres, and people named by a first or last name only, are asked about as before
         pop = self.kb.popularity(top.qid)
-        if pop < DOMINANT_MIN_POPULARITY:
-            return False
         rivals = [
             c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN or scored.get(c.qid, 0.0) >= _SIM_VARIANT
         ]
+        if (
+            top.is_item
+            and all(self.kb.popularity(c.qid) == 0 for c in rivals)
+            and pop > self._notable_popularity()
+            and self._credited(top.qid)
+        ):
+            return True  # "Dracula": Stoker's novel, among the best-known tenth, not a namesake with no edge at all
+        if pop < DOMINANT_MIN_POPULARITY:
+            return False
         if not person and any(not c.is_item and top.score - c.score < AMBIGUITY_MARGIN for c in rivals):
             return False
         return all(pop >= DOMINANT_RATIO * self.kb.popularity(c.qid) for c in rivals)
+
+    def _notable_popularity(self) -> float:
+        """The popularity above which an item is among the best-known tenth of the domain's items
+        (:data:`NOTABLE_QUANTILE`): 0 in a KB where most works have no edge (books), 24 for films,
+        where a film with no edge is mostly a recent one the shared dump lacks ("Suspiria" 2018)."""
+        if self._notable is None:
+            items = getattr(self.kb, "items", ())
+            pops = sorted(self.kb.popularity(q) for q in items)
+            self._notable = pops[int(NOTABLE_QUANTILE * (len(pops) - 1))] if pops else math.inf
+        return self._notable
+
+    def _credited(self, qid: str, roles: frozenset[str] = _PERSON_ROLES) -> bool:
+        """The item has a creator in the KB (author, director, performer, composer ...; or one of ``roles``)."""
+        item_values = getattr(self.kb, "item_values", None)
+        return item_values is not None and any(pid in roles for pid, _v in item_values(qid))
 
     def _artist_first(self, cands: tuple[Candidate, ...], scored: dict[str, float]) -> tuple[Candidate, ...]:
         """Works named after their own author or performer ("Weezer" the album by Weezer, "Bon Jovi"
@@ -1354,6 +1460,8 @@ class EntityLinker:
         letters = sum(len(w) for w in words)
         if words == ["i"]:
             return False
+        if len(words) > 1 and words[0] == "i" and words[1] in _LIKE_VERBS and tokens[i + 1].raw.islower():
+            return False  # "i love hip hop": the user's own words, not the album "I Love Hip Hop"
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         quoted = before.endswith(tuple(_QUOTES)) and after.startswith(tuple(_QUOTES))
         typed = (  # "the movie It", not "the movies she acted in"
@@ -1397,6 +1505,28 @@ class EntityLinker:
             return False  # "chills" of "gives me chills", "jam" of "is my jam"
         if len(content) == 1 and content[0] in _opinion_words():
             return quoted or typed  # "favourite", "love", a bare "Like" (a rating): never a title on their own
+        if len(content) == 1 and _calendar_word(tokens, i, j) and not (quoted or typed or whole):
+            return False  # "on Friday", "last October": a date, not the film "Friday"
+        if (
+            subject
+            and len(content) == 1
+            and letters >= MIN_STRONG_CHARS
+            and content[0] not in _stop_words()
+            and not _everyday(content[0])
+        ):
+            return True  # "Joker was well acted", "Beloved was hard going": a rarer word opening an opinion
+        if (
+            len(content) == 1
+            and j - i == 1
+            and i > 0
+            and tokens[i - 1].key in _NOUN_DETERMINERS
+            and tokens[i].raw.islower()
+            and not (quoted or typed)
+            and not (i > 1 and tokens[i - 2].key in _LIKE_VERBS)  # "I like a thriller now and then"
+        ):
+            return False  # "my teens", "what a twist": a common noun after a determiner, not the genre "teen"
+        if not (quoted or typed) and _predicate_noun(text, tokens, i, j, ends):
+            return False  # "Neil Gaiman is a wonderful storyteller": what the named subject is, no title
         if (
             letters >= MIN_STRONG_CHARS
             and not all(w in _stop_words() for w in content)
@@ -1407,7 +1537,8 @@ class EntityLinker:
             len(content) > 1
             and not (quoted or typed or whole)
             and all(_everyday(w) or w in _stop_words() for w in content)
-            and not any(t.raw[:1].isupper() for k, t in enumerate(tokens[i:j], i) if k > 0)  # "By the way, ..."
+            # "By the way, ...", "how I feel" (the pronoun is always capitalised)
+            and not any(t.raw[:1].isupper() and t.key != "i" for k, t in enumerate(tokens[i:j], i) if k > 0)
             and not (i > 0 and tokens[i - 1].key in _LIKE_VERBS)
             and not (i > 1 and tokens[i - 1].key == "the" and tokens[i - 2].key in _LIKE_VERBS)
         ):
@@ -1426,8 +1557,13 @@ class EntityLinker:
         if len(content) == 1 and _everyday(content[0]) and not (quoted or typed or whole):
             if i > 0 and tokens[i - 1].key in _DETERMINERS:
                 return False  # "my kids", "a queen"
-            if i == 0 and j < len(tokens) and tokens[j].key in _PREDICATES and content[0] not in _stop_words():
-                return True  # "Frozen was great" (not "We had to read ...")
+            if (
+                i == 0
+                and j < len(tokens)
+                and (tokens[j].key in _PREDICATES or subject)
+                and content[0] not in _stop_words()
+            ):
+                return True  # "Frozen was great", "Speed never gets old" (not "We had to read ...")
             if (
                 i == 0
                 and letters >= MIN_STRONG_CHARS
@@ -1543,6 +1679,8 @@ class EntityLinker:
                     if whole[0] <= s[0] and s[1] <= whole[1]:
                         taken.remove(s)
                         covered.difference_update(range(s[0], s[1]))
+                # pieces matched for an enclosing span (a list) give way too: "the rigns" of "the lord of the rigns"
+                out[:] = [s for s in out if not (whole[0] <= s[0] and s[1] <= whole[1])]
                 out.append(whole)
                 covered.update(range(whole[0], whole[1]))
             k = i
@@ -1606,9 +1744,19 @@ class EntityLinker:
                 if j > i:
                     cuts = [j] + [k for k in range(j - 1, i, -1) if tokens[k].key in _SPAN_STOP][:MAX_CUTS]
                     spans.append((i, j, cuts))
+                    # "loved the hobit and the lord of the rigns": each listed title on its own too
+                    spans += [(k + 1, j, [j]) for k in range(i + 1, j - 1) if tokens[k].key == "and"][:MAX_CUTS]
                 if j >= n or tokens[j].key in _CLAUSE_STOP or "," not in text[tokens[j - 1].end : tokens[j].start]:
                     break
                 i = j
+        for v in range(2, n - 1):  # "my favourite band is aerosmyth", "my favourit movie is the sixth sence"
+            if tokens[v].key in ("is", "was") and tokens[v - 1].key in _TYPE_WORDS:
+                lead = [t.key for t in tokens[max(0, v - 3) : v - 1]]
+                if any(w in _SUPERLATIVES or _opinion_typo(w) for w in lead):
+                    j = v + 1
+                    while j < n and tokens[j].key not in _CLAUSE_STOP and not _boundary(text, tokens, j):
+                        j += 1
+                    spans.append((v + 1, j, [j]))
         if n <= MAX_WHOLE_MESSAGE_TOKENS and not any(
             t.key in _LIKE_VERBS or t.key in _PREDICATES or t.key in _CLAUSE_STOP for t in tokens
         ):  # a short message that is only a (typo'd) name, maybe with emoji: "shutter iland 🔥🔥", "beyonse"
@@ -1635,7 +1783,9 @@ class EntityLinker:
                 i = j
             else:
                 i += 1
-        return [s for s in spans if not all(t.key in common for t in tokens[s[0] : s[1]])]
+        seen: set[tuple[int, int]] = set()
+        unique = [s for s in spans if (s[0], s[1]) not in seen and not seen.add((s[0], s[1]))]  # type: ignore[func-returns-value]
+        return [s for s in unique if not all(t.key in common for t in tokens[s[0] : s[1]])]
 
     def _fuzzy_lookup(self, span: Sequence[_Token], *, allow_partial: bool) -> dict[str, float]:
         query = " ".join(t.key for t in span)
@@ -1643,6 +1793,8 @@ class EntityLinker:
         letters = sum(c.isalnum() for c in query)
         if letters < FUZZY_MIN_CHARS or query.isdigit():
             return {}
+        if len(span) == 1 and _opinion_typo(query):
+            return {}  # "my favourit band": a misspelt opinion word, not the film "The Favourite"
         scored: dict[str, float] = {}
         people = self._names.namesakes(query) if allow_partial and len(span) == 1 else None
         if people is not None:
@@ -1728,6 +1880,11 @@ def _qid_order(qid: str) -> tuple[int, str]:
     return (int(digits), qid) if digits.isdigit() else (sys.maxsize, qid)
 
 
+_WORK_OF_LEADS = frozenset({"by", "with", "from"})
+"""Words between a title and the person who says which work it is: "Misery by Stephen King", "Big with Tom
+Hanks", "A Ghost Story from David Lowery" ("with" and "from" only when the title is one of the person's works)."""
+_ROMAN_NUMERALS = ("ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
+"""Sequel numerals 2-10 as a label spells them ("Evil Dead II", "Rocky IV")."""
 _SAYS_WHICH = "says-which"
 """Kind of a person's span that only says which work is meant ("Spielberg's Hook"): no mention, but its
 words are explained (no part of an unknown title)."""
@@ -1832,6 +1989,49 @@ def _subject_title(tokens: list[_Token], i: int, j: int, content: Sequence[str])
     if capitalised and rest and not all(t.raw[:1].isupper() for t in rest):
         return True
     return len(content) >= 3 and tokens[i].key not in _NOT_TITLE_OPENERS
+
+
+_CALENDAR_WORDS = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+    august september october november december christmas easter halloween""".split()
+)
+_CALENDAR_LEADS = frozenset("on last next this every since until till by in of each early late one that".split())
+
+
+_PREDICATE_OPENERS = frozenset("a an the such one".split())
+_PREDICATE_STOPS = frozenset("than and or but like as with by to from".split())
+
+
+def _predicate_noun(text: str, tokens: list[_Token], i: int, j: int, ends: Container[int]) -> bool:
+    """Tokens ``i:j``, in lowercase, end a predicate noun phrase after a name's copula ("Neil Gaiman is a
+    wonderful storyteller", "... is an amazing world builder", "... is the queen of crime"): a few
+    lowercase words back (no "than", "and" ...) lies "is a" / "is the" right after a matched or
+    capitalised name (one the KB may lack: "Brandon Sanderson")."""
+    if not all(t.raw.islower() for t in tokens[i:j]):
+        return False
+    k = i - 1
+    while k > 0 and i - k <= 4 and tokens[k].raw.islower() and tokens[k].key not in _PREDICATE_STOPS:
+        named = k - 1 in ends or (k > 1 and tokens[k - 2].raw[:1].isupper() and tokens[k - 2].key != "i")
+        if tokens[k].key in _PREDICATE_OPENERS and tokens[k - 1].key in _COPULAS and named:
+            return not any(_boundary(text, tokens, m) for m in range(k, j))
+        k -= 1
+    return False
+
+
+def _calendar_word(tokens: list[_Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` are one day, month or holiday after a word that makes it a date ("on Friday", "last
+    October", "every Christmas"): when something happened, not the film "Friday"."""
+    return j - i == 1 and tokens[i].key in _CALENDAR_WORDS and i > 0 and tokens[i - 1].key in _CALENDAR_LEADS
+
+
+@lru_cache(maxsize=4096)
+def _opinion_typo(word: str) -> bool:
+    """``word`` (5+ letters) is one typed letter away from an opinion word or a superlative ("favourit",
+    "favorit", "amazng", "awsome"): no typo of a title."""
+    if len(word) < 5 or not word.isalpha():
+        return False
+    cues = _opinion_words() | _SUPERLATIVES
+    return any(abs(len(w) - len(word)) <= 1 and OSA.distance(word, w) <= 1 for w in cues)
 
 
 def _acronym(tokens: list[_Token], i: int) -> bool:
@@ -1959,13 +2159,16 @@ def _fuzzy_cutoff(letters: int, words: int) -> float:
     return FUZZY_CUTOFF if letters < 6 or words == 1 else FUZZY_CUTOFF_LONG
 
 
+_ABBREVIATIONS = frozenset("sgt dr mr mrs ms st jr sr mt vs vol pt no".split())
+
+
 def _boundary(text: str, tokens: list[_Token], j: int) -> bool:
     """True if punctuation ending a clause stands between token j-1 and token j (a period after
-    an initial is not one: "J. K. Rowling", "Samuel L. Jackson")."""
+    an initial or an abbreviation is not one: "J. K. Rowling", "Samuel L. Jackson", "Sgt. Pepper")."""
     if j == 0:
         return False
     gap = text[tokens[j - 1].end : tokens[j].start]
-    if gap.strip() == "." and len(tokens[j - 1].raw) == 1:
+    if gap.strip() == "." and (len(tokens[j - 1].raw) == 1 or tokens[j - 1].key in _ABBREVIATIONS):
         return False
     return any(c in ",;.!?()\n" for c in gap)
 
@@ -2018,7 +2221,8 @@ _TITLE_JOINERS = frozenset(
     "of the at to in on for a an de la le les du des da di von van der den y v vs im am und el del della los las".split()
 )
 """Lowercase words inside a Title Cased title ("Kafka on the Shore", "Batman v Superman"); "and" is
-not one ("Heat and Collateral" names two films), nor "by" ("Her by Spike Jonze")."""
+not one ("Heat and Collateral" names two films), nor "by" ("Her by Spike Jonze"); "&" is ("Carrie & Lowell"):
+people list two things with "and", titles spell it "&"."""
 
 
 def _title_run(text: str, tokens: list[_Token], i: int, j: int) -> tuple[int, int]:
@@ -2038,7 +2242,10 @@ def _title_run(text: str, tokens: list[_Token], i: int, j: int) -> tuple[int, in
     while a > 0 and not _boundary(text, tokens, a):
         k = a - 1
         while (
-            k >= 0 and a - k <= MAX_JOINERS and tokens[k].key in _TITLE_JOINERS and not _boundary(text, tokens, k + 1)
+            k >= 0
+            and a - k <= MAX_JOINERS
+            and (tokens[k].key in _TITLE_JOINERS or tokens[k].raw == "&")
+            and not _boundary(text, tokens, k + 1)
         ):
             k -= 1  # "Diary of a Wimpy Kid": joiners between title words
         if k >= 0 and title_word(k) and not _boundary(text, tokens, k + 1):
@@ -2051,7 +2258,7 @@ def _title_run(text: str, tokens: list[_Token], i: int, j: int) -> tuple[int, in
     b = j
     while b < len(tokens) and not _boundary(text, tokens, b):
         k = b
-        while k < len(tokens) and k - b < MAX_JOINERS and tokens[k].key in _TITLE_JOINERS:
+        while k < len(tokens) and k - b < MAX_JOINERS and (tokens[k].key in _TITLE_JOINERS or tokens[k].raw == "&"):
             k += 1
         if k < len(tokens) and title_word(k) and not any(_boundary(text, tokens, m) for m in range(b, k + 1)):
             b = k + 1
@@ -2085,8 +2292,11 @@ def _fragment(
         if i <= k < j or k in covered or k in explained or tokens[k].key in _TITLE_JOINERS:
             continue
         key = tokens[k].key
-        if key in _ROLE_OR_TYPE_WORDS or key in _opinion_words() or key.isdigit():
-            continue  # a number after a title is a sequel or a year the linker weighs ("Die Hard 4")
+        if key in _ROLE_OR_TYPE_WORDS or key.isdigit() or _calendar_word(tokens, k, k + 1):
+            continue  # a number after a title is a sequel or a year the linker weighs ("Die Hard 4"); "on Friday" a date
+        if key in _opinion_words() and (k == a or not tokens[k].raw[:1].isupper()):
+            continue  # "Loved Inception": an opinion word opening the run; inside it, capitalised, it is
+            # a word of the title ("A Love Supreme", "Sweet Dreams"), so the match is only part of it
         if k == a and (k == 0 or _boundary(text, tokens, k)) and key in common:
             continue  # a capital at the start of a sentence: "My", "Big"
         return True
