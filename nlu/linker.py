@@ -1045,6 +1045,18 @@ class EntityLinker:
             out.append((a, end, scored, "exact"))
             out.append((span[0], span[1], {}, _SAYS_WHICH))
             out = self._co_credited(text, tokens, span[1], out)
+            # "Emma and Persuasion are my favourite Austen novels": the works listed before it are theirs too
+            for _listed in range(MAX_LIST_ITEMS):
+                if a < 2 or tokens[a - 1].key != "and" and text[tokens[a - 2].end : tokens[a - 1].start].strip() != ",":
+                    break
+                joint = a - 1 if tokens[a - 1].key == "and" else a
+                listed = self._title_before(text, tokens, joint, works, own_only=True)
+                if listed is None or not works.intersection(listed[1]):
+                    break
+                b, scored = listed[0], {q: v for q, v in listed[1].items() if q in works}
+                out = [s for s in out if not (b <= s[0] < joint or b < s[1] <= joint)]
+                out.append((b, joint, scored, "exact"))
+                a = b
         return out
 
     def _co_credited(self, text: str, tokens: list[_Token], j: int, spans: list) -> list:
@@ -1191,6 +1203,8 @@ class EntityLinker:
             title_word = tokens[a].raw[:1].isupper() and not _boundary(text, tokens, a)  # "Love Me Do by ..."
             if not title_word and (keys[a] in _LIKE_VERBS or _is_verb(tokens, a)) or keys[a] in _CLAUSE_STOP:
                 break  # (a possessive "s" is part of the title: "Butcher's Crossing by John Williams")
+            if keys[a] == "and":
+                continue  # a list joint opens no title (its skeleton drops it: "and Persuasion" = "Persuasion")
             typed = tuple(keys[a:by])
             spelled = tuple(w for t in typed for w in (_number_words(t) or (t,)))
             hits: dict[str, float] = {}

@@ -233,3 +233,18 @@ def test_an_abbreviation_period_stays_inside_a_title(music):
 
 def test_possessive_before_the_and_an_unknown_title(music):
     assert "Michael Jackson" not in labels(music, "Michael Jackson's The Lost Demos is fun")
+
+
+def test_works_listed_before_my_favourite_person_type_are_theirs(books):
+    kb = _KB(
+        (
+            *BOOKS,
+            Entry("Q70", "Silas Marner", item=True, pop=1, description="novel"),
+            Entry("Q71", "Adam Bede", item=True, pop=1, description="novel"),
+            Entry("Q72", "Adam Bede", item=True, pop=0, description="book"),
+        ),
+        domain="book",
+        works={**BOOK_WORKS, "Q70": (("P50", "Q42"),), "Q71": (("P50", "Q42"),)},
+    )
+    mentions = EntityLinker(kb).link("Adam Bede and Silas Marner are my favourite George Eliot novels")
+    assert [(m.candidates[0].qid, m.ambiguous) for m in mentions] == [("Q71", False), ("Q70", False)]
