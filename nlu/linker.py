@@ -786,7 +786,8 @@ class EntityLinker:
         Dawn of Justice" -> "Batman v Superman", "Mistborn: The Final Empire" -> "Mistborn"), when
         nothing else carries those words as a name (then "Star Wars" stays the franchise) and no other
         item has that main title ("Harry Potter: A Magical Year" and "Harry Potter: Page to Screen" are
-        no "Harry Potter", nor the four "Mistborn: ..." books "Mistborn"). Similarity
+        no "Harry Potter", nor the four "Mistborn: ..." books "Mistborn"), but for its numbered sequels
+        and same-labelled copies ("Paul Blart" is "Paul Blart: Mall Cop", not "... Mall Cop 2"). Similarity
         :data:`_SIM_MAIN_TITLE`: below any label, alias or derived variant."""
         mains: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for qid, label in labels.items():
@@ -799,8 +800,19 @@ class EntityLinker:
             if key and len(key) <= MAX_NGRAM and sum(len(t) for t in key if not t.isdigit()) >= MIN_STRONG_CHARS:
                 mains[key].append(qid)
         for key, qids in mains.items():
-            if len(qids) == 1 and key not in index:
-                self._add(index, tuple(sys.intern(t) for t in key), qids[0], _SIM_MAIN_TITLE)
+            if key in index:
+                continue
+            if len(qids) > 1:  # "Paul Blart: Mall Cop" (twice in the dump) and "... Mall Cop 2": the first film
+                full = {q: self._label_keys.get(q) or name_key(labels[q]) for q in qids}
+                firsts = {
+                    q
+                    for q, k in full.items()
+                    if not (len(k) > 1 and (k[-1].isdigit() or k[-1] in _ROMAN_NUMERALS) and k[:-1] in full.values())
+                }
+                qids = sorted(firsts) if len({full[q] for q in firsts}) == 1 else qids
+            if len({self._label_keys.get(q) or name_key(labels[q]) for q in qids}) == 1:
+                for qid in qids:
+                    self._add(index, tuple(sys.intern(t) for t in key), qid, _SIM_MAIN_TITLE)
 
     def _build_fuzzy(self) -> None:
         """Names for the fuzzy fallback, sorted by length, plus a person first/last-name index."""
@@ -926,6 +938,13 @@ class EntityLinker:
                             for c in cands[1:]
                         )
                     )
+            if (
+                kind == "fuzzy"
+                and not ambiguous
+                and all(v <= _SIM_NAMESAKE + 1e-6 for v in scored.values())
+                and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
+            ):
+                ambiguous = True  # "Oppenheimer was lit": only the surname of a little-known actor, asked
             if kind != "ref" and relation is None and _fragment(text, tokens, i, j, spans, explained):
                 continue  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
             if kind in ("exact", "fuzzy") and relation is None and _subject_fragment(text, tokens, i, j):

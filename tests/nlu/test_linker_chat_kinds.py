@@ -248,3 +248,20 @@ def test_works_listed_before_my_favourite_person_type_are_theirs(books):
     )
     mentions = EntityLinker(kb).link("Adam Bede and Silas Marner are my favourite George Eliot novels")
     assert [(m.candidates[0].qid, m.ambiguous) for m in mentions] == [("Q71", False), ("Q70", False)]
+
+
+def test_a_lone_surname_of_a_little_known_person_is_asked_about():
+    kb = _KB((*MOVIES, Entry("Q73", "Walter Lindqvist", roles=("P161",), pop=3, description="actor")))
+    (mention,) = EntityLinker(kb).link("Lindqvist was lit")
+    assert mention.candidates[0].label == "Walter Lindqvist" and mention.ambiguous
+
+
+def test_a_main_title_shared_with_its_numbered_sequel_names_the_first_film():
+    kb = _KB(
+        (
+            *MOVIES,
+            Entry("Q74", "Hot Tub Nights: The Spa", item=True, pop=10, description="film"),
+            Entry("Q75", "Hot Tub Nights: The Spa 2", item=True, pop=5, description="film"),
+        )
+    )
+    assert labels(EntityLinker(kb), "Hot Tub Nights 👎") == ["Hot Tub Nights: The Spa"]
