@@ -17,16 +17,27 @@ Method, per message:
    negative, unless it only says the entity was not seen/read/heard ("I haven't seen it").
    Otherwise VADER's compound score of the masked clause decides (>= 0.05 positive, <= -0.05
    negative), without the verbs of what the user did ("played", "watched": VADER scores "played"
-   as positive). A clause with none of these has *no cue*. A clause with a capitalised word not
-   opening it names something the linker does not know ("... but hate Raditude"): its opinion is
-   about that name.
+   as positive), and never in a clause saying what the user did with the entity ("I read X on
+   holiday": no opinion, asked about). A clause with none of these has *no cue*. A clause with a
+   capitalised word not opening a sentence names something the linker does not know ("... but hate
+   Raditude", "X is overplayed but Perfect is lovely"): its opinion is about that name.
+   Hedges (issue 12, F22): the lexicon's ("meh", "it was ok", "less so") and mild comparisons ("less
+   bad than", "slightly better than", "wasn't as good as") are ``Polarity.NEUTRAL``, never a strong
+   opinion; litotes and beaten expectations ("not overrated", "isn't bad at all", "better than I
+   expected") lean to a like, which a like said next confirms ("..., it's brilliant").
 5. **Scope.** An entity takes the polarity of its own clause; a clause with no cue inherits from
    the nearest clause before it across plain boundaries ("I love X and Y"), else from the nearest
    clause after it across plain boundaries ("X and Y are great"); nothing is inherited across a
    contrast boundary, except that a short clause after a contrast takes the opposite of the clause
    before it ("I like everything except Titanic", "I like Titanic but Avatar"). Inherited
    judgements of both signs ("Great premise, boring execution, that's Station Eleven for me") are
-   mixed: ``Polarity.NEUTRAL``. Still nothing:
+   mixed: ``Polarity.NEUTRAL``. A later clause outweighs the entity's own reading when it refers
+   back ("X made me cry, I loved it"), follows a contrast ("X was slow but brilliant") or is a bare
+   judgement going on from it ("X haunted me for weeks, what a film", "messy and wonderful"); an
+   opinion of a part ("but I hated the ending") is not one of the whole. Only a bare list item
+   borrows a later subject's predicate ("X and Y are great"). The standard of a comparison ("as good
+   as Y", "less bad than Y") has no opinion (:meth:`SentimentRecognizer.comparison_standards`: the
+   dialog neither stores nor asks about it), unless presupposed ("even better than Y": good). Still nothing:
    ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
 
@@ -96,7 +107,8 @@ _NO_ANSWERS = frozenset(
     {"no", "nope", "nah", "not really", "no i don't", "no i dont", "i don't", "i dont", "not at all"}
 )
 _EXPERIENCE_VERBS = frozenset(
-    "seen see saw watched watch read heard hear listened listen tried try played play finished know knew".split()
+    """seen see saw watched watch watching read reading heard hear listened listen listening tried try played play
+    finished know knew bought buy rewatched reread streamed""".split()
 )
 """Not having seen/read/heard something is no opinion about it ("I haven't seen it")."""
 _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "im"})
@@ -123,6 +135,7 @@ okay"), which beats a judgement or slang ("great", "sick", "🔥"), which beats 
 class _Cue:
     polarity: Polarity  # NEUTRAL only for a hedge: ask, never store
     strength: float
+    leaning: Polarity | None = None  # a hedge's lean: "not bad", "not overrated", "better than I expected" (+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +149,7 @@ class _Clause:
     reference: bool = False  # refers back to an entity: "I loved it", "this one is great"
     words: int = 0  # words besides entity placeholders
     aspect: bool = False  # names a part of a work: "the story is boring"
+    predicate: bool = False  # a bare judgement naming nothing, no subject of its own: "..., amazing", "and wonderful"
 
     @property
     def polarity(self) -> Polarity | None:
@@ -185,7 +199,8 @@ class SentimentRecognizer:
             if not clauses:
                 out.append(Polarity.NEUTRAL)
             elif _after_than(masked, clauses[index], pos):
-                out.append(Polarity.NEUTRAL)  # "better than Tenet": a comparison, not an opinion of Tenet
+                # "better than Tenet": a comparison, not an opinion of Tenet; "even better than Parasite" says both are good
+                out.append(_presupposed(masked[clauses[index].start : pos]))
             else:
                 out.append(_resolve(clauses, index, masked, pos))
         return tuple(out)
@@ -244,6 +259,28 @@ class SentimentRecognizer:
             return True  # "Sigur Rós are otherworldly", "The Cure got me through my teens"
         return any(w in _EXPERIENCE_VERBS for w in words)
 
+    def comparison_standards(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]:
+        """Per span: True when the entity is only the standard a comparison measures another by ("Glass
+        Onion wasn't as good as Knives Out", "X is less bad than Y", "slightly better than Y"): no
+        opinion of it was said, so the dialog neither stores it nor asks about it. A standard the
+        comparison presupposes good or bad ("even better than Parasite") is not one: it has a polarity.
+
+        Args:
+            text: the message as typed; spans: the entity spans (offsets into ``text``).
+        """
+        text, spans = _fix_mojibake((text or "").translate(_APOSTROPHES), spans)
+        masked, positions = _mask(text, spans)
+        clauses = self._clauses(masked)
+        out = []
+        for pos in positions:
+            clause = next((c for c in clauses if c.start <= pos < c.end), None)
+            out.append(
+                clause is not None
+                and _after_than(masked, clause, pos)
+                and _presupposed(masked[clause.start : pos]) is Polarity.NEUTRAL
+            )
+        return tuple(out)
+
     def clause_polarity(self, clause: str) -> Polarity | None:
         """Polarity of one (already masked) clause, or None when it has no cue (see module docstring)."""
         cue = self._clause_cue(clause)
@@ -254,21 +291,25 @@ class SentimentRecognizer:
         low = clause.lower().translate(_APOSTROPHES)
         words = _WORD.findall(low)
         found = self._matches(low)
-        if _NOTHING_LIKE.search(low):
-            return _Cue(Polarity.POSITIVE, STATED)  # "no one sings like X", "nothing beats X"
+        if (nothing := _NOTHING_LIKE.search(low)) is not None:
+            # "no one sings like X", "nothing beats X": X is the best; "no book has bored me like X": the worst
+            between = [f for f in found if nothing.start() <= f[0] < nothing.end() and f[2] is Polarity.NEGATIVE]
+            return _Cue(Polarity.NEGATIVE if between else Polarity.POSITIVE, STATED)
         if _TOO_FOR_ME.search(low):
             return _Cue(Polarity.NEGATIVE, STATED)  # "too weird for me"
         hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low)]
-        if any(not _discourse_marker(low, h) for h in hedges):
-            # a hedge weakens even a stated cue of its clause ("I kind of liked X", "I guess I like X")
-            return _Cue(Polarity.NEUTRAL, HEDGED)  # "it was okay", "not the worst", "I hate it less than ..."
+        if any(not _discourse_marker(low, h) for h in hedges) or _COMPARATIVE_HEDGE.search(low):
+            # a hedge weakens even a stated cue of its clause ("I kind of liked X", "I guess I like X");
+            # so does a mild comparison ("less bad than", "slightly better than", "not as good as")
+            return _Cue(Polarity.NEUTRAL, HEDGED, _leaning(low))
         for level in (STATED, EVALUATIVE):
             cues = [f for f in found if f[3] == level]
             if cues:
                 start, _end, polarity, _ = max(cues, key=lambda f: (f[0], f[1] - f[0]))
                 negated = self._negate(low, start, polarity)
                 if polarity is Polarity.NEGATIVE and negated is Polarity.POSITIVE:
-                    return _Cue(Polarity.NEUTRAL, HEDGED)  # "I didn't hate it", "not boring": no strong like
+                    # "I didn't hate it", "not overrated": no strong like, but one a later "it's brilliant" confirms
+                    return _Cue(Polarity.NEUTRAL, HEDGED, Polarity.POSITIVE)
                 return _Cue(negated, level)
         if not words:
             return None
@@ -277,6 +318,10 @@ class SentimentRecognizer:
         # a mid-clause "no" is mostly part of a title or an idiom ("No Way Home", "no idea"), not an opinion
         if self._descriptive.search(low):
             return None  # "made me cry", "tense", "devastating": the content, not an opinion of it
+        if any(w in _EXPERIENCE_VERBS for w in words) and any(w.startswith(_PLACEHOLDER.lower()) for w in words):
+            # "I read X on holiday", "I heard X on the radio today": what the user did, not how it was (VADER
+            # scores "holiday", "party", "friends" as positive); asked about, never stored
+            return None
         plain = _MID_NO.sub(" ", low)
         # "played", "watched", "read" say what the user did, not how it was (VADER scores "played" +1.4)
         plain = " ".join(w for w in plain.split() if w.strip(".,!?;:") not in _EXPERIENCE_VERBS)
@@ -314,29 +359,39 @@ class SentimentRecognizer:
         return polarity
 
     def _clauses(self, masked: str) -> list[_Clause]:
-        spans: list[tuple[int, int, str]] = []
-        start, boundary = 0, "start"
+        spans: list[tuple[int, int, str, bool]] = []
+        start, boundary, opens = 0, "start", True  # opens: the clause opens a sentence (capitals name nothing)
         for match in _SPLIT.finditer(masked):
-            spans.append((start, match.start(), boundary))
+            spans.append((start, match.start(), boundary, opens))
             boundary = "contrast" if match.group("contrast") else "plain"
+            opens = bool(match.group("punct")) and match.group("punct").strip() != ","
             start = match.end()
-        spans.append((start, len(masked) + 1, boundary))
+        spans.append((start, len(masked) + 1, boundary, opens))
         out = []
-        for a, b, kind in spans:
+        placeholder = _PLACEHOLDER.lower()
+        for a, b, kind, opens in spans:
             piece = masked[a:b]
             words = _WORD.findall(piece.lower())
-            placeholder = _PLACEHOLDER.lower()
+            named = any(w.startswith(placeholder) for w in words) or _names_something(piece, opens_sentence=opens)
+            own_words = [w for w in words if not w.startswith(placeholder)]
             out.append(
                 _Clause(
                     a,
                     b,
                     kind,
                     self._clause_cue(piece),
-                    short=len([w for w in words if not w.startswith(placeholder)]) <= 1,
-                    entities=any(w.startswith(placeholder) for w in words) or _names_something(piece),
+                    short=len(own_words) <= 1,
+                    entities=named,
                     reference=bool(_BACK_REFERENCE.search(piece)),
-                    words=len([w for w in words if not w.startswith(placeholder)]),
+                    words=len(own_words),
                     aspect=bool(_ASPECT.search(piece)),
+                    predicate=(
+                        kind == "plain"
+                        and not named
+                        and 0 < len(own_words) <= 4
+                        and own_words[0] not in _SUBJECTS
+                        and not _BACK_REFERENCE.search(piece)
+                    ),
                 )
             )
         return out
@@ -360,9 +415,29 @@ _SUBJECT_PREDICATES = frozenset(
     still just really sounds sound looks look feels feel reads""".split()
 )
 """A verb after a named subject that opens the message: the message says something about it."""
-_NOTHING_LIKE = re.compile(
-    r"\b(?:no one|nobody|nothing|none|no other \w+)\b.{0,30}\b(?:like|beats|compares to|comes close to|tops)\s+(?:the\s+)?entity"
+_POSSESSED_PART = re.compile(
+    r"entity\d*\s*'s\s+(?:\w+\s+)?(?:albums?|songs?|records?|lyrics|books?|novels?|films?|movies?|stuff|music"
+    r"|work|output|sequels?)\b",
+    re.IGNORECASE,
 )
+"""A part of a person's or a band's work ("Muse's albums", "her later novels"): an opinion of it is not of the whole."""
+_NOTHING_LIKE = re.compile(
+    r"\b(?:no one|nobody|nothing|none|no other \w+|no (?!(?:i|we|you|it|not|way|idea)\b)[a-z]+)\b.{0,30}\b"
+    r"(?:like|beats|compares to|comes close to|tops)\s+(?:the\s+)?entity"
+)
+"""X as the extreme of its kind: "nothing beats X", "no one sings like X" (the best), "no book has bored me like X"
+(the worst: the sign of the verb in between)."""
+_COMPARATIVE_HEDGE = re.compile(
+    r"\bless\s+(?:\w+\s+)?than\b"  # "less bad than", "less annoying than I remembered"
+    r"|\b(?:slightly|a bit|a little|a tad|marginally|somewhat|kind of|kinda)\s+(?:better|worse|\w+er)\s+than\b"
+    r"|(?:\bnot|n't|\bisnt|\bwasnt)\s+(?:quite\s+|nearly\s+)?as\s+\w+\s+as\b"  # "wasn't as good as Knives Out"
+)
+"""A mild comparison: the subject is judged only relative to something else, so the reading is a hedge (F22)."""
+_LEANS_POSITIVE = re.compile(
+    r"(?:\bnot|n't|\bisnt|\bwasnt|\baint|\bnever)\s+(?:\w+\s+){0,2}?(?:bad|terrible|awful|horrible|the worst|overrated"
+    r"|boring|as bad)\b|\bbetter than (?:i |we )?(?:expected|thought|remembered|feared)|\bbetter than expected\b"
+)
+"""Hedges that lean to a like ("not bad", "isn't overrated", "better than I expected"): a like said next confirms them."""
 _TOO_FOR_ME = re.compile(r"\btoo(?:\s+\w+){1,2}\s+for\s+me\b")
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
 _SCOPED_NEGATION = frozenset({"not", "neither", "nor", "never"})
@@ -372,13 +447,14 @@ _CAPITAL_WORD = re.compile(r"(?<![\w'])[A-Z][\w'!-]*")
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "ENTITY", "OK", "Ok"})
 
 
-def _names_something(piece: str) -> bool:
-    """A clause that names something the linker does not know: a capitalised word that does not open
-    the clause ("... but hate Raditude"), in a clause not Title Cased throughout. Its opinion is about
-    that name, not about an entity before it."""
+def _names_something(piece: str, *, opens_sentence: bool = True) -> bool:
+    """A clause that names something the linker does not know: a capitalised word ("... but hate
+    Raditude"), in a clause not Title Cased throughout; its first word counts only inside a sentence
+    ("X is overplayed but Perfect is lovely", "X was brilliant, Porno less so"), not where a capital
+    opens a sentence. Its opinion is about that name, not about an entity before it."""
     words = _CAPITAL_WORD.findall(piece)
     first = re.match(r"\W*([\w'!-]+)", piece)
-    opener = first.group(1) if first else ""
+    opener = first.group(1) if first and opens_sentence else ""
     lower = re.findall(r"(?<![\w'])[a-z][\w']*", piece)
     return bool(lower) and any(w not in _NOT_NAMES and not w.startswith(_PLACEHOLDER) and w != opener for w in words)
 
@@ -394,6 +470,12 @@ def _scoped_negation(words: list[str]) -> bool:
     return False
 
 
+def _leaning(low: str) -> Polarity | None:
+    """The lean of a hedged clause: positive for litotes and beaten expectations ("not bad at all",
+    "better than I expected"), else None (no lean: "it was ok", "less so", "not as good as X")."""
+    return Polarity.POSITIVE if _LEANS_POSITIVE.search(low) else None
+
+
 def _discourse_marker(low: str, hedge: tuple[int, int]) -> bool:
     """ "ok"/"okay"/"alright" opening a clause ("ok I love X") is a discourse marker, not a hedge."""
     word = low[hedge[0] : hedge[1]]
@@ -401,9 +483,24 @@ def _discourse_marker(low: str, hedge: tuple[int, int]) -> bool:
 
 
 def _after_than(masked: str, clause: _Clause, pos: int) -> bool:
-    """The entity at ``pos`` is the standard of a comparison ("more than Tenet", "better than X")."""
+    """The entity at ``pos`` is the standard of a comparison ("more than Tenet", "better than X",
+    "wasn't as good as X")."""
     before = masked[clause.start : pos].lower()
-    return bool(re.search(r"\bthan\s+(?:the\s+)?$", before))
+    return bool(re.search(r"\b(?:than|as\s+(?:\w+\s+){1,2}as)\s+(?:the\s+)?$", before))
+
+
+_PRESUPPOSING = re.compile(
+    r"\b(?:even|still)\s+(?:(?P<good>better|more fun)|(?P<bad>worse|more boring))\s+than\s+(?:the\s+)?$"
+)
+"""'even better than X' presupposes that X is good ('even worse than X': bad)."""
+
+
+def _presupposed(before: str) -> Polarity:
+    """The polarity a comparison presupposes of its standard (``before``: the clause up to it)."""
+    match = _PRESUPPOSING.search(before.lower())
+    if match is None:
+        return Polarity.NEUTRAL
+    return Polarity.POSITIVE if match.group("good") else Polarity.NEGATIVE
 
 
 def _fix_mojibake(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
@@ -463,6 +560,10 @@ def _resolve(clauses: list[_Clause], index: int, masked: str = "", pos: int = 0)
     k = index  # forwards across plain boundaries
     while k + 1 < len(clauses) and clauses[k + 1].boundary_before == "plain":
         k += 1
+        if clauses[k].entities and not clauses[index].short:
+            # only a bare list item borrows the predicate of a later subject ("X and Y are great"), not a
+            # clause with words of its own ("I read X and Y last October, X was way better")
+            break
         if (found := clauses[k].polarity) is not None:
             return found
     clause = clauses[index]
@@ -498,9 +599,18 @@ def _contradicted(clauses: list[_Clause], index: int, masked: str, pos: int) -> 
         return False
     part_of = bool(
         re.search(r"\b(?:half|part|start|beginning|end|ending|rest|middle)\s+of\s+(?:the\s+)?$", masked[:pos])
+        or _POSSESSED_PART.match(masked[pos:])
     )
     if own.strength > EVALUATIVE and not part_of:
         return False
+    if part_of and clauses[index].boundary_before == "contrast":
+        # "Great live band, but I never liked Muse's albums": the whole judged against one part of it
+        for clause in reversed(clauses[:index]):
+            if clause.entities:
+                break
+            cue = clause.cue
+            if cue is not None and cue.strength >= EVALUATIVE and cue.polarity not in (own.polarity, Polarity.NEUTRAL):
+                return True
     for clause in clauses[index + 1 :]:
         if clause.entities:
             break
@@ -519,21 +629,41 @@ def _contradicted(clauses: list[_Clause], index: int, masked: str, pos: int) -> 
 def _later_opinion(clauses: list[_Clause], index: int) -> _Cue | None:
     """The last opinion stated after the entity's clause about the same thing, if it outweighs the
     clause's own: a following clause that names no entity and refers back to it ("X made me cry, I
-    loved it"; at least as strong), or follows a contrast ("X was slow but brilliant"; stronger, or
-    as strong and short: "but I don't like the actors" is about the actors). The clause that names
-    the next entity ends the search."""
+    loved it"; at least as strong), follows a contrast ("X was slow but brilliant"; stronger, or
+    as strong and short: "but I don't like the actors" is about the actors), or is a bare judgement
+    going on from it ("X melts my brain, amazing", "messy and wonderful"; stronger, and one as strong
+    of the other sign makes the reading mixed). A hedge is outweighed only by an opinion of its own
+    lean ("not overrated, it's brilliant"; "better than I expected, still not my thing" stays a
+    hedge), except by a stated one referring back ("it was ok, I hated it"). An opinion of a part
+    ("but I hated the ending") is not one of the whole. The clause that names the next entity ends
+    the search."""
     own = clauses[index].cue
     found = None
     for clause in clauses[index + 1 :]:
         if clause.entities:
             break
         cue = clause.cue
-        if cue is None:
+        if cue is None or (clause.aspect and not clause.reference):
             continue
-        if clause.reference and (own is None or cue.strength >= own.strength):
+        hedge = own is not None and own.polarity is Polarity.NEUTRAL
+        leaning = hedge and own is not None and cue.polarity is own.leaning and cue.polarity is not Polarity.NEUTRAL
+        if clause.reference and (own is None or cue.strength >= own.strength or leaning):
             found = cue
+        elif clause.predicate and own is not None:
+            if hedge:
+                if leaning:
+                    found = cue
+            elif cue.strength > own.strength:
+                found = cue
+            elif cue.strength == own.strength and cue.polarity not in (own.polarity, Polarity.NEUTRAL):
+                found = _Cue(Polarity.NEUTRAL, HEDGED)  # "great, boring though": mixed, ask
         elif clause.boundary_before == "contrast" and (
-            own is None or cue.strength > own.strength or (cue.strength == own.strength and clause.words <= 3)
+            own is None
+            or leaning
+            or (
+                not (hedge and own.leaning is not None)
+                and (cue.strength > own.strength or (cue.strength == own.strength and clause.words <= 3))
+            )
         ):
             found = cue
     return found

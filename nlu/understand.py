@@ -546,7 +546,13 @@ class _Session:
                 for m in list(found)[:MAX_MENTIONS_PER_TURN]
                 if m.candidates and not _is_stated_role(self.text, m, self.view.domain)
             ]
-            polarities = self._sentiment.polarities(self.text, [(m.start, m.end) for m in mentions]) if mentions else ()
+            spans = [(m.start, m.end) for m in mentions]
+            standards = getattr(self._sentiment, "comparison_standards", None)
+            if standards is not None and mentions:
+                # "Glass Onion wasn't as good as Knives Out": Knives Out is only the measure, nothing to store or ask
+                kept = [m for m, standard in zip(mentions, standards(self.text, spans), strict=True) if not standard]
+                mentions, spans = kept, [(m.start, m.end) for m in kept]
+            polarities = self._sentiment.polarities(self.text, spans) if mentions else ()
             self._all = tuple(
                 Reading(m, Polarity(getattr(p, "value", p)), _stated_role(self.text, m, self.view.domain))
                 for m, p in zip(mentions, polarities, strict=True)
@@ -788,6 +794,11 @@ UNKNOWN_SUBJECT = re.compile(
 """A Title Cased run opening a message ("Kelly Reichardt", "Top Gun: Maverick"): the name of its subject."""
 NOT_NAMES = frozenset("i my the a an it this that we you he she they what why how who when where".split())
 """Capitalised openers that name nothing."""
+REQUEST_WORDING = re.compile(
+    r"\?|\b(?:recommend\w*|suggest\w*|something|anything|some|similar|like (?:it|that|this|them)|give me|show me"
+    r"|find me|got any|any|what|which|should i|can you|could you|would you|i (?:want|need)|we (?:want|need)|more)\b"
+)
+"""Words of a request ("recommend something like X", "any films like X?"): a judgement has none of them."""
 OPINION_OVERRULES = frozenset(
     {Intent.FALLBACK.value, Intent.REC_FALLBACK.value, Intent.SHOW_PROFILE.value, Intent.HELP.value}
 )
@@ -800,8 +811,9 @@ def _opinion_about_a_name(session: _Session, intent: str, folded: str) -> bool:
     """A confident in-domain mention plus an opinion is a preference unless the state says otherwise
     (issue 12): the classifier learned the study's "I like X" and misses "X is great", "X bored me",
     "X 🔥", "big fan of X", "I watched X". Only with no question open, for the intents of
-    :data:`OPINION_OVERRULES` and small talk (a yes/no only when the message opens with the name it
-    judges: "Train are alright"), never for a command typed as such."""
+    :data:`OPINION_OVERRULES` and small talk (a yes/no, or a recommendation request with none of
+    :data:`REQUEST_WORDING`, only when the message opens with the name it judges: "Train are alright",
+    "Renaissance is a bit long but a great album"), never for a command typed as such."""
     view = session.view
     if view.question is not None or SHOW_PROFILE.match(folded):
         return False
@@ -809,6 +821,10 @@ def _opinion_about_a_name(session: _Session, intent: str, folded: str) -> bool:
     if intent.startswith("smalltalk.confirmation"):
         # "Train are alright", "Inception was ok": a judgement of the name opening the message, not a yes
         return view.focus is None and any(r.mention.start == 0 for r in readings) and session.states_opinion(readings)
+    if intent == Intent.RECOMMENDATION and view.focus is None and not REQUEST_WORDING.search(folded):
+        # "Renaissance is a bit long but a great album", "Stromae makes me want to dance": a judgement of
+        # the name opening the message, heard as a request for its domain word or its "want"
+        return any(r.mention.start == 0 and r.polarity is not Polarity.NEUTRAL for r in readings)
     if not (intent in OPINION_OVERRULES or is_smalltalk(intent)):
         return False
     if not readings:
