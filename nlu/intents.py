@@ -24,7 +24,9 @@ error on the softmax output, examples weighted by ``(n_max / n_intent) ** class_
 that rare intents are not drowned). The text the classifier sees is built by :func:`featurize`:
 
 1. the message is repaired (:func:`repair_text`: UTF-8 read as cp1252, "donâ€™t"), normalised
-   (``nlu.textnorm.normalize``: NFKC, straight quotes, single spaces), lowercased and cut to
+   (``nlu.textnorm.normalize``: NFKC, straight quotes, single spaces), lowercased, chat spellings
+   respelt (``nlu.textnorm.chat_spelling``: "wat shoud i read" -> "what should i read", so one
+   wording's training phrases cover its chat forms) and cut to
    ``max_chars`` characters (a 10,000-character message costs no more than a 300-character one;
    the released messages are at most 104 characters);
 2. one *state token* per active context, event and the domain is prepended, e.g.
@@ -79,7 +81,7 @@ from typing import Any
 import numpy as np
 
 from nlu.errors import NluError
-from nlu.textnorm import has_letters, normalize
+from nlu.textnorm import chat_spelling, has_letters, normalize
 
 __all__ = [
     "CONFIG_PATH",
@@ -231,7 +233,7 @@ def featurize(
     Returns:
         A space-separated token string, e.g. ``"ctx_none evt_none i like tom cruise | ..."``.
     """
-    body = normalize(repair_text(text or ""), max_chars=max_chars).lower()
+    body = chat_spelling(normalize(repair_text(text or ""), max_chars=max_chars).lower())
     state = [_context_token(c) for c in sorted(set(contexts))] or ["ctx_none"]
     if events is None:
         state.append("evt_unknown")
@@ -592,7 +594,7 @@ class IntentRecognizer:
         groups_per_word: dict[str, set[str]] = {}
         curated: set[str] = set()
         for e in examples:
-            words = set(_words(normalize(repair_text(e.text), max_chars=opts["max_chars"]).lower()))
+            words = set(_words(chat_spelling(normalize(repair_text(e.text), max_chars=opts["max_chars"]).lower())))
             if e.events is None:
                 curated |= words
             for w in words:

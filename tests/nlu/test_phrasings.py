@@ -96,7 +96,7 @@ def test_with_a_card_on_screen(text, intent):
         ("how do I rate things", False, "help"),
         ("I'm confused", False, "help"),
         ("what am I supposed to do with this", True, "request_recommendation - help"),
-        ("what should I watch tonight", False, None),  # a request for a film, not for help
+        ("what should I watch tonight", False, "request_recommendation"),  # a request for a film, not for help
         ("how does Inception end", False, None),
     ],
 )
