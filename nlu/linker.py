@@ -1034,6 +1034,7 @@ class EntityLinker:
                 people += [q for q in (self._names.namesakes(tokens[i].key) or ()) if q not in people]
             if not people:
                 continue  # "blown away by Interstellar"
+            people.sort(key=lambda q: -self.kb.popularity(q))  # the best known first: Alfred of the Hitchcocks
             value_items = getattr(self.kb, "value_items", None)
             if value_items is None:
                 continue
@@ -1047,7 +1048,12 @@ class EntityLinker:
                 # none of the person's works: not one written or directed by someone else ("Blindness by
                 # Saramago" is not Henry Green's "Blindness"; a song's performer may cover it: "Hurt by
                 # Johnny Cash"); a namesake with no credit may be theirs, the KB lacking it
-                kept = {q: v for q, v in found[1].items() if not self._credited(q, _SOLE_CREATORS)}
+                named = set(people)
+                kept = {
+                    q: v
+                    for q, v in found[1].items()
+                    if not self._credited(q, _SOLE_CREATORS) or named.intersection(self._creators(q))
+                }
                 found = (found[0], kept) if kept else None
             if found is None and lead in ("with", "from"):
                 if span[3] == "fuzzy" and any(s[1] == end for s in out):
@@ -1152,11 +1158,9 @@ class EntityLinker:
             if follower is None or not any(self.kb.is_item(q) for q in follower[2]):
                 k = j + 2 if tokens[j + 1].key == "the" and j + 2 < len(tokens) else j + 1  # "Atwood's The Testaments"
                 after = tokens[k]
-                unknown_title = (
-                    after.raw[:1].isupper()
-                    and after.key not in _stop_words()
-                    and not any(s[0] == k and s[3] == "exact" for s in spans)  # (a person: "Radiohead's Thom Yorke")
-                )
+                # a capitalised name follows: a title the KB lacks ("Crazy Frog's Axel F", not the artist "Axel")
+                # or a member ("Radiohead's Thom Yorke"), rated for itself
+                unknown_title = after.raw[:1].isupper() and after.key not in _stop_words()
                 ranked = after.key in _SUPERLATIVES | {"worst"} and any(
                     s[1] <= span[0] and any(self.kb.is_item(q) for q in s[2]) for s in spans
                 )
@@ -1282,6 +1286,11 @@ class EntityLinker:
             pops = sorted(self.kb.popularity(q) for q in items)
             self._notable = pops[int(NOTABLE_QUANTILE * (len(pops) - 1))] if pops else math.inf
         return self._notable
+
+    def _creators(self, qid: str) -> set[str]:
+        """The persons the item is credited to by :data:`_SOLE_CREATORS` (author, director)."""
+        item_values = getattr(self.kb, "item_values", None)
+        return set() if item_values is None else {v for pid, v in item_values(qid) if pid in _SOLE_CREATORS}
 
     def _credited(self, qid: str, roles: frozenset[str] = _PERSON_ROLES) -> bool:
         """The item has a creator in the KB (author, director, performer, composer ...; or one of ``roles``)."""

@@ -265,3 +265,27 @@ def test_a_main_title_shared_with_its_numbered_sequel_names_the_first_film():
         )
     )
     assert labels(EntityLinker(kb), "Hot Tub Nights 👎") == ["Hot Tub Nights: The Spa"]
+
+
+def test_possessive_before_a_longer_title_than_a_matched_name(music):
+    kb = _KB((*MUSIC, Entry("Q76", "Ray Stone", roles=("P175",), pop=2, description="singer")), domain="music")
+    # "Ray" names a song, but "Ray Of Dawn Remix" is a longer title the KB lacks: Madonna only says which
+    assert "Madonna" not in labels(EntityLinker(kb), "Madonna's Ray Of Dawn Remix is hilariously bad")
+    assert labels(EntityLinker(kb), "Madonna's Ray Stone is a great singer") == ["Ray Stone"]
+
+
+def test_by_a_surname_looks_at_the_best_known_persons_of_that_name():
+    people = tuple(
+        Entry(f"Q8{k}", f"Minor{k} Kessler", roles=("P57",), pop=1, description="director") for k in range(4)
+    )
+    kb = _KB(
+        (
+            *MOVIES,
+            *people,
+            Entry("Q90", "Greta Kessler", roles=("P57",), pop=50, description="director"),
+            Entry("Q91", "The Owls", item=True, pop=30, description="film"),
+            Entry("Q92", "Kessler", item=True, pop=20, description="film"),
+        ),
+        works={**MOVIE_WORKS, "Q91": (("P57", "Q90"),)},
+    )
+    assert labels(EntityLinker(kb), "the owls by kessler is scary") == ["The Owls"]
