@@ -83,8 +83,10 @@ _PLACEHOLDER = "ENTITY"
 
 _CONTRAST = r"but|however|although|though|whereas|while|except|yet"
 _PLAIN = r"and|or|nor|plus|also"
+# a colon before lowercase words ends a clause ("great voice, boring songs: that's X"), one inside a title
+# ("Spider-Man: No Way Home") does not
 _SPLIT = re.compile(
-    rf"(?P<punct>[.;!?]+(?:\s|$)|,|\n)|\b(?P<contrast>{_CONTRAST})\b|\b(?P<plain>{_PLAIN})\b",
+    rf"(?P<punct>[.;!?]+(?:\s|$)|:(?=\s+(?-i:[a-z]))|,|\n)|\b(?P<contrast>{_CONTRAST})\b|\b(?P<plain>{_PLAIN})\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z']+|" + _PLACEHOLDER.lower() + r"\d*")
@@ -364,7 +366,7 @@ class SentimentRecognizer:
         for match in _SPLIT.finditer(masked):
             spans.append((start, match.start(), boundary, opens))
             boundary = "contrast" if match.group("contrast") else "plain"
-            opens = bool(match.group("punct")) and match.group("punct").strip() != ","
+            opens = bool(match.group("punct")) and match.group("punct").strip() not in (",", ":")
             start = match.end()
         spans.append((start, len(masked) + 1, boundary, opens))
         out = []

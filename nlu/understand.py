@@ -819,8 +819,13 @@ def _opinion_about_a_name(session: _Session, intent: str, folded: str) -> bool:
         return False
     readings = [r for r in session.readings(with_focus=False) if not r.mention.partial]
     if intent.startswith("smalltalk.confirmation"):
-        # "Train are alright", "Inception was ok": a judgement of the name opening the message, not a yes
-        return view.focus is None and any(r.mention.start == 0 for r in readings) and session.states_opinion(readings)
+        # "Train are alright", "Inception was ok": a judgement of the name opening the message, not a yes;
+        # "No, I did not enjoy Lucy": with nothing asked, a yes/no opening a stated opinion only leads it in
+        if view.focus is not None:
+            return False
+        if any(r.mention.start == 0 for r in readings) and session.states_opinion(readings):
+            return True
+        return bool(OPINION.search(folded)) and any(r.polarity is not Polarity.NEUTRAL for r in readings)
     if intent == Intent.RECOMMENDATION and view.focus is None and not REQUEST_WORDING.search(folded):
         # "Renaissance is a bit long but a great album", "Stromae makes me want to dance": a judgement of
         # the name opening the message, heard as a request for its domain word or its "want"

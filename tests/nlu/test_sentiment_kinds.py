@@ -193,3 +193,24 @@ def test_understand_drops_the_standard_of_a_comparison(linker, sentiment):  # no
 )
 def test_a_judgement_heard_as_a_request_is_a_preference(linker, sentiment, text, intent):  # noqa: F811
     assert parse(text, linker, sentiment, Intent.RECOMMENDATION.value).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("No, I really didn't enjoy Avatar", "smalltalk.confirmation.no"),
+        ("yes, I loved Titanic", "smalltalk.confirmation.yes"),
+    ],
+)
+def test_a_yes_or_no_leading_in_a_stated_opinion_is_a_preference(linker, sentiment, text, said):  # noqa: F811
+    assert parse(text, linker, sentiment, said).intent == Intent.PREFERENCE.value
+    # with a question open, the yes/no answers it
+    asked = understand(text, View(question="confirm"), intents=_Says(said), linker=linker, sentiment=sentiment)
+    assert asked.intent != Intent.PREFERENCE.value
+
+
+def test_a_colon_before_lowercase_words_ends_a_clause_but_not_inside_a_title(sentiment):  # noqa: F811
+    text = "Lovely melodies, awful lyrics: that's Coldplay for me"
+    assert polarities(sentiment, text, "Coldplay") == (NEU,)  # judgements of both signs: mixed
+    text = "I watched Star Wars: The Force Awakens and Jaws"
+    assert polarities(sentiment, text, "Star Wars", "Jaws") == (NEU, NEU)
