@@ -297,8 +297,12 @@ class SentimentRecognizer:
             # "no one sings like X", "nothing beats X": X is the best; "no book has bored me like X": the worst
             between = [f for f in found if nothing.start() <= f[0] < nothing.end() and f[2] is Polarity.NEGATIVE]
             return _Cue(Polarity.NEGATIVE if between else Polarity.POSITIVE, STATED)
-        if _TOO_FOR_ME.search(low):
-            return _Cue(Polarity.NEGATIVE, STATED)  # "too weird for me"
+        if _TOO_FOR_ME.search(low) or _NOT_FOR_ME.search(low):
+            return _Cue(Polarity.NEGATIVE, STATED)  # "too weird for me", "wasn't for me", "isn't really my thing"
+        if (again := _WOULD_AGAIN.search(low)) is not None:
+            # "I could watch X a hundred times", "I'd read X again"; "I would never watch X again"
+            negated = again.group("never") or again.group("modal").endswith(("n't", "nt"))
+            return _Cue(Polarity.NEGATIVE if negated else Polarity.POSITIVE, STATED)
         hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low)]
         if any(not _discourse_marker(low, h) for h in hedges) or _COMPARATIVE_HEDGE.search(low):
             # a hedge weakens even a stated cue of its clause ("I kind of liked X", "I guess I like X");
@@ -429,6 +433,16 @@ _NOTHING_LIKE = re.compile(
 )
 """X as the extreme of its kind: "nothing beats X", "no one sings like X" (the best), "no book has bored me like X"
 (the worst: the sign of the verb in between)."""
+_NOT_FOR_ME = re.compile(
+    r"(?:\bnot|n't|\bisnt|\bwasnt)\s+(?:really\s+|quite\s+|just\s+|exactly\s+)?(?:for me|my (?:thing|cup of tea"
+    r"|style|taste|type|jam|vibe|kind of \w+))\b"
+)
+_WOULD_AGAIN = re.compile(
+    r"\b(?P<modal>could|can|would|will|i'd|we'd|couldn't|couldnt|wouldn't|wouldnt|won't|wont)\s+"
+    r"(?P<never>never\s+|not\s+)?(?:happily\s+|gladly\s+|totally\s+)?(?:re)?(?:watch|read|listen to|hear|see|play)\b"
+    r"[^.!?]{0,40}?\b(?:again|forever|on repeat|all day|every day|over and over|a (?:hundred|thousand|million) times)\b"
+)
+"""Wanting to watch/read/hear a work again: a like; never again: a dislike."""
 _COMPARATIVE_HEDGE = re.compile(
     r"\bless\s+(?:\w+\s+)?than\b"  # "less bad than", "less annoying than I remembered"
     r"|\b(?:slightly|a bit|a little|a tad|marginally|somewhat|kind of|kinda)\s+(?:better|worse|\w+er)\s+than\b"

@@ -214,3 +214,25 @@ def test_a_colon_before_lowercase_words_ends_a_clause_but_not_inside_a_title(sen
     assert polarities(sentiment, text, "Coldplay") == (NEU,)  # judgements of both signs: mixed
     text = "I watched Star Wars: The Force Awakens and Jaws"
     assert polarities(sentiment, text, "Star Wars", "Jaws") == (NEU, NEU)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ("Gravity wasn't for me", "Gravity", NEG),
+        ("Coldplay isn't really my thing", "Coldplay", NEG),
+        ("Heat didn't live up to the hype", "Heat", NEG),
+        ("Jaws still holds up", "Jaws", POS),
+        ("Psycho has aged well", "Psycho", POS),
+        ("Amélie stuck with me for days", "Amélie", POS),
+        ("I keep rewatching Heat", "Heat", POS),
+        ("I could watch Up a hundred times", "Up", POS),
+        ("I'd happily read Emma again", "Emma", POS),
+        ("I would never watch Cats again", "Cats", NEG),
+        ("I wouldn't listen to Enya again", "Enya", NEG),
+        ("Ulysses was hard to get into", "Ulysses", NEG),
+        ("I couldn't get past the first chapter of Ulysses", "Ulysses", NEG),
+    ],
+)
+def test_more_wordings_of_liking_and_disliking(sentiment, text, name, expected):  # noqa: F811
+    assert polarities(sentiment, text, name) == (expected,)
