@@ -293,6 +293,9 @@ class SentimentRecognizer:
         low = clause.lower().translate(_APOSTROPHES)
         words = _WORD.findall(low)
         found = self._matches(low)
+        verdict = _verdict_after_name(words)
+        if verdict is not None:
+            return _Cue(verdict, EVALUATIVE)  # "Jaws yes, Titanic no", "Prometheus not at all"
         if (nothing := _NOTHING_LIKE.search(low)) is not None:
             # "no one sings like X", "nothing beats X": X is the best; "no book has bored me like X": the worst
             between = [f for f in found if nothing.start() <= f[0] < nothing.end() and f[2] is Polarity.NEGATIVE]
@@ -484,6 +487,23 @@ def _scoped_negation(words: list[str]) -> bool:
         if w.startswith(placeholder) and any(v in _SCOPED_NEGATION for v in words[max(0, k - 2) : k]):
             return True
     return False
+
+
+def _verdict_after_name(words: list[str]) -> Polarity | None:
+    """A name followed only by a yes/no answer ("Jaws yes", "Titanic no", "Prometheus not at all"):
+    that answer is the verdict on it, in a list of verdicts."""
+    placeholder = _PLACEHOLDER.lower()
+    if len(words) < 2 or not words[0].startswith(placeholder):
+        return None
+    rest = [w for w in words if not w.startswith(placeholder)]
+    said = " ".join(rest)
+    if not rest or len(rest) != len(words) - 1:
+        return None
+    if said in _YES_ANSWERS:
+        return Polarity.POSITIVE
+    if said in _NO_ANSWERS:
+        return Polarity.NEGATIVE
+    return None
 
 
 def _leaning(low: str) -> Polarity | None:

@@ -236,3 +236,12 @@ def test_a_colon_before_lowercase_words_ends_a_clause_but_not_inside_a_title(sen
 )
 def test_more_wordings_of_liking_and_disliking(sentiment, text, name, expected):  # noqa: F811
     assert polarities(sentiment, text, name) == (expected,)
+
+
+def test_a_name_followed_by_a_yes_or_no_is_a_verdict_on_it(sentiment):  # noqa: F811
+    text = "Heat yes, Cats no"
+    assert polarities(sentiment, text, "Heat", "Cats") == (POS, NEG)
+    text = "Alien was great, Prometheus not at all"
+    assert polarities(sentiment, text, "Alien", "Prometheus") == (POS, NEG)
+    text = "I watched Spider-Man: No Way Home"  # a "No" opening the rest of a title is no verdict
+    assert polarities(sentiment, text, "Spider-Man") == (NEU,)
