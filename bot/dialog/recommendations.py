@@ -148,7 +148,7 @@ def details_reply(ctx: TurnContext, qid: str) -> tuple[str, str | None]:
     URL, for the card on screen, an item named outside a list and a suggested item alike."""
     from recommender.recommend import item_card
 
-    found = item_card(ctx.kb, qid)
+    found = item_card(ctx.kb, qid)  # type: ignore[arg-type]
     lines = [display(ctx, found.qid)]
     if found.description:
         lines.append(found.description)
