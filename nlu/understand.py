@@ -443,6 +443,12 @@ def understand(
     prediction = intents.predict(text, view.contexts, events=None, domain=view.domain)
     ranked = (prediction.intent, *(name for name, _ in prediction.alternatives))
     intent = _admissible(ranked, view, refinable=view.refinable and bare)
+    if intent == Intent.SKIP and view.focus is not None and view.question is None:
+        # with a card on screen and no question open, a skip skips the card: the follow-up whose
+        # context is active wins over its top-level twin, as Dialogflow ranks them (the top-level
+        # skip only drops an open question, and would leave the card where it is)
+        if Intent.REC_SKIP.value not in view.blocked:
+            intent = Intent.REC_SKIP.value
     intent = _overrule(session, intent, folded)
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
     readings = session.readings(with_focus=about_card)

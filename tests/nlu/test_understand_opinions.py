@@ -111,3 +111,17 @@ def test_a_judgement_heard_as_a_yes_is_a_preference_of_the_name_it_opens_with():
     assert understand("Train are alright", View(domain="music"), **parts).intent == "preference"
     assert understand("alright", View(domain="music"), **parts).intent == "smalltalk.confirmation.yes"
     assert understand("Train are alright", View(domain="music", question="confirm"), **parts).intent != "preference"
+
+
+def test_a_skip_with_a_card_on_screen_and_no_question_skips_the_card(linker, sentiment):  # noqa: F811
+    """The classifier's top-level "skip" (which drops an open question) stands for the card's skip
+    when a card is on screen and nothing is asked; with a question open it stays a skip."""
+
+    def said_skip(**view):
+        return understand(
+            "next pls", View(**view), intents=_Says(Intent.SKIP.value), linker=linker, sentiment=sentiment
+        )
+
+    assert said_skip(focus="Q1").intent == Intent.REC_SKIP
+    assert said_skip(focus="Q1", question="item").intent == Intent.SKIP
+    assert said_skip().intent == Intent.SKIP
