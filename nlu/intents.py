@@ -81,7 +81,7 @@ from typing import Any
 import numpy as np
 
 from nlu.errors import NluError
-from nlu.textnorm import chat_spelling, has_letters, normalize
+from nlu.textnorm import chat_spelling, has_letters, normalize, repair_mojibake
 
 __all__ = [
     "CONFIG_PATH",
@@ -194,13 +194,9 @@ def _words(text: str) -> list[str]:
 
 
 def repair_text(text: str) -> str:
-    """Undo UTF-8-read-as-cp1252 mojibake ("donâ€™t" -> "don't"); other text is returned as is."""
-    if "\u00e2\u20ac" not in text and "\u00c3" not in text:
-        return text
-    try:
-        return text.encode("cp1252").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return text
+    """Undo UTF-8-read-as-cp1252 mojibake ("donâ€™t" -> "don’t"); other text is returned as is
+    (:func:`nlu.textnorm.repair_mojibake`, which :func:`nlu.textnorm.normalize` also applies)."""
+    return repair_mojibake(text)
 
 
 def featurize(

@@ -1,7 +1,8 @@
 """Text normalisation shared by every NLU component (intent, entity linking, sentiment).
 
 One normaliser, applied to user text and to knowledge-base labels alike (field cases F21, F26,
-F27): Unicode NFKC; curly/prime apostrophes and quotes to straight ones; dashes to ``-``;
+F27): mojibake repaired (UTF-8 read as Windows-1252, "donâ€™t" -> "don't", by ftfy's
+``fix_encoding``); Unicode NFKC; curly/prime apostrophes and quotes to straight ones; dashes to ``-``;
 whitespace runs to one space; control characters dropped. :func:`fold` additionally casefolds and
 strips accents for matching ("Amélie" -> "amelie").
 
@@ -45,13 +46,30 @@ MAX_CHARS = 2000
 costs no more than a long one)."""
 
 
+_MOJIBAKE_HINT = re.compile("[\u00c2\u00c3\u00e2][\u0080-\u00bf\u0152-\u0178\u02c6-\u02dc\u2013-\u2122]")
+"""The two-character start of a UTF-8 sequence read as Windows-1252 ("â€", "Ã©", "Â¡"): only such
+texts are handed to ftfy (whose import costs about 80 ms, paid by no clean text)."""
+
+
+def repair_mojibake(text: str) -> str:
+    """``text`` with UTF-8-read-as-Windows-1252 mojibake undone ("I donâ€™t like it" -> "I don’t like
+    it", "Ã‰dith Piaf" -> "Édith Piaf"), by ``ftfy.fix_encoding`` (Speer, ftfy, 2012-); clean text
+    and legitimate accents ("São Paulo", "Motörhead") are returned unchanged. It must run before
+    NFKC, which turns the "™" of "â€™" into "TM" (a 'TMt' then looked like a title)."""
+    if not _MOJIBAKE_HINT.search(text):
+        return text
+    from ftfy import fix_encoding  # noqa: PLC0415 - rarely needed; keeps start-up light
+
+    return fix_encoding(text)
+
+
 @lru_cache(maxsize=16384)
 def normalize(text: str | None, *, max_chars: int = MAX_CHARS) -> str:
     """Return ``text`` NFKC-normalised, with straight quotes, single spaces, stripped, cut at ``max_chars``
     (a pure function: results are cached, the same short texts come back many times per turn)."""
     if not text:
         return ""
-    text = unicodedata.normalize("NFKC", text[: max_chars * 2]).translate(_TRANSLATE)
+    text = unicodedata.normalize("NFKC", repair_mojibake(text[: max_chars * 2])).translate(_TRANSLATE)
     text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C")
     return _SPACES.sub(" ", text).strip()[:max_chars]
 

@@ -258,3 +258,13 @@ def test_load_other_format(inline_recognizer, tmp_path):
     (tmp_path / "m" / "recognizer.json").write_text(json.dumps(meta))
     with pytest.raises(NluError, match="unknown format"):
         IntentRecognizer.load(tmp_path / "m")
+
+
+def test_every_component_reads_the_repaired_text():
+    """The shared normaliser repairs mojibake before NFKC, which would turn the "™" of "â€™" into
+    "TM" (the linker then took "TMt" for a title); accents that are no mojibake stay."""
+    from nlu.textnorm import normalize
+
+    assert normalize("I donâ€™t like it") == "I don't like it"
+    assert normalize("Ã‰dith Piaf and CafÃ© Society") == "Édith Piaf and Café Society"
+    assert normalize("São Paulo, Motörhead, naïve") == "São Paulo, Motörhead, naïve"
