@@ -893,6 +893,7 @@ class EntityLinker:
         }
         spans = [s for s in spans if s[3] != _SAYS_WHICH]
         spans = self._drop_genre_attributes(tokens, spans)
+        spans = self._drop_acronym_readings(tokens, spans)
         spans.sort(key=lambda s: s[0])
         years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}
         history_set = frozenset(history)
@@ -1169,6 +1170,27 @@ class EntityLinker:
             if any(_PERSON_ROLES.intersection(self.kb.roles(q)) for q in span[2]):
                 out = [s for s in out if s is not span]
                 out.append((span[0], span[1], {}, _SAYS_WHICH))
+        return out
+
+    def _drop_acronym_readings(self, tokens: list[_Token], spans: list) -> list:
+        """A candidate named by the typed words only through an acronym ("IT" for Italy, "UK") is no
+        reading of a word not typed in capitals ("I loved It" is Stephen King's novel, never Italy):
+        acronyms are written in capitals, titles and names are not (found by a fresh user)."""
+        out = []
+        for span in spans:
+            i, j, scored = span[0], span[1], span[2]
+            typed = "".join(t.raw for t in tokens[i:j])
+            if not isinstance(scored, dict) or typed.isupper() or not 1 <= len(typed) <= 5:
+                out.append(span)
+                continue
+            key = tuple(t.key for t in tokens[i:j])
+            kept = {}
+            for qid, score in scored.items():
+                names = [n for n in (self.kb.label(qid), *self.kb.aliases(qid)) if n and name_key(n) == key]
+                if not names or not all(n.replace(" ", "").isupper() for n in names):
+                    kept[qid] = score
+            if kept:
+                out.append((i, j, kept, *span[3:]))
         return out
 
     def _drop_genre_attributes(self, tokens: list[_Token], spans: list) -> list:

@@ -289,3 +289,20 @@ def test_by_a_surname_looks_at_the_best_known_persons_of_that_name():
         works={**MOVIE_WORKS, "Q91": (("P57", "Q90"),)},
     )
     assert labels(EntityLinker(kb), "the owls by kessler is scary") == ["The Owls"]
+
+
+def test_an_acronym_alias_names_nothing_typed_without_capitals():
+    """A fresh user's "I loved It" was stored as Italy (alias "IT"): an acronym reads only words typed
+    in capitals, while the title of the same letters still links."""
+    kb = _KB(
+        (
+            *MOVIES,
+            Entry("Q80", "Northland", roles=("P495",), pop=90, description="country", aliases=("NL",)),
+            Entry("Q81", "Nl", item=True, pop=5, description="2011 film"),
+            Entry("Q82", "Velvet Bureau", roles=("P175",), pop=40, description="band", aliases=("VB",)),
+        )
+    )
+    linker = EntityLinker(kb)
+    assert {c.qid for m in linker.link("I loved Nl") for c in m.candidates} == {"Q81"}
+    assert any(c.qid == "Q80" for m in linker.link("I loved NL, Jaws too") for c in m.candidates)
+    assert [m.candidates[0].qid for m in linker.link("I love VB and Jaws")][:1] == ["Q82"]
