@@ -89,6 +89,10 @@ class PolarityModel(Protocol):
 
 YES = re.compile(r"^(" + "|".join(YES_WORDS) + r")\b", re.I)
 NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither|don'?t|do not|never)\b", re.I)
+_THUMBS = re.compile("(?:\U0001f44d|\U0001f44e)[\U0001f3fb-\U0001f3ff\ufe0f]*(?:\\s*[!.]*)")
+"""A message that is only a thumbs up or down (any skin tone): the card's like / dislike buttons typed."""
+NO_WORD = re.compile(r"\b(no|nope|nah|not|don'?t|never|cancel)\b", re.I)
+"""A no-word anywhere in the message: with a yes it makes the answer unclear ("yes no")."""
 NONE = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
 DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
     "movie": ("movie", "movies", "film", "films", "cinema"),
@@ -343,7 +347,8 @@ class TurnParse:
         what_to_rate: "what should I rate?"; rate_menu: the "Rate movies" menu button.
         delete_target: the words naming what to delete ("delete my Titanic" -> "Titanic").
         yes_no: ``"yes"``/``"no"`` for a bare yes or no, else None.
-        affirmative: the message starts with a yes ("yes please"); negative: it says none/no
+        affirmative: the message starts with a yes ("yes please"); said_no: it has a no-word anywhere
+            ("yes no", "sure, no wait"); negative: it says none/no
             ("none of them", "no").
         confirmation: ``"yes"``/``"no"`` when a small-talk confirmation ("sure", "cancel")
             answers the open yes/no question.
@@ -378,6 +383,7 @@ class TurnParse:
     delete_target: str = ""
     yes_no: str | None = None
     affirmative: bool = False
+    said_no: bool = False
     negative: bool = False
     confirmation: str | None = None
     linked: int = 0
@@ -432,6 +438,11 @@ def understand(
         answer = parse_option(view.answer_kind or view.question, text, None, _options(view))
         if answer is not None:  # it answers the question ("2", "actor", "the 1998 one")
             return TurnParse(text, Intent.PREFERENCE_DISAMBIGUATION.value, answer=answer, bare_answer=True)
+    thumb = _THUMBS.fullmatch(text.strip())
+    if thumb is not None and view.focus is not None and view.question is None:
+        # the card's own 👍 / 👎, typed instead of tapped: "Do you like it?" answered
+        said = "no" if "\U0001f44e" in text else "yes"
+        return TurnParse(text, Intent.REC_PREFERENCE.value, yes_no=said, bare_answer=True)
     if not has_letters(text):
         return TurnParse(text, Intent.FALLBACK.value, empty=True)
     switched = _domain_switch(text)
@@ -464,6 +475,7 @@ def understand(
         delete_target=" ".join(DELETE_FILLER.sub(" ", text).split()),
         yes_no=_yes_no(folded),
         affirmative=bool(YES.match(folded)),
+        said_no=bool(NO_WORD.search(folded)),
         negative=bool(NONE.search(folded) or NO.fullmatch(folded.strip(" .!"))),
         roles=_roles(folded, view.domain),
     )

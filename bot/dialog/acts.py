@@ -290,6 +290,9 @@ class Outcome:
         objects: ``(QID, polarity)`` recognized (stored) in the turn.
         webhook_contexts: contexts the original webhook set (name -> lifespan), visible next turn.
         settled: the turn answered or explicitly closed the open preference question.
+        intent: the intent to log when the handler read the turn otherwise than the classifier
+            (a "nah" heard as "reset - reset_everything - yes" cancels, and is logged as its "- no"),
+            so that logs and the training data exported from them say what happened; None: the parse's.
     """
 
     text: str
@@ -300,3 +303,4 @@ class Outcome:
     objects: list[tuple[str, str]] = field(default_factory=list)
     webhook_contexts: dict[str, int] = field(default_factory=dict)
     settled: bool = False
+    intent: str | None = None

@@ -200,7 +200,7 @@ class DialogManager:
             if open_question is not None and state.pending is not open_question and not outcome.settled:
                 questions.keep_ignored_question(ctx, open_question, outcome, preferences.process)
             suggestions.after_turn(ctx, outcome)
-            return parse.intent, outcome
+            return outcome.intent or parse.intent, outcome
         except CorsbotError as exc:
             logger.warning("turn of %s failed: %s", turn.user_id, exc)
             return Intent.FALLBACK.value, Outcome(msg.SERVICE_ERROR)

@@ -124,10 +124,13 @@ _YES_NO = (Choice(msg.YES, "yes"), Choice(msg.NO, "no"))
 
 
 def _said_yes(ctx: TurnContext) -> bool:
-    """The turn is an explicit yes: the yes button, a small-talk "sure", or words opening with a yes."""
+    """The turn is an explicit yes: the yes button, a small-talk "sure", or words opening with a yes,
+    and no no-word ("yes no", "sure... no wait" is no yes)."""
     parse = ctx.parse
     if parse.payload is not None:
         return parse.payload.kind == "yes" and not parse.payload.value
+    if parse.said_no or parse.negative:
+        return False
     if parse.confirmation is not None:
         return parse.confirmation == "yes"
     return parse.affirmative
@@ -145,8 +148,11 @@ def on_reset_yes(ctx: TurnContext) -> Outcome:
     question, yes = ctx.state.pending, _said_yes(ctx)
     if yes or not isinstance(question, ResetConfirm):
         return _reset(ctx, yes=yes)
-    if ctx.parse.negative:
-        return _reset(ctx, yes=False)
+    if ctx.parse.negative and not ctx.parse.affirmative:
+        outcome = _reset(ctx, yes=False)
+        intent = ctx.parse.intent
+        outcome.intent = intent.removesuffix(" - yes") + " - no" if intent.endswith(" - yes") else None
+        return outcome
     return Outcome(msg.RESET_YES_OR_NO.format(question=question.question), choices=_YES_NO)
 
 

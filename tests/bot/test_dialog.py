@@ -193,6 +193,18 @@ def test_a_no_word_heard_as_yes_never_resets_the_profile(dm, monkeypatch, answer
     _say(dm, "Everything", payload="reset:everything")
     reply = _say(dm, answer)
     assert reply.text == "OK, nothing was reset." and "Q100" in dm._states.load("t:1").profile()
+    # and the log says what happened (a fresh user: "nah" was logged as the yes), for the exports
+    assert _last(dm).intent == "reset - reset_everything - no"
+
+
+def test_a_yes_and_a_no_in_one_answer_never_resets_the_profile(dm, monkeypatch):
+    heard_yes = [(r"^yes no$", "reset - reset_everything - yes"), *FakeIntents.RULES]
+    monkeypatch.setattr(FakeIntents, "RULES", heard_yes)
+    _say(dm, "I love Christopher Nolan")
+    _say(dm, "reset my profile")
+    _say(dm, "Everything", payload="reset:everything")
+    reply = _say(dm, "yes no")
+    assert reply.text.startswith("Please answer yes or no: Are you sure") and "Q100" in dm._states.load("t:1").profile()
 
 
 def test_an_unclear_answer_heard_as_yes_asks_again_before_resetting(dm, monkeypatch):

@@ -125,3 +125,15 @@ def test_a_skip_with_a_card_on_screen_and_no_question_skips_the_card(linker, sen
     assert said_skip(focus="Q1").intent == Intent.REC_SKIP
     assert said_skip(focus="Q1", question="item").intent == Intent.SKIP
     assert said_skip().intent == Intent.SKIP
+
+
+def test_a_typed_thumb_at_a_card_rates_it(linker, sentiment):  # noqa: F811
+    """👍 / 👎 typed (the card's buttons' signs) answer "Do you like it?"; with nothing on screen they
+    are no words, as before (a fresh user got "I can only read words" at a card)."""
+
+    def typed(text, **view):
+        return understand(text, View(**view), intents=_Says(Intent.FALLBACK.value), linker=linker, sentiment=sentiment)
+
+    assert typed("👍", focus="Q1").yes_no == "yes" and typed("👍🏽", focus="Q1").intent == Intent.REC_PREFERENCE
+    assert typed("👎", focus="Q1").yes_no == "no"
+    assert typed("👍").empty
