@@ -1173,21 +1173,23 @@ class EntityLinker:
         return out
 
     def _drop_acronym_readings(self, tokens: list[_Token], spans: list) -> list:
-        """A candidate named by the typed words only through an acronym ("IT" for Italy, "UK") is no
-        reading of a word not typed in capitals ("I loved It" is Stephen King's novel, never Italy):
-        acronyms are written in capitals, titles and names are not (found by a fresh user)."""
+        """A candidate named by an everyday word only through a short acronym ("IT" for Italy, "US") is
+        no reading of that word typed without capitals ("I loved It" is Stephen King's novel, never
+        Italy; found by a fresh user). Longer names in capitals are stylised titles that people type in
+        any case ("WALL-E", "BRAT"), and a rare word stays an acronym in lowercase too ("i love bts")."""
         out = []
+        stop = _stop_words()
         for span in spans:
             i, j, scored = span[0], span[1], span[2]
             typed = "".join(t.raw for t in tokens[i:j])
-            if not isinstance(scored, dict) or typed.isupper() or not 1 <= len(typed) <= 5:
+            if not isinstance(scored, dict) or typed.isupper() or j - i != 1 or tokens[i].key not in stop:
                 out.append(span)
                 continue
             key = tuple(t.key for t in tokens[i:j])
             kept = {}
             for qid, score in scored.items():
                 names = [n for n in (self.kb.label(qid), *self.kb.aliases(qid)) if n and name_key(n) == key]
-                if not names or not all(n.replace(" ", "").isupper() for n in names):
+                if not names or not all(n.isupper() and len(n) <= 3 for n in names):
                     kept[qid] = score
             if kept:
                 out.append((i, j, kept, *span[3:]))

@@ -292,17 +292,20 @@ def test_by_a_surname_looks_at_the_best_known_persons_of_that_name():
 
 
 def test_an_acronym_alias_names_nothing_typed_without_capitals():
-    """A fresh user's "I loved It" was stored as Italy (alias "IT"): an acronym reads only words typed
-    in capitals, while the title of the same letters still links."""
+    """A fresh user's "I loved It" was stored as Italy (alias "IT"): a short acronym reads an everyday
+    word only typed in capitals; a title of the same letters still links, and names in capitals that
+    people type in any case (a stylised title, a band's initials that are no word) still link."""
     kb = _KB(
         (
             *MOVIES,
-            Entry("Q80", "Northland", roles=("P495",), pop=90, description="country", aliases=("NL",)),
-            Entry("Q81", "Nl", item=True, pop=5, description="2011 film"),
+            Entry("Q80", "Northland", roles=("P495",), pop=90, description="country", aliases=("US",)),
+            Entry("Q81", "Us", item=True, pop=5, description="2019 film"),
             Entry("Q82", "Velvet Bureau", roles=("P175",), pop=40, description="band", aliases=("VB",)),
+            Entry("Q83", "GLOW-E", item=True, pop=40, description="2008 film"),
         )
     )
     linker = EntityLinker(kb)
-    assert {c.qid for m in linker.link("I loved Nl") for c in m.candidates} == {"Q81"}
-    assert any(c.qid == "Q80" for m in linker.link("I loved NL, Jaws too") for c in m.candidates)
-    assert [m.candidates[0].qid for m in linker.link("I love VB and Jaws")][:1] == ["Q82"]
+    assert {c.qid for m in linker.link("I loved Us") for c in m.candidates} == {"Q81"}
+    assert any(c.qid == "Q80" for m in linker.link("I loved US, Jaws too") for c in m.candidates)
+    assert [m.candidates[0].qid for m in linker.link("i love vb and Jaws")][:1] == ["Q82"]
+    assert [m.candidates[0].qid for m in linker.link("Glow-E is my favourite")] == ["Q83"]
