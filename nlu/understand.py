@@ -764,6 +764,10 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     card_word = CARD_COMMAND.match(folded)
     if card_word and view.focus is not None and view.question is None:  # typed like the card's buttons
         return CARD_COMMANDS[card_word.group(1)]
+    if view.focus is not None and view.question is None and intent not in ABOUT_THE_CARD_OPINIONS:
+        critique = _card_critique(session, folded)
+        if critique is not None:
+            return critique
     if (
         intent == Intent.FALLBACK
         and view.question in (None, "confirm", "suggestion")
@@ -886,6 +890,28 @@ def _listed(view: View) -> bool:
     """The options of ``view`` are those of the open question, shown to the user (not the other
     readings of a preference just stored, which a follow-up may refine but nobody saw)."""
     return view.question is not None and view.question != "suggestion"
+
+
+ABOUT_THE_CARD_OPINIONS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
+"""Opinions of the card the classifier can hear: their handlers read the critique's role words too."""
+_CRITIQUE = re.compile(r"^(?P<card>.*?\b(?:it|this|this one|that one)\b.*?)\bbut\b(?P<rest>.+)$")
+"""An opinion of the card, then "but" ("I like it but not the directors", "hated it, but the cast was great")."""
+
+
+def _card_critique(session: _Session, folded: str) -> str | None:
+    """A critique of the card on screen, whatever the classifier heard: the card ("it", "this one")
+    judged before "but", a role word after it ("I like it but not the directors" -> yes_but, "I hate
+    it but I love the cast" -> no_but); None if the words are no such critique. A fresh user's plural
+    "directors" was heard as a new preference and answered "I couldn't find that"."""
+    match = _CRITIQUE.match(folded)
+    if match is None or not _roles(match.group("rest"), session.view.domain):
+        return None
+    said = session._sentiment.message_polarity(match.group("card")).value
+    if said == "+":
+        return Intent.REC_YES_BUT.value
+    if said == "-":
+        return Intent.REC_NO_BUT.value
+    return None
 
 
 def _yes_no(folded: str) -> str | None:

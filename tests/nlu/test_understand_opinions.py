@@ -137,3 +137,16 @@ def test_a_typed_thumb_at_a_card_rates_it(linker, sentiment):  # noqa: F811
     assert typed("👍", focus="Q1").yes_no == "yes" and typed("👍🏽", focus="Q1").intent == Intent.REC_PREFERENCE
     assert typed("👎", focus="Q1").yes_no == "no"
     assert typed("👍").empty
+
+
+def test_a_critique_of_the_card_is_one_whatever_the_classifier_heard(linker, sentiment):  # noqa: F811
+    """The card judged before "but" and a role word after it: a critique (a fresh user's "I like it
+    but not the directors" was heard as a new preference: "I couldn't find that")."""
+
+    def heard_preference(text):
+        view = View(focus="Q1", domain="movie")
+        return understand(text, view, intents=_Says(Intent.PREFERENCE.value), linker=linker, sentiment=sentiment)
+
+    assert heard_preference("I like it but not the directors").intent == Intent.REC_YES_BUT
+    assert heard_preference("hated this one but the actors were great").intent == Intent.REC_NO_BUT
+    assert heard_preference("I like it but not today").intent != Intent.REC_YES_BUT  # no role word
