@@ -182,8 +182,13 @@ def keep_ignored_question(
     elif kept and state.pending is None and kept[0] is not task:  # the role was settled: go on
         notes.append(_continue(ctx, kept, outcome, process))
     elif kept and isinstance(state.pending, PREFERENCE_QUESTIONS) and ignored < QUESTION_LIFESPAN:
-        state.pending.queue = [*state.pending.queue, *kept]
-        notes.append(msg.QUESTION_LATER.format(mention=kept[0].mention))
+        # what the new question asks about again ("Interstellar less so" at "Did you like Interstellar?")
+        # is not queued a second time: it is being asked now
+        asked = state.pending.task.candidates
+        kept = [t for t in kept if t.candidates != asked]
+        if kept:
+            state.pending.queue = [*state.pending.queue, *kept]
+            notes.append(msg.QUESTION_LATER.format(mention=kept[0].mention))
     elif kept:
         notes.append(msg.QUESTION_DROPPED.format(mention=kept[0].mention))
         if len(kept) > 1 and state.pending is None:  # the ones queued behind it come next, not lost

@@ -732,6 +732,19 @@ def test_a_bare_title_at_did_you_like_question_is_asked_about_too(dm, monkeypatc
     assert {q: v["polarity"] for q, v in _profile(dm).items()} == {"Q7": "+", "Q8": "-"}
 
 
+def test_the_same_title_asked_again_is_not_queued_behind_itself(dm, monkeypatch):
+    # a fresh user: "Did you like Interstellar?" then "... Interstellar less so" asked it again and
+    # said "I'll come back to "Interstellar" after this"
+    from tests.bot.dialog_fakes import Pol
+
+    monkeypatch.setattr(dm._services.sentiment, "polarities", lambda text, spans: tuple(Pol("0") for _ in spans))
+    _say(dm, "Memento")
+    reply = _say(dm, "Memento")
+    assert reply.text.startswith("Did you like Memento?") and "come back to" not in reply.text
+    _say(dm, "yes")
+    assert {q: v["polarity"] for q, v in _profile(dm).items()} == {"Q8": "+"}
+
+
 def test_a_reset_question_replaces_an_open_question_aloud(dm):
     _say(dm, "I like Inception")
     _say(dm, "I love The Avengers")  # which one?
