@@ -5,13 +5,13 @@ verbs of liking with the work as subject are opinions; a mention with no opinion
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 try:
+    from conftest_entities import SaysIntent as _Says
     from conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
 except ModuleNotFoundError:  # tests/nlu became a package
+    from tests.nlu.conftest_entities import SaysIntent as _Says
     from tests.nlu.conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
 
 from logs.schema import Intent
@@ -156,21 +156,6 @@ def test_a_bare_list_item_borrows_a_later_predicate_but_a_clause_with_words_of_i
     assert polarities(sentiment, text, "Alien", "Aliens", "Prometheus") == (POS, POS, POS)
     text = "I read Emma and Persuasion last summer, Emma was far better"
     assert polarities(sentiment, text, "Persuasion") == (NEU,)
-
-
-@dataclass(frozen=True)
-class _Prediction:
-    intent: str
-    confidence: float
-    alternatives: tuple
-
-
-class _Says:
-    def __init__(self, intent: str) -> None:
-        self.intent = intent
-
-    def predict(self, text, contexts=(), *, events=None, domain=None):
-        return _Prediction(self.intent, 0.5, ((self.intent, 0.5),))
 
 
 def parse(text, linker, sentiment, said):  # noqa: F811

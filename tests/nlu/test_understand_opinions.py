@@ -4,36 +4,21 @@ KB of the entity tests) and real sentiment recognizer; the classifier is a stand
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 try:
+    from conftest_entities import Prediction as _Prediction
+    from conftest_entities import SaysIntent as _Says
     from conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
 except ModuleNotFoundError:  # tests/nlu became a package
+    from tests.nlu.conftest_entities import Prediction as _Prediction
+    from tests.nlu.conftest_entities import SaysIntent as _Says
     from tests.nlu.conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
 
 from logs.schema import Intent
 from nlu.understand import View, understand
 
 FOLLOW_UPS = frozenset(i.value for i in Intent if " - " in i.value)
-
-
-@dataclass(frozen=True)
-class _Prediction:
-    intent: str
-    confidence: float
-    alternatives: tuple
-
-
-class _Says:
-    """A classifier that always answers ``intent`` (what the study-trained model does on new wordings)."""
-
-    def __init__(self, intent: str) -> None:
-        self.intent = intent
-
-    def predict(self, text, contexts=(), *, events=None, domain=None):
-        return _Prediction(self.intent, 0.5, ((self.intent, 0.5),))
 
 
 def parse(text, linker, sentiment, *, said=Intent.FALLBACK.value, **view):  # noqa: F811
