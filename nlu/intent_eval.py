@@ -46,7 +46,6 @@ from nlu.intents import (
     IntentRecognizer,
     choose_threshold,
     fallback_intent,
-    repair_text,
 )
 from nlu.textnorm import normalize
 
@@ -271,7 +270,7 @@ def cross_validate(
 
 
 def _baseline_text(e: IntentExample) -> str:
-    return normalize(repair_text(e.text or ""), max_chars=300).lower()
+    return normalize(e.text or "", max_chars=300).lower()
 
 
 def baseline_predictions(examples: Sequence[IntentExample], folds: Sequence[np.ndarray]) -> list[str]:

@@ -23,7 +23,7 @@ softmax), trained by our own minibatch loop (:meth:`IntentRecognizer._fit`: Adam
 error on the softmax output, examples weighted by ``(n_max / n_intent) ** class_weight_power`` so
 that rare intents are not drowned). The text the classifier sees is built by :func:`featurize`:
 
-1. the message is repaired (:func:`repair_text`: UTF-8 read as cp1252, "donâ€™t"), normalised
+1. the message is repaired (UTF-8 read as cp1252, "donâ€™t": done by :func:`nlu.textnorm.normalize`), normalised
    (``nlu.textnorm.normalize``: NFKC, straight quotes, single spaces), lowercased, chat spellings
    respelt (``nlu.textnorm.chat_spelling``: "wat shoud i read" -> "what should i read", so one
    wording's training phrases cover its chat forms) and cut to
@@ -229,7 +229,7 @@ def featurize(
     Returns:
         A space-separated token string, e.g. ``"ctx_none evt_none i like tom cruise | ..."``.
     """
-    body = chat_spelling(normalize(repair_text(text or ""), max_chars=max_chars).lower())
+    body = chat_spelling(normalize(text or "", max_chars=max_chars).lower())
     state = [_context_token(c) for c in sorted(set(contexts))] or ["ctx_none"]
     if events is None:
         state.append("evt_unknown")
@@ -590,7 +590,7 @@ class IntentRecognizer:
         groups_per_word: dict[str, set[str]] = {}
         curated: set[str] = set()
         for e in examples:
-            words = set(_words(chat_spelling(normalize(repair_text(e.text), max_chars=opts["max_chars"]).lower())))
+            words = set(_words(chat_spelling(normalize(e.text, max_chars=opts["max_chars"]).lower())))
             if e.events is None:
                 curated |= words
             for w in words:
@@ -792,7 +792,7 @@ class IntentRecognizer:
             :class:`IntentPrediction`; never raises on odd text.
         """
         contexts = tuple(c for c in contexts if c)
-        clean = normalize(repair_text(text or ""), max_chars=int(self.options["max_chars"]))
+        clean = normalize(text or "", max_chars=int(self.options["max_chars"]))
         if not has_letters(clean):
             return IntentPrediction(fallback_intent(contexts), 1.0, ())
         rule = _RULES.get(clean.lower())
