@@ -149,6 +149,7 @@ def build_dialog_manager(
     study_files_left_out: Sequence[Path] = (),
     scratch: bool = False,
     min_preferences: int | None = None,
+    domain_requests: bool = True,
 ) -> DialogManager:
     """The dialog manager on the runtime folder's models and snapshots (or on ``services``).
 
@@ -168,6 +169,8 @@ def build_dialog_manager(
         min_preferences: preferences needed before a list; None: the chat's and Telegram's
             (``bot.dialog.context.DEFAULT_MIN_PREFERENCES``, 1); a study's replay passes its own
             (``STUDY_MIN_PREFERENCES``, 3).
+        domain_requests: "recommend me a book" while talking about films switches to books (a study's
+            replay: False, its bots served one domain each).
 
     Raises:
         ConfigError: the model or knowledge base is missing (the message says which command to run).
@@ -210,6 +213,7 @@ def build_dialog_manager(
         elicitation=factory,
         role_questions=role_questions,
         min_preferences=DEFAULT_MIN_PREFERENCES if min_preferences is None else min_preferences,
+        domain_requests=domain_requests,
     )
 
 

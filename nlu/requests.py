@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from logs.schema import Intent
 from nlu.textnorm import chat_spelling, fold
 
-__all__ = ["Request", "asks_more", "read_request", "request_in_turn"]
+__all__ = ["Request", "asks_more", "is_request_noun", "read_request", "request_in_turn"]
 
 _FILLER = (
     r"(?:\W*(?:ok|okay|so|and|hey|hi|hello|yo|well|now|then|also|oh|hmm+|alright|right|cool|great|nice|yes|yeah"
@@ -70,7 +70,7 @@ _SEED_MARKER = re.compile(
     rf"|\b(?:songs?|tracks?|albums?|records?|music|movies?|films?|books?|novels?|works?)\s+(?:from|by|of|with|starring"
     r"|featuring)(?=\W)"
     r"|\b(?:show|give|send|get|play|bring) (?:me|us) (?:some )?more(?: of)?(?=\W)"
-    rf"|^{_FILLER}more(?: of)?(?=\s+[^\W\d])(?!\s+(?:please|pls|recommendations?|suggestions?|recs?)\b)"
+    rf"|^{_FILLER}(?P<bare>more(?: of)?)(?=\s+[^\W\d])(?!\s+(?:please|pls|recommendations?|suggestions?|recs?)\b)"
 )
 """Words after which a request names its seeds ("something like X", "more like X", "songs from Y", "more
 of Y", "show me more Y"), up to the end of the clause."""
@@ -122,16 +122,28 @@ class Request:
         role: the role PID a seed person has by its preposition ("songs by Y": ``"P175"``), or None.
         refers_back: a seed is only a reference ("anything like it?", "more like this one").
         more: the whole message asks for more ("more", "next", "another one"), nothing else.
+        needs_name: only "more X" makes it a request ("more Blur please"): it stands if a name is found
+            in X (``nlu.understand``), else the words were something else ("more detials", "more infos").
     """
 
     seeds: tuple[tuple[int, int], ...] = ()
     role: str | None = None
     refers_back: bool = False
     more: bool = False
+    needs_name: bool = False
 
     def covers(self, start: int, end: int) -> bool:
         """A mention at ``[start, end)`` overlaps a seed range (it names a seed)."""
         return any(start < seed_end and end > seed_start for seed_start, seed_end in self.seeds)
+
+
+_REQUEST_NOUN = re.compile(rf"^(?:(?:a|an|some|any|the|more|good|new|other)\s+)*{_ITEMS}$")
+
+
+def is_request_noun(mention: str) -> bool:
+    """The words are what a request asks for, not a name ("a Book" in "Can you recommend me a Book?",
+    "some songs"): a title that happens to be the word is no seed of the request."""
+    return bool(_REQUEST_NOUN.match(fold(mention).strip(" ?!.,")))
 
 
 def asks_more(text: str) -> bool:
@@ -157,8 +169,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         return None
     lowered = text.lower()
     markers = list(_SEED_MARKER.finditer(lowered))
-    asks = bool(_ASKS_WORDING.search(folded)) or (bool(markers) and bool(_ASKING.search(folded)))
-    if not asks:
+    worded = bool(_ASKS_WORDING.search(folded))
+    if not worded and not (markers and _ASKING.search(folded)):
         return None
     seeds: list[tuple[int, int]] = []
     role: str | None = None
@@ -177,7 +189,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         seeds.append((start, end))
         preposition = marker.group(0).split()[-1]
         role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
-    return Request(seeds=tuple(seeds), role=role, refers_back=refers_back)
+    bare = not worded and all(marker.group("bare") for marker in markers)
+    return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare)
 
 
 CARD_QUESTIONS = frozenset({Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value})

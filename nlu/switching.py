@@ -72,10 +72,13 @@ class Switch:
         domain: ``"movie"``, ``"book"`` or ``"music"``.
         rest: what the message says after the switch phrase (to understand in the new domain); the
             whole message for a request of the domain's items; ``""`` for a bare switch.
+        by_request: the switch is a request for the domain's items ("recommend me a book"), not a
+            switch phrase.
     """
 
     domain: str
     rest: str
+    by_request: bool = False
 
 
 def _domain_of(word: str) -> str | None:
@@ -107,5 +110,5 @@ def domain_switch(text: str, current: str | None = None) -> Switch | None:
         word = asked.group("word") or asked.group("word2")
         domain = _domain_of(word) if word else _CONSUME_DOMAIN.get(asked.group("verb") or "")
         if domain is not None and domain != current:
-            return Switch(domain, text.strip())
+            return Switch(domain, text.strip(), by_request=True)
     return None

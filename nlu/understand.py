@@ -33,8 +33,9 @@ from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import YES_WORDS, parse_option
 from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
+from nlu.mention_context import in_longer_name
 from nlu.phrasings import phrased_intent
-from nlu.requests import Request, request_in_turn
+from nlu.requests import Request, is_request_noun, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
@@ -311,11 +312,14 @@ class Reading:
         mention: the linker's mention (candidates best first).
         polarity: the user's opinion of it in this message.
         stated_role: a role PID said right after the name ("Tom Cruise as a producer"), or None.
+        embedded: the mention is a piece of a longer capitalised name typed around it ("Innocence" in
+            "Songs of Innocence": ``nlu.mention_context.in_longer_name``), maybe a title the KB lacks.
     """
 
     mention: Mention
     polarity: Polarity
     stated_role: str | None = None
+    embedded: bool = False
 
     @property
     def qid(self) -> str:
@@ -467,10 +471,15 @@ def understand(
             intent = Intent.REC_SKIP.value
     intent = _overrule(session, intent, folded)
     request = request_in_turn(text, view.domain, intent, view.question)
+    if request is not None and request.needs_name:  # "more Blur please" asks, "more detials" does not
+        found = session.readings(with_focus=False)
+        request = request if any(request.covers(r.mention.start, r.mention.end) for r in found) else None
     if request is not None:  # "more like X", "songs from Y", "I liked X, recommend some more?" (issue 22)
         intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
     readings = session.readings(with_focus=about_card)
+    if request is not None:  # "recommend me a Book": the request's own noun is no name
+        readings = tuple(r for r in readings if not is_request_noun(r.mention.text))
     parse = TurnParse(
         text,
         intent,
@@ -582,7 +591,12 @@ class _Session:
                 mentions, spans = kept, [(m.start, m.end) for m in kept]
             polarities = self._sentiment.polarities(self.text, spans) if mentions else ()
             self._all = tuple(
-                Reading(m, Polarity(getattr(p, "value", p)), _stated_role(self.text, m, self.view.domain))
+                Reading(
+                    m,
+                    Polarity(getattr(p, "value", p)),
+                    _stated_role(self.text, m, self.view.domain),
+                    in_longer_name(self.text, m.start, m.end),
+                )
                 for m, p in zip(mentions, polarities, strict=True)
             )
         return self._all

@@ -35,12 +35,16 @@ class DialogConfig:
             (``bot.suggestion.elicitor_factory``; issue 13); None: no suggestions in any domain.
         role_questions: ask "as actor or producer?" about a person with several roles (the successor
             study's system did not: its replay sets False, and the person is stored without a role).
+        domain_requests: a request for another domain's items ("recommend me a book" while talking about
+            films) switches to that domain (issue 22); the released studies' bots each served one domain,
+            where such words meant the bot's own items: their replays set False.
     """
 
     min_preferences: int = DEFAULT_MIN_PREFERENCES
     list_size: int = DEFAULT_LIST_SIZE
     elicitation: Callable[[str], Any] | None = None
     role_questions: bool = True
+    domain_requests: bool = True
 
 
 @dataclass(slots=True)

@@ -78,6 +78,8 @@ class DialogManager:
         elicitation: ``domain -> Elicitor | None``: suggestions of items to rate after each preference
             (issue 13, ``bot/dialog/suggestions.py``); None (the default): none, in any domain.
         role_questions: ask which role a named person is liked in (False: store without a role).
+        domain_requests: a request for another domain's items switches to it (False: a study's one-domain
+            bot, ``DialogConfig.domain_requests``).
     """
 
     def __init__(
@@ -94,6 +96,7 @@ class DialogManager:
         default_domain: str = "movie",
         elicitation: Callable[[str], object | None] | None = None,
         role_questions: bool = True,
+        domain_requests: bool = True,
     ) -> None:
         self.default_domain = default_domain
         self._services = services
@@ -103,6 +106,7 @@ class DialogManager:
             list_size=list_size,
             elicitation=elicitation,
             role_questions=role_questions,
+            domain_requests=domain_requests,
         )
         self._clock = clock
         self._turns = TurnLog(states, log, session=session, to_check=to_check)
@@ -223,7 +227,7 @@ class DialogManager:
         what settling stored), or the typed text and None. A bare switch ("back to music please") is
         understood as one (``TurnParse.switch_to``)."""
         said = None if turn.payload is not None else domain_switch(turn.text, state.domain)
-        if said is None or not has_letters(said.rest):
+        if said is None or not has_letters(said.rest) or (said.by_request and not self._config.domain_requests):
             return turn.text, None
         switched = Outcome("", settled=True)
         if said.domain != state.domain:

@@ -52,7 +52,7 @@ def tasks(ctx: TurnContext, readings: Sequence[Reading]) -> list[PreferenceTask]
                 roles_hint=roles_hint,
                 ambiguous=bool(mention.ambiguous),  # one unsure candidate of part of a name is confirmed too
                 polarity=reading.polarity.value,
-                partial=bool(getattr(mention, "partial", False)),
+                partial=bool(getattr(mention, "partial", False)) or reading.embedded,
             )
         )
     return out
@@ -235,10 +235,10 @@ def refine(ctx: TurnContext) -> Outcome:
     last = ctx.refinable[-1]
     if parse.payload is not None and parse.payload.kind == "none" and parse.payload.value:
         # "Not that one" under a reading the bot took: that reading, if the previous turn stored it
-        named = [t for t in ctx.refinable if t.qid == parse.payload.value]
-        if not named:
+        refused = [t for t in ctx.refinable if t.qid == parse.payload.value]
+        if not refused:
             return Outcome(msg.STALE_QUESTION)
-        last = named[0]
+        last = refused[0]
     task = last.copy()
     qid, polarity = task.qid, task.polarity
     outcome = Outcome("", events=[Event.PREFERENCE])

@@ -230,3 +230,34 @@ def test_the_not_that_one_button_is_stale_a_turn_later(dm, unsure_memento):
     _say(dm, "I love Dunkirk")
     reply = _say(dm, "Not that one", payload="none:Q8")
     assert "older question" in reply.text and set(_state(dm).profile()) == {"Q7", "Q8"}
+
+
+def test_a_piece_of_a_longer_name_is_still_asked_about(dm, services, monkeypatch):
+    """ "Memento" inside "Songs of Memento" (a title the KB lacks): the one unsure reading is asked about,
+    not taken, so the opinion does not land on a neighbour."""
+    linker = services.domain("movie").linker
+
+    def link(text, *, focus=None):
+        start = text.index("Memento")
+        return (FakeMention("Memento", start, start + 7, (FakeCandidate("Q8", "Memento", 0.6, True, (), None),), True),)
+
+    monkeypatch.setattr(linker, "link", link)
+    reply = _say(dm, "I loved Songs of Memento")
+    assert _state(dm).pending is not None and _state(dm).profile() == {}
+    assert reply.text.startswith('Which "Memento" do you mean?')
+
+
+def test_a_studys_bot_serves_one_domain(tmp_path, services):
+    """A replayed study's bot served one domain: "suggest a film" to the book bot meant books."""
+    from bot.dialog.context import STUDY_MIN_PREFERENCES
+
+    study = DialogManager(
+        services,
+        StateStore(tmp_path / "s.sqlite3"),
+        None,
+        min_preferences=STUDY_MIN_PREFERENCES,
+        domain_requests=False,
+    )
+    study.handle(Turn("u", "/book"))
+    study.handle(Turn("u", "suggest a movie"))
+    assert study._states.load("u").domain == "book"

@@ -122,3 +122,16 @@ def test_covers_tells_which_mentions_name_a_seed():
     request = Request(seeds=((20, 26),))
     assert request.covers(20, 26) and request.covers(18, 22)
     assert not request.covers(0, 19) and not request.covers(26, 30)
+
+
+def test_more_and_an_unknown_word_needs_a_name_to_be_a_request():
+    request = read_request("more radiohead please", "music")
+    assert request is not None and request.needs_name  # stands only if a name is found in "radiohead"
+    assert not read_request("can you show me more radiohead", "music").needs_name  # worded as a request
+
+
+@pytest.mark.parametrize(("words", "noun"), [("a Book", True), ("some songs", True), ("Song", True), ("Dune", False)])
+def test_the_requests_own_noun_is_no_name(words, noun):
+    from nlu.requests import is_request_noun
+
+    assert is_request_noun(words) is noun

@@ -13,7 +13,11 @@ from nlu.switching import Switch, domain_switch
         ("what about films? i loved the film fight club", "book", Switch("movie", "i loved the film fight club")),
         ("ok back to books please", "music", Switch("book", "")),
         ("back to music please", "movie", Switch("music", "")),
-        ("switching to music: radiohead is my favourite band", "book", Switch("music", "radiohead is my favourite band")),
+        (
+            "switching to music: radiohead is my favourite band",
+            "book",
+            Switch("music", "radiohead is my favourite band"),
+        ),
         ("Let's switch to books, I loved Dune", "movie", Switch("book", "I loved Dune")),
         ("actually, what about music? i love adele", "movie", Switch("music", "i love adele")),
         ("back to films, what should I watch?", "music", Switch("movie", "what should I watch?")),
@@ -36,7 +40,7 @@ def test_a_switch_phrase_switches_and_keeps_the_rest(text, current, expected):
     ],
 )
 def test_a_request_for_another_domains_items_switches_with_the_whole_request(text, current, domain):
-    assert domain_switch(text, current) == Switch(domain, text)
+    assert domain_switch(text, current) == Switch(domain, text, by_request=True)
 
 
 @pytest.mark.parametrize(

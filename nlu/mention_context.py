@@ -1,0 +1,41 @@
+"""What the typed words around a linked mention say about it (issue 22).
+
+:func:`in_longer_name`: the mention is one part of a longer capitalised name the user typed
+("Innocence" in "Songs of Innocence", "Midnight" in "Midnight's Childen"): a name the knowledge base
+may lack, of which the linker matched a piece. The dialog then still asks about a lone unsure
+candidate instead of taking it (``bot.dialog.preferences``), so that an opinion about an unknown
+title does not land on a neighbour.
+
+Example:
+    >>> text = "The Joshua Tree yes, Songs of Innocence no"
+    >>> in_longer_name(text, text.index("Innocence"), text.index("Innocence") + 9)
+    True
+    >>> in_longer_name("I loved Misery", 8, 14)
+    False
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["in_longer_name"]
+
+_CONNECTORS = r"(?:of|the|a|an|in|on|to|for|from|de|la|le|del|von|van)"
+"""Small words inside titles ("Songs of Innocence"); not "and", which also joins two names."""
+_NAME_BEFORE = re.compile(rf"[A-Z0-9][\w'’.-]*(?:\s+{_CONNECTORS})*\s+$")
+"""A capitalised word right before the mention, maybe with connectors ("Songs of ")."""
+_NAME_AFTER = re.compile(rf"^(?:['’]s\s+[A-Z0-9]|:\s*[A-Z0-9]|(?:\s+{_CONNECTORS})*\s+[A-Z0-9])")
+"""A capitalised word right after the mention, maybe after "'s", ":" or connectors ("'s Childen")."""
+_OPENERS = frozenset("i i'm i've i'd my the a an it this that we you he she they what why how who loved liked".split())
+"""Capitalised words that open a sentence and name nothing ("Loved Heat", "The ...")."""
+
+
+def in_longer_name(text: str, start: int, end: int) -> bool:
+    """The mention at ``text[start:end]`` is a piece of a longer capitalised name the user typed."""
+    before = _NAME_BEFORE.search(text[:start])
+    if before is not None:
+        word = before.group(0).split()[0].lower()
+        sentence_start = not text[: before.start()].strip() or text[: before.start()].rstrip()[-1] in ".!?"
+        if not (sentence_start and word in _OPENERS):
+            return True
+    return bool(_NAME_AFTER.match(text[end:]))
