@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nlu.conversation_set import Conversation, Entity, Exclusion, ScriptedTurn
+from nlu.conversation_set import DOMAINS, Conversation, Entity, Exclusion, ScriptedTurn
 from recommender.schema import role_words_for
 
 __all__ = [
@@ -223,7 +223,10 @@ class _Checker:
 
     def __init__(self, turn: ScriptedTurn, outcome: TurnOutcome, lookup: Lookup, result: TurnResult) -> None:
         self.turn, self.expect, self.outcome, self.lookup, self.result = turn, turn.expect, outcome, lookup, result
-        self.domains = list(dict.fromkeys((outcome.domain, outcome.domain_before)))
+        # where an expected QID is looked up: the domain the turn expects, the bot's, then any other
+        self.domains = list(
+            dict.fromkeys((*filter(None, (turn.expect.domain,)), outcome.domain, outcome.domain_before, *DOMAINS))
+        )
         self.after = self._canonical_profiles(outcome.after)
         before = self._canonical_profiles(outcome.before)
         result.entries = [(d, q, e[0]) for (d, q), e in self.after.items() if before.get((d, q)) != e]
@@ -235,7 +238,8 @@ class _Checker:
         return {(d, canonical(d, q)): (e[0], e[1]) for d, entries in profiles.items() for q, e in entries.items()}
 
     def _canonical(self, qid: str) -> tuple[str, bool]:
-        """``qid`` as the KB of the turn's domain (after, else before) has it, and whether one has it."""
+        """``qid`` as the first KB that has it has it (the turn's expected domain, the bot's after and
+        before the turn, the others), and whether one has it."""
         for domain in self.domains:
             if self.lookup.in_kb(domain, qid):
                 return self.lookup.canonical(domain, qid), True
@@ -307,12 +311,12 @@ class _Checker:
     def not_stored(self) -> None:
         for entity in self.expect.not_stored:
             qids = self._resolve(entity)[0]
-            if not qids and entity.label:
+            if not qids and entity.label:  # a title the KB lacks: nothing of that name may be stored
                 names = {entity.label.casefold()}
                 qids = tuple(q for (d, q) in self.after if self.lookup.label(d, q).casefold() in names)
-            held = self._held(qids, entity.polarity)
-            if held is not None and (entity.polarity is None or held == entity.polarity):
-                self.result.problems.append(f"still stored: {entity.describe() or entity.label}{held}")
+            for (domain, qid), (polarity, _role) in self.after.items():
+                if qid in qids and entity.polarity in (None, polarity):
+                    self.result.problems.append(f"still stored: {self._name(qid, domain)}{polarity}")
 
     def spurious(self) -> None:
         """The unwritten check: what the turn stored and does not expect (a like/dislike press expects

@@ -4,8 +4,8 @@ Each conversation of a file (format: ``tests/data/conversations/README.md``, loa
 :mod:`nlu.conversation_set`) is played by a fresh user of the dialog manager configured as ``corsbot
 chat`` configures it (:func:`bot.compose.build_dialog_manager` with the chat's elicitation setting,
 :func:`bot.cli.chat.elicitation_setting`: ``--elicitation``, else ``$CORSBOT_ELICITATION``, else the
-defaults; role questions on; the dialog's minimum of preferences), on a temporary database:
-``/<domain>``, then its turns in order, texts typed (``NL``) and presses tapped (``mixed``) as ``corsbot
+defaults; role questions on; the dialog's minimum of preferences), on a temporary database (one per
+run; each conversation is a new user, so nothing of one reaches another): ``/<domain>``, then its turns in order, texts typed (``NL``) and presses tapped (``mixed``) as ``corsbot
 chat --jsonl`` sends them. A ``press`` taps the button of that name on the card on screen (payload
 ``like:<QID>``...; ``next`` taps "Recommend more" when the list is over, else the card's skip; on an
 open suggestion with buttons, like / dislike / skip tap its buttons).
@@ -475,8 +475,10 @@ def _print_file(results: list[ConversationResult], *, name: str, seconds: float,
         replies = " | ".join(str(r).replace("\n", " ")[:90] for r in error["replies"])
         print(f"  fail {error['id']} turn {error['turn']}: {error['said']!r} -> {'; '.join(error['problems'])}")
         print(f"       bot: {replies[:300]}")
-    turns = sum(len(r.turns) for r in results)
-    print(f"{name}: {len(results)} conversations, {turns} turns in {seconds:.1f} s; failed turns in {report}")
+    print(
+        f"{name}: {total.conversations} conversations, {total.turns} turns, {total.lists} cards shown in"
+        f" {seconds:.1f} s; failed turns in {report}"
+    )
     return total.line()
 
 

@@ -216,9 +216,9 @@ def test_not_stored_with_and_without_a_polarity():
         "stored, not expected: Q1 (Q1)+"  # the correction itself is written in `stored` when the set expects it
     ]
     kept = check_turn(corrected, outcome(before, before), LOOKUP)
-    assert kept.problems == ["still stored: Q1 Q1--", "still stored: Q2+"]
+    assert kept.problems == ["still stored: Q1 (Q1)-", "still stored: Q2 (Q2)+"]
     by_label = said(not_stored=(ent(None, None, label="Q3"),))  # the lookup's label of Q3 is "Q3"
-    assert check_turn(by_label, outcome(movie(Q3=("+", None))), LOOKUP).problems[0] == "still stored: Q3+"
+    assert check_turn(by_label, outcome(movie(Q3=("+", None))), LOOKUP).problems[0] == "still stored: Q3 (Q3)+"
 
 
 def test_list_and_its_exclusions():
