@@ -352,3 +352,14 @@ def test_an_entry_another_turn_expects_is_not_spurious_in_the_score():
     assert [t.ok for t in result.turns] == [False, False] and result.spurious == 0
     with pytest.raises(ValueError, match="1 outcomes for 2 turns"):
         check_conversation(conversation, late[:1], LOOKUP)
+
+
+def test_an_entity_of_the_domain_a_turn_switches_to_is_looked_up_in_that_kb():
+    books = {"Q77"}
+    lookup = Lookup(in_kb=lambda d, q: q in (books if d == "book" else KB))
+    turn = said("the novel is even better", stored=(ent("Q77"),), domain="book")
+    stayed = check_turn(turn, outcome(movie()), lookup)  # the bot stayed in movies and stored nothing
+    assert (stayed.expected, stayed.lost) == (1, 1)
+    assert stayed.problems == ["not stored: Q77 Q77+", "domain movie (expected book)"]
+    switched = check_turn(turn, outcome({"book": {"Q77": ("+", None)}}, domain="book"), lookup)
+    assert switched.ok
