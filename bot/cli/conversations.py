@@ -35,7 +35,7 @@ import json
 import re
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -192,7 +192,7 @@ class Player:
         if turn.expect.asks is not None:
             seen.asked[:] = [replace(a, by="script") for a in seen.asked]
         else:
-            reply, state = self._answer(user, turn.expect, reply, state, question, seen)
+            reply, state = self._answer(user, turn.expect, refs, reply, state, question, seen)
         outcome = TurnOutcome(
             intent=intent,
             domain_before=domain_before,
@@ -208,14 +208,22 @@ class Player:
         return outcome, reply
 
     def _answer(
-        self, user: str, expect: Expectation, reply: Reply, state: DialogState, question: _Question | None, seen: _Turn
+        self,
+        user: str,
+        expect: Expectation,
+        refs: Mapping[str, tuple[str, ...]],
+        reply: Reply,
+        state: DialogState,
+        question: _Question | None,
+        seen: _Turn,
     ) -> tuple[Reply, DialogState]:
-        """The oracle: answer the open questions about what the turn expects (module docstring)."""
+        """The oracle: answer the open questions about what the turn expects (module docstring); ``refs``:
+        what the turn's ``ref`` entities named before it."""
         answered: set[tuple[int, str]] = set()
         for _step in range(MAX_ORACLE_ANSWERS):
             if question is None:
                 break
-            button = self._oracle(question, expect, state, answered)
+            button = self._oracle(question, expect, refs, state, answered)
             if button is None:
                 break
             for k, asked in enumerate(seen.asked):
@@ -286,7 +294,12 @@ class Player:
     # ------------------------------------------------------------------ the oracle
 
     def _oracle(
-        self, question: _Question, expect: Expectation, state: DialogState, answered: set[tuple[int, str]]
+        self,
+        question: _Question,
+        expect: Expectation,
+        refs: Mapping[str, tuple[str, ...]],
+        state: DialogState,
+        answered: set[tuple[int, str]],
     ) -> Choice | None:
         """The button the oracle taps at ``question``, or None to leave it open."""
         source = question.source
@@ -302,28 +315,12 @@ class Player:
         for k, entity in enumerate(entities):
             if (k, question.kind) in answered:
                 continue
-            qids = self._meant(entity, state)
+            qids = refs.get(ref_key(entity), ()) if entity.ref else (entity.qid,) if entity.qid else ()
             if not _concerns(question, entity, qids, kb):
                 continue
             answered.add((k, question.kind))
             return _tap(question, entity, qids, kb, str(state.domain))
         return None
-
-    def _meant(self, entity: Entity, state: DialogState) -> tuple[str, ...]:
-        """The QIDs an entity of the turn means (a ``ref``: what it named before the turn)."""
-        if entity.ref is None:
-            return (entity.qid,) if entity.qid else ()
-        pending = state.pending
-        items: tuple[str, ...] = ()
-        if entity.ref == "card" and state.focus:
-            items = (state.focus,)
-        elif entity.ref == "suggested" and isinstance(pending, SuggestionQuestion):
-            items = (pending.qid,)
-        if entity.role is None or not items:
-            return items
-        kb = self._services.domain(str(state.domain)).kb
-        pid = role_words_for(str(state.domain)).get(entity.role)
-        return tuple(str(v) for item in items if kb.has(item) for p, v in kb.item_values(item) if p == pid)
 
 
 def _concerns(question: _Question, entity: Entity, qids: Sequence[str], kb: Any) -> bool:
@@ -488,11 +485,12 @@ def _cli(args: argparse.Namespace) -> int:
     from bot.store import StateStore
     from bot.suggestion import parse_elicitation
     from corsbot_errors import ConfigError
-    from logs.output import write_text
 
     for path in args.files:
         if not Path(path).is_file():
             raise ConfigError(f"no conversation file at {path}")
+    if args.report is not None and (args.report.is_dir() or not args.report.parent.is_dir()):
+        raise ConfigError(f"--report {args.report}: give a file in an existing folder")
     files = [(Path(path), load_conversations(Path(path))) for path in args.files]
     _unique_ids(files)
     setting = elicitation_setting(args)  # a bad name: one clear error before the models load
@@ -512,19 +510,34 @@ def _cli(args: argparse.Namespace) -> int:
                 failed = [{"file": path.name, **e} for e in score(results).errors]
                 report = args.report or paths.reports_dir() / "nlu" / f"conversations_{path.stem}.jsonl"
                 if args.report is None:
-                    report.parent.mkdir(parents=True, exist_ok=True)
-                    write_text(report, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in failed))
+                    _write_report(report, failed)
                 rows.extend(failed)
                 line = _print_file(results, name=path.name, seconds=seconds, errors=args.errors, report=str(report))
                 lines.append((path.name, line))
         finally:
             states.close()
     if args.report is not None:
-        write_text(args.report, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in rows))
+        _write_report(args.report, rows)
     for name, line in lines:
         print(f"{name}: conversations: {line}")
     print(f"conversations: {lines[-1][1]}")
     return 0
+
+
+def _write_report(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """Write failed turns as JSON lines (``logs.output.write_text``: atomic for a file, ``-`` = stdout).
+
+    Raises:
+        ConfigError: the file cannot be written (names it and why).
+    """
+    from corsbot_errors import ConfigError
+    from logs.output import write_text
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text(path, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    except OSError as exc:
+        raise ConfigError(f"cannot write the report {path}: {exc.strerror or exc}") from exc
 
 
 def _unique_ids(files: Sequence[tuple[Path, Sequence[Conversation]]]) -> None:

@@ -200,3 +200,40 @@ def test_the_sample_set_on_the_real_snapshots(tmp_path, monkeypatch, capsys):
     assert main(["nlu", "evaluate-conversations", str(SAMPLE), "--report", str(tmp_path / "r.jsonl")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert LAST_LINE.fullmatch(out[-1]) and out[-1].startswith("conversations: n=3 ")
+
+
+def test_a_report_in_a_missing_folder_is_refused_before_anything_runs(fake_home, tmp_path, capsys):
+    from bot.cli import main
+
+    path = _file(tmp_path, TALK)
+    assert main(["nlu", "evaluate-conversations", str(path), "--report", str(tmp_path / "no" / "r.jsonl")]) == 2
+    captured = capsys.readouterr()
+    assert "give a file in an existing folder" in captured.err and captured.out == ""
+
+
+def test_the_oracle_picks_the_person_a_critique_of_the_card_names(tmp_path, monkeypatch):
+    """'I like it, but not the actors' on a card with two actors: "Which one do you mean?" is answered with
+    one of the card's actors (a ``ref`` with a role), and the turn holds."""
+    import tests.bot.dialog_fakes as fakes
+
+    monkeypatch.setattr(fakes, "EDGES", [*fakes.EDGES, ("Q3", "P161", "Q100")])  # Nolan acts in Top Gun too
+    kb = FakeKB()
+    domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
+    services = Services(FakeIntents(), FakeSentiment(), lambda name: domain)
+    critique = {
+        "id": "movie-t4",
+        "domain": "movie",
+        "turns": [
+            {"text": "I love Tom Cruise", "expect": {"stored": [{"label": "Tom Cruise", "qid": "Q200", "role": "actor", "polarity": "+"}]}},
+            {"text": "I like Mission: Impossible", "expect": {"stored": [{"label": "Mission: Impossible", "qid": "Q4", "polarity": "+"}]}},
+            {"text": "I hate Dunkirk", "expect": {"stored": [{"label": "Dunkirk", "qid": "Q7", "polarity": "-"}]}},
+            {"text": "recommend", "expect": {"list": True}},
+            {"text": "I like it, but not the actors", "expect": {"stored": [{"ref": "card", "polarity": "+"}, {"ref": "card", "role": "actor", "polarity": "-"}]}},
+        ],
+    }  # fmt: skip
+    [(_c, result)] = _play(services, _file(tmp_path, critique))
+    listed, critiqued = result.outcomes[3:]
+    assert [s.qid for s in listed.shown] == ["Q3"] and critiqued.refs["card:actor"] == ("Q200", "Q100")
+    assert [(a.kind, a.by, a.answer) for a in critiqued.asked] == [("item", "oracle", "Tom Cruise (actor, producer)")]
+    assert critiqued.after["movie"]["Q200"][0] == "-" and critiqued.after["movie"]["Q3"] == ("+", None)
+    assert result.ok
