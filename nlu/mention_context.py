@@ -26,7 +26,14 @@ _NAME_BEFORE = re.compile(rf"[A-Z0-9][\w'’.-]*(?:\s+{_CONNECTORS})*\s+$")
 """A capitalised word right before the mention, maybe with connectors ("Songs of ")."""
 _NAME_AFTER = re.compile(rf"^(?:['’]s\s+[A-Z0-9]|:\s*[A-Z0-9]|(?:\s+{_CONNECTORS})*\s+[A-Z0-9])")
 """A capitalised word right after the mention, maybe after "'s", ":" or connectors ("'s Childen")."""
-_OPENERS = frozenset("i i'm i've i'd my the a an it this that we you he she they what why how who loved liked".split())
+_OPENERS = frozenset(
+    (
+        "i i'm i've i'd my the a an it this that these those we you he she they what why how who which where when"
+        " is are was were do does did can could would will should have has any some also and but so oh hey hi ok"
+        " okay well yes yeah no not just really honestly actually anyway loved liked love like hated hate enjoyed"
+        " watched read saw heard recommend suggest more please"
+    ).split()
+)
 """Capitalised words that open a sentence and name nothing ("Loved Heat", "The ...")."""
 
 

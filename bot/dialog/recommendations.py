@@ -58,8 +58,8 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -
             call below), to focus the list on them rather than on the whole profile.
     """
     state = ctx.state
-    have, need = len(state.profile()), ctx.config.min_preferences
-    if have < need:
+    have, need = len(state.profile()) + sum(q not in state.profile() for q in seeds), ctx.config.min_preferences
+    if have < need:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
         said = msg.NEED_ONE if need <= 1 else msg.NEED_MORE.format(min_prefs=need, have=have)
         outcome.text = _lines(outcome.text, said)
         suggest(ctx, outcome)

@@ -5,15 +5,17 @@ really liked Heat, can you recommend some more?": the understanding (``nlu.reque
 ``TurnParse.request``) finds the request and its seeds; :func:`store_request` stores what the request
 names, with no question (a request wants a list, not a quiz):
 
-- a name in a seed phrase ("like X", "from Y") is a like, whatever its polarity reads as neutral;
-  a name with an opinion of its own is stored with it ("I really liked X", "but not Y");
+- a name in a request is a like when its polarity reads as neutral ("like X", "from Y", "which Blur
+  album should I start with?"); a name with an opinion of its own is stored with it ("I really liked
+  X", "but not Y"); a piece of a title or of a longer typed name is not stored on a guess; a genre with
+  no opinion ("recommend me an action movie") is the kind of list asked for: a seed, not stored;
 - of several readings of a name, the linker's best is taken and the reply says which ("say which one
   if you meant another": a follow-up "the 1984 one" or "not that one" refines it, as after any
   stored preference);
 - a person gets the role its preposition gives ("songs by Y": performer), else its only role, else
   none (the recommender does not use roles);
-- "anything like it?" refers to the card on screen (liked now), else to what the previous turn stored
-  (already liked), else to the names of the same message ("I watched Heat, anything like it?");
+- "anything like it?" refers to the names of the same message ("I watched Heat, anything like it?"), else
+  to the card on screen (liked now), else to what the previous turn stored (already liked);
 - a seed phrase the linker found nothing in is said ("I don't know "Tenet" yet"): its opinion never
   moves to another name.
 
@@ -50,12 +52,13 @@ def store_request(ctx: TurnContext, outcome: Outcome) -> list[str]:
     if request is None:
         return []
     named = [r for r in parse.readings if _is_named(ctx, r)]
-    if request.refers_back and not named:  # "I watched Heat, anything like it?": "it" is a name of the message
-        named = [r for r in parse.readings if not r.mention.partial]
     stored: list[str] = []
     seeds: list[str] = []
     notes: list[str] = []
     for reading, task in zip(named, tasks(ctx, named), strict=True):
+        if task.polarity not in ("+", "-") and _is_kind_of_list(ctx, task.qid):
+            seeds.append(task.qid)  # "recommend me a drama film": what the list is, not a like to keep
+            continue
         if task.polarity not in ("+", "-"):
             task.polarity = "+"  # named in a request for more like it
         if task.ambiguous and len(task.candidates) > 1:
@@ -78,17 +81,22 @@ def store_request(ctx: TurnContext, outcome: Outcome) -> list[str]:
     return seeds
 
 
+def _is_kind_of_list(ctx: TurnContext, qid: str) -> bool:
+    """A genre named with no opinion in a request ("an action movie", "a thriller novel"): the kind of
+    list asked for, a seed of this list only; the profile keeps the items and people a request names."""
+    kb = ctx.kb
+    kind = getattr(kb, "kind", None)
+    if callable(kind):
+        return bool(kind(qid) == "genre")
+    return not kb.is_item(qid) and "P136" in kb.roles(qid)
+
+
 def _is_named(ctx: TurnContext, reading: Reading) -> bool:
-    """A reading the request stores: a name in a seed phrase, or one the message states an opinion of
-    ("I really liked X, recommend more"); other names of a request (a title word of "hit me with a
-    rec") are not stored on a guess."""
-    request = ctx.parse.request
+    """A reading the request stores: a whole name (a seed, "which Blur album should I start with?", or one
+    the message states an opinion of, "I really liked X, recommend more"); not a piece of a title the
+    linker matched (a partial mention) or of a longer name typed around it."""
     mention = reading.mention
-    if mention.partial:
-        return False
-    if request is not None and request.covers(mention.start, mention.end):
-        return True
-    return reading.polarity.value in ("+", "-")
+    return not mention.partial and not reading.embedded
 
 
 def _role(ctx: TurnContext, task: PreferenceTask, reading: Reading) -> str | None:

@@ -148,3 +148,16 @@ def test_one_option_is_taken_not_asked(real_dm):
     reply = chat.say("wonder was great")
     assert chat.state.pending is None, reply.text
     assert "Which" not in reply.text and chat.labels() == {"Wonder": "+"}
+
+
+def test_a_genre_asked_for_is_the_kind_of_list_not_a_stored_like(real_dm):
+    chat = Chat(real_dm, "movie")
+    reply = chat.say("Can you suggest me a war movie?")
+    assert chat.labels() == {}  # the kind of list asked for, not a like kept in the profile
+    assert _card(reply) is not None
+
+
+def test_a_person_named_in_a_which_question_is_what_the_list_is_about(real_dm):
+    chat = Chat(real_dm, "movie")
+    reply = chat.say("Which Tom Hanks movie should I watch?")
+    assert chat.labels() == {"Tom Hanks": "+"} and _card(reply) is not None

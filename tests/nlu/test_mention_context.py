@@ -16,6 +16,7 @@ from nlu.mention_context import in_longer_name
         ("I loved Misery", "Misery", False),
         ("Heat and Drive are great", "Heat", False),  # "and" joins two names
         ("misery was great", "misery", False),
+        ("Which Tom Hanks movie should I watch?", "Tom Hanks", False),
     ],
 )
 def test_a_piece_of_a_longer_name(text, mention, inside):

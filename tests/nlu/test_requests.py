@@ -52,6 +52,7 @@ def test_a_request_that_names_what_it_should_be_like_gives_its_seed(text, seed):
         "What would you recommend?",
         "I really liked Arrival, can you recommend some more?",  # the name is an opinion, the request asks
         "any recommendations?",
+        "Which Blur album should I start with?",  # names what it asks about, as a seeker does
     ],
 )
 def test_a_request_that_names_nothing_to_be_like(text):
