@@ -87,7 +87,7 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -
 
 
 BASIS_NAMES = 3
-"""Names a list's basis shows ("Based on Alien, Heat and Ripley and 4 more:")."""
+"""Names a list's basis shows ("Based on Alien (1979), Heat (1995), Ripley and 4 more:")."""
 
 
 def based_on(ctx: TurnContext, seeds: Sequence[str] = ()) -> str:
