@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from logs.schema import Intent
 from nlu.textnorm import chat_spelling, fold
 
-__all__ = ["Request", "asks_more", "is_request_noun", "read_request", "request_in_turn"]
+__all__ = ["Request", "asks_more", "is_request_noun", "names_in_request", "read_request", "request_in_turn"]
 
 _FILLER = (
     r"(?:\W*(?:ok|okay|so|and|hey|hi|hello|yo|well|now|then|also|oh|hmm+|alright|right|cool|great|nice|yes|yeah"
@@ -91,6 +91,8 @@ _NOT_A_NEW_LIST = re.compile(
 Heat to anyone"): no request for a new list."""
 _CLAUSE_END = re.compile(r"[,.;!?]|\s(?:but|and not|except|although|though|because|since|as long as|just not)\s")
 """Where the seeds of a marker end: the clause ("more like Heat, but not too violent")."""
+_TRAILING_FILLER = re.compile(r"(?:\s+(?:please|pls|plz|thanks|thx|too|again|then|now|ok)\b)+\W*$")
+"""Words that may close a seed phrase without naming anything ("more like Tenet please")."""
 _REFERENCE = re.compile(
     r"^\W*(?:it|this|that|these|those|them|this one|that one|these ones|the (?:last|previous) one|him|her)\W*$"
 )
@@ -147,6 +149,22 @@ def is_request_noun(mention: str) -> bool:
     return bool(_REQUEST_NOUN.match(fold(mention).strip(" ?!.,")))
 
 
+def names_in_request(request: Request, mentions: list[tuple[str, int, int]]) -> list[bool]:
+    """Which mentions ``(words, start, end)`` of a request are names: not the request's own noun ("a
+    Book"), and, outside its seed phrases, not only function words ("You" in "Can You recommend me a
+    Book?", a novel's title); a seed phrase's words are what the user named ("more like It")."""
+    from nlu.stop_words import STOP_WORDS
+
+    out = []
+    for words, start, end in mentions:
+        if is_request_noun(words):
+            out.append(False)
+            continue
+        folded = fold(words).strip(" ?!.,").split()
+        out.append(request.covers(start, end) or not all(word in STOP_WORDS for word in folded))
+    return out
+
+
 def asks_more(text: str) -> bool:
     """The message asks for more of the list and says nothing else ("more", "one more", "nxt pls")."""
     return bool(_MORE.match(chat_spelling(fold(text))))
@@ -182,6 +200,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
             start += 1
         stop = _CLAUSE_END.search(lowered, start)
         end = stop.start() if stop else len(lowered)
+        filler = _TRAILING_FILLER.search(lowered, start, end)
+        end = filler.start() if filler else end
         if not lowered[start:end].strip():
             continue
         if _REFERENCE.match(lowered[start:end]):

@@ -35,7 +35,7 @@ from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
 from nlu.mention_context import in_longer_name
 from nlu.phrasings import phrased_intent
-from nlu.requests import Request, is_request_noun, request_in_turn
+from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
@@ -478,8 +478,9 @@ def understand(
         intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
     readings = session.readings(with_focus=about_card)
-    if request is not None:  # "recommend me a Book": the request's own noun is no name
-        readings = tuple(r for r in readings if not is_request_noun(r.mention.text))
+    if request is not None:  # "Can You recommend me a Book?": neither "You" nor "a Book" is a name
+        spans = [(r.mention.text, r.mention.start, r.mention.end) for r in readings]
+        readings = tuple(r for r, name in zip(readings, names_in_request(request, spans), strict=True) if name)
     parse = TurnParse(
         text,
         intent,

@@ -24,13 +24,13 @@ def _seeds(text: str, domain: str = "movie") -> list[str]:
         ("anything similar to the hobbit?", "the hobbit"),
         ("anything similar to arrival?", "arrival"),
         ("hey! can you recommend something like Heat?", "Heat"),
-        ("more like the name of the wind please", "the name of the wind please"),
+        ("more like the name of the wind please", "the name of the wind"),
         ("something like the secret history", "the secret history"),
         ("some songs from adele?", "adele"),
         ("can you show me more blur", "blur"),
         ("can I get songs from Arctic Monkeys", "Arctic Monkeys"),
         ("any songs by Dua Lipa?", "Dua Lipa"),
-        ("more radiohead please", "radiohead please"),
+        ("more radiohead please", "radiohead"),
         ("recommend me films with Cate Blanchett, but nothing too long", "Cate Blanchett"),
     ],
 )
@@ -136,3 +136,15 @@ def test_the_requests_own_noun_is_no_name(words, noun):
     from nlu.requests import is_request_noun
 
     assert is_request_noun(words) is noun
+
+
+def test_function_words_outside_the_seeds_are_no_names():
+    from nlu.requests import names_in_request
+
+    text = "Can You recommend me a Book?"
+    request = read_request(text, "book")
+    assert names_in_request(request, [("You", 4, 7), ("a Book", 21, 27)]) == [False, False]
+    text = "anything like Us?"  # a seed phrase's words are what the user named
+    request = read_request(text, "movie")
+    assert names_in_request(request, [("Us", 14, 16)]) == [True]
+    assert read_request("more like it please", "movie").refers_back
