@@ -30,7 +30,7 @@ _DB_HELP = (
 )
 
 
-def _open_log(db: Path | None) -> Any:
+def open_log(db: Path | None) -> Any:
     """The session log to read: ``db`` (SQLite) if given, else ``$CORSBOT_DATABASE_URL``'s PostgreSQL
     database, else ``<home>/corsbot.sqlite3``. Both have ``records``, ``sessions``, ``count`` and ``path``.
 
@@ -88,7 +88,7 @@ def run_export(args: argparse.Namespace) -> int:
     from logs.export import export
 
     out = args.out or paths.exports_dir() / f"{_safe_name(args.session)}.json"
-    with _open_log(args.db) as store:
+    with open_log(args.db) as store:
         if args.session is not None and args.session not in store.sessions():
             known = ", ".join(store.sessions()) or "none"
             raise ConfigError(f"no session {args.session!r} in {store.path} (sessions: {known})")
@@ -105,7 +105,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_sessions(args: argparse.Namespace) -> int:
     """Handler of ``corsbot logs sessions``."""
-    with _open_log(args.db) as store:
+    with open_log(args.db) as store:
         names = store.sessions()
         for name in names:
             print(f"{name}\t{store.count(name)}")
