@@ -64,8 +64,8 @@ def read_card(folder: Path) -> ModelCard:
         cv = {k: metrics[k] for k in ("accuracy", "accuracy_validated", "macro_f1") if k in metrics} or None
         if cv is not None:
             cv["folds"] = 5
-    counts = data.get("counts") if isinstance(data.get("counts"), dict) else {}
-    log = data.get("log") if isinstance(data.get("log"), dict) else {}
+    counts: dict[str, Any] = data["counts"] if isinstance(data.get("counts"), dict) else {}
+    log: dict[str, Any] = data["log"] if isinstance(data.get("log"), dict) else {}
     return ModelCard(folder, exists, str(data.get("created", "")), counts.get("examples"), cv, log.get("corrections"))
 
 
