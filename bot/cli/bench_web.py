@@ -110,7 +110,7 @@ async def _client(url: str, users: int, per_user: int, timeout_s: float) -> dict
             try:
                 async with sessions[i].post(f"{url}/chat/send", data=data, headers={"Accept": "application/json"}) as r:
                     body = await r.json(content_type=None) if r.status == 200 else None
-            except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+            except (TimeoutError, aiohttp.ClientError, ValueError):
                 body = None
             latencies.append((time.perf_counter() - started) * 1000)
             if not body or not (body.get("reply") or {}).get("text"):
@@ -190,7 +190,9 @@ def run_bench(*, users: int, per_user: int, processes: int, timeout_s: float, tr
                 capture_output=True, text=True, timeout=timeout_s + 120, check=False,
             )  # fmt: skip
             if done.returncode != 0:
-                raise ConfigError(f"the bench client failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+                raise ConfigError(
+                    f"the bench client failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}"
+                )
             figures = json.loads(done.stdout.strip().splitlines()[-1])
             server_cpu, workers_cpu = time.process_time() - cpu_started, _cpu_of(worker_pids) - workers_started
         finally:

@@ -104,7 +104,9 @@ def run_export(args: argparse.Namespace) -> int:
     from logs.output import is_stdout, write_text
     from logs.record import write_records
 
-    suffix = "" if args.format == "dataset" and not args.corrected else f"-{'sgd' if args.format == 'sgd' else 'corrected'}"
+    suffix = (
+        "" if args.format == "dataset" and not args.corrected else f"-{'sgd' if args.format == 'sgd' else 'corrected'}"
+    )
     out = args.out or paths.exports_dir() / f"{_safe_name(args.session)}{suffix}.json"
     with open_log(args.db) as store:
         if args.session is not None and args.session not in store.sessions():

@@ -61,7 +61,11 @@ def test_relabelling_stores_a_correction_beside_the_log_and_never_changes_it(mak
     assert fixed.status_code == 200 and fixed.json()["objects"] == "Q7+, Q8-"
     assert data.records()[-1] == record  # the log as it was
     correction = data.corrections.get(record.message_id)
-    assert (correction.intent, correction.objects, correction.logged_intent) == ("preference", "Q7+, Q8-", record.intent)
+    assert (correction.intent, correction.objects, correction.logged_intent) == (
+        "preference",
+        "Q7+, Q8-",
+        record.intent,
+    )
     assert "blah blah" not in client.get("/console/review?only=all").text  # done: out of the queue
     assert "blah blah" in client.get("/console/review?only=all&corrected=1").text
     corrected = client.get("/console/export/dataset-corrected").json()
@@ -102,7 +106,9 @@ def test_the_sgd_export_has_the_system_turns_with_acts_and_images(make_client):
     assert speakers[:4] == ["USER", "SYSTEM", "USER", "SYSTEM"]
     user = dialogue["turns"][2]
     assert user["utterance"] == "I like Inception"
-    assert {"act": "INFORM", "slot": "liked", "values": ["Q1"], "canonical_values": ["Q1"]} in user["frames"][0]["actions"]
+    assert {"act": "INFORM", "slot": "liked", "values": ["Q1"], "canonical_values": ["Q1"]} in user["frames"][0][
+        "actions"
+    ]
     assert user["frames"][0]["state"]["active_intent"] == "preference"
     offer = dialogue["turns"][-1]
     assert offer["speaker"] == "SYSTEM" and "image" in offer

@@ -25,7 +25,9 @@ def test_a_conversation_held_by_context_continues_and_has_acts_and_items(make_cl
     assert second["metadata"]["recognizedObjects"] == "Q200+"
     context = [*context[:-1], "actor", second["response"]]
     for text in ("I like Inception", "I like Dunkirk", "recommend me a movie"):
-        reply = client.post("/agent/receive_utterance", json={"context": context, "message": text, "user_id": "US1"}).json()
+        reply = client.post(
+            "/agent/receive_utterance", json={"context": context, "message": text, "user_id": "US1"}
+        ).json()
         assert reply["metadata"]["conversation_id"] == conversation
         context += [text, reply["response"]]
     assert reply["annotations"] and reply["annotations"][0]["key"] == "item"
@@ -58,7 +60,13 @@ def test_one_feedback_click_per_evaluator_conversation(make_client):
 
 def test_bad_requests_get_a_clear_json_error(make_client):
     client = make_client()
-    for body in ([], {"message": ""}, {"message": 3}, {"message": "hi", "context": "x"}, {"message": "hi", "context": [1]}):
+    for body in (
+        [],
+        {"message": ""},
+        {"message": 3},
+        {"message": "hi", "context": "x"},
+        {"message": "hi", "context": [1]},
+    ):
         answer = client.post("/agent", json=body)
         assert answer.status_code == 400 and "error" in answer.json(), body
     broken = client.post("/agent", content=b"{not json", headers={"content-type": "application/json"})

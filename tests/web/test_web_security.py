@@ -109,7 +109,9 @@ def test_request_bodies_over_the_limit_get_413(make_client):
     csrf = open_chat(client)
     big = client.post("/chat/send", data={"csrf": csrf, "pid": "P1", "text": "x" * 5000})
     assert big.status_code == 413
-    chunked = client.post("/agent", content=(b"x" * 1000 for _ in range(5)), headers={"content-type": "application/json"})
+    chunked = client.post(
+        "/agent", content=(b"x" * 1000 for _ in range(5)), headers={"content-type": "application/json"}
+    )
     assert chunked.status_code == 413
 
 
