@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -34,10 +35,10 @@ from pathlib import Path
 
 from bot.sqldb import SqlDatabase
 from logs.record import LogRecord
-from logs.schema import Intent, format_objects
+from logs.schema import SMALLTALK_PREFIX, Intent, format_objects
 from logs.store import StoreError
 
-__all__ = ["Correction", "CorrectionStore", "apply_corrections", "check_objects"]
+__all__ = ["Correction", "CorrectionStore", "apply_corrections", "check_objects", "known_intent"]
 
 SQLITE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS log_corrections (
@@ -55,6 +56,12 @@ CREATE TABLE IF NOT EXISTS log_corrections (
 """The table on SQLite (PostgreSQL: migration 3 of :mod:`bot.pgstore.schema`)."""
 
 _KNOWN_INTENTS = frozenset(i.value for i in Intent)
+_SMALLTALK = re.compile(rf"^{re.escape(SMALLTALK_PREFIX)}[a-z_]+(\.[a-z_]+)*$")
+
+
+def known_intent(name: str) -> bool:
+    """Whether ``name`` is an intent of the dataset (:class:`logs.schema.Intent`, or a ``smalltalk.*`` name)."""
+    return name in _KNOWN_INTENTS or bool(_SMALLTALK.match(name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +129,7 @@ class CorrectionStore:
             ValueError: an unknown intent, or objects not in the dataset's format.
             StoreError: the database cannot be written.
         """
-        if correction.intent not in _KNOWN_INTENTS:
+        if not known_intent(correction.intent):
             raise ValueError(f"unknown intent {correction.intent!r}")
         objects = check_objects(correction.objects)
         when = correction.corrected_ms or int(time.time() * 1000)

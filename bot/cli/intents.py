@@ -286,10 +286,12 @@ def _train_command(args: argparse.Namespace) -> int:
     live = paths.intent_model()
     has_live = (live / "recognizer.json").exists()
     out = Path(args.out or (paths.intent_candidate() if has_live else live))
-    examples, info, problems = examples_from_files(files, validated_only=args.validated_only)
     log_info: dict[str, Any] | None = None
-    if args.logs:
+    log_examples: list[Any] = []
+    if args.logs:  # first: a wrong session is one clear line before the files are read
         log_examples, log_info = log_training_records(args.session, validated_only=args.validated_only)
+    examples, info, problems = examples_from_files(files, validated_only=args.validated_only)
+    if log_info is not None:
         examples.extend(log_examples)
         info.append(log_info)
         print(f"nlu train: {log_info['examples']} examples from the log ({log_info['records']} records of "

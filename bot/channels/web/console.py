@@ -28,13 +28,16 @@ from starlette.routing import Route
 from bot import paths
 from bot.channels.web.app import WebState, client_of, state_of
 from bot.channels.web.security import console_fingerprint, csrf_ok
+from bot.corrections import known_intent
 from bot.intent_models import cv_text, promote, read_card
+from bot.messages import SMALLTALK
 from corsbot_errors import ConfigError
 from logs.schema import Intent
 
 __all__ = ["routes"]
 
-INTENTS = tuple(i.value for i in Intent)
+INTENTS = (*(i.value for i in Intent), *sorted(SMALLTALK))
+"""The intents offered when relabelling (the dataset's, and the small talk the bot answers)."""
 
 
 def routes() -> list[Route]:
@@ -181,7 +184,7 @@ async def review(request: Request) -> Response:
         return closed
     q = request.query_params
     only = q.get("only", "tocheck") if q.get("only") in ("tocheck", "all") else "tocheck"
-    intent = q.get("intent", "") if q.get("intent", "") in ("", *INTENTS) else ""
+    intent = q.get("intent", "") if q.get("intent", "") in ("", *INTENTS) or known_intent(q.get("intent", "")) else ""
     max_confidence = _float(q.get("max_confidence"))
     show_corrected = q.get("corrected") == "1"
     items = await asyncio.to_thread(
