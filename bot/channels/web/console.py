@@ -141,7 +141,7 @@ async def dashboard(request: Request) -> Response:
     participants = await asyncio.to_thread(state.store.participants, state.config.study.name)
     return state.render(request, "console.html", {
         "figures": figures_now.to_json(), "participants": participants, "models": _models(),
-        "retrain": state.retrain.status(), "retrain_command": " ".join(state.retrain.command()[1:]),
+        "retrain": state.retrain.status(), "retrain_command": "corsbot " + " ".join(state.retrain.command()[3:]),
     })  # fmt: skip
 
 

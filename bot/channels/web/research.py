@@ -11,7 +11,8 @@ Figures (:class:`Figures`), over the study's participants and the log records of
   ``request_recommendation - preference`` turn with a + or - object, a skip intent);
 - ``fallbacks``: share of messages logged with a fallback intent;
 - ``questions_per_turn``: bot questions (``question`` or ``disambiguation`` events) per message;
-- ``satisfied`` / ``frustrated``: the conversations' one click; ``evaluator_conversations``;
+- ``satisfied`` / ``frustrated``: the participants' one click per conversation; ``evaluator_conversations`` and
+  their clicks (``evaluator_satisfied`` / ``evaluator_frustrated``), kept apart from the people's;
 - per condition: participants and messages; ``to_check``: messages still flagged for checking;
   ``corrected``: messages relabelled.
 """
@@ -56,6 +57,8 @@ class Figures:
     questions_per_turn: float = 0.0
     satisfied: int = 0
     frustrated: int = 0
+    evaluator_satisfied: int = 0
+    evaluator_frustrated: int = 0
     to_check: int = 0
     corrected: int = 0
     evaluator_conversations: int = 0
@@ -121,8 +124,10 @@ def figures_of(
         ratings=ratings,
         fallbacks=_share(fallbacks, n),
         questions_per_turn=_share(questions, n),
-        satisfied=sum(p.feedback == "satisfied" for p in participants),
-        frustrated=sum(p.feedback == "frustrated" for p in participants),
+        satisfied=sum(p.feedback == "satisfied" for p in people),
+        frustrated=sum(p.feedback == "frustrated" for p in people),
+        evaluator_satisfied=sum(p.feedback == "satisfied" for p in participants if p.kind == EVALUATOR),
+        evaluator_frustrated=sum(p.feedback == "frustrated" for p in participants if p.kind == EVALUATOR),
         to_check=to_check,
         corrected=corrected,
         evaluator_conversations=sum(p.kind == EVALUATOR for p in participants),
