@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ from bot.channels.web.intake import TurnIntake
 from bot.channels.web.research import StudyData
 from bot.channels.web.retrain import RetrainJob
 from bot.channels.web.security import BodyLimit, ClientLimit, RateLimiter, SecurityHeaders, csrf_token
-from bot.channels.web.store import WebStore
+from bot.channels.web.store import Participant, WebStore
 from bot.channels.web.study import StudyConfig
 
 __all__ = ["WebConfig", "WebState", "build_app"]
@@ -39,6 +40,7 @@ __all__ = ["WebConfig", "WebState", "build_app"]
 logger = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "corsbot_session"
+PARTICIPANT_TTL_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,26 @@ class WebState:
     reload: Callable[[], Awaitable[None]] | None = None
     limits: dict[str, RateLimiter] = field(default_factory=dict)
     reloading: bool = False
+    _participants: dict[str, tuple[float, Participant]] = field(default_factory=dict)
+
+    async def participant(self, pid: str) -> Participant | None:
+        """The participant ``pid`` (read at most every :data:`PARTICIPANT_TTL_S` seconds: a chat post
+        needs it, and only its consent, completion and feedback change, through this process's
+        :meth:`forget` or, with several web processes on PostgreSQL, within that delay)."""
+        now = time.monotonic()
+        cached = self._participants.get(pid)
+        if cached is not None and now - cached[0] < PARTICIPANT_TTL_S:
+            return cached[1]
+        found = await asyncio.to_thread(self.store.participant, pid)
+        if found is not None:
+            if len(self._participants) >= 10_000:
+                self._participants.clear()
+            self._participants[pid] = (now, found)
+        return found
+
+    def forget(self, pid: str) -> None:
+        """Drop the cached row of ``pid`` (after changing it)."""
+        self._participants.pop(pid, None)
 
     def render(self, request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
         """A page from the templates (autoescaped), with the session's CSRF token in its context."""

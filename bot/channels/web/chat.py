@@ -66,7 +66,7 @@ async def _own(state: WebState, request: Request, pid: Any) -> Participant | Res
     """The participant ``pid`` if this browser holds their secret, else an error page (403/400)."""
     if not isinstance(pid, str) or not valid_pid(pid):
         return _message(state, request, "Invalid link", "This participant id is not valid.", 400)
-    found = await asyncio.to_thread(state.store.participant, pid)
+    found = await state.participant(pid)
     if found is None or found.kind != PARTICIPANT or found.study != state.config.study.name:
         return _message(state, request, "Unknown participant", "Open the study link again to start.", 403)
     if not found.owns(_secrets(request).get(pid)):
@@ -106,7 +106,7 @@ async def chat_page(request: Request) -> Response:
     pid = request.query_params.get("pid") or request.session.get("last") or f"anon-{secrets.token_hex(8)}"
     if not valid_pid(pid):
         return _message(state, request, "Invalid link", "This participant id is not valid.", 400)
-    existing = await asyncio.to_thread(state.store.participant, pid)
+    existing = await state.participant(pid)
     participant = await (_register(state, request, pid) if existing is None else _own(state, request, pid))
     if isinstance(participant, Response):
         return participant
@@ -204,7 +204,7 @@ async def send(request: Request) -> Response:
         return _message(state, request, "Try again", "Your message could not be saved; please send it again.", 503)
     if not _wants_json(request):
         return RedirectResponse(f"/chat?pid={participant.pid}#end", status_code=303)
-    typed = await asyncio.to_thread(state.store.typed_turns, participant.pid)
+    typed = turn.typed if turn.typed is not None else await asyncio.to_thread(state.store.typed_turns, participant.pid)
     return JSONResponse({"user": text, "reply": _reply_json(turn.reply), "typed": typed,
                          "can_finish": typed >= state.config.study.min_turns})  # fmt: skip
 
@@ -227,6 +227,7 @@ async def consent(request: Request) -> Response:
         return _message(state, request, "No consent", "You did not agree, so the study does not start. "
                         "You can close this page.", 200)  # fmt: skip
     await asyncio.to_thread(state.store.consent, participant.pid)
+    state.forget(participant.pid)
     return RedirectResponse(f"/chat?pid={participant.pid}", status_code=303)
 
 
@@ -238,6 +239,7 @@ async def feedback(request: Request) -> Response:
     state, form, participant = checked
     try:
         stored = await asyncio.to_thread(state.store.give_feedback, participant.pid, form.get("value", ""))
+        state.forget(participant.pid)
     except ValueError:
         return _message(state, request, "Bad feedback", "Choose satisfied or frustrated.", 400)
     if _wants_json(request):
@@ -259,4 +261,5 @@ async def finish(request: Request) -> Response:
     await asyncio.to_thread(
         state.store.complete, participant.pid, participant.completion_code or _completion_code(state)
     )
+    state.forget(participant.pid)
     return RedirectResponse(f"/chat?pid={participant.pid}", status_code=303)

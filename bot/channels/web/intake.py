@@ -102,12 +102,13 @@ class TurnIntake:
     ) -> StoredTurn:
         annotation = reply.annotation if isinstance(reply, AnnotatedReply) else None
         plain = Reply(reply.text, reply.choices, reply.image, reply.card)
+        typed = None
         try:
-            await asyncio.to_thread(self.store.finish_turn, turn_id, plain, annotation)
+            typed = await asyncio.to_thread(lambda: self.store.finish_turn(turn_id, plain, annotation, pid=pid))
         except StoreError as exc:  # the dialog applied it; the transcript misses the reply until a retry
             logger.error("reply of web turn %d not stored: %s", turn_id, exc)
         self.handled += 1
-        return StoredTurn(turn_id, pid, auto, text, payload, interaction, 0, 1, plain, annotation)
+        return StoredTurn(turn_id, pid, auto, text, payload, interaction, 0, 1, plain, annotation, typed)
 
     async def _answer(self, turn: Turn) -> Reply:
         handler = self._handler

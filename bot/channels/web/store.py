@@ -181,6 +181,8 @@ class StoredTurn:
     answered_ms: int | None
     reply: Reply | None
     annotation: Annotation | None
+    typed: int | None = None
+    """Set on a turn just answered: the participant's own turns (not automatic ones) so far."""
 
     @property
     def key(self) -> str:
@@ -326,8 +328,9 @@ class WebStore:
             (pid, bool(auto), text, payload, interaction, now_ms()),
         )
 
-    def finish_turn(self, turn_id: int, reply: Reply, annotation: Annotation | None) -> None:
-        """Store a turn's reply (and what was logged for it): the turn is answered."""
+    def finish_turn(self, turn_id: int, reply: Reply, annotation: Annotation | None, *, pid: str | None = None) -> int:
+        """Store a turn's reply (and what was logged for it): the turn is answered. With ``pid``, returns
+        the participant's own turns so far (one round trip less for the chat's progress), else 0."""
         a = annotation or Annotation()
         self._db.execute(
             "UPDATE web_turns SET answered_ms = ?, reply = ?, message_id = ?, intent = ?, confidence = ?, "
@@ -335,6 +338,7 @@ class WebStore:
             (now_ms(), reply_to_json(reply), a.message_id or None, a.intent or None, a.confidence,
              json.dumps(list(a.events)), a.objects, a.domain or None, turn_id),
         )  # fmt: skip
+        return self.typed_turns(pid) if pid is not None else 0
 
     def unfinished(self) -> list[StoredTurn]:
         """Turns stored but not answered (a killed process's), in order."""
