@@ -44,14 +44,18 @@ def make_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cal
     monkeypatch.delenv("CORSBOT_DATABASE_URL", raising=False)
     clients: list[TestClient] = []
 
-    def make(study: StudyConfig | None = None, **overrides: Any) -> TestClient:
+    def make(study: StudyConfig | None = None, *, reloadable: bool = False, **overrides: Any) -> TestClient:
         study = study or StudyConfig(min_turns=2)
         db = tmp_path / "corsbot.sqlite3"
-        handler = StudyDialogs(db=db, study=study, services=fake_services())
+
+        def factory() -> StudyDialogs:
+            return StudyDialogs(db=db, study=study, services=fake_services())
+
         options: dict[str, Any] = {"console_token": TOKEN, "home": tmp_path / "home"}
         options.update(overrides)
         config = WebConfig(study=study, database=db, signing_key=b"k" * 48, **options)
-        client = TestClient(build_app(config, handler), follow_redirects=False)
+        app = build_app(config, factory(), handler_factory=factory if reloadable else None)
+        client = TestClient(app, follow_redirects=False)
         client.__enter__()
         clients.append(client)
         return client

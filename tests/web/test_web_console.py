@@ -4,6 +4,7 @@ corrections stored beside the log, the exports, retraining and promotion."""
 from __future__ import annotations
 
 import json
+import time
 
 from bot.channels.web.study import StudyConfig
 from tests.web.conftest import login, open_chat, say
@@ -119,9 +120,10 @@ def test_retraining_runs_in_the_background_and_promotion_shows_both_figures(make
     from bot import paths
     from bot.channels.web.retrain import RetrainJob
 
-    client = make_client()
+    client = make_client(reloadable=True)
     csrf = login(client)
     state = client.app.state.web
+    first_handler = state.intake.handler
     script = tmp_path / "fake_train.py"
     candidate = paths.intent_candidate()
     script.write_text(
@@ -142,6 +144,13 @@ def test_retraining_runs_in_the_background_and_promotion_shows_both_figures(make
     promoted = client.post("/console/promote", data={"csrf": csrf})
     assert promoted.status_code == 200 and promoted.json()["live"].startswith("accuracy=0.500")
     assert (paths.intent_model() / "recognizer.json").exists() and not candidate.exists()
+    for _ in range(100):  # the dialog restarts on the new live model in the background
+        if state.intake.handler is not first_handler and not client.get("/console/api/retrain").json()["reloading"]:
+            break
+        time.sleep(0.05)
+    assert state.intake.handler is not first_handler
+    csrf_chat = open_chat(client, "AFTER")
+    assert say(client, csrf_chat, "I like Inception", pid="AFTER").status_code == 200
     again = client.post("/console/promote", data={"csrf": csrf})
     assert again.status_code == 409 and "no candidate" in again.json()["error"]
 
