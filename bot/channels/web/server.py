@@ -6,6 +6,7 @@ the benchmark and the tests (a server on a free port of 127.0.0.1 in a thread of
 from __future__ import annotations
 
 import asyncio
+import signal
 import socket
 import threading
 import time
@@ -40,9 +41,20 @@ def serve(app: Any, *, host: str, port: int, on_started: Callable[[], None] | No
             on_started()
         await task
 
-    asyncio.run(run())
+    # uvicorn stops gracefully on SIGINT / SIGTERM, then raises the signal again for the handler it found:
+    # a no-op one here, so that the caller still closes the dialog workers and says it stopped.
+    previous = {sig: signal.signal(sig, _ignore) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        asyncio.run(run())
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     if not server.started:
         raise OSError(f"could not serve on {host}:{port} (address in use, or not allowed)")
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A signal handler that does nothing (see :func:`serve`)."""
 
 
 def free_port() -> int:
