@@ -8,10 +8,14 @@ system did on the previous turn); the first message of a user has no context and
 
 Commands:
 
-- ``corsbot nlu train [--data FILE ...] [--validated-only] [--out DIR] [--no-extra]``: trains on the
-  six released files by default (plus the DialogFlow agent's training phrases and our small-talk
-  phrases), writes the model and ``card.json`` to ``bot.paths.intent_model()``; works on any
-  dataset-format files, including exported session logs.
+- ``corsbot nlu train [--data FILE ...] [--logs [--session S]] [--validated-only] [--out DIR] [--folds K]
+  [--promote] [--no-extra]``: trains on the six released files by default (plus the DialogFlow agent's
+  training phrases and our small-talk phrases); works on any dataset-format files, including exported
+  session logs; ``--logs`` adds the bot's logged turns. The researcher's corrections
+  (:mod:`bot.corrections`) are applied to every record they name, in the files and the log. Writes the model
+  and ``card.json`` (with the K-fold CV figure, ``cv``) to ``bot.paths.intent_candidate()`` when a live
+  model exists (it stays until ``corsbot nlu promote``), else to ``bot.paths.intent_model()``.
+- ``corsbot nlu promote [--dry-run]``: the candidate becomes the live model (:mod:`bot.intent_models`).
 - ``corsbot nlu evaluate [--data FILE ...] [--out DIR] [--folds K]``: grouped k-fold
   cross-validation with the baseline side by side; writes JSON, Markdown, a confusion-matrix PNG
   and the errors under ``bot.paths.reports_dir()/nlu``; last line
@@ -28,12 +32,13 @@ import logging
 import random
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from bot import paths
 from bot.cli.args import at_least, non_negative_int
+from bot.corrections import apply_corrections
 from logs.record import iter_records
 from logs.schema import split_list
 
@@ -129,7 +134,7 @@ def sha256_of(path: Path) -> str:
 
 
 def examples_from_files(
-    files: Sequence[Path], *, validated_only: bool = False
+    files: Sequence[Path], *, validated_only: bool = False, corrections: Mapping[str, Any] | None = None
 ) -> tuple[list[Any], list[dict[str, Any]], list[str]]:
     """Read dataset-format files into intent examples.
 
@@ -138,6 +143,9 @@ def examples_from_files(
             the path (else ``movie``).
         validated_only: keep only records with ``toCheck=false`` (their state still comes from
             the user's previous record, validated or not).
+        corrections: messageID -> :class:`bot.corrections.Correction`, applied to the records they
+            name (an export of the bot's log: the researcher's relabelled turns); each file's info
+            counts them under ``corrections``.
 
     Returns:
         ``(examples, file_info, problems)``: ``IntentExample`` list; per file ``{"path",
@@ -155,9 +163,12 @@ def examples_from_files(
         # one record at a time (logs.record.iter_records), kept as a compact row: the file's text and
         # its parsed objects are never all in memory (issue 17.6)
         by_user: dict[int, list[_Row]] = {}
-        read = 0
+        read = corrected = 0
         for n, rec in enumerate(iter_records(path, problems)):
             read += 1
+            if corrections and rec.message_id in corrections:
+                (rec,) = apply_corrections([rec], corrections)
+                corrected += 1
             by_user.setdefault(rec.user_id, []).append(_row(rec, n, domain))
         before = len(examples)
         examples.extend(_examples(by_user, group=str(path), validated_only=validated_only))
@@ -167,9 +178,22 @@ def examples_from_files(
                 "sha256": sha256_of(path) if path.is_file() else None,  # a pipe cannot be read twice
                 "records": read,
                 "examples": len(examples) - before,
+                **({"corrections": corrected} if corrected else {}),
             }
         )
     return examples, info, problems
+
+
+def stored_corrections() -> dict[str, Any]:
+    """The researcher's corrections in the bot's database (none when there is no database yet)."""
+    from bot.corrections import open_for_log
+    from logs.store import StoreError
+
+    try:
+        with open_for_log(None) as store:
+            return store.all()
+    except StoreError:
+        return {}
 
 
 _Row = tuple[int, int, str, str, str, str, bool, str]
@@ -290,7 +314,11 @@ def _train_command(args: argparse.Namespace) -> int:
     log_examples: list[Any] = []
     if args.logs:  # first: a wrong session is one clear line before the files are read
         log_examples, log_info = log_training_records(args.session, validated_only=args.validated_only)
-    examples, info, problems = examples_from_files(files, validated_only=args.validated_only)
+    corrections = stored_corrections()
+    examples, info, problems = examples_from_files(files, validated_only=args.validated_only, corrections=corrections)
+    applied = sum(f.get("corrections", 0) for f in info)
+    if applied:
+        print(f"nlu train: {applied} records of the files corrected by the researcher (their corrections applied)")
     if log_info is not None:
         examples.extend(log_examples)
         info.append(log_info)

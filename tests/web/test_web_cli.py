@@ -88,6 +88,18 @@ def test_train_with_the_log_applies_the_corrections(home, tmp_path, capsys):
     assert "no session 'nope'" in capsys.readouterr().err
 
 
+def test_train_on_an_export_of_the_log_applies_the_corrections_too(home, tmp_path, capsys):
+    _logged_home(home)
+    exported = tmp_path / "export.json"
+    assert main(["export", "--session", "web", "--out", str(exported)]) == 0  # as logged
+    assert (
+        main(["nlu", "train", "--data", str(exported), "--no-extra", "--folds", "0", "--out", str(tmp_path / "m")]) == 0
+    )
+    assert "1 records of the files corrected by the researcher" in capsys.readouterr().out
+    card = json.loads((tmp_path / "m" / "card.json").read_text())
+    assert card["data_files"][0]["corrections"] == 1 and "smalltalk.greetings.hello" in card["counts"]["intents"]
+
+
 def test_export_with_corrections_and_as_sgd(home, capsys):
     _logged_home(home)
     out = home / "out.json"
