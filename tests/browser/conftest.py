@@ -60,11 +60,13 @@ class WebServer:
     process: subprocess.Popen[str]
 
 
-@pytest.fixture
-def web_server(built_home: Path, tmp_path: Path) -> Iterator[WebServer]:
-    """``corsbot web`` on a free port with a fresh database, one dialog worker process, a study file."""
+@pytest.fixture(scope="module")
+def web_server(built_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """``corsbot web`` on a free port with a fresh database (per test module), one dialog worker process,
+    a study file."""
     from bot.channels.web.server import free_port
 
+    tmp_path = tmp_path_factory.mktemp("web")
     home = tmp_path / "home"
     shutil.copytree(built_home, home, ignore=shutil.ignore_patterns("corsbot.sqlite3*", "store", "exports", "reports"))
     training = tiny_home.training_file(tmp_path / "retrain")

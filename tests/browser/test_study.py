@@ -192,7 +192,8 @@ def test_a_whole_study_in_the_browser(browser, web_server):
     assert by_id[relabelled[0]]["intent"] == "smalltalk.greetings.hello" and not by_id[relabelled[0]]["toCheck"]
     assert by_id[relabelled[1]]["recognizedObjects"] == "Q83495+, Q43416-"
     assert {r["messageID"] for r in logged} == set(by_id) and len(logged) >= 20
-    (dialogue,) = sgd
+    assert all(r["interactionType"] == "mixed" for r in logged)
+    dialogue = next(d for d in sgd if d["dialogue_id"] == "browser/PROLIFIC_5f1c")
     assert set(dialogue["services"]) == {"corsbot_movie", "corsbot_book", "corsbot_music"}
     assert {t["speaker"] for t in dialogue["turns"]} == {"USER", "SYSTEM"}
     assert any(t.get("corrected") for t in dialogue["turns"])
@@ -205,3 +206,17 @@ def test_a_whole_study_in_the_browser(browser, web_server):
     participant.click("#finish-button")
     participant.wait_for_selector("#completion-code")
     assert participant.locator("#completion-code").inner_text() == "BRWS2027"
+
+
+def test_a_participant_link_opened_in_another_browser_shows_nothing_of_the_conversation(browser, web_server):
+    first = browser.new_context(**PHONE).new_page()
+    first.goto(f"{web_server.url}/chat?pid=PRIVATE_1")
+    first.click("#agree")
+    first.wait_for_selector("#messages li.msg.bot")
+    _type(first, "I like The Shawshank Redemption, my secret")
+    other = browser.new_context(**PHONE).new_page()  # another browser: no cookie of PRIVATE_1
+    answer = other.goto(f"{web_server.url}/chat?pid=PRIVATE_1")
+    assert answer is not None and answer.status == 403
+    assert "my secret" not in other.content() and "another browser" in other.content()
+    first.reload()
+    assert "my secret" in first.locator("#messages").inner_text()  # the owner goes on where they were
