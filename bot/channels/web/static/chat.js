@@ -20,8 +20,9 @@
     if (image && /^https?:\/\//.test(image)) {
       const img = document.createElement("img");
       img.className = "card-image";
-      img.src = image;
       img.alt = "picture of the item";
+      img.addEventListener("error", () => img.remove());
+      img.src = image;
       li.appendChild(img);
     }
     const span = document.createElement("span");
@@ -54,7 +55,7 @@
 
   function showProgress(reply) {
     const min = Number(progress.dataset.min || 0);
-    progress.textContent = reply.typed + (min ? " / " + min : "") + " messages";
+    progress.textContent = reply.typed + (min && reply.typed < min ? " / " + min : "") + " messages";
     if (reply.can_finish && finish) finish.hidden = false;
   }
 
@@ -125,6 +126,11 @@
       }
     });
   }
+  // a picture that cannot be loaded (offline, gone) is left out rather than shown broken
+  document.querySelectorAll("img.card-image").forEach((img) => {
+    if (img.complete && img.naturalWidth === 0) img.remove();
+    else img.addEventListener("error", () => img.remove());
+  });
   const end = document.getElementById("end");
   if (end) end.scrollIntoView({ block: "end" });
 })();
