@@ -74,3 +74,26 @@ def test_rate_limits_refill_over_time():
     assert limiter.allow("a", now=1.1) and not limiter.allow("a", now=1.2)
     assert limiter.allow("b", now=0.0)
     assert RateLimiter(0, 0).allow("x")
+
+
+async def test_group_commit_stores_writes_together_and_fails_them_together(tmp_path):
+    import asyncio
+
+    from bot.channels.web.intake import GroupCommit
+    from bot.channels.web.store import WebStore
+    from logs.store import StoreError
+
+    store = WebStore(tmp_path / "db.sqlite3")
+    commits = GroupCommit(store)
+    ids = await asyncio.gather(*(commits.run(lambda s, i=i: s.add_turn("P", f"m{i}", None, interaction="NL"))
+                                 for i in range(20)))  # fmt: skip
+    assert sorted(ids) == ids and len(set(ids)) == 20 and commits.groups < 20
+    assert [t.text for t in store.turns("P")] == [f"m{i}" for i in range(20)]
+
+    def broken(s: WebStore) -> int:
+        raise StoreError("disk full")
+
+    results = await asyncio.gather(commits.run(lambda s: s.add_turn("P", "kept?", None, interaction="NL")),
+                                   commits.run(broken), return_exceptions=True)  # fmt: skip
+    assert all(isinstance(r, StoreError) for r in results)
+    assert "kept?" not in [t.text for t in store.turns("P")]  # the whole group was rolled back

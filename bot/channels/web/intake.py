@@ -7,6 +7,10 @@ on the event loop through ``ahandle``, the dialog in worker processes) or an in-
 (``handle``, run in a thread). Each turn carries the key ``web:<row id>``, so a turn handed over again
 after a crash is applied at most once (the dialog's turn receipts). A failed turn is answered with a
 short apology (never a trace or a path) and that answer is stored, so the conversation goes on.
+
+The table's writes are group-committed (:class:`GroupCommit`): the turns of many participants arriving
+together are stored in one transaction (each still before it is answered), so the web process takes
+the database's write lock once per group, not twice per message, beside the dialog workers' commits.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.channels.web.dialogs import AnnotatedReply
 from bot.channels.web.store import Participant, StoredTurn, WebStore
@@ -24,7 +28,7 @@ from bot.turns import Reply, Turn
 from corsbot_errors import CorsbotError
 from logs.store import StoreError
 
-__all__ = ["ChannelTexts", "TurnIntake"]
+__all__ = ["ChannelTexts", "GroupCommit", "TurnIntake"]
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +39,63 @@ class ChannelTexts:
 
     apology: str = "Sorry, something went wrong on my side. Please try again."
     storage_apology: str = "Sorry, I could not save that just now. Please send it again in a moment."
+
+
+T = TypeVar("T")
+
+
+class GroupCommit:
+    """Writes of the turn table from the event loop, committed in groups: every write waiting while a
+    group is being committed goes into the next one (one transaction and one thread hop for all of
+    them, instead of one each). A write's ``await`` returns once its group is committed, so "stored
+    before answered" holds; if a group fails, every write in it fails (nothing of it was kept).
+
+    Args:
+        store: the web tables.
+    """
+
+    def __init__(self, store: WebStore) -> None:
+        self._store = store
+        self._pending: list[tuple[Callable[[WebStore], Any], asyncio.Future[Any]]] = []
+        self._draining = False
+        self.groups = 0
+
+    async def run(self, write: Callable[[WebStore], T]) -> T:
+        """Run ``write(store)`` in the next group; its result once the group is committed.
+
+        Raises:
+            StoreError: the group could not be committed.
+        """
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((write, future))
+        if not self._draining:
+            self._draining = True
+            asyncio.get_running_loop().create_task(self._drain())
+        result: T = await future
+        return result
+
+    async def _drain(self) -> None:
+        try:
+            while self._pending:
+                group, self._pending = self._pending, []
+                try:
+                    results = await asyncio.to_thread(self._commit, [write for write, _ in group])
+                except Exception as exc:  # noqa: BLE001 - every writer of the group gets the error
+                    error = exc if isinstance(exc, StoreError) else StoreError(f"cannot store web turns ({exc})")
+                    for _, future in group:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
+                self.groups += 1
+                for (_, future), result in zip(group, results, strict=True):
+                    if not future.done():
+                        future.set_result(result)
+        finally:
+            self._draining = False
+
+    def _commit(self, writes: list[Callable[[WebStore], Any]]) -> list[Any]:
+        with self._store.transaction():
+            return [write(self._store) for write in writes]
 
 
 class TurnIntake:
@@ -52,6 +113,7 @@ class TurnIntake:
         self._texts = texts or ChannelTexts()
         self._users: dict[str, tuple[asyncio.Lock, int]] = {}  # pid -> (lock, turns waiting or running)
         self._running: dict[int, int] = {}  # id(handler) -> turns in it
+        self._writes = GroupCommit(store)
         self.handled = 0
 
     @property
@@ -68,8 +130,8 @@ class TurnIntake:
             StoreError: the turn could not be stored (nothing was handed to the dialog).
         """
         async with self._user_lock(participant.pid):
-            turn_id = await asyncio.to_thread(
-                self.store.add_turn, participant.pid, text, payload, interaction=interaction, auto=auto
+            turn_id = await self._writes.run(
+                lambda store: store.add_turn(participant.pid, text, payload, interaction=interaction, auto=auto)
             )
             reply = await self._answer(Turn(participant.user_key, text, payload, interaction, key=f"web:{turn_id}"))
             return await self._finish(turn_id, participant.pid, text, payload, interaction, auto, reply)
@@ -104,7 +166,7 @@ class TurnIntake:
         plain = Reply(reply.text, reply.choices, reply.image, reply.card)
         typed = None
         try:
-            typed = await asyncio.to_thread(lambda: self.store.finish_turn(turn_id, plain, annotation, pid=pid))
+            typed = await self._writes.run(lambda store: store.finish_turn(turn_id, plain, annotation, pid=pid))
         except StoreError as exc:  # the dialog applied it; the transcript misses the reply until a retry
             logger.error("reply of web turn %d not stored: %s", turn_id, exc)
         self.handled += 1

@@ -24,6 +24,7 @@ worker processes read the participants' study conditions through it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -385,6 +386,10 @@ class WebStore:
                 if turn.annotation is not None:
                     out[turn.annotation.message_id] = turn
         return out
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """Statements of this store run inside it commit together (a group commit of several turns)."""
+        return self._db.transaction()
 
     # ------------------------------------------------------------------ evaluator contexts
 
