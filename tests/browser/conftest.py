@@ -36,9 +36,11 @@ def built_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Debian's Chromium under Playwright (fails, never skips, when it is missing)."""
+    """Debian's Chromium under Playwright (fails, never skips, when it is missing). Per module: Playwright's
+    synchronous API keeps an event loop running in the main thread, which the asyncio tests collected
+    after these must not find."""
     if not CHROMIUM.exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: `make test` installs Debian's chromium as root "
                     "(else: apt-get install chromium chromium-driver)")  # fmt: skip
