@@ -63,6 +63,35 @@ def test_only_the_telegram_channel_imports_telegram():
     assert offenders == []
 
 
+WEB_FRAMEWORK = {"starlette", "uvicorn", "jinja2", "multipart", "python_multipart", "itsdangerous"}
+"""The web stack of the web channel (issue 26)."""
+
+
+def test_only_the_web_channel_imports_the_web_framework():
+    """Only the modules of the ``bot/channels/web/`` package import Starlette, uvicorn, Jinja2 (and their parts)."""
+    offenders = [
+        str(path.relative_to(ROOT))
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if any(name.split(".")[0] in WEB_FRAMEWORK for name in _imports(path))
+        and not path.relative_to(ROOT).as_posix().startswith("bot/channels/web/")
+    ]
+    assert offenders == []
+
+
+def test_the_web_dialog_side_runs_without_the_web_framework():
+    """The dialog workers load ``bot.channels.web.dialogs`` (and the store it reads): no web framework there,
+    directly or through the package's other modules."""
+    web = ROOT / "bot" / "channels" / "web"
+    for name in ("__init__.py", "dialogs.py", "store.py", "study.py"):
+        imported = _imports(web / name)
+        assert not {n for n in imported if n.split(".")[0] in WEB_FRAMEWORK}, name
+        assert not {n for n in imported if n.startswith("bot.channels.web.")} - {
+            "bot.channels.web.store",
+            "bot.channels.web.study",
+        }, name
+
+
 def test_only_the_sparql_module_imports_sparqlwrapper():
     offenders = [
         str(path.relative_to(ROOT))

@@ -9,6 +9,7 @@ Subcommands are registered by glue modules, one per concern, each exposing
 - ``bot/cli/logs.py``: ``export``, ``logs tocheck``
 - ``bot/cli/chat.py``: ``chat``, ``replay``
 - ``bot/cli/telegram.py``: ``telegram``, ``bench telegram``
+- ``bot/cli/web.py``: ``web``, ``bench web``
 - ``bot/cli/bench_start.py``: ``bench start``
 
 A command group shared by several modules (``bench``) is made with :func:`command_group`.
@@ -33,6 +34,7 @@ _GLUE_MODULES = (
     "bot.cli.logs",
     "bot.cli.chat",
     "bot.cli.telegram",
+    "bot.cli.web",
     "bot.cli.bench_start",
 )
 
