@@ -11,6 +11,7 @@ check                   command (``corsbot ...``)
 ``entities``            ``nlu evaluate-entities``
 ``converse``            ``replay <shared>/converse/*/messages_*.json --report DIR`` (the six released files)
 ``jiis``                ``replay <shared>/jiis/{popularity,item2item}/messages.json --report DIR``
+``linking``             ``nlu evaluate-linking`` (the linker's steps; added after the move, so recorded from then)
 ``index``               (no command) the entity linker's name index of each built domain, built in
                         memory by ``EntityLinker.build_index``: a SHA-256 and a size per table
 ======================  ==========================================================================
@@ -22,7 +23,8 @@ Each check writes into ``<folder>/<check>/``:
   ``ours_*.json`` records, ``report.json`` and ``report.md``);
 - ``turns.jsonl``: every ``DialogManager.handle`` call: user, text, payload -> reply text, buttons, image;
 - ``links.jsonl``: every ``EntityLinker.link`` call: domain, text, focus, history -> mentions with
-  their candidates (QID, score to 6 decimals, is_item, roles), ambiguous, partial;
+  their candidates (QID, score to 6 decimals, is_item, roles), ambiguous, partial; and every
+  ``EntityLinker.trace`` call (``"call": "trace"``): its steps with their decision (link / ask / drop);
 - ``sentences.jsonl`` (realistic): the scored outcome of every sentence (intent, stored opinions,
   questions).
 
@@ -67,7 +69,7 @@ from typing import Any, TextIO
 
 ROOT = Path(__file__).resolve().parents[2]
 REALISTIC = [ROOT / "tests" / "data" / "realistic" / f"{name}.jsonl" for name in ("dev", "heldout", "fresh")]
-CHECKS = ("realistic", "entities", "converse", "jiis", "index")
+CHECKS = ("realistic", "entities", "converse", "jiis", "linking", "index")
 SCORE_DECIMALS = 6
 
 _VOLATILE = (
@@ -94,6 +96,8 @@ def _argv(check: str, files_dir: Path, shared: Path) -> list[str]:
         return ["nlu", "evaluate-realistic", *(str(p) for p in REALISTIC)]
     if check == "entities":
         return ["nlu", "evaluate-entities"]
+    if check == "linking":
+        return ["nlu", "evaluate-linking"]
     if check == "converse":
         released = sorted((shared / "converse").glob("*/messages_*.json"))
         return ["replay", *(str(p) for p in released), "--report", str(files_dir)]
@@ -111,6 +115,19 @@ def _mention_json(mention: Any) -> dict[str, Any]:
         "ambiguous": mention.ambiguous,
         "partial": mention.partial,
         "candidates": [[c.qid, round(c.score, SCORE_DECIMALS), c.is_item, list(c.roles)] for c in mention.candidates],
+    }
+
+
+def _step_json(step: Any) -> dict[str, Any]:
+    """A step of ``EntityLinker.trace`` as a mention would be recorded, with its decision."""
+    ranked = step.ranked
+    return {
+        "text": "",
+        "start": step.start,
+        "end": step.end,
+        "ambiguous": step.decision.value == "ask",
+        "partial": step.decision.value,  # link / ask / drop
+        "candidates": [[c.qid, round(c.score, SCORE_DECIMALS), c.is_item, list(c.roles)] for c in ranked.candidates],
     }
 
 
@@ -132,6 +149,7 @@ def _recording(folder: Path) -> Iterator[None]:
         (folder / "sentences.jsonl").open("w", encoding="utf-8") as sentences,
     ):
         handle, link, run_sentence = DialogManager.handle, EntityLinker.link, realistic.run_sentence
+        trace = getattr(EntityLinker, "trace", None)  # the steps of one message (since the linker is a pipeline)
 
         def write(out: TextIO, obj: Mapping[str, Any]) -> None:
             out.write(json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n")
@@ -165,6 +183,21 @@ def _recording(folder: Path) -> Iterator[None]:
             )
             return mentions
 
+        def recorded_trace(self: Any, text: str, *, focus: Any = None, history: Sequence[Any] = ()) -> Any:
+            steps = trace(self, text, focus=focus, history=history)
+            write(
+                links,
+                {
+                    "call": "trace",
+                    "domain": getattr(self, "domain", ""),
+                    "text": text,
+                    "focus": focus,
+                    "history": list(history),
+                    "mentions": [_step_json(step) for step in steps],
+                },
+            )
+            return steps
+
         def recorded_sentence(dm: Any, sentence: Any, user: str, *args: Any, **kwargs: Any) -> Any:
             outcome = run_sentence(dm, sentence, user, *args, **kwargs)
             write(sentences, {"user": user, "id": sentence.id, **dataclasses.asdict(outcome)})
@@ -172,12 +205,16 @@ def _recording(folder: Path) -> Iterator[None]:
 
         DialogManager.handle = recorded_handle  # type: ignore[method-assign]
         EntityLinker.link = recorded_link  # type: ignore[method-assign]
+        if trace is not None:
+            EntityLinker.trace = recorded_trace  # type: ignore[method-assign]
         realistic.run_sentence = recorded_sentence
         try:
             yield
         finally:
             DialogManager.handle = handle  # type: ignore[method-assign]
             EntityLinker.link = link  # type: ignore[method-assign]
+            if trace is not None:
+                EntityLinker.trace = trace  # type: ignore[method-assign]
             realistic.run_sentence = run_sentence
 
 
@@ -392,7 +429,10 @@ def _reply(turn: dict[str, Any] | None) -> Any:
 
 
 def _link_key(row: Mapping[str, Any]) -> str:
-    return json.dumps([row["domain"], row["text"], row["focus"], row["history"]], ensure_ascii=False)
+    key = [row["domain"], row["text"], row["focus"], row["history"]]
+    if row.get("call", "link") != "link":
+        key.append(row["call"])
+    return json.dumps(key, ensure_ascii=False)
 
 
 def diff_links(base: Path, new: Path) -> list[str]:
@@ -403,7 +443,7 @@ def diff_links(base: Path, new: Path) -> list[str]:
     out = []
     for key in a.keys() | b.keys():
         if a.get(key) != b.get(key):
-            domain, text, focus, _history = json.loads(key)
+            domain, text, focus = json.loads(key)[:3]
             out.append(
                 f"{domain} {text!r} focus={focus}: "
                 f"{_short(_mentions_text(a.get(key)))} -> {_short(_mentions_text(b.get(key)))}"
