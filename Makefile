@@ -46,8 +46,11 @@ $(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py re
 $(CORSBOT_HOME)/kb/%/kb.pack: $(CORSBOT_HOME)/kb/%/kb.json.gz recommender/kbpack.py
 	$(BIN)/corsbot kb pack --domain $*
 
-# the entity linker's name index, rebuilt when the snapshot or the linker's index rules change
-$(CORSBOT_HOME)/kb/%/names.pack: $(CORSBOT_HOME)/kb/%/kb.pack nlu/linker.py nlu/name_index.py nlu/textnorm.py
+# the entity linker's name index, rebuilt when the snapshot or the rules that build it change: the files of
+# nlu.linking.index_build.INDEX_RULES, whose source is its fingerprint (tests/nlu/test_linking_index.py checks both agree)
+INDEX_RULES := nlu/linking/index_build.py nlu/linking/tokens.py nlu/linking/values.py nlu/linking/words.py \
+	nlu/name_index.py nlu/textnorm.py
+$(CORSBOT_HOME)/kb/%/names.pack: $(CORSBOT_HOME)/kb/%/kb.pack $(INDEX_RULES)
 	$(BIN)/corsbot kb index --domain $*
 	touch $@  # kb index keeps an index that is up to date without rewriting it
 
