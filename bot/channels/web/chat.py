@@ -22,8 +22,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from bot.channels.web.app import WebState, client_of, state_of
 from bot.channels.web.security import csrf_ok
+from bot.channels.web.state import WebState, client_of, state_of
 from bot.channels.web.store import PARTICIPANT, Participant, StoredTurn, new_secret, valid_pid
 from bot.turns import MAX_PAYLOAD_BYTES, Choice, Reply
 from logs.store import StoreError

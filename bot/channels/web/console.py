@@ -26,8 +26,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from bot import paths
-from bot.channels.web.app import WebState, client_of, state_of
 from bot.channels.web.security import console_fingerprint, csrf_ok
+from bot.channels.web.state import WebState, client_of, state_of
 from bot.corrections import known_intent
 from bot.intent_models import cv_text, promote, read_card
 from bot.messages import SMALLTALK

@@ -38,7 +38,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bot.channels.web.app import WebState, state_of
+from bot.channels.web.state import WebState, state_of
 from bot.channels.web.store import EVALUATOR, Participant, StoredTurn, new_secret
 from bot.sgd import items_of, system_acts, user_acts
 from logs.store import StoreError
