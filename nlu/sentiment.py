@@ -37,7 +37,10 @@ Method, per message:
    opinion of a part ("but I hated the ending") is not one of the whole. Only a bare list item
    borrows a later subject's predicate ("X and Y are great"). The standard of a comparison ("as good
    as Y", "less bad than Y") has no opinion (:meth:`SentimentRecognizer.comparison_standards`: the
-   dialog neither stores nor asks about it), unless presupposed ("even better than Y": good). Still nothing:
+   dialog neither stores nor asks about it), unless presupposed ("even better than Y": good). Chat's own
+   scoping (``nlu.opinion_scope``, issue 22): an aspect cue ("way too long") never outweighs an opinion of
+   the whole, a concession ("even if it's overplayed") is an aside, and a clause whose subject is a name
+   the linker did not find ("... but tenet was a mess") keeps its opinion. Still nothing:
    ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
 
@@ -67,6 +70,7 @@ from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from nlu import sentiment_lexicon as lex
 from nlu.errors import NluError
+from nlu.opinion_scope import CONCESSIVE_WORDS, degree_phrases, opens_concession, opens_own_subject, without_degrees
 from nlu.textnorm import contraction_repairs, repair_contractions
 
 logger = logging.getLogger(__name__)
@@ -152,6 +156,7 @@ class _Clause:
     words: int = 0  # words besides entity placeholders
     aspect: bool = False  # names a part of a work: "the story is boring"
     predicate: bool = False  # a bare judgement naming nothing, no subject of its own: "..., amazing", "and wonderful"
+    degree: bool = False  # its only opinion is an aspect cue: "but way too long" (nlu.opinion_scope)
 
     @property
     def polarity(self) -> Polarity | None:
@@ -372,7 +377,8 @@ class SentimentRecognizer:
         start, boundary, opens = 0, "start", True  # opens: the clause opens a sentence (capitals name nothing)
         for match in _SPLIT.finditer(masked):
             spans.append((start, match.start(), boundary, opens))
-            boundary = "contrast" if match.group("contrast") else "plain"
+            contrast = match.group("contrast")
+            boundary = "plain" if not contrast else "concession" if contrast.lower() in CONCESSIVE_WORDS else "contrast"
             opens = bool(match.group("punct")) and match.group("punct").strip() not in (",", ":")
             start = match.end()
         spans.append((start, len(masked) + 1, boundary, opens))
@@ -381,14 +387,20 @@ class SentimentRecognizer:
         for a, b, kind, opens in spans:
             piece = masked[a:b]
             words = _WORD.findall(piece.lower())
-            named = any(w.startswith(placeholder) for w in words) or _names_something(piece, opens_sentence=opens)
+            named = (
+                any(w.startswith(placeholder) for w in words)
+                or _names_something(piece, opens_sentence=opens)
+                or opens_own_subject(piece)  # "... but tenet was a mess": about a name the linker did not find
+            )
             own_words = [w for w in words if not w.startswith(placeholder)]
+            kind = "concession" if kind != "start" and opens_concession(piece) else kind
+            cue = self._clause_cue(piece)
             out.append(
                 _Clause(
                     a,
                     b,
                     kind,
-                    self._clause_cue(piece),
+                    cue,
                     short=len(own_words) <= 1,
                     entities=named,
                     reference=bool(_BACK_REFERENCE.search(piece)),
@@ -400,6 +412,12 @@ class SentimentRecognizer:
                         and 0 < len(own_words) <= 4
                         and own_words[0] not in _SUBJECTS
                         and not _BACK_REFERENCE.search(piece)
+                    ),
+                    degree=(
+                        cue is not None
+                        and cue.polarity is not Polarity.NEUTRAL
+                        and bool(degree_phrases(piece))
+                        and self._clause_cue(without_degrees(piece)) is None
                     ),
                 )
             )
@@ -679,12 +697,17 @@ def _later_opinion(clauses: list[_Clause], index: int) -> _Cue | None:
         if clause.entities:
             break
         cue = clause.cue
-        if cue is None or (clause.aspect and not clause.reference):
-            continue
+        if cue is None or (clause.aspect and not clause.reference) or clause.boundary_before == "concession":
+            continue  # a part of the work, or an aside ("even if it's a bit overplayed")
+        current = found or own
+        if clause.degree and current is not None and current.polarity is not Polarity.NEUTRAL:
+            continue  # "great but way too long": the length does not outweigh the whole
         hedge = own is not None and own.polarity is Polarity.NEUTRAL
         leaning = hedge and own is not None and cue.polarity is own.leaning and cue.polarity is not Polarity.NEUTRAL
         if clause.reference and (own is None or cue.strength >= own.strength or leaning):
             found = cue
+        elif clause.predicate and own is None and found is None:
+            found = cue  # "read it, great book but way too long": the first judgement after a bare mention
         elif clause.predicate and own is not None:
             if hedge:
                 if leaning:
