@@ -266,6 +266,19 @@ class SentimentRecognizer:
             return True  # "Sigur Rós are otherworldly", "The Cure got me through my teens"
         return any(w in _EXPERIENCE_VERBS for w in words)
 
+    def has_cue(self, text: str, *, strong: bool = False) -> bool:
+        """True if ``text`` holds an opinion cue of the lexicon or one of its phrase patterns ("loved it",
+        "mid", "not my style", "too weird for me", "could watch it again"), VADER's score left out: the
+        message states an opinion ("no thanks" does not, though VADER scores "thanks"), or a hedge ("it's ok
+        i guess"). With ``strong``, only a stated or judging word of the lexicon counts ("hated", "boring",
+        "mid"), not a lack of interest ("not my thing", "not for me") nor a hedge ("meh")."""
+        low = repair_contractions((text or "").translate(_APOSTROPHES)).lower()
+        if strong:
+            shrug = [m.span() for m in _NOT_FOR_ME.finditer(low)]
+            return any(not any(a <= f[0] and f[1] <= b + 1 for a, b in shrug) for f in self._matches(low))
+        patterns = (self._hedges, _NOT_FOR_ME, _TOO_FOR_ME, _WOULD_AGAIN)
+        return bool(self._matches(low)) or any(p.search(low) for p in patterns)
+
     def comparison_standards(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]:
         """Per span: True when the entity is only the standard a comparison measures another by ("Glass
         Onion wasn't as good as Knives Out", "X is less bad than Y", "slightly better than Y"): no
