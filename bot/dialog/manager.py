@@ -233,6 +233,7 @@ class DialogManager:
             refinable=bool(refinable),
             stamp=str(getattr(pending, "stamp", None)),
             suggested=pending.qid if isinstance(pending, SuggestionQuestion) else None,
+            asked=_asked(pending),
         )
 
     # ------------------------------------------------------------------ plumbing
@@ -251,6 +252,15 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _asked(pending: object) -> frozenset[str]:
+    """The QIDs the open question is about (its candidates, or the suggested item)."""
+    if isinstance(pending, PREFERENCE_QUESTIONS):
+        return frozenset(pending.task.candidates)
+    if isinstance(pending, SuggestionQuestion):
+        return frozenset({pending.qid})
+    return frozenset()
 
 
 _NO_PARSE = TurnParse("", Intent.FALLBACK.value)

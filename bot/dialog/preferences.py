@@ -17,6 +17,7 @@ from bot.dialog import questions
 from bot.dialog.acts import PREFERENCE_QUESTIONS, ConfirmQuestion, ItemQuestion, Outcome, PreferenceTask, RoleQuestion
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
+from bot.dialog.revisions import revise
 from bot.dialog.suggest import nameable_item, suggest
 from logs.schema import Event
 from nlu.textnorm import fold
@@ -102,7 +103,9 @@ def on_preference(ctx: TurnContext) -> Outcome:
     if not queue:
         outcome.text = msg.NOTHING_FOUND
         return outcome
+    notes = revise(ctx, queue)  # "Heat too", "sorry, I meant Heat", "oops, the album" (issue 22)
     process(ctx, queue, outcome, NEW_PREFERENCE_EVENTS)
+    outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
     if ctx.config.elicitation is not None and ctx.state.pending is None and ctx.parse.role_opinions:
         # the successor study's protocol: "I like Pulp Fiction for the director" -> its director, confirmed
         from bot.dialog.suggestions import ask_role_values
@@ -186,6 +189,7 @@ def on_answer(ctx: TurnContext) -> Outcome:
         store_all_values(ctx, task, agrees, outcome)
     elif isinstance(question, ConfirmQuestion):
         task.polarity = "+" if choice == 0 else "-"
+        task.answered = True
         queue.insert(0, task)
     state.pending = None
     process(ctx, queue, outcome, FOLLOW_UP_EVENTS)
@@ -228,17 +232,24 @@ def refine(ctx: TurnContext) -> Outcome:
         outcome.text = msg.NOT_STORED.format(label=display(ctx, qid))
         return outcome
     choice = parse.answer
+    readings = set(last.readings or last.candidates)
     if isinstance(choice, int) and task.candidates[choice] != qid:
         new = [task.copy(candidates=[task.candidates[choice]], ambiguous=False, role=None)]
     else:
         new = tasks(ctx, parse.readings)
         for other in new:
-            if other.polarity not in ("+", "-"):
+            # a bare name goes on with the opinion the user just stated ("I like Heat" -> "Ronin", as the
+            # original agent stored it), as does a fuller name, another reading of the same words ("Titanic
+            # 1997") or a name said as a correction ("no wait, Heat"); after a yes / no to "Did you like X?" it
+            # is a new topic, asked about ("kid a" after "not really" is no dislike of Kid A; issue 22)
+            same = other.qid in readings or shares_a_word(other.mention, last.mention)
+            carried = not last.answered or same or parse.correction or other.qid in parse.substitutes
+            if other.polarity not in ("+", "-") and carried:
                 other.polarity = polarity
     if new:
-        readings = set(last.readings or last.candidates)
-        if all(t.qid != qid for t in new) and any(t.qid in readings for t in new):
-            state.profile().pop(qid, None)  # another reading of the same words: a correction
+        replaced = all(t.qid != qid for t in new) and any(t.qid in readings for t in new)
+        if replaced or (parse.correction and all(t.polarity == polarity and t.qid != qid for t in new)):
+            state.profile().pop(qid, None)  # another reading of the same words, or a correction
         process(ctx, new, outcome, FOLLOW_UP_EVENTS)
         return outcome
     outcome.text = msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain])
