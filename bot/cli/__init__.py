@@ -4,7 +4,7 @@ Subcommands are registered by glue modules, one per concern, each exposing
 ``register(subparsers) -> None``:
 
 - ``bot/cli/kb.py``: ``kb build | stats | show``
-- ``bot/cli/nlu.py``: ``nlu train | evaluate | evaluate-entities``
+- ``bot/cli/nlu.py``: ``nlu train | evaluate | evaluate-entities | evaluate-realistic | evaluate-conversations``
 - ``bot/cli/rec.py``: ``rec evaluate | bench``
 - ``bot/cli/logs.py``: ``export``, ``logs tocheck``
 - ``bot/cli/chat.py``: ``chat``, ``replay``
