@@ -62,6 +62,8 @@ ANOTHER = re.compile(r"\b(?:another|next|something else|anything else|different 
 opinion."""
 DECLINING = re.compile(r"^\W*(?:nah+|no+|nope|naw|meh)\b")
 """A declining opener ("nah not my thing"): the offer declined, a skip unless a clear judgement follows."""
+STATED_VERB = re.compile(r"\b(?:like|love|hate|dislike|enjoy|adore|liked|loved|hated|disliked|enjoyed|adored)\b")
+"""A stated opinion verb ("I dislike"): at the card's fallback, the study's agent's reading is kept."""
 EXPERIENCED = re.compile(r"\b(?:seen|saw|watched|read|heard|listened|know|knew|finished|played|have it)\b")
 """Words saying the user knows the item on screen ("seen it, hated it"): the opinion is a rating of it."""
 CLOSING = re.compile(r"\b(?:bye|byee+|goodbye|good night|cya|see (?:ya|you)|thanks|thank you|thx|ty|later)\b")
@@ -84,8 +86,12 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     confirmation = intent.startswith("smalltalk.confirmation")  # "boring 🥱" heard as a "yes"
     experienced = bool(EXPERIENCED.search(folded))  # "seen it, it's good": about the card, whatever was heard
     heard = intent in CARD_OPINION_INTENTS or confirmation
-    if phrased is None and not heard and not (experienced and (is_smalltalk(intent) or intent in NOT_UNDERSTOOD)):
-        return False  # small talk and the card's fallback keep the study's reading ("Good film", "I dislike")
+    # the card's fallback yields to a judgement ("boring 🥱", "mid") or to an experience ("seen it, it's good"),
+    # not to a bare stated verb the study's agent left as a fallback ("I dislike"); small talk only to an experience
+    judged = intent in NOT_UNDERSTOOD and not STATED_VERB.search(folded)
+    if phrased is None and not heard and not judged and not (experienced and is_smalltalk(intent)):
+        if not (experienced and intent in NOT_UNDERSTOOD):
+            return False  # small talk and a stated verb at the card's fallback keep the study's reading
     if CLOSING.search(folded) or ASKING.search(folded) or ANOTHER.search(folded) or opens_own_subject(content):
         return False
     if OPINION_OBJECT.search(folded) or not (
@@ -95,6 +101,6 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     # a skip (the classifier's, or a declining "nah") yields only to a clear judgement ("nah, hated that one";
     # "nah not my thing" stays a skip) unless the words say the user knows the item ("read it, not my style")
     skip = phrased == Intent.REC_SKIP or intent in (Intent.REC_SKIP, Intent.SKIP) or bool(DECLINING.match(folded))
-    strong = (skip or confirmation) and not experienced
+    strong = (skip or confirmation or judged) and not experienced
     has_cue = getattr(sentiment, "has_cue", None)
     return has_cue is not None and bool(has_cue(content, strong=strong))

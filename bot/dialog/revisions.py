@@ -12,7 +12,9 @@ stored, and to the profile:
   disliked: Heat is the liked one), else that of what the previous turn stored; what the previous
   turn stored and the message does not name again is removed (it was not the one meant);
 - **self-corrections** ("no wait", "oops", "I got that wrong, it's the album"): a namesake of a named
-  entity in the profile, another reading of the same words, is replaced by the one named now.
+  entity in the profile, another reading of the same words, is replaced by the one named now; a short
+  name of an entity in the profile means that entity ("no wait, I didn't finish the priory" after "I
+  loved The Priory of the Orange Tree": the stored book, not another one called "The Priory").
 
 Example (the previous turn stored "👎 Ronin")::
 
@@ -21,10 +23,13 @@ Example (the previous turn stored "👎 Ronin")::
 
 from __future__ import annotations
 
+import re
+
 from bot import messages as msg
 from bot.dialog.acts import PreferenceTask
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
+from nlu.textnorm import fold
 
 __all__ = ["revise"]
 
@@ -41,6 +46,11 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask]) -> list[str]:
         Notes for the reply, one per profile entry removed ("Removed X from your profile.").
     """
     parse, profile = ctx.parse, ctx.state.profile()
+    if parse.correction:  # "no wait, ... the priory": the stored "The Priory of the Orange Tree"
+        for task in queue:
+            stored = [q for q in profile if q != task.qid and _short_for(task.mention, ctx.kb.label(q))]
+            if len(stored) == 1 and task.qid not in profile:
+                task.candidates, task.readings, task.ambiguous = [stored[0]], [stored[0]], False
     before = {t.qid: t.polarity for t in ctx.refinable if t.polarity in ("+", "-")}
     last = set(before.values())
     if parse.also and len(last) == 1:  # "Heat too" after "I love Ronin"
@@ -67,6 +77,17 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask]) -> list[str]:
             profile.pop(qid, None)
             notes.append(msg.DELETED.format(label=display(ctx, qid)))
     return notes
+
+
+def _short_for(mention: str, label: str) -> bool:
+    """``mention`` is a shortened ``label``: its words open the label's, articles aside ("the priory" of "The
+    Priory of the Orange Tree"), and the label has more."""
+    said, full = _words(mention), _words(label)
+    return 0 < len(said) < len(full) and full[: len(said)] == said
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"\w+", fold(text)) if w not in ("the", "a", "an")]
 
 
 def _other(task: PreferenceTask) -> str:

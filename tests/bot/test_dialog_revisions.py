@@ -33,6 +33,10 @@ class Intents(FakeIntents):
 
 @pytest.fixture()
 def dm(tmp_path):
+    return _dm(tmp_path)
+
+
+def _dm(tmp_path):
     kb = FakeKB()
     domain = DomainServices(kb=kb, linker=FakeLinker(kb), recommender=Recommender(kb))
     services = Services(Intents(), SentimentRecognizer(), lambda name: domain)
@@ -72,6 +76,20 @@ def test_the_name_meant_takes_the_opinion_the_message_turns_around(dm):
     _say(dm, "I like Inception")
     _say(dm, "actually no, I don't like Memento, I was thinking of Dunkirk")
     assert _profile(dm) == {MEMENTO: "-", INCEPTION: "+", DUNKIRK: "+"}
+
+
+def test_a_correction_naming_a_stored_item_by_a_short_name_means_it(tmp_path, monkeypatch):
+    # issue 22 (dev set): "no wait, ... i actually didn't finish the priory" after "The Priory of the Orange Tree"
+    from tests.bot import dialog_fakes
+
+    monkeypatch.setattr(dialog_fakes, "LABELS", {**dialog_fakes.LABELS, "Q9": "Mission", "Q10": "Mission Fallout"})
+    dm = _dm(tmp_path)
+    _say(dm, "I love Mission Fallout")
+    assert _profile(dm) == {"Q10": "+"}
+    _say(dm, "oops no, that was my brother. I hated mission, way too long")
+    assert _profile(dm) == {"Q10": "-"}
+    _say(dm, "I like Mission")  # no correction: the title named
+    assert _profile(dm) == {"Q10": "-", "Q9": "+"}
 
 
 def test_names_added_to_the_last_opinion_take_it(dm):

@@ -84,6 +84,7 @@ def test_another_name_with_an_opinion_at_an_open_question_is_a_preference(linker
         ("already watched it, loved it", Intent.REC_SKIP.value, "+"),
         ("nah that one's mid", Intent.FALLBACK.value, "-"),
         ("boring 😴", "smalltalk.confirmation.yes", "-"),
+        ("so mid", Intent.REC_FALLBACK.value, "-"),  # a judgement the card's fallback did not hear
         ("Not my thing", Intent.PREFERENCE.value, "-"),
         ("seen it, it was great but way too long", Intent.REC_DETAILS.value, "+"),
         ("hmm it's ok i guess", Intent.PREFERENCE.value, "0"),
@@ -109,6 +110,7 @@ def test_an_opinion_of_the_card_rates_it(linker, sentiment, text, said, polarity
         ("i love pulp fiction", Intent.PREFERENCE.value),  # another title
         ("i'm obsessed with rambo", Intent.PREFERENCE.value),
         ("heat 2 is the best movie ever", Intent.PREFERENCE.value),  # a name the linker does not know
+        ("I dislike", Intent.REC_FALLBACK.value),  # the released study's agent's fallback, kept for its replay
     ],
 )
 def test_what_is_no_opinion_of_the_card(linker, sentiment, text, said):  # noqa: F811
@@ -149,3 +151,14 @@ def test_additions_substitutions_and_idioms_are_marked(linker, sentiment):  # no
     # issue 22: "love me some X" was read as a request
     got = parse("love me some pulp fiction", linker, sentiment, said=Intent.RECOMMENDATION.value)
     assert got.intent == Intent.PREFERENCE and [(r.qid, r.polarity.value) for r in got.readings] == [(PULP, "+")]
+
+
+def test_a_determiner_no_answers_no_suggestion(linker, sentiment):  # noqa: F811
+    # issue 22 (dev set): "no romcoms please" at "Do you like X?" disliked X
+    got = parse("no westerns please", linker, sentiment, question="suggestion", suggested=TITANIC,
+                asked=frozenset({TITANIC}))  # fmt: skip
+    assert got.suggestion is None or got.suggestion.kind != "rate"
+    got = parse(
+        "no, not really", linker, sentiment, question="suggestion", suggested=TITANIC, asked=frozenset({TITANIC})
+    )
+    assert got.suggestion is not None and (got.suggestion.kind, got.suggestion.polarity) == ("rate", "-")
