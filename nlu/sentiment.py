@@ -40,7 +40,8 @@ Method, per message:
    dialog neither stores nor asks about it), unless presupposed ("even better than Y": good). Chat's own
    scoping (``nlu.opinion_scope``, issue 22): an aspect cue ("way too long") never outweighs an opinion of
    the whole, a concession ("even if it's overplayed") is an aside, and a clause whose subject is a name
-   the linker did not find ("... but tenet was a mess") keeps its opinion. Still nothing:
+   the linker did not find ("... but tenet was a mess") keeps its opinion; a one-word cue typed with a
+   slip of the keyboard is read as that cue ("giid": ``nlu.cue_spelling``). Still nothing:
    ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
 
@@ -69,6 +70,7 @@ from enum import Enum
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from nlu import sentiment_lexicon as lex
+from nlu.cue_spelling import CueSpeller
 from nlu.errors import NluError
 from nlu.opinion_scope import CONCESSIVE_WORDS, degree_phrases, opens_concession, opens_own_subject, without_degrees
 from nlu.textnorm import contraction_repairs, repair_contractions
@@ -179,6 +181,8 @@ class SentimentRecognizer:
         ]
         self._hedges = _compile_phrases(lex.HEDGES)
         self._descriptive = _compile_phrases(lex.DESCRIPTIVE)
+        groups = (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE)
+        self._speller = CueSpeller(w for group in groups for w in group)  # "giid" -> "good" (issue 22)
 
     def polarities(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[Polarity, ...]:
         """Polarity of each entity span of ``text``.
@@ -272,7 +276,7 @@ class SentimentRecognizer:
         message states an opinion ("no thanks" does not, though VADER scores "thanks"), or a hedge ("it's ok
         i guess"). With ``strong``, only a stated or judging word of the lexicon counts ("hated", "boring",
         "mid"), not a lack of interest ("not my thing", "not for me") nor a hedge ("meh")."""
-        low = repair_contractions((text or "").translate(_APOSTROPHES)).lower()
+        low = self._speller.respell(repair_contractions((text or "").translate(_APOSTROPHES)).lower())
         if strong:
             shrug = [m.span() for m in _NOT_FOR_ME.finditer(low)]
             return any(not any(a <= f[0] and f[1] <= b + 1 for a, b in shrug) for f in self._matches(low))
@@ -308,7 +312,7 @@ class SentimentRecognizer:
 
     # ------------------------------------------------------------------ internals
     def _clause_cue(self, clause: str) -> _Cue | None:
-        low = clause.lower().translate(_APOSTROPHES)
+        low = self._speller.respell(clause.lower().translate(_APOSTROPHES))
         words = _WORD.findall(low)
         found = self._matches(low)
         verdict = _verdict_after_name(words)
