@@ -850,7 +850,7 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
         and view.question in ("item", "role")
         and view.focus is None
         and not OPINION_VERB.search(folded)
-        and session.names_only()
+        and (session.names_only() or session.added_names(additive=False))
     ):
         if parse_option(view.answer_kind or view.question, session.text, None, view.options) is not None:
             return Intent.PREFERENCE_DISAMBIGUATION.value  # "The Fast and the Furious" typed at "Which one?"
@@ -868,6 +868,9 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     if is_smalltalk(intent) and OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
         if session.readings(with_focus=False):
             return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
+    if intent == Intent.RECOMMENDATION and OPINION_IDIOM.match(folded):  # "love me some Prince": a like
+        if any(r.polarity is not Polarity.NEUTRAL for r in session.readings(with_focus=False)):
+            return Intent.PREFERENCE.value
     if _opinion_about_a_name(session, intent, folded):
         return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
     if (intent in NOT_UNDERSTOOD or is_smalltalk(intent)) and session.substitutes():
@@ -927,8 +930,6 @@ def _opinion_about_a_name(session: _Session, intent: str, folded: str) -> bool:
         if any(r.mention.start == 0 for r in readings) and session.states_opinion(readings):
             return True
         return bool(OPINION.search(folded)) and any(r.polarity is not Polarity.NEUTRAL for r in readings)
-    if intent == Intent.RECOMMENDATION and view.focus is None and OPINION_IDIOM.match(folded):
-        return any(r.polarity is not Polarity.NEUTRAL for r in readings)  # "love me some Prince": a like
     if intent == Intent.RECOMMENDATION and view.focus is None and not REQUEST_WORDING.search(folded):
         # "Renaissance is a bit long but a great album", "Stromae makes me want to dance": a judgement of
         # the name opening the message, heard as a request for its domain word or its "want"

@@ -98,12 +98,13 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
 def on_preference(ctx: TurnContext) -> Outcome:
     """'I love Stephen King, but not The Shining': store or ask about each mention."""
     outcome = Outcome("", events=[Event.PREFERENCE])
+    asked = ctx.state.pending.task if isinstance(ctx.state.pending, PREFERENCE_QUESTIONS) else None
     ctx.state.pending = None
     queue = tasks(ctx, ctx.parse.readings)
     if not queue:
         outcome.text = msg.NOTHING_FOUND
         return outcome
-    notes = revise(ctx, queue)  # "Heat too", "sorry, I meant Heat", "oops, the album" (issue 22)
+    notes = revise(ctx, queue, asked=asked)  # "Heat too", "sorry, I meant Heat", "oops, the album" (issue 22)
     process(ctx, queue, outcome, NEW_PREFERENCE_EVENTS)
     outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
     if ctx.config.elicitation is not None and ctx.state.pending is None and ctx.parse.role_opinions:
@@ -162,7 +163,9 @@ def on_answer(ctx: TurnContext) -> Outcome:
                 # a fuller name of the same thing ("Titanic 1997"), not "Pulp Fiction" after "I hate Titanic"
                 other.polarity = task.polarity
         if new:  # the user moved on to another preference: drop the question
+            notes = revise(ctx, new, asked=task)  # "The Insider too" at "Which Heat do you mean?"
             process(ctx, new, outcome, FOLLOW_UP_EVENTS)
+            outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
             return outcome
         outcome.text = msg.FALLBACK_IN_QUESTION.format(question=question.question)
         outcome.choices = question.choices

@@ -34,13 +34,15 @@ from nlu.textnorm import fold
 __all__ = ["revise"]
 
 
-def revise(ctx: TurnContext, queue: list[PreferenceTask]) -> list[str]:
+def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTask | None = None) -> list[str]:
     """Apply the turn's additions, substitutions and self-corrections (module docstring) to ``queue``
     (its tasks' polarities) and to the profile (entries replaced).
 
     Args:
         ctx: the turn (its parse and the preferences the previous turn stored, ``ctx.refinable``).
         queue: the turn's preference tasks, in order; changed in place.
+        asked: the task of the preference question open before the turn ("Which Heat do you mean?" after "I
+            love Heat"): its opinion is the last one said, for an addition ("collateral too").
 
     Returns:
         Notes for the reply, one per profile entry removed ("Removed X from your profile.").
@@ -52,7 +54,7 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask]) -> list[str]:
             if len(stored) == 1 and task.qid not in profile:
                 task.candidates, task.readings, task.ambiguous = [stored[0]], [stored[0]], False
     before = {t.qid: t.polarity for t in ctx.refinable if t.polarity in ("+", "-")}
-    last = set(before.values())
+    last = set(before.values()) or ({asked.polarity} if asked is not None and asked.polarity in ("+", "-") else set())
     if parse.also and len(last) == 1:  # "Heat too" after "I love Ronin"
         for task in queue:
             if task.polarity not in ("+", "-"):
