@@ -102,5 +102,7 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     # "nah not my thing" stays a skip) unless the words say the user knows the item ("read it, not my style")
     skip = phrased == Intent.REC_SKIP or intent in (Intent.REC_SKIP, Intent.SKIP) or bool(DECLINING.match(folded))
     strong = (skip or confirmation or judged) and not experienced
+    # a misspelt cue ("Dislile", "Likr") does not rate the card: the released study's agent did not get those
+    # either, and a wrong rating moves the list on
     has_cue = getattr(sentiment, "has_cue", None)
-    return has_cue is not None and bool(has_cue(content, strong=strong))
+    return has_cue is not None and bool(has_cue(content, strong=strong, respell=False))

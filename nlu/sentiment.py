@@ -47,7 +47,9 @@ Method, per message:
 
 Whole messages about the item on screen ("I don't like it", "Dislike", "No"):
 :meth:`SentimentRecognizer.message_polarity` (the first reference "it"/"this movie" is scored as
-the entity; else the first clause with a cue; a bare yes/no answer counts).
+the entity; else the first clause with a cue; a bare yes/no answer counts). Misspelt cues are read only
+in opinions about named titles ("X and Y were giid"), not in these answers: "Likr" at a card stays
+unclear, as the released study's agent read it.
 
 VADER: Hutto & Gilbert, "VADER: A Parsimonious Rule-based Model for Sentiment Analysis of Social
 Media Text", ICWSM 2014 (package ``vaderSentiment``).
@@ -184,13 +186,14 @@ class SentimentRecognizer:
         groups = (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE)
         self._speller = CueSpeller(w for group in groups for w in group)  # "giid" -> "good" (issue 22)
 
-    def polarities(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[Polarity, ...]:
+    def polarities(self, text: str, spans: Sequence[tuple[int, int]], *, respell: bool = True) -> tuple[Polarity, ...]:
         """Polarity of each entity span of ``text``.
 
         Args:
             text: the message as typed (the spans' offsets refer to it).
             spans: ``(start, end)`` character offsets of the mentioned entities (e.g. from
                 ``Mention.start``/``Mention.end``); overlapping or out-of-range spans are clipped.
+            respell: read a misspelt one-word cue as the cue ("giid": ``nlu.cue_spelling``).
 
         Returns:
             One :class:`Polarity` per span, in the order given.
@@ -203,7 +206,7 @@ class SentimentRecognizer:
             if start < 0 or end < start:
                 raise NluError(f"bad entity span ({start}, {end}) for a text of {len(text)} characters")
         masked, positions = _mask(text, spans)
-        clauses = self._clauses(masked)
+        clauses = self._clauses(masked, respell=respell)
         out = []
         for pos in positions:
             index = next((i for i, c in enumerate(clauses) if c.start <= pos < c.end), len(clauses) - 1)
@@ -238,8 +241,8 @@ class SentimentRecognizer:
         text = repair_contractions((text or "").translate(_APOSTROPHES))
         match = _REFERENCE.search(text)
         if match is not None:
-            return self.polarities(text, [(match.start(), match.end())])[0]
-        for clause in self._clauses(text):
+            return self.polarities(text, [(match.start(), match.end())], respell=False)[0]
+        for clause in self._clauses(text, respell=False):
             if clause.cue is not None:
                 return clause.cue.polarity
         answer = " ".join(_WORD.findall(text.lower()))
@@ -270,13 +273,15 @@ class SentimentRecognizer:
             return True  # "Sigur Rós are otherworldly", "The Cure got me through my teens"
         return any(w in _EXPERIENCE_VERBS for w in words)
 
-    def has_cue(self, text: str, *, strong: bool = False) -> bool:
+    def has_cue(self, text: str, *, strong: bool = False, respell: bool = True) -> bool:
         """True if ``text`` holds an opinion cue of the lexicon or one of its phrase patterns ("loved it",
         "mid", "not my style", "too weird for me", "could watch it again"), VADER's score left out: the
         message states an opinion ("no thanks" does not, though VADER scores "thanks"), or a hedge ("it's ok
         i guess"). With ``strong``, only a stated or judging word of the lexicon counts ("hated", "boring",
-        "mid"), not a lack of interest ("not my thing", "not for me") nor a hedge ("meh")."""
-        low = self._speller.respell(repair_contractions((text or "").translate(_APOSTROPHES)).lower())
+        "mid"), not a lack of interest ("not my thing", "not for me") nor a hedge ("meh"). Without ``respell``,
+        a misspelt cue ("giid") does not count."""
+        low = repair_contractions((text or "").translate(_APOSTROPHES)).lower()
+        low = self._speller.respell(low) if respell else low
         if strong:
             shrug = [m.span() for m in _NOT_FOR_ME.finditer(low)]
             return any(not any(a <= f[0] and f[1] <= b + 1 for a, b in shrug) for f in self._matches(low))
@@ -311,8 +316,9 @@ class SentimentRecognizer:
         return None if cue is None else cue.polarity
 
     # ------------------------------------------------------------------ internals
-    def _clause_cue(self, clause: str) -> _Cue | None:
-        low = self._speller.respell(clause.lower().translate(_APOSTROPHES))
+    def _clause_cue(self, clause: str, *, respell: bool = True) -> _Cue | None:
+        low = clause.lower().translate(_APOSTROPHES)
+        low = self._speller.respell(low) if respell else low
         words = _WORD.findall(low)
         found = self._matches(low)
         verdict = _verdict_after_name(words)
@@ -389,7 +395,7 @@ class SentimentRecognizer:
             return Polarity.NEGATIVE if polarity is Polarity.POSITIVE else Polarity.POSITIVE
         return polarity
 
-    def _clauses(self, masked: str) -> list[_Clause]:
+    def _clauses(self, masked: str, *, respell: bool = True) -> list[_Clause]:
         spans: list[tuple[int, int, str, bool]] = []
         start, boundary, opens = 0, "start", True  # opens: the clause opens a sentence (capitals name nothing)
         for match in _SPLIT.finditer(masked):
@@ -411,7 +417,7 @@ class SentimentRecognizer:
             )
             own_words = [w for w in words if not w.startswith(placeholder)]
             kind = "concession" if kind != "start" and opens_concession(piece) else kind
-            cue = self._clause_cue(piece)
+            cue = self._clause_cue(piece, respell=respell)
             out.append(
                 _Clause(
                     a,
@@ -434,7 +440,7 @@ class SentimentRecognizer:
                         cue is not None
                         and cue.polarity is not Polarity.NEUTRAL
                         and bool(degree_phrases(piece))
-                        and self._clause_cue(without_degrees(piece)) is None
+                        and self._clause_cue(without_degrees(piece), respell=respell) is None
                     ),
                 )
             )

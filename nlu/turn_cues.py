@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["LeadIn", "lead_in", "only_names_and", "substituted"]
+__all__ = ["LeadIn", "adds", "lead_in", "names_a_reading", "only_names_and", "substituted"]
 
 _FILLERS = (
     r"hmm+|hm+|um+|uh+|erm*|ah+|oh+|ok(?:ay)?|so|well|anyway(?:s)?|alright|right|also|and|plus|btw|lol|haha+"
@@ -105,6 +105,23 @@ def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]
         before = text[max(0, start - 80) : start]
         out.append(bool(_SUBSTITUTION.search(before)))
     return tuple(out)
+
+
+_A_READING = re.compile(
+    r"\bthe\s+(?:[\w.'-]+\s+){1,3}one\b|\b(?:1[89]|20)\d\d\b|\bthe\s+(?:original|remake|first|second|older|newer|new|old)\b",
+    re.IGNORECASE,
+)
+"""Words naming one reading of a title among its namesakes ("the 1933 one", "the Cronenberg one", "the original")."""
+
+
+def names_a_reading(text: str) -> bool:
+    """The message names one reading of a title among namesakes ("the 1933 one is a classic too")."""
+    return bool(_A_READING.search(text))
+
+
+def adds(text: str) -> bool:
+    """The message has an additive word ("too", "also", "as well"): it adds to what was said, replaces nothing."""
+    return bool(_ADDITIVE.search(text))
 
 
 def only_names_and(text: str, spans: Sequence[tuple[int, int]], *, additive: bool = True) -> bool:

@@ -39,7 +39,7 @@ from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
 from nlu.textnorm import fold, has_letters, normalize
-from nlu.turn_cues import lead_in, only_names_and, substituted
+from nlu.turn_cues import adds, lead_in, names_a_reading, only_names_and, substituted
 from recommender.schema import QID, role_pattern, role_words_for
 
 __all__ = [
@@ -373,7 +373,8 @@ class TurnParse:
             for the director" -> ``(("P57", "+"),)``), each with the polarity of its clause.
         opinion_of_open: ``"+"``/``"-"`` when the message is an opinion about what the open preference
             question asks about and names nothing else ("I like it" at "Did you like Green Street?" or
-            at "Which Titanic do you mean?"): an answer to it, never small talk; else None.
+            at "Which Titanic do you mean?"): an answer to it, never small talk; or, with no question
+            open, about another reading of the words just stored ("the 1933 one is a classic too"); else None.
         about_suggested: the card intent (why / details / trailer) of a question about the item of the
             open suggestion ("why did you recommend this movie?" while no list is open), else None.
         correction: the message opens with a self-correction ("no wait", "actually", "sorry, I meant"):
@@ -561,6 +562,21 @@ def understand(
             answer = 0 if view.question == "confirm" and opinion == "+" else 1 if view.question == "confirm" else None
             if view.question == "item" and len(view.options) == 1:
                 answer = 0  # the one candidate asked about is "it"
+    elif (
+        view.refinable
+        and view.question is None
+        and isinstance(answer, int)
+        and not readings
+        and names_a_reading(content)
+        and (parse.intent in (Intent.PREFERENCE, Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION))
+    ):
+        # "the 1933 one is a classic too" right after "peter jackson's king kong was awesome": another reading
+        # of the words just stored, with an opinion of its own, or put in its place ("sorry, I meant the 1998
+        # one"); refined by the dialog (issue 22)
+        said = sentiment.message_polarity(content).value
+        opinion = said if said in ("+", "-") else None
+        if opinion is None:
+            parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
     said_roles: tuple[tuple[str, str], ...] = ()
     if parse.roles and parse.intent == Intent.PREFERENCE:
         said_roles = tuple(role_opinions(text, lambda clause: sentiment.message_polarity(clause).value).items())
@@ -576,7 +592,7 @@ def understand(
         linked=session.linked,
         correction=lead.correction,
         substitutes=session.substitutes(),
-        also=session.added_names(),
+        also=session.added_names() or (opinion is not None and view.question is None and adds(content)),
     )
 
 

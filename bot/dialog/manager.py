@@ -217,7 +217,8 @@ class DialogManager:
             answer_kind, options = "item", [[ctx.kb.label(q)] for q in pending.options]
         elif (pending is None or isinstance(pending, SuggestionQuestion)) and refinable:
             # "the 1998 one" after a stored preference picks another reading (also with the suggestion it got)
-            answer_kind, options = "item", render.option_labels(ctx, "item", refinable[-1])
+            # every reading of its words, also when a question picked one ("the 1933 one is a classic too")
+            answer_kind, options = "item", render.option_words(ctx, preferences.refinable_readings(refinable[-1]))
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)

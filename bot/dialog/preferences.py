@@ -235,9 +235,11 @@ def refine(ctx: TurnContext) -> Outcome:
         outcome.text = msg.NOT_STORED.format(label=display(ctx, qid))
         return outcome
     choice = parse.answer
-    readings = set(last.readings or last.candidates)
-    if isinstance(choice, int) and task.candidates[choice] != qid:
-        new = [task.copy(candidates=[task.candidates[choice]], ambiguous=False, role=None)]
+    pool = refinable_readings(last)  # the options the view offered for a follow-up
+    readings = set(pool)
+    if isinstance(choice, int) and choice < len(pool) and pool[choice] != qid:
+        said = parse.opinion_of_open or polarity  # "the 1933 one is a classic too": its own opinion
+        new = [task.copy(candidates=[pool[choice]], ambiguous=False, role=None, polarity=said)]
     else:
         new = tasks(ctx, parse.readings)
         for other in new:
@@ -250,7 +252,10 @@ def refine(ctx: TurnContext) -> Outcome:
             if other.polarity not in ("+", "-") and carried:
                 other.polarity = polarity
     if new:
-        replaced = all(t.qid != qid for t in new) and any(t.qid in readings for t in new)
+        # another reading named alone ("the 1998 one", "I meant the 1953 one") replaces the one stored; one
+        # said with an opinion of its own ("the 1953 one was boring") or added ("... too") is a preference more
+        own = parse.also or (parse.opinion_of_open is not None and not parse.correction)
+        replaced = all(t.qid != qid for t in new) and any(t.qid in readings for t in new) and not own
         if replaced or (parse.correction and all(t.polarity == polarity and t.qid != qid for t in new)):
             state.profile().pop(qid, None)  # another reading of the same words, or a correction
         process(ctx, new, outcome, FOLLOW_UP_EVENTS)
@@ -259,6 +264,13 @@ def refine(ctx: TurnContext) -> Outcome:
     outcome.events.extend(FOLLOW_UP_EVENTS)
     state.last_stored = list(ctx.refinable)
     return outcome
+
+
+def refinable_readings(task: PreferenceTask) -> list[str]:
+    """The readings a follow-up may pick among for a stored task ("the 1998 one"): every candidate of its
+    words, the one stored first, also when a "which one?" question narrowed them to it."""
+    pool = [task.qid, *(q for q in task.readings or task.candidates if q != task.qid)]
+    return pool[: questions.MAX_CHOICES]
 
 
 def on_skip(ctx: TurnContext) -> Outcome:

@@ -110,3 +110,18 @@ def test_an_opinion_of_the_card_rates_it_and_the_list_goes_on(dm):
     second = next(c.payload.split(":")[1] for c in reply.choices if c.payload.startswith("like:"))
     _say(dm, "already watched it, loved it")
     assert _profile(dm)[second] == "+"
+
+
+def test_another_reading_of_the_words_just_stored(dm):
+    # issue 22 (dev set): "the 1933 one is a classic too" after "peter jackson's king kong was awesome"
+    avengers_2012, avengers_1998 = "Q5", "Q6"
+    _say(dm, "I love The Avengers")
+    _say(dm, "1")
+    assert _profile(dm) == {avengers_2012: "+"}
+    _say(dm, "the 1998 one is great too")  # an opinion of its own, added
+    assert _profile(dm) == {avengers_2012: "+", avengers_1998: "+"}
+    _say(dm, "I hate Top Gun")
+    _say(dm, "I love The Avengers")
+    _say(dm, "1")
+    _say(dm, "sorry, I meant the 1998 one")  # put in its place
+    assert _profile(dm) == {TOP_GUN: "-", avengers_1998: "+"}

@@ -17,7 +17,7 @@ except ModuleNotFoundError:  # tests/nlu became a package
     from tests.nlu.conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
 
 from logs.schema import Intent
-from nlu.turn_cues import LeadIn, lead_in, only_names_and, substituted
+from nlu.turn_cues import LeadIn, adds, lead_in, names_a_reading, only_names_and, substituted
 from nlu.understand import View, understand
 
 FOLLOW_UPS = frozenset(i.value for i in Intent if " - " in i.value)
@@ -43,6 +43,12 @@ def parse(text, linker, sentiment, *, said=Intent.FALLBACK.value, blocked=FOLLOW
 )
 def test_lead_ins(text, end, correction):
     assert lead_in(text) == LeadIn(end, correction)
+
+
+def test_readings_and_additive_words():
+    assert names_a_reading("the 1933 one is a classic too") and names_a_reading("the Cronenberg one")
+    assert names_a_reading("I meant the original") and not names_a_reading("I love this one")
+    assert adds("the 1933 one is a classic too") and not adds("the 1933 one was boring")
 
 
 def test_substitutions_and_additions():
