@@ -136,6 +136,8 @@ def test_an_opinion_of_the_card_is_stored(real_dm):
         ("book", "i'm a big fan of neil gaiman", {"Neil Gaiman": "+"}),
         # issue: "i'm obsessed with radiohead, ok computer is a masterpiece" -> only Radiohead
         ("music", "i'm obsessed with nirvana, in utero is a masterpiece", {"Nirvana": "+", "In Utero": "+"}),
+        # issue: "kid a and in rainbows r my fav albums" -> only In Rainbows
+        ("music", "amnesiac and in rainbows r my fav albums", {"Amnesiac": "+", "In Rainbows": "+"}),
         # issue (real people's messages): "X and Y were giid", "love me some X"
         ("music", "blur and oasis were giid", {"Blur": "+", "Oasis": "+"}),
         ("music", "love me some radiohead", {"Radiohead": "+"}),
