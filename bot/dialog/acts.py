@@ -37,6 +37,9 @@ class PreferenceTask:
             director" of a suggested film): a yes stores them all with ``polarity``, a no none.
         answered: ``polarity`` is the user's yes / no to "Did you like X?", not an opinion the user
             stated: a bare name next is a new topic, not more of the same opinion (issue 22).
+        partial: the words are only part of the candidate's name ("dunk" for Dunkirk), or part of a
+            longer name typed around them ("Innocence" in "Songs of Innocence"): even one candidate is
+            asked about; a full name with one unsure candidate is taken and said.
     """
 
     mention: str
@@ -49,6 +52,7 @@ class PreferenceTask:
     roles: list[str] = field(default_factory=list)
     all_values: bool = False
     answered: bool = False
+    partial: bool = False
 
     @property
     def qid(self) -> str:
