@@ -62,8 +62,9 @@ ANOTHER = re.compile(r"\b(?:another|next|something else|anything else|different 
 opinion."""
 DECLINING = re.compile(r"^\W*(?:nah+|no+|nope|naw|meh)\b")
 """A declining opener ("nah not my thing"): the offer declined, a skip unless a clear judgement follows."""
-STATED_VERB = re.compile(r"\b(?:like|love|hate|dislike|enjoy|adore|liked|loved|hated|disliked|enjoyed|adored)\b")
-"""A stated opinion verb ("I dislike"): at the card's fallback, the study's agent's reading is kept."""
+STATED_VERB = re.compile(r"\b(?:dis)?(?:lik|luv|lov|hat|enjoy|ador)\w*")
+"""A stated opinion verb in any chat spelling ("I dislike", "Lika", "luv"): at the card's fallback, the study's
+agent's reading is kept."""
 EXPERIENCED = re.compile(r"\b(?:seen|saw|watched|read|heard|listened|know|knew|finished|played|have it)\b")
 """Words saying the user knows the item on screen ("seen it, hated it"): the opinion is a rating of it."""
 CLOSING = re.compile(r"\b(?:bye|byee+|goodbye|good night|cya|see (?:ya|you)|thanks|thank you|thx|ty|later)\b")
