@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["LeadIn", "adds", "lead_in", "names_a_reading", "only_names_and", "substituted"]
+__all__ = ["LeadIn", "adds", "describes_a_reading", "lead_in", "names_a_reading", "only_names_and", "substituted"]
 
 _FILLERS = (
     r"hmm+|hm+|um+|uh+|erm*|ah+|oh+|ok(?:ay)?|so|well|anyway(?:s)?|alright|right|also|and|plus|btw|lol|haha+"
@@ -112,6 +112,18 @@ _A_READING = re.compile(
     re.IGNORECASE,
 )
 """Words naming one reading of a title among its namesakes ("the 1933 one", "the Cronenberg one", "the original")."""
+
+
+_DESCRIBED_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_DESCRIBED_AFTER = re.compile(
+    r"\s*(?:'s\s+)?(?:one|version|cut|film|movie|book|novel|album|song|remake|adaptation)\b", re.IGNORECASE
+)
+
+
+def describes_a_reading(text: str, start: int, end: int) -> bool:
+    """The name at ``start:end`` only says which reading of a title is meant ("the Cronenberg one", "the Peter
+    Jackson version"): no opinion of that person is said."""
+    return bool(_DESCRIBED_BEFORE.search(text[:start]) and _DESCRIBED_AFTER.match(text[end:]))
 
 
 def names_a_reading(text: str) -> bool:

@@ -42,7 +42,7 @@ from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
 from nlu.textnorm import fold, has_letters, normalize
-from nlu.turn_cues import adds, lead_in, names_a_reading, only_names_and, substituted
+from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading, only_names_and, substituted
 from recommender.schema import QID, role_pattern, role_words_for
 
 __all__ = [
@@ -515,6 +515,8 @@ def understand(
     if critique is not None:  # "I like the track, just not the artist": "just" is the connective, no title
         but = (lead.end + critique.start("but"), lead.end + critique.end("but"))
         readings = tuple(r for r in readings if not (but[0] <= r.mention.start and r.mention.end <= but[1]))
+    if view.refinable or view.question == "item":  # "the Cronenberg one": which reading, no like of Cronenberg
+        readings = tuple(r for r in readings if r.mention.candidates[0].is_item or not _describes(text, r))
     parse = TurnParse(
         text,
         intent,
@@ -594,7 +596,7 @@ def understand(
         # of the words just stored, with an opinion of its own, or put in its place ("sorry, I meant the 1998
         # one"); refined by the dialog (issue 22)
         said = sentiment.message_polarity(content).value
-        opinion = said if said in ("+", "-") else None
+        opinion = said if said in ("+", "-") and not lead.correction else None  # "sorry, I meant the 2004 one"
         if opinion is None:
             parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
     said_roles: tuple[tuple[str, str], ...] = ()
@@ -1046,6 +1048,10 @@ def _card_critique(session: _Session, folded: str) -> str | None:
     if said == "-":
         return Intent.REC_NO_BUT.value
     return None
+
+
+def _describes(text: str, reading: Reading) -> bool:
+    return describes_a_reading(text, reading.mention.start, reading.mention.end)
 
 
 def _states_a_cue(session: _Session, folded: str) -> bool:

@@ -17,7 +17,7 @@ except ModuleNotFoundError:  # tests/nlu became a package
     from tests.nlu.conftest_entities import fake_kb, linker, sentiment  # noqa: F401 - fixtures
 
 from logs.schema import Intent
-from nlu.turn_cues import LeadIn, adds, lead_in, names_a_reading, only_names_and, substituted
+from nlu.turn_cues import LeadIn, adds, describes_a_reading, lead_in, names_a_reading, only_names_and, substituted
 from nlu.understand import View, understand
 
 FOLLOW_UPS = frozenset(i.value for i in Intent if " - " in i.value)
@@ -49,6 +49,8 @@ def test_readings_and_additive_words():
     assert names_a_reading("the 1933 one is a classic too") and names_a_reading("the Cronenberg one")
     assert names_a_reading("I meant the original") and not names_a_reading("I love this one")
     assert adds("the 1933 one is a classic too") and not adds("the 1933 one was boring")
+    text = "no, the Spielberg one was better"
+    assert describes_a_reading(text, 8, 17) and not describes_a_reading("I love Spielberg", 7, 16)
 
 
 def test_substitutions_and_additions():
