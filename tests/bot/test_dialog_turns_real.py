@@ -173,3 +173,15 @@ def test_names_added_to_the_last_like_and_a_name_meant_instead(real_dm):
     book.say("I hated Persuasion")
     book.say("sorry, I meant Mansfield Park")
     assert book.labels() == {"Mansfield Park": "-"}
+
+
+def test_an_open_question_waits_for_its_answer(real_dm):
+    # issue: at "Do you like Inglourious Basterds?", "no wait, i LIKED django unchained" disliked it
+    chat = Chat(real_dm, "movie")
+    chat.say("collateral")
+    assert isinstance(chat.state.pending, ConfirmQuestion)
+    reply = chat.say("no wait, i LIKED ronin")
+    assert chat.labels() == {"Ronin": "+"}
+    assert isinstance(chat.state.pending, ConfirmQuestion) and "Collateral" in reply.text  # asked again
+    chat.say("no")
+    assert chat.labels() == {"Ronin": "+", "Collateral": "-"}
