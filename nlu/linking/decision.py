@@ -13,9 +13,11 @@ for a short word that is the whole object of a like-verb ("I like sia": F29 says
 titles ("I like lebowski"); for a typo of a little-known person's surname only; and for a one-word
 match glued to an unknown word ("Laura Prepon"). Link (not ambiguous) when the context singles out the
 top candidate and not the second: the focus item, an earlier mention, the year named in the message
-("Inside Out (2011)"; items of another year count as no homonyms), the punctuation typed ("Mother!");
-and when the popularity prior settles it (a far better-known entity carrying the name itself, or an
-artist before works of the same name). Drop a match that is only part of a longer Title Cased title
+("Inside Out (2011)"; items of another year count as no homonyms), the punctuation typed ("Mother!"),
+a cue of age ("the new Lion King") or a person credited ("peter jackson's king kong"); and when the
+popularity prior settles it (a far better-known entity carrying the name itself, or an artist before
+works of the same name) or the priors of namesakes take one (:mod:`nlu.linking.namesakes`: a clear
+popularity margin, recency). Drop a match that is only part of a longer Title Cased title
 the KB lacks ("Spider-Man" of "Spider-Man: No Way Home") or a word of the subject opening an opinion
 ("Clair" of "Clair de lune is the most beautiful piece").
 
@@ -32,7 +34,7 @@ from enum import Enum
 from typing import Any
 
 from nlu.linking.filters import dangling, fragment, subject_fragment
-from nlu.linking.scoring import Ranked, is_kind
+from nlu.linking.scoring import Ranked
 from nlu.linking.tokens import Token
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -48,6 +50,7 @@ from nlu.linking.values import (
     LinkContext,
     credited,
     entity_year,
+    is_kind,
 )
 
 NOTABLE_QUANTILE = 0.9
@@ -96,8 +99,10 @@ class Decider:
             if self._dominant(cands, scored):
                 ambiguous = False  # "I love Taylor Swift": the star, not her album of the same name
             elif self.context_pick(cands[0], focus, picked, years):
-                # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!")
+                # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!", "the new X")
                 ambiguous = ambiguous and self.context_pick(cands[1], focus, picked, years)
+            elif ranked.taken is not None and not self._namesake_person(cands, namesakes):
+                ambiguous = False  # the priors take one of the namesakes ("Drive": 2011; "Joker": 2019)
             elif kind == "exact":
                 hint = ranked.kind_hint
                 fitting = [c for c in cands if hint is None or is_kind(self.kb, c, hint)]
@@ -106,13 +111,7 @@ class Decider:
                 ambiguous = ambiguous or homonyms(fitting or cands, scored) >= 2
                 # a lone name that is also the first or last name of a person at least as
                 # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
-                ambiguous = ambiguous or (
-                    cands[0].qid not in namesakes
-                    and any(
-                        c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid)
-                        for c in cands[1:]
-                    )
-                )
+                ambiguous = ambiguous or self._namesake_person(cands, namesakes)
         if (
             kind == "fuzzy"
             and not ambiguous
@@ -127,6 +126,12 @@ class Decider:
         if kind == "exact" and not relation and not ambiguous and not self.context_pick(cands[0], focus, picked, years):
             ambiguous = dangling(text, tokens, i, j, context.covered)
         return Decision.ASK if ambiguous else Decision.LINK
+
+    def _namesake_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str]) -> bool:
+        """A person whose first or last name the lone word is, at least as popular as the top candidate."""
+        return cands[0].qid not in namesakes and any(
+            c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid) for c in cands[1:]
+        )
 
     def _dominant(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
         """The popularity prior settles it: the top candidate carries the typed words as its own

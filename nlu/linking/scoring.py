@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nlu.linking.guard import typed_as_label
+from nlu.linking.namesakes import NamesakeResolver, Taken
 from nlu.linking.syntax import kind_hint_of
 from nlu.linking.tokens import Token, boundary
 from nlu.linking.values import (
@@ -54,6 +55,7 @@ from nlu.linking.values import (
     LinkContext,
     Span,
     entity_year,
+    is_kind,
     qid_order,
 )
 from nlu.linking.words import CLAUSE_STOP, LIKE_VERBS, SPAN_STOP, TYPE_WORDS
@@ -79,9 +81,11 @@ class Ranked:
         candidates: ranked, best first (at most ``MAX_CANDIDATES``); never empty.
         scored: QID -> similarity, with the namesakes added.
         namesakes: persons whose first or last name the span's one word is.
-        picked: QIDs the dialog or the message singles out (earlier mentions, typed with the label's "!").
+        picked: QIDs the dialog or the message singles out (earlier mentions, typed with the label's "!",
+            a cue of age or a credit: :mod:`nlu.linking.namesakes`).
         kind_hint: the kind a type noun next to the span names ("performer", "album", "song"), or None.
         relation: the candidates are the values of "<role> of <item>", not what the span names.
+        taken: the namesake taken by the message or the priors (first among the candidates), or None.
     """
 
     span: Span
@@ -92,6 +96,7 @@ class Ranked:
     picked: frozenset[QID]
     kind_hint: str | None
     relation: bool
+    taken: Taken | None = None
 
 
 class CandidateRanker:
@@ -110,6 +115,7 @@ class CandidateRanker:
         self._names = names
         self._pop_scale = names.pop_scale
         self._role_words = role_words
+        self._namesakes = NamesakeResolver(kb)
 
     def candidates(self, text: str, tokens: list[Token], span: Span, context: LinkContext) -> Ranked | None:
         """Rank the candidates of one span in the message's context; None when none is left."""
@@ -132,7 +138,17 @@ class CandidateRanker:
             cands = self.prefer_kind(cands, kind_hint)
         if kind_hint not in ("album", "song") and len(cands) > 1:
             cands = self.artist_first(cands, scored)  # "I love Weezer": the band, not its album "Weezer"
-        return Ranked(span, i, cands, scored, namesakes, picked, kind_hint, relation is not None)
+        taken = None
+        singled = picked | {context.focus} if context.focus else picked
+        dated = bool(context.years) and any(entity_year(self.kb, c.qid) in context.years for c in cands)
+        if relation is None and len(cands) > 1 and not singled.intersection(c.qid for c in cands) and not dated:
+            # "the new Lion King", "Drive" (2011), "Joker" (2019): unless the dialog or the message said which
+            taken = self._namesakes.take(tokens, text, i, j, cands, scored, context, kind_hint)
+            if taken is not None:
+                cands = _first(cands, taken.qid)
+                if taken.cue:
+                    picked = picked | {QID(taken.qid)}
+        return Ranked(span, i, cands, scored, namesakes, picked, kind_hint, relation is not None, taken)
 
     def rank(
         self,
@@ -301,19 +317,10 @@ class CandidateRanker:
         return cands
 
 
-def is_kind(kb: Any, cand: Candidate, kind: str) -> bool:
-    """The candidate is of the kind a type noun names: ``performer``, ``album``, ``song``, ``work``
-    (an item that is no person) or ``person``."""
-    roles = set(cand.roles) | set(kb.roles(cand.qid))
-    if kind == "performer":
-        return "P175" in roles
-    if kind == "album":
-        return "P361" in roles and "P175" not in roles
-    if kind == "song":
-        values = getattr(kb, "item_values", None)
-        return bool(cand.is_item and values is not None and any(p == "P361" for p, _ in values(cand.qid)))
-    if kind == "work":
-        return cand.is_item and not roles.intersection(PERSON_ROLES)
-    if kind == "person":
-        return bool(roles.intersection(PERSON_ROLES))
-    return False
+def _first(cands: tuple[Candidate, ...], qid: str) -> tuple[Candidate, ...]:
+    """``cands`` with ``qid`` first, scored just above the old first."""
+    chosen = next(c for c in cands if c.qid == qid)
+    if chosen is cands[0]:
+        return cands
+    top = dataclasses.replace(chosen, score=round(max(chosen.score, cands[0].score) + 1e-6, 6))
+    return (top, *(c for c in cands if c.qid != qid))

@@ -216,9 +216,12 @@ def title_run(text: str, tokens: list[Token], i: int, j: int) -> tuple[int, int]
 
 def kind_hint_of(text: str, tokens: list[Token], i: int, j: int, domain: str) -> str | None:
     """The kind a type noun next to the mention names: "the band Queen", "Queen is my favourite band",
-    "Queen, the album" (a type noun right before, or within the clause's next four words)."""
+    "Queen, the album", "my favourite songs are X" (a type noun right before, or before its copula, or
+    within the clause's next four words)."""
     if i > 0 and tokens[i - 1].key in KIND_NOUNS and not boundary(text, tokens, i):
         return KIND_NOUNS[tokens[i - 1].key]
+    if i > 1 and tokens[i - 1].key in COPULAS and tokens[i - 2].key in KIND_NOUNS and not boundary(text, tokens, i):
+        return KIND_NOUNS[tokens[i - 2].key]  # "my fave songs are californication and ..."
     if domain == "music" and j < len(tokens) and tokens[j].key in ("are", "were") and not boundary(text, tokens, j):
         return "performer"  # "Train are alright": a band takes the plural
     for k in range(j, min(j + 5, len(tokens))):
