@@ -32,6 +32,7 @@ from nlu.linking.syntax import (
     calendar_word,
     inside_opinion_phrase,
     listed_with_a_name,
+    name_slot,
     opinion_subject,
     predicate_noun,
     subject_title,
@@ -46,6 +47,7 @@ from nlu.linking.words import (
     DETERMINERS,
     LABEL_PUNCTUATION,
     LIKE_VERBS,
+    NOT_TITLE_OPENERS,
     NOUN_DETERMINERS,
     OBJECT_WORDS,
     PREDICATES,
@@ -130,6 +132,9 @@ class SpanGuard:
             return False  # "Big fan of ...", "a must read": the words of an opinion, not a title
         if not (quoted or typed) and inside_opinion_phrase(tokens, i, j):
             return False  # "chills" of "gives me chills", "jam" of "is my jam"
+        slot = name_slot(text, tokens, i, j, ends)
+        if slot is not None and self._fits_slot(content, slot, hit):
+            return True  # "a big fan of stephen king", "lady bird too", "numb and in the end are ..." (issue 22)
         if len(content) == 1 and content[0] in opinion_words():
             return quoted or typed  # "favourite", "love", a bare "Like" (a rating): never a title on their own
         if len(content) == 1 and calendar_word(tokens, i, j) and not (quoted or typed or whole):
@@ -223,6 +228,28 @@ class SpanGuard:
             shouting = all(t.raw.isupper() for t in tokens if t.raw[:1].isalpha() and t.key != "i")
             return not title_cased and not shouting
         return False
+
+    def _fits_slot(self, content: list[str], slot: str, hit: dict[str, float]) -> bool:
+        """A full name typed in any case where a name is expected (:func:`nlu.linking.syntax.name_slot`):
+        taken unless its words are the chat's own (F29). One word: no stop word, no everyday word (the
+        other rules weigh those: "heat was great", "I like drive" asks), no opinion word unless it opens a
+        clause before its verb ("stan is his best song") or is a genre liked ("i don't like poetry");
+        only function words: a title-like run of them that is the subject of a verb or listed with a
+        name ("numb and in the end are still perfect songs")."""
+        letters = sum(len(w) for w in content)
+        if content[0] == "i" and len(content) < 3:
+            return False  # the pronoun, always capitalised: "I've had X on repeat" names no "I've ..."
+        if len(content) == 1:
+            word = content[0]
+            if letters < MIN_STRONG_CHARS or word in stop_words() or is_everyday(word):
+                return False
+            if word in opinion_words():
+                genre = any("P136" in self.kb.roles(q) for q in hit)
+                return slot == "subject" or (slot == "object" and genre)
+            return True
+        if all(w in stop_words() for w in content):
+            return slot in ("subject", "list") and letters >= 6 and content[0] not in NOT_TITLE_OPENERS
+        return True
 
     def short_object(self, text: str, tokens: list[Token], i: int, j: int) -> bool:
         """A short (< 4 letters) non-stop word that is the whole object of a like-verb ("I like

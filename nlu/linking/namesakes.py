@@ -14,8 +14,9 @@ applies decides:
 0. *a type noun* next to the name that only one reading fits ("Born in the U.S.A. the song":
    :func:`nlu.linking.values.is_kind`);
 1. *a cue of age* next to the name (:data:`NEWER_CUES`, :data:`OLDER_CUES`): "the new X", "the latest
-   X", "X remake", "the X reboot" take the newest reading; "the original X", "the old X", "the first
-   X" the oldest; "the remake of X" the newest (every reading's year known, and one newest / oldest);
+   X", "X remake", "the X reboot" take the newest reading ("new" and "latest" only one of the KB's last
+   years, :data:`NEW_WORDS`); "the original X", "the old X" the oldest; "the remake of X" the newest
+   (every reading's year known, and one newest / oldest);
 2. *a credit*: a person named in the message (linked, or only saying which work is meant) is credited
    with some readings and not the others ("peter jackson's king kong", "circe too, madeline miller is
    amazing"; "TITLE by PERSON" is settled earlier, by :mod:`nlu.linking.works`);
@@ -69,6 +70,12 @@ from nlu.linking.values import (
 )
 
 NEWER_CUES = frozenset("new newer newest latest recent remake remakes reboot modern".split())
+NEW_WORDS = frozenset("new newest latest recent".split())
+"""Cues that say the work is new, not only newer: its newest reading must be of the KB's last years
+(:data:`NEW_YEARS`), else the work meant is one the KB lacks ("the new Ghostbusters": not the 2016
+film, the KB's newest, in a KB that ends in 2019)."""
+NEW_YEARS = 2
+"""A work is new within this many years of the domain's latest items (the 99th percentile of their years)."""
 """Words before the name ("the new X") or right after it ("X remake") that ask for its newest reading."""
 OLDER_CUES = frozenset("original old older oldest".split())
 """Words right before the name ("the original X") that ask for its oldest reading ("first" and "classic"
@@ -195,6 +202,7 @@ class NamesakeResolver:
     def __init__(self, kb: Any) -> None:
         self.kb = kb
         self._quantiles: dict[float, float] = {}
+        self._horizon: int | None = None
 
     def _quantile(self, share: float) -> float:
         """The popularity under which ``share`` of the domain's items lie (computed once per share)."""
@@ -226,7 +234,8 @@ class NamesakeResolver:
         if cue is not None:
             aged = [c for c in cands[:MAX_READINGS] if c.is_item and _own_name(scored.get(c.qid, 0.0))]
             taken = self._by_age(aged, newest=cue == "newer")
-            if taken is not None:
+            new = cue != "newer" or self._recent(taken) or first == 0 or tokens[first - 1].key not in NEW_WORDS
+            if taken is not None and new:
                 return Taken(taken, cue, True)
         if len(readings) < 2:
             return None
@@ -248,6 +257,16 @@ class NamesakeResolver:
         ):
             return Taken(recent, "recency", False)
         return None
+
+    def _recent(self, qid: str | None) -> bool:
+        """The item is of the domain's last :data:`NEW_YEARS` years (the 99th percentile of its items' years)."""
+        if qid is None:
+            return False
+        if self._horizon is None:
+            years = sorted(y for q in getattr(self.kb, "items", ()) if (y := entity_year(self.kb, q)) is not None)
+            self._horizon = years[int(0.99 * (len(years) - 1))] if years else 0
+        year = entity_year(self.kb, qid)
+        return year is not None and year >= self._horizon - NEW_YEARS
 
     def _works_of(self, people: set[str]) -> set[str]:
         """The items credited to ``people`` as the KB lists them from the person's side (``value_items``),

@@ -23,21 +23,28 @@ from rapidfuzz.distance import OSA
 
 from nlu.linking.tokens import Token, boundary
 from nlu.linking.words import (
+    ADDITION_WORDS,
     CALENDAR_LEADS,
     CALENDAR_WORDS,
     CHAT_ACRONYMS,
+    CLAUSE_STOP,
     COPULAS,
     KIND_NOUNS,
     LABEL_PUNCTUATION,
+    LEAD_PAIRS,
+    LIKE_VERBS,
     MAX_PHRASE_TOKENS,
+    NAME_LEADS,
     NOT_TITLE_OPENERS,
     PREDICATE_OPENERS,
     PREDICATE_STOPS,
     PREDICATES,
+    PREPOSITIONS,
     ROLE_OR_TYPE_WORDS,
     S_SUBJECTS,
     SPAN_STOP,
     SUBJECT_ADVERBS,
+    SUBJECT_PRONOUNS,
     SUPERLATIVES,
     TITLE_JOINERS,
     TRIM_WORDS,
@@ -93,6 +100,57 @@ def opinion_subject(text: str, tokens: list[Token], i: int, j: int) -> bool:
         return False
     gap = text[tokens[j - 1].end : tokens[j].start]
     return not boundary(text, tokens, j) or gap.strip() in LABEL_PUNCTUATION
+
+
+def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[int] = ()) -> str | None:
+    """Where tokens ``i:j`` stand if a name is expected there (issue 22: lowercase is how people type in
+    chat), else None:
+
+    - ``object``: the whole object of a like-verb or a lead ("i loved misery", "a big fan of stephen
+      king", "anything similar to fight club?", "more blur", "especially here comes the sun": the span
+      ends the object);
+    - ``subject``: it opens the message or a clause and a verb follows, maybe after the rest of a list
+      ("numb and in the end are still perfect songs", "..., meteora is a bit too polished");
+    - ``alone``: its clause says nothing else but "too", "also" ... ("lady bird too", "sapiens was
+      brilliant, thinking fast and slow too");
+    - ``list``: it follows "and" or a comma right after a name matched (``ends``: "californication and
+      under the bridge");
+    - ``topic``: it opens the message and "i loved" follows ("the giver i loved though").
+    """
+    n = len(tokens)
+    ends_object = j == n or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP | CHAT_ACRONYMS
+    k = i - 1 if i > 0 and tokens[i - 1].key != "the" else i - 2
+    if k >= 0 and not boundary(text, tokens, k + 1) and ends_object:
+        lead = tokens[k].key
+        pair = (tokens[k - 1].key, lead) if k > 0 else ("", lead)
+        if lead in LIKE_VERBS or lead in NAME_LEADS or pair in LEAD_PAIRS or (lead == "more" and k <= 4):
+            return "object"
+    a, b = i, j  # the span's clause
+    while a > 0 and not boundary(text, tokens, a):
+        a -= 1
+    while b < n and not boundary(text, tokens, b):
+        b += 1
+    rest = [t.key for m, t in enumerate(tokens[a:b], a) if not i <= m < j]
+    if all(w in ADDITION_WORDS or w == "the" for w in rest) and ((a, b) == (0, n) or ADDITION_WORDS.intersection(rest)):
+        return "alone"  # (a clause of its own is an addition only with "too" ...: not "By the way, ...")
+    if i > 0 and tokens[i - 1].key == "and" and i - 1 in ends:
+        return "list"
+    if i in ends and text[tokens[i - 1].end : tokens[i].start].strip() == "," and tokens[i].key not in PREPOSITIONS:
+        return "list"  # "heat, ronin and collateral" (not ", for the record": a phrase of its own)
+    opens = i == 0 or boundary(text, tokens, i) or tokens[i - 1].key in ("and", "but", "though", "also", "especially")
+    if opens and j < n:
+        m = j
+        if tokens[m].key == "and":  # "numb and in the end are ...": the rest of a listed subject
+            m += 1
+            while m < n and m - j <= MAX_SUBJECT_TOKENS and not is_verb(tokens, m) and not boundary(text, tokens, m):
+                m += 1
+        if m < n and tokens[m].key in SUBJECT_ADVERBS and m + 1 < n:
+            m += 1
+        if m < n and is_verb(tokens, m) and not boundary(text, tokens, m):
+            return "subject"
+    if i == 0 and j + 1 < n and tokens[j].key in SUBJECT_PRONOUNS and tokens[j + 1].key in LIKE_VERBS:
+        return "topic"
+    return None
 
 
 def subject_title(tokens: list[Token], i: int, j: int, content: Sequence[str]) -> bool:
@@ -222,8 +280,21 @@ def kind_hint_of(text: str, tokens: list[Token], i: int, j: int, domain: str) ->
         return KIND_NOUNS[tokens[i - 1].key]
     if i > 1 and tokens[i - 1].key in COPULAS and tokens[i - 2].key in KIND_NOUNS and not boundary(text, tokens, i):
         return KIND_NOUNS[tokens[i - 2].key]  # "my fave songs are californication and ..."
-    if domain == "music" and j < len(tokens) and tokens[j].key in ("are", "were") and not boundary(text, tokens, j):
-        return "performer"  # "Train are alright": a band takes the plural
+    listed = (
+        i > 1
+        and tokens[i - 2].key not in ADDITION_WORDS
+        and (  # not "oh and Franz Ferdinand are ..."
+            tokens[i - 1].key == "and" or text[tokens[i - 1].end : tokens[i].start].strip() == ","
+        )
+    )
+    if (
+        domain == "music"
+        and j < len(tokens)
+        and tokens[j].key in ("are", "were")
+        and not boundary(text, tokens, j)
+        and not listed
+    ):
+        return "performer"  # "Train are alright": a band takes the plural (not "X and Y are": a list does)
     for k in range(j, min(j + 5, len(tokens))):
         if k > j and boundary(text, tokens, k):
             break

@@ -151,6 +151,18 @@ ARGUMENT_LEADS = (
 
 SUPERLATIVES = frozenset("favourite favorite fave best greatest top finest".split())
 
+NAME_LEADS = frozenset("into than over especially particularly including like".split())
+"""Words after which a name is expected ("i'm into X", "better than X", "especially X"); with "fan of",
+"more of", "similar to", "more" and the like-verbs (:func:`nlu.linking.syntax.name_slot`)."""
+LEAD_PAIRS = frozenset(
+    {("fan", "of"), ("fans", "of"), ("more", "of"), ("similar", "to"), ("such", "as"), ("big", "on")}
+)
+"""Two-word leads of a name ("a big fan of X", "anything similar to X")."""
+ADDITION_WORDS = frozenset("too also as well either and oh plus".split())
+"""Words around a name that only add it to what was said ("lady bird too", "oh and X")."""
+SUBJECT_PRONOUNS = frozenset("i we".split())
+"""Pronouns after a topicalised name ("the giver i loved though")."""
+
 NOUN_DETERMINERS = frozenset("my your his our their a an".split())
 """Determiners before a lowercase word that make it a common noun even when a genre shares it ("my
 teens", "a twist"); "her" is also an object ("I love her"), "the" opens titles and genres ("the blues")."""
@@ -160,7 +172,7 @@ DETERMINERS = frozenset("my your his her our their a an some any every no this t
 
 PREDICATES = frozenset(
     """is was s are were isn wasn aren weren has had have made makes blew bored bores rocks rocked rules sucks sucked slaps slapped
-    deserves deserved will gets got kept changed""".split()
+    deserves deserved will gets got kept changed gives gave hits hit brings broke breaks""".split()
 )
 """Verbs after a sentence-initial name that make it the subject of an opinion ("Frozen was great")."""
 

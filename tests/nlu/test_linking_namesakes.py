@@ -134,3 +134,10 @@ def test_popularities_of_two_kinds_do_not_compare(music):
 def test_the_type_noun_takes_the_reading_of_its_kind(music):
     assert taken(music, "paper moons the album is gorgeous") == [("Q201", False)]
     assert taken(music, "my favourite songs are paper moons") == [("Q203", True)]  # two songs: asked
+
+
+def test_the_new_x_is_no_reading_of_the_kb_when_its_newest_is_not_new(films):
+    # the KB's films end in 2019: "the new Kingfisher" is not the 2008 one, but one the KB lacks (asked)
+    assert taken(films, "the new Kingfisher is trash") == [("Q108", True)]
+    # "remake" only says newer: the 2008 one
+    assert taken(films, "the Kingfisher remake is trash") == [("Q110", False)]
