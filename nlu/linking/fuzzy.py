@@ -82,6 +82,9 @@ MAX_WHOLE_SPAN_TOKENS = 14
 MAX_CUTS = 3
 """Cuts before inner connectives tried per name-like span, after the whole span."""
 
+OPENERS = frozenset({"also", "and", "plus"})
+"""Words that open a message adding names to what was said ("also X and Y", "oh and X")."""
+
 MAX_WHOLE_MESSAGE_TOKENS = 4
 """A message of at most this many words with no verb is tried as one (typo'd) name ("shutter iland 🔥")."""
 
@@ -147,6 +150,8 @@ class FuzzyMatcher:
                 continue  # overlaps a span chosen otherwise
             inside = [s for s in taken if i <= s[0] and s[1] <= j]
             covered = {k for s in inside for k in range(s[0], s[1])}
+            # (and what an earlier name-like span matched already: a listed title is tried twice)
+            covered |= {k for s in out if i <= s[0] and s[1] <= j for k in range(s[0], s[1])}
             content = [k for k in range(i, j) if tokens[k].key not in common]
             fragmented = len(inside) >= 2
             if not content or (all(k in covered for k in content) and not fragmented):
@@ -223,12 +228,15 @@ class FuzzyMatcher:
 
     def _name_like_spans(self, text: str, tokens: list[Token]) -> list[tuple[int, int, list[int]]]:
         """Spans that probably name something, with the ends to try (whole span first, then cuts
-        before inner connectives): like-verb objects up to the clause end, capitalised runs."""
+        before inner connectives): like-verb objects up to the clause end (and what "also", "and",
+        "plus" opening the message add), capitalised runs."""
         common = common_words()
         spans: list[tuple[int, int, list[int]]] = []
         n = len(tokens)
         for v, tok in enumerate(tokens):
-            if tok.key not in LIKE_VERBS:
+            # an addition opening the message opens an object too: "also the usual suspets and la confidential"
+            opener = tok.key in OPENERS and (v == 0 or (v == 1 and tokens[0].key in OPENERS | {"oh"}))
+            if tok.key not in LIKE_VERBS and not opener:
                 continue
             i = v + 1
             while i < n and (

@@ -40,7 +40,11 @@ A reference to another reading, "the remake" / "the original" (:func:`age_refere
 newest / oldest reading of a title of the message, and the title the other one ("Oldboy is a
 masterpiece, the remake is garbage").
 
-Rules 0 to 2 are the message's words (:attr:`Taken.cue` true: the decision treats them as the year
+2b. *more of the name*: one reading's full label holds a word of the message beyond the typed name
+   ("sunflower from the spiderverse movie": "Sunflower - Spider-Man: Into the Spider-Verse"; readings
+   named by their main title count here).
+
+Rules 0 to 2b are the message's words (:attr:`Taken.cue` true: the decision treats them as the year
 typed, "Inside Out (2011)"); 3 and 4 are priors (the decision still asks about a name glued to an
 unknown word). Otherwise nothing is taken and the decision asks.
 
@@ -55,12 +59,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nlu.linking.tokens import Token, boundary
+from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
     DOMINANT_RATIO,
     PERSON_ROLES,
     SIM_FOREIGN_ALIAS,
+    SIM_MAIN_TITLE,
     SIM_VARIANT,
     Candidate,
     LinkContext,
@@ -68,6 +73,7 @@ from nlu.linking.values import (
     entity_year,
     is_kind,
 )
+from nlu.linking.words import stop_words
 
 NEWER_CUES = frozenset("new newer newest latest recent remake remakes reboot modern".split())
 NEW_WORDS = frozenset("new newest latest recent".split())
@@ -237,7 +243,7 @@ class NamesakeResolver:
             new = cue != "newer" or self._recent(taken) or first == 0 or tokens[first - 1].key not in NEW_WORDS
             if taken is not None and new:
                 return Taken(taken, cue, True)
-        if len(readings) < 2:
+        if len([c for c in cands[:MAX_READINGS] if c.is_item and scored.get(c.qid, 0.0) >= SIM_MAIN_TITLE]) < 2:
             return None
         people = set(context.people).difference(scored)  # persons of other words than the title's own
         works = self._works_of(people)
@@ -245,6 +251,11 @@ class NamesakeResolver:
         if credited and len(credited) < len(readings):
             best = max(credited, key=lambda c: c.score)
             return Taken(best.qid, "credit", True)
+        further = self._named_further(tokens, first, end, cands, scored)
+        if further is not None:
+            return Taken(further, "label", True)
+        if len(readings) < 2:
+            return None
         best_score = max(c.score for c in readings)
         if any(c not in readings and best_score - c.score < AMBIGUITY_MARGIN for c in cands):
             return None  # another kind of entity is as likely (a person, a genre): the priors of works say nothing
@@ -257,6 +268,27 @@ class NamesakeResolver:
         ):
             return Taken(recent, "recency", False)
         return None
+
+    def _named_further(
+        self, tokens: list[Token], first: int, end: int, cands: Sequence[Candidate], scored: dict[str, float]
+    ) -> str | None:
+        """The one reading whose full label holds a word of the message beyond the typed name (or two of
+        its words typed as one): "sunflower from the spiderverse movie" is "Sunflower - Spider-Man: Into
+        the Spider-Verse", not the other song "Sunflower"."""
+        stop = stop_words()
+        typed = {t.key for t in tokens[first:end]}
+        others = {t.key for k, t in enumerate(tokens) if not first <= k < end and len(t.key) >= 4 and t.key not in stop}
+        if not others:
+            return None
+        hits = []
+        for c in cands[:MAX_READINGS]:
+            if not c.is_item or scored.get(c.qid, 0.0) < SIM_MAIN_TITLE:
+                continue
+            words = name_key(self.kb.label(c.qid))
+            rest = {w for w in words if w not in typed} | {a + b for a, b in zip(words, words[1:], strict=False)}
+            if any(len(w) >= 4 and w not in stop and w in others for w in rest):
+                hits.append(c.qid)
+        return hits[0] if len(hits) == 1 else None
 
     def _recent(self, qid: str | None) -> bool:
         """The item is of the domain's last :data:`NEW_YEARS` years (the 99th percentile of its items' years)."""

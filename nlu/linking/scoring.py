@@ -38,7 +38,7 @@ from typing import Any
 from nlu.linking.guard import typed_as_label
 from nlu.linking.namesakes import NamesakeResolver, Taken
 from nlu.linking.syntax import kind_hint_of
-from nlu.linking.tokens import Token, boundary
+from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
     DOMINANT_MIN_POPULARITY,
@@ -133,11 +133,12 @@ class CandidateRanker:
         relation = self.relation(tokens, i, cands[0])
         if relation is not None:  # "the director of Terminator 2" -> James Cameron
             i, cands = relation
-        kind_hint = kind_hint_of(text, tokens, i, j, self.domain)
+        kind_hint = kind_hint_of(text, tokens, i, j, self.domain) or self.sibling_kind(text, tokens, span, context)
         if kind_hint is not None and len(cands) > 1:  # "Queen is my favourite band": the band
             cands = self.prefer_kind(cands, kind_hint)
-        if kind_hint not in ("album", "song") and len(cands) > 1:
-            cands = self.artist_first(cands, scored)  # "I love Weezer": the band, not its album "Weezer"
+        if kind_hint not in ("album", "song", "work") and len(cands) > 1:
+            words = tuple(t.key for t in tokens[i:j])
+            cands = self.artist_first(cands, scored, words)  # "I love Weezer": the band, not its album "Weezer"
         taken = None
         singled = picked | {context.focus} if context.focus else picked
         dated = bool(context.years) and any(entity_year(self.kb, c.qid) in context.years for c in cands)
@@ -245,6 +246,40 @@ class CandidateRanker:
             return frozenset()  # the word already names one of these persons ("Tolkien")
         return frozenset(people)
 
+    def sibling_kind(self, text: str, tokens: list[Token], span: Span, context: LinkContext) -> str | None:
+        """``work`` or ``person`` when the span is listed ("and", "&", a comma) next to a name all of whose
+        candidates are works or all persons: the items of a list are of one kind ("Feel Good Inc. and Clint
+        Eastwood are classics": the song, not the actor; "Space Oddity, Starman and ..."); else None."""
+        i, j = span[0], span[1]
+        persons = {q for q in span.scored if PERSON_ROLES.intersection(self.kb.roles(q))}
+        if not persons or not any(self.kb.is_item(q) and q not in persons for q in span.scored):
+            return None  # it only tells works from persons (a genre listed with a work stays one: "X and cyberpunk")
+        for other in context.spans:
+            before = other.end == i - 1 and tokens[i - 1].key == "and"
+            after = other.start == j + 1 and j < len(tokens) and tokens[j].key == "and"
+            comma = (other.end == i and i > 0 and text[tokens[i - 1].end : tokens[i].start].strip() == ",") or (
+                other.start == j and j < len(tokens) and text[tokens[j - 1].end : tokens[j].start].strip() == ","
+            )
+            if other is span or not (before or after or comma) or not other.scored:
+                continue
+            people = [bool(PERSON_ROLES.intersection(self.kb.roles(q))) for q in other.scored]
+            if not any(people) and all(self.kb.is_item(q) for q in other.scored):
+                return "work"
+            if all(people):
+                return "person"
+        return None
+
+    def _own_name(self, cand: Candidate, scored: dict[str, float], typed: tuple[str, ...]) -> bool:
+        """The typed words are the entity's own name: its label or alias, or (an alias another entity has
+        as its label) a short form of its label ("Elvis" of "Elvis Presley"; not "Starman" of David Bowie)."""
+        sim = scored.get(cand.qid, 0.0)
+        if sim >= SIM_ALIAS:
+            return True
+        if sim < SIM_FOREIGN_ALIAS or not typed:
+            return False
+        label = set(name_key(self.kb.label(cand.qid)))
+        return set(typed) <= label
+
     def prefer_kind(self, cands: tuple[Candidate, ...], kind: str) -> tuple[Candidate, ...]:
         """Candidates of the kind a type noun names ("band", "album", "song") get :data:`_TYPE_BONUS`;
         when exactly the top one fits, the others drop below the ambiguity margin."""
@@ -256,19 +291,24 @@ class CandidateRanker:
         boosted.sort(key=lambda c: (-c.score, qid_order(c.qid)))
         return tuple(boosted)
 
-    def artist_first(self, cands: tuple[Candidate, ...], scored: dict[str, float]) -> tuple[Candidate, ...]:
+    def artist_first(
+        self, cands: tuple[Candidate, ...], scored: dict[str, float], typed: tuple[str, ...] = ()
+    ) -> tuple[Candidate, ...]:
         """Works named after their own author or performer ("Weezer" the album by Weezer, "Bon Jovi"
         by Bon Jovi) leave the candidates when the artist is one of them, and a name that is a far
         better-known person's alias ("Elvis", "Mozart") puts that person first: the popularity prior
-        over every reading of the typed words (:data:`DOMINANT_RATIO`, :data:`DOMINANT_MIN_POPULARITY`)."""
+        over every reading of the typed words (:data:`DOMINANT_RATIO`, :data:`DOMINANT_MIN_POPULARITY`).
+        An alias that is another entity's label names the person only as a short form of their name
+        (``typed``, the span's words: "Elvis" of "Elvis Presley"); a nickname or a former name ("Starman"
+        for David Bowie, "Hybrid Theory" for Linkin Park) leaves the work of that label first (issue 22)."""
         item_values = getattr(self.kb, "item_values", None)
-        qids = {c.qid for c in cands}
+        own = {c.qid for c in cands if self._own_name(c, scored, typed)}
         if item_values is not None:
             kept = tuple(
                 c
                 for c in cands
                 if PERSON_ROLES.intersection(c.roles)
-                or not any(p in PERSON_ROLES and v in qids and v != c.qid for p, v in item_values(c.qid))
+                or not any(p in PERSON_ROLES and v in own and v != c.qid for p, v in item_values(c.qid))
                 or scored.get(c.qid, 0.0) < SIM_VARIANT
             )
             if kept:
@@ -286,6 +326,7 @@ class CandidateRanker:
                     scored.get(c.qid, 0.0) >= SIM_FOREIGN_ALIAS
                     and scored.get(c.qid) != SIM_NAMESAKE  # a first or last name only ("Boccaccio") names no one
                     and PERSON_ROLES.intersection(c.roles)
+                    and c.qid in own
                 )
             )
         ]

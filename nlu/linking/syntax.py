@@ -113,8 +113,8 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
       ("numb and in the end are still perfect songs", "..., meteora is a bit too polished");
     - ``alone``: its clause says nothing else but "too", "also" ... ("lady bird too", "sapiens was
       brilliant, thinking fast and slow too");
-    - ``list``: it follows "and" or a comma right after a name matched (``ends``: "californication and
-      under the bridge");
+    - ``list``: it follows "and" right after a name matched (``ends``: "californication and under the
+      bridge"); ``comma``: a comma ("heat, ronin");
     - ``topic``: it opens the message and "i loved" follows ("the giver i loved though").
     """
     n = len(tokens)
@@ -136,7 +136,7 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
     if i > 0 and tokens[i - 1].key == "and" and i - 1 in ends:
         return "list"
     if i in ends and text[tokens[i - 1].end : tokens[i].start].strip() == "," and tokens[i].key not in PREPOSITIONS:
-        return "list"  # "heat, ronin and collateral" (not ", for the record": a phrase of its own)
+        return "comma"  # "heat, ronin and collateral" (not ", for the record": a phrase of its own)
     opens = i == 0 or boundary(text, tokens, i) or tokens[i - 1].key in ("and", "but", "though", "also", "especially")
     if opens and j < n:
         m = j
@@ -183,6 +183,30 @@ def listed_with_a_name(text: str, tokens: list[Token], j: int) -> bool:
     return gap.strip() == "," and tokens[j].raw[:1].isupper() and tokens[j].key != "i"
 
 
+PREDICATE_FILLERS = frozenset(
+    "just pure total absolute utter such so a an bit little kind sort of really truly".split()
+)
+"""Words between a copula and its predicate ("is just noise", "was a bit of a mess")."""
+
+
+def predicate_of_a_name(text: str, tokens: list[Token], i: int, ends: Container[int]) -> bool:
+    """Token ``i`` follows a copula (maybe after fillers: "is just", "was such a") whose subject is a name
+    matched earlier in the same clause ("Gone Girl was twisted", "Yeezus on the other hand is just noise
+    to me"), and no superlative frames it ("X is my favourite, twisted" is no frame; "my favourite film
+    is twisted" names one: no name before the copula)."""
+    k = i - 1
+    while k > 0 and tokens[k].key in PREDICATE_FILLERS and not boundary(text, tokens, k + 1):
+        k -= 1
+    if k <= 0 or tokens[k].key not in COPULAS or boundary(text, tokens, k + 1):
+        return False
+    a = k
+    while a > 0 and not boundary(text, tokens, a):
+        a -= 1
+    if any(t.key in SUPERLATIVES for t in tokens[a:k]):
+        return False
+    return any(e in ends for e in range(a + 1, k + 1))
+
+
 def predicate_noun(text: str, tokens: list[Token], i: int, j: int, ends: Container[int]) -> bool:
     """Tokens ``i:j``, in lowercase, end a predicate noun phrase after a name's copula ("Neil Gaiman is a
     wonderful storyteller", "... is an amazing world builder", "... is the queen of crime"): a few
@@ -210,15 +234,16 @@ def opinion_typo(word: str) -> bool:
 
 
 def trim(tokens: list[Token], a: int, b: int, common: frozenset[str]) -> tuple[int, int]:
-    """Drop stop words at both ends and type words at the end ("the long movies" -> "long").
+    """Drop stop words at both ends (and a possessive "s" at the start) and type words at the end ("the
+    long movies" -> "long").
 
     ``common`` is accepted for symmetry with the callers but only function and chat words are
     trimmed: VADER and spaCy stop words such as "full" or "beauty" belong to titles ("Full Metal
     Jacket", "American Beauty").
     """
     stop = TRIM_WORDS
-    while a < b and tokens[a].key in stop and tokens[a].key != "the":
-        a += 1
+    while a < b and (tokens[a].key in stop or tokens[a].key == "s") and tokens[a].key != "the":
+        a += 1  # (a possessive "s" opens no name: "agatha christie's mysteries")
     while a < b and tokens[a].key == "the" and (b - a == 1 or tokens[a + 1].key in stop):
         a += 1
     while b > a and (tokens[b - 1].key in stop or tokens[b - 1].key in TYPE_WORDS):

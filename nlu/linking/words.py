@@ -291,6 +291,11 @@ ASPECT_WORDS = frozenset(
 )
 """Words after a name that talk about a part or a form of it ("Pulp Fiction soundtrack is great")."""
 
+AUXILIARIES = frozenset("can could will would should do does did have has are is may might shall".split())
+"""Verbs that open a question before its subject ("Can You recommend ...", "Do You know ...")."""
+PRONOUNS = frozenset("you me it us her him them i we they she he".split())
+"""Pronouns: after an auxiliary opening the message, the question's subject, never a title ("You")."""
+
 OBJECT_WORDS = frozenset("her him us them me up yes".split())
 """Words that cannot open a sentence as its subject: followed by a verb, they are a title ("Her is such a
 beautiful film", "Up made me cry", "Us was terrifying", "Yes are the best prog band")."""
@@ -314,7 +319,10 @@ CALENDAR_WORDS = frozenset(
     august september october november december christmas easter halloween""".split()
 )
 
-CALENDAR_LEADS = frozenset("on last next this every since until till by in of each early late one that".split())
+CALENDAR_LEADS = frozenset(
+    "on last next this every since until till by in of each early late one that merry happy".split()
+)
+"""Words that make a day, month or holiday after them a date ("on Friday") or a greeting ("Merry Christmas")."""
 
 PREDICATE_OPENERS = frozenset("a an the such one".split())
 

@@ -259,6 +259,8 @@ class WorkResolver:
             ):
                 continue
             follower = starts.get(j + 1)
+            if follower is not None and self._kind_word(tokens, follower):
+                follower = None  # "agatha christie's mysteries": her works of a genre, no title: she is rated
             if follower is None or not any(self.kb.is_item(q) for q in follower[2]):
                 k = j + 2 if tokens[j + 1].key == "the" and j + 2 < len(tokens) else j + 1  # "Atwood's The Testaments"
                 after = tokens[k]
@@ -275,6 +277,15 @@ class WorkResolver:
                 out = [s for s in out if s is not span]
                 out.append(Span(span[0], span[1], named, SAYS_WHICH))
         return out
+
+    def _kind_word(self, tokens: list[Token], span: Span) -> bool:
+        """A span of one lowercase word that may name a genre ("mysteries", "thrillers"): after a possessive
+        it says which of the person's works, as a type noun does."""
+        return (
+            span[1] - span[0] == 1
+            and tokens[span[0]].raw.islower()
+            and any("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+        )
 
     def _title_before(
         self, text: str, tokens: list[Token], by: int, works: set[str], *, own_only: bool = False
