@@ -103,12 +103,15 @@ class Step:
         decision: link, ask or drop.
         start: character offset of the mention it makes (of the role word for "the director of X").
         end: character offset after it.
+        guessed: linked, the top candidate taken among same-named works by the priors
+            (:meth:`nlu.linking.decision.Decider.guessed`, ``Mention.taken``).
     """
 
     ranked: Ranked
     decision: Decision
     start: int
     end: int
+    guessed: bool = False
 
 
 class EntityLinker:
@@ -195,6 +198,7 @@ class EntityLinker:
                     ranked.candidates,
                     step.decision is Decision.ASK,
                     partial=ranked.span.kind == "ask" and all(v == SIM_TITLE_WORD for v in ranked.scored.values()),
+                    taken=step.guessed,
                 )
             )
         return tuple(mentions)
@@ -234,8 +238,11 @@ class EntityLinker:
         # works named by their person ("Flowers by Miley Cyrus"): no namesake person of the title's word
         says_which = {t.start for t in spans if t.kind == SAYS_WHICH}
         credited = {s.end for s in spans if s.kind != SAYS_WHICH and s.end + 1 in says_which}
-        people = {q for s in spans for q, sim in s.scored.items() if s.kind == SAYS_WHICH or sim >= SIM_ALIAS}
-        people = {q for q in people if PERSON_ROLES.intersection(self.kb.roles(q))}
+        people = set()
+        for s in spans:  # named by their own name, saying which, or by a last name only ("tarkovsky")
+            persons = {q for q in s.scored if PERSON_ROLES.intersection(self.kb.roles(q))}
+            alone = s.kind == SAYS_WHICH or len(persons) == len(s.scored)
+            people |= {q for q in persons if alone or s.scored[q] >= SIM_ALIAS}
         spans = [s for s in spans if s.kind != SAYS_WHICH]
         spans = self._filter.drop_genre_attributes(tokens, spans)
         spans = self._filter.drop_acronym_readings(tokens, spans)
@@ -263,5 +270,6 @@ class EntityLinker:
             ranked = self._ranker.candidates(text, tokens, span, context)
             if ranked is not None:
                 decision = self._decider.decide(text, tokens, ranked, context)
-                steps.append(Step(ranked, decision, tokens[ranked.first].start, tokens[span.end - 1].end))
+                guessed = decision is Decision.LINK and self._decider.guessed(ranked, context)
+                steps.append(Step(ranked, decision, tokens[ranked.first].start, tokens[span.end - 1].end, guessed))
         return steps

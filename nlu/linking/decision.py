@@ -127,6 +127,19 @@ class Decider:
             ambiguous = dangling(text, tokens, i, j, context.covered)
         return Decision.ASK if ambiguous else Decision.LINK
 
+    def guessed(self, ranked: Ranked, context: LinkContext) -> bool:
+        """A linked span's top candidate was taken among works of the same name by the priors (a clear
+        popularity margin, recency: :mod:`nlu.linking.namesakes`, or the popularity prior of
+        :meth:`_dominant`), not singled out by the message or the dialog (``Mention.taken``)."""
+        cands = ranked.candidates
+        if ranked.relation or ranked.span.kind == "ref" or len(cands) < 2:
+            return False
+        if self.context_pick(cands[0], context.focus, ranked.picked, context.years):
+            return False
+        if ranked.taken is not None:
+            return not ranked.taken.cue
+        return cands[0].is_item and homonyms(cands, ranked.scored) >= 2
+
     def _namesake_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str]) -> bool:
         """A person whose first or last name the lone word is, at least as popular as the top candidate."""
         return cands[0].qid not in namesakes and any(

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from nlu.linking.syntax import MAX_SUBJECT_TOKENS, opinion_typo, trim
+from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, opinion_typo, trim
 from nlu.linking.tokens import Token, block_keys, boundary
 from nlu.linking.values import (
     FUZZY_CUTOFF,
@@ -42,6 +42,7 @@ from nlu.linking.values import (
     Span,
 )
 from nlu.linking.words import (
+    ASPECT_WORDS,
     CLAUSE_STOP,
     LIKE_VERBS,
     OBJECT_LEAD,
@@ -106,6 +107,23 @@ def _other_word(query: str, name: str) -> bool:
         a != b and len(a) >= 4 and a.isalpha() and fuzz.ratio(a, b) < OTHER_WORD_RATIO and zipf(a) >= KNOWN_WORD_ZIPF
         for a, b in zip(typed, named, strict=True)
     )
+
+
+WORD_ZIPF = 3.0
+"""``wordfreq`` Zipf frequency from which one typed word is an English word spelled right (:func:`_another_word`)."""
+
+
+def _another_word(query: str, name: str) -> bool:
+    """One typed English word and a name of one other English word (articles aside), neither the other's
+    plural: a word spelled right, no typo ("bleach" is not "Breach" nor "The Beach"; "jaw" may be "Jaws")."""
+    typed = query.split()
+    named = [w for w in name.split() if w not in ("the", "a", "an")]
+    if len(typed) != 1 or len(named) != 1 or typed[0] == named[0]:
+        return False
+    a, b = typed[0], named[0]
+    if a + "s" == b or b + "s" == a:
+        return False
+    return a.isalpha() and b.isalpha() and zipf(a) >= WORD_ZIPF and zipf(b) >= WORD_ZIPF
 
 
 def _fuzzy_cutoff(letters: int, words: int) -> float:
@@ -174,6 +192,8 @@ class FuzzyMatcher:
                     )
                 ):
                     continue  # "..., by the way": an idiom of everyday words in lowercase is no (typo'd) title
+                if all(tokens[k].key in common or tokens[k].key in ASPECT_WORDS for k in range(a, b)):
+                    continue  # "the acting was great": a part of the work, no typo'd title ("The Atoning")
                 scored = lookup(tokens[a:b], allow_partial=False)
                 need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
                 if scored and max(scored.values()) >= FUZZY_SIM_FACTOR * need / 100.0 * SIM_VARIANT:
@@ -269,13 +289,16 @@ class FuzzyMatcher:
             t.key in LIKE_VERBS or t.key in PREDICATES or t.key in CLAUSE_STOP for t in tokens
         ):  # a short message that is only a (typo'd) name, maybe with emoji: "shutter iland 🔥🔥", "beyonse"
             spans.append((0, n, [n]))
-        for k in range(1, min(n, MAX_SUBJECT_TOKENS + 1)):  # the subject of an opinion: "the terminater was amazing"
-            if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
-                break
-            if tokens[k].key in PREDICATES and not boundary(text, tokens, k):
-                if not any(boundary(text, tokens, m) for m in range(1, k)):
-                    spans.append((0, k, [k]))
-                break
+        # the subject of an opinion opening the message or a clause: "the terminater was amazing", "solaris too,
+        # tarkovsky is a genius"
+        for a in [0] + [m for m in range(1, n) if boundary(text, tokens, m)]:
+            for k in range(a + 1, min(n, a + MAX_SUBJECT_TOKENS + 1)):
+                if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
+                    break
+                if is_verb(tokens, k) and not boundary(text, tokens, k):  # (not the possessive of "kiedis's memoir")
+                    if not any(boundary(text, tokens, m) for m in range(a + 1, k)):
+                        spans.append((a, k, [k]))
+                    break
         i = 1
         while i < n:
             if tokens[i].raw[:1].isupper() and tokens[i].key not in common:
@@ -326,8 +349,8 @@ class FuzzyMatcher:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
                 if ratio < strict and OSA.distance(query, name) > 1:
                     continue  # under the cut-off only one substituted or swapped letter is a typo ("coldpaly")
-                if _other_word(query, name):
-                    continue  # "the matrix resurrections" is not "The Matrix Revolutions"
+                if _other_word(query, name) or _another_word(query, name):
+                    continue  # "the matrix resurrections" is not "The Matrix Revolutions", "bleach" no "Breach"
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:

@@ -239,18 +239,14 @@ class NamesakeResolver:
         cue = self._age_cue(tokens, text, first, end) or context.ages.get(first)
         if cue is not None:
             aged = [c for c in cands[:MAX_READINGS] if c.is_item and _own_name(scored.get(c.qid, 0.0))]
-            taken = self._by_age(aged, newest=cue == "newer")
-            new = cue != "newer" or self._recent(taken) or first == 0 or tokens[first - 1].key not in NEW_WORDS
-            if taken is not None and new:
+            taken = self._by_cue(aged, cue, new=first > 0 and tokens[first - 1].key in NEW_WORDS)
+            if taken is not None:
                 return Taken(taken, cue, True)
         if len([c for c in cands[:MAX_READINGS] if c.is_item and scored.get(c.qid, 0.0) >= SIM_MAIN_TITLE]) < 2:
             return None
-        people = set(context.people).difference(scored)  # persons of other words than the title's own
-        works = self._works_of(people)
-        credited = [c for c in readings if people and (c.qid in works or credits(self.kb, c.qid) & people)]
-        if credited and len(credited) < len(readings):
-            best = max(credited, key=lambda c: c.score)
-            return Taken(best.qid, "credit", True)
+        credited = self._credited(readings, scored, first, context)
+        if credited is not None:
+            return Taken(credited, "credit", True)
         further = self._named_further(tokens, first, end, cands, scored)
         if further is not None:
             return Taken(further, "label", True)
@@ -268,6 +264,43 @@ class NamesakeResolver:
         ):
             return Taken(recent, "recency", False)
         return None
+
+    def _by_cue(self, readings: Sequence[Candidate], cue: str, *, new: bool) -> str | None:
+        """The reading a cue of age takes: the newest or the oldest, every year known; for "the new X"
+        (``new``) the newest of the readings of known year, if of the KB's last years ("the new suspiria":
+        the 2018 film, whatever the year of Argento's, unknown to the KB)."""
+        if cue != "newer" or not new:
+            return self._by_age(readings, newest=cue == "newer")
+        dated = [c for c in readings if entity_year(self.kb, c.qid) is not None]
+        newest = self._by_age(dated, newest=True) if len(dated) > 1 else (dated[0].qid if dated else None)
+        return newest if self._recent(newest) else None
+
+    def _credited(
+        self, readings: Sequence[Candidate], scored: dict[str, float], first: int, context: LinkContext
+    ) -> str | None:
+        """The reading credited to a person the message names ("peter jackson's king kong", "X too, <author>
+        is amazing"), else to the creator of a work listed with it ("creep and high and dry": Radiohead's),
+        when the others are not."""
+        people = set(context.people).difference(scored)  # persons of other words than the title's own
+        works = self._works_of(people)
+        credited = [c for c in readings if people and (c.qid in works or credits(self.kb, c.qid) & people)]
+        if not credited:
+            listed = self._listed_credits(first, context)
+            credited = [c for c in readings if listed and credits(self.kb, c.qid) & listed]
+        if credited and len(credited) < len(readings):
+            return max(credited, key=lambda c: c.score).qid
+        return None
+
+    def _listed_credits(self, first: int, context: LinkContext) -> set[str]:
+        """The persons credited with the works the message names unambiguously elsewhere (one reading)."""
+        out: set[str] = set()
+        for span in context.spans:
+            if span.start == first:
+                continue
+            items = [q for q, sim in span.scored.items() if sim >= SIM_VARIANT and self.kb.is_item(q)]
+            if len(items) == 1 and len(span.scored) == 1:
+                out |= credits(self.kb, items[0])
+        return out
 
     def _named_further(
         self, tokens: list[Token], first: int, end: int, cands: Sequence[Candidate], scored: dict[str, float]
@@ -345,20 +378,22 @@ class NamesakeResolver:
     def _by_popularity(self, readings: Sequence[Candidate], scored: dict[str, float]) -> str | None:
         """The reading that is well known and far better known than each rival; a rival matched by a
         weaker form of the name and less popular does not count."""
-        kind = getattr(self.kb, "kind", None)
-        if kind is not None and len({kind(c.qid) for c in readings}) > 1:
-            return None  # an album's edges count its songs: popularities of two kinds do not compare
         pops = {c.qid: self.kb.popularity(c.qid) for c in readings}
         best = max(readings, key=lambda c: (pops[c.qid], scored.get(c.qid, 0.0)))
         top = pops[best.qid]
         if top <= self._quantile(KNOWN_QUANTILE) or top < MIN_KNOWN_POPULARITY:
             return None
+        # "The Heat" for "heat", "Nevermind (What Was It Anyway)" for "nevermind": a weaker match, and less known
+        rivals = [
+            c
+            for c in readings
+            if c is not best and not (scored.get(c.qid, 0.0) < scored.get(best.qid, 0.0) and pops[c.qid] < top)
+        ]
+        kind = getattr(self.kb, "kind", None)
+        if kind is not None and len({kind(c.qid) for c in (best, *rivals)}) > 1:
+            return None  # an album's edges count its songs: popularities of two kinds do not compare
         year = entity_year(self.kb, best.qid)
-        for c in readings:
-            if c is best:
-                continue
-            if scored.get(c.qid, 0.0) < scored.get(best.qid, 0.0) and pops[c.qid] < top:
-                continue  # "The Heat" for "heat": a weaker match, and less known
+        for c in rivals:
             if top < DOMINANT_RATIO * pops[c.qid] or math.isclose(top, pops[c.qid]):
                 return None
             newer = entity_year(self.kb, c.qid)

@@ -154,6 +154,9 @@ class Mention:
             mention is a short word that needs a confirmation ("I like sia", F29).
         partial: the span is one word of the candidates' titles, not a whole name ("I like
             lebowski"): confirm even a single candidate before storing it.
+        taken: not ambiguous, but the top candidate was taken among works of the same name by the KB's
+            priors (popularity, recency: :mod:`nlu.linking.namesakes`), not by the message or the
+            dialog: the dialog says which it took and offers "not that one" (issue 22).
     """
 
     text: str
@@ -162,6 +165,7 @@ class Mention:
     candidates: tuple[Candidate, ...]
     ambiguous: bool
     partial: bool = False
+    taken: bool = False
 
     @property
     def best(self) -> Candidate | None:

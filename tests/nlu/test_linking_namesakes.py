@@ -52,8 +52,11 @@ FILMS = (
     Entry("Q113", "Lantern", item=True, pop=0, year=2017),
     Entry("Q114", "Copperhead", item=True, pop=6, description="film"),
     Entry("Q115", "Copperhead", item=True, pop=0, description="film"),
+    Entry("Q116", "Nightjar", item=True, pop=9, description="film by Ruth Ames"),  # year unknown to the KB
+    Entry("Q117", "Nightjar", item=True, pop=0, year=2018),
+    Entry("Q118", "Ruth Ames", roles=("P57",), pop=3, description="director"),
 )
-WORKS = {"Q109": (("P57", "Q111"),)}
+WORKS = {"Q109": (("P57", "Q111"),), "Q116": (("P57", "Q118"),)}
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +110,21 @@ def test_a_person_named_in_the_message_takes_the_work_credited_to_them(films):
     assert taken(films, "kingfisher too, Marta Vell is amazing") == [("Q109", False), ("Q111", False)]
 
 
+def test_a_person_named_by_a_last_name_in_another_clause_says_which(films):
+    assert taken(films, "nightjar too, ames is a genius")[0] == ("Q116", False)
+
+
+def test_the_new_x_takes_the_recent_reading_whatever_the_year_of_the_others(films):
+    assert taken(films, "the new nightjar was weird") == [("Q117", False)]
+
+
+def test_a_reading_taken_by_the_priors_is_said_by_the_dialog(films):
+    (mention,) = films.link("Tidewater was a pretty good movie")
+    assert mention.taken  # recency: the dialog says which it took ("not that one")
+    (mention,) = films.link("I saw the new Solstice")
+    assert not mention.taken  # the message said which
+
+
 def test_the_other_readings_stay_candidates_when_a_person_says_which(films):
     (mention,) = films.link("marta vell's kingfisher was stunning")
     assert {c.qid for c in mention.candidates} == {"Q108", "Q109", "Q110"}  # "the 1960 one" can still find it
@@ -117,9 +135,11 @@ MUSIC = (
     Entry("Q201", "Paper Moons", item=True, pop=13, roles=("P361",)),  # an album: its songs are its edges
     Entry("Q202", "Paper Moons", item=True, pop=1),  # a song of that album
     Entry("Q203", "Paper Moons", item=True, pop=3),  # another song
+    Entry("Q204", "Daybreak", item=True, pop=14, roles=("P361",)),  # an album
+    Entry("Q205", "Daybreak (Nobody Asked)", item=True, pop=1),  # a song named by a longer name
 )
 MUSIC_WORKS = {"Q202": (("P361", "Q201"),), "Q203": (("P361", "Q9000"),)}
-KINDS = {"Q201": "album", "Q202": "song", "Q203": "song"}
+KINDS = {"Q201": "album", "Q202": "song", "Q203": "song", "Q204": "album", "Q205": "song"}
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +149,10 @@ def music():
 
 def test_popularities_of_two_kinds_do_not_compare(music):
     assert taken(music, "paper moons is gorgeous")[0][1] is True  # the album's 13 counts its songs: asked
+
+
+def test_a_weaker_and_less_known_reading_of_another_kind_is_no_rival(music):
+    assert taken(music, "daybreak is my favourite") == [("Q204", False)]
 
 
 def test_the_type_noun_takes_the_reading_of_its_kind(music):

@@ -55,6 +55,7 @@ MOVIES = (
     Entry("Q24", "The Prestige", item=True, pop=30, year=2006),
     Entry("Q25", "Memento", item=True, pop=30, year=2000),
     Entry("Q26", "mystery film", roles=("P136",), pop=60, aliases=("whodunit",), description="film genre"),
+    Entry("Q27", "The Atoning", item=True, pop=0, year=2017),
 )
 
 BOOKS = (
@@ -62,6 +63,8 @@ BOOKS = (
     Entry("Q31", "mystery fiction", roles=("P136",), pop=9, description="genre"),
     Entry("Q32", "Mysteries", item=True, pop=0),
     Entry("Q33", "You", item=True, pop=0),
+    Entry("Q34", "Grey Waters", item=True, pop=1),
+    Entry("Q35", "Anna Keel", roles=("P50",), pop=4, description="author"),
 )
 
 
@@ -121,6 +124,14 @@ def test_a_genre_word_ending_a_longer_name_is_no_genre_opinion(movies):
 
 def test_additions_opening_the_message_are_read_as_objects(movies):
     assert linked(movies, "also the prestigee and memnto") == ["Q24", "Q25"]  # typos, lowercase
+
+
+def test_a_part_of_the_work_opening_a_clause_is_no_typod_title(movies):
+    assert linked(movies, "already seen it, the acting was great but the plot made no sense") == []
+
+
+def test_a_persons_possessive_is_no_verb_of_a_subject(books):
+    assert linked(books, "i read grey waters, keel's memoir, and loved it") == ["Q34"]
 
 
 def test_a_genre_alias_in_the_plural(movies):
