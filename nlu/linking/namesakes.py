@@ -7,46 +7,44 @@ popularity. Adds: the reading taken, put first, and why (:class:`Taken`); the de
 (:mod:`nlu.linking.decision`) then links instead of asking "which one?".
 
 A span's *readings* are its recommendable items that carry the typed words as their own name (label,
-alias or derived variant: similarity >= ``SIM_VARIANT``); a cue of age also reads an item named by a
-weaker alias ("the Ocean's Eleven remake": "Ocean's 11" of 1960 is a reading too). The first rule that
-applies decides:
+alias or derived variant: similarity >= ``SIM_VARIANT``); a cue of age also reads an item named by an
+alias another entity has as its label ("the Ocean's Eleven remake": "Ocean's 11" of 1960 is a reading
+too). The first rule that applies decides:
 
 0. *a type noun* next to the name that only one reading fits ("Born in the U.S.A. the song":
    :func:`nlu.linking.values.is_kind`);
-1. *a cue of age* next to the name (:data:`NEWER_CUES`, :data:`OLDER_CUES`): "the new X", "the latest
-   X", "X remake", "the X reboot" take the newest reading ("new" and "latest" only one of the KB's last
-   years, :data:`NEW_WORDS`); "the original X", "the old X" the oldest; "the remake of X" the newest
-   (every reading's year known, and one newest / oldest);
-2. *a credit*: a person named in the message (linked, or only saying which work is meant) is credited
-   with some readings and not the others ("peter jackson's king kong", "circe too, madeline miller is
-   amazing"; "TITLE by PERSON" is settled earlier, by :mod:`nlu.linking.works`);
-3. *a clear popularity margin*: one reading well known to the KB (:data:`KNOWN_QUANTILE`,
-   :data:`MIN_KNOWN_POPULARITY`) and
-   ``DOMINANT_RATIO`` times as popular as each other one ("Drive": the 2011 film, 20, not the 2019 one,
-   0); a reading matched by a weaker form of the name (a dropped "the") that is also less popular is no
-   rival ("heat": the 1995 "Heat", 41, not "The Heat", 26); readings of two kinds do not compare (an
-   album's popularity counts its songs: "let it be" the album, 13, and the song, 1); when a rival is newer by :data:`RECENCY_GAP`
-   years (or the better-known one's year is unknown), recency says the other one, and only a reading among the domain's best-known tenth
-   (:data:`NOTABLE_QUANTILE`) has a clear margin ("The Lion King": 1994, 37, over 2019, 1; not a 1990 film of 20 over a namesake
-   of 2030 the KB knows nothing of yet);
-4. *recency*: the newest reading by :data:`RECENCY_GAP` years or more (every year known) when the KB tells
-   the others from it by nothing (no edge at all, or as popular): "Joker": 2019, not 2012, both 0; not a
-   2030 "Misery" of 0 over a 1990 one of 20, nor "The Avengers" of 2012 over the one of 1998 (asked).
-   The shared dump's edges thin out after 2005 (median film popularity 0 from 2005 on, 88% of the
-   films of 2019 with no edge), so a recent film unknown to the KB is no unknown film, and recent
-   works are what people chat about (as the mentions of recommendation dialogues show).
-
-A reference to another reading, "the remake" / "the original" (:func:`age_references`), names the
-newest / oldest reading of a title of the message, and the title the other one ("Oldboy is a
-masterpiece, the remake is garbage").
-
-2b. *more of the name*: one reading's full label holds a word of the message beyond the typed name
+1. *a cue of age* next to the name (:data:`NEWER_CUES`, :data:`OLDER_CUES`): "the new X", "the latest X",
+   "X remake", "the remake of X" take the newest reading (every reading's year known; "new" and
+   "latest", :data:`NEW_WORDS`, the newest of known year if of the KB's last years), "the original X",
+   "the old X" the oldest; "the remake" / "the original" elsewhere in the message (:func:`age_references`)
+   name the other reading of a title and give it the opposite cue ("Oldboy is a masterpiece, the remake
+   is garbage");
+2. *a credit*: a person named in the message (linked, saying which work is meant, or by a last name
+   only) is credited with some readings and not the others ("peter jackson's king kong", "circe too,
+   madeline miller is amazing"; "TITLE by PERSON" is settled earlier, by :mod:`nlu.linking.works`), else
+   the creator of a work named unambiguously with it ("creep and high and dry");
+3. *more of the name*: one reading's full label holds a word of the message beyond the typed name
    ("sunflower from the spiderverse movie": "Sunflower - Spider-Man: Into the Spider-Verse"; readings
-   named by their main title count here).
+   named by their main title count here);
+4. *a clear popularity margin*: one reading well known to the KB (:data:`KNOWN_QUANTILE`,
+   :data:`MIN_KNOWN_POPULARITY`) and ``DOMINANT_RATIO`` times as popular as each rival ("Drive": the
+   2011 film, 20, not the 2019 one, 0). A reading matched by a weaker form of the name (a dropped "the",
+   a longer label) that is also less popular is no rival ("heat": the 1995 "Heat", 41, not "The Heat",
+   26); rivals of two kinds do not compare (an album's popularity counts its songs: "let it be" the
+   album, 13, and the song, 1); a rival newer by :data:`RECENCY_GAP` years (or any dated rival when the
+   better-known one's year is unknown) leaves a clear margin only to a reading among the domain's
+   best-known tenth (:data:`NOTABLE_QUANTILE`: "The Lion King" of 1994, 37, over 2019's, 1; not a 1990
+   film of 20 over a namesake of 2030 the KB knows nothing of yet);
+5. *recency*: the newest reading by :data:`RECENCY_GAP` years or more (every year known) when the KB tells
+   the others from it by nothing (no edge at all, or as popular): "Joker": 2019, not 2012, both 0; not
+   "The Avengers" of 2012 over the one of 1998 (asked). The shared dump's edges thin out after 2005
+   (median film popularity 0 from 2005 on, 88% of the films of 2019 with no edge), so a recent film
+   unknown to the KB is no unknown film, and recent works are what people chat about.
 
-Rules 0 to 2b are the message's words (:attr:`Taken.cue` true: the decision treats them as the year
-typed, "Inside Out (2011)"); 3 and 4 are priors (the decision still asks about a name glued to an
-unknown word). Otherwise nothing is taken and the decision asks.
+Rules 0 to 3 are the message's words (:attr:`Taken.cue` true: the decision treats them as a year typed,
+"Inside Out (2011)"); 4 and 5 are priors (the decision still asks about a name glued to an unknown word,
+and the dialog says which reading it took, ``Mention.taken``). Otherwise nothing is taken and the
+decision asks.
 
 Example:
     "I saw the new Lion King" (1994, popularity 37; 2019, 1) -> Taken("Q27044293", "newer", cue=True)
@@ -80,6 +78,8 @@ NEW_WORDS = frozenset("new newest latest recent".split())
 """Cues that say the work is new, not only newer: its newest reading must be of the KB's last years
 (:data:`NEW_YEARS`), else the work meant is one the KB lacks ("the new Ghostbusters": not the 2016
 film, the KB's newest, in a KB that ends in 2019)."""
+HORIZON_SAMPLE = 4000
+"""Items whose years estimate the domain's latest years."""
 NEW_YEARS = 2
 """A work is new within this many years of the domain's latest items (the 99th percentile of their years)."""
 """Words before the name ("the new X") or right after it ("X remake") that ask for its newest reading."""
@@ -110,9 +110,9 @@ class Taken:
 
     Attributes:
         qid: the reading taken (put first among the candidates).
-        reason: ``newer``, ``older`` (a cue of age), ``credit`` (a person named in the message),
-            ``popularity`` or ``recency`` (the priors).
-        cue: the message's words single it out (a cue of age or a credit), as a typed year does.
+        reason: ``kind`` (a type noun), ``newer``, ``older`` (a cue of age), ``credit`` (a person named
+            in the message), ``label`` (more of its name typed), ``popularity`` or ``recency`` (the priors).
+        cue: the message's words single it out (rules 0 to 3), as a typed year does.
     """
 
     qid: str
@@ -213,7 +213,12 @@ class NamesakeResolver:
     def _quantile(self, share: float) -> float:
         """The popularity under which ``share`` of the domain's items lie (computed once per share)."""
         if share not in self._quantiles:
-            pops = sorted(self.kb.popularity(q) for q in getattr(self.kb, "items", ()))
+            items = getattr(self.kb, "items", ())
+            popularities = getattr(self.kb, "popularities", None)
+            if popularities is not None:  # the KB's arrays: items are entities 0 .. len(items) - 1
+                pops = sorted(float(p) for p in popularities()[: len(items)])
+            else:
+                pops = sorted(self.kb.popularity(q) for q in items)
             self._quantiles[share] = pops[int(share * (len(pops) - 1))] if pops else math.inf
         return self._quantiles[share]
 
@@ -327,8 +332,10 @@ class NamesakeResolver:
         """The item is of the domain's last :data:`NEW_YEARS` years (the 99th percentile of its items' years)."""
         if qid is None:
             return False
-        if self._horizon is None:
-            years = sorted(y for q in getattr(self.kb, "items", ()) if (y := entity_year(self.kb, q)) is not None)
+        if self._horizon is None:  # from a sample of the items (a percentile: a few thousand are plenty)
+            items = sorted(getattr(self.kb, "items", ()))
+            sample = items[:: max(1, len(items) // HORIZON_SAMPLE)]
+            years = sorted(y for q in sample if (y := entity_year(self.kb, q)) is not None)
             self._horizon = years[int(0.99 * (len(years) - 1))] if years else 0
         year = entity_year(self.kb, qid)
         return year is not None and year >= self._horizon - NEW_YEARS

@@ -172,9 +172,10 @@ DETERMINERS = frozenset("my your his her our their a an some any every no this t
 
 PREDICATES = frozenset(
     """is was s are were isn wasn aren weren has had have made makes blew bored bores rocks rocked rules sucks sucked slaps slapped
-    deserves deserved will gets got kept changed gives gave hits hit brings broke breaks""".split()
+    deserves deserved will gets got kept changed gives gave hits hit brings broke breaks r""".split()
 )
-"""Verbs after a sentence-initial name that make it the subject of an opinion ("Frozen was great")."""
+"""Verbs after a sentence-initial name that make it the subject of an opinion ("Frozen was great"; "r" is
+chat's "are")."""
 
 
 @lru_cache(maxsize=65536)
@@ -269,7 +270,8 @@ WORK_OF_LEADS = frozenset({"by", "with", "from"})
 """Words between a title and the person who says which work it is: "Misery by Stephen King", "Big with Tom
 Hanks", "A Ghost Story from David Lowery" ("with" and "from" only when the title is one of the person's works)."""
 
-COPULAS = frozenset("is are was were s re been".split())
+COPULAS = frozenset("is are was were s re been r".split())
+"""Forms of "to be" ("r": chat's "are", "X and Y r my fav albums")."""
 
 DESCRIPTOR_FILLERS = frozenset("a an the such so pure real true proper total absolute".split())
 
