@@ -93,7 +93,7 @@ class Decider:
         """The decision on one ranked span of ``text`` (module docstring)."""
         i, j, _scored, kind = ranked.span
         cands, scored, namesakes, picked = ranked.candidates, ranked.scored, ranked.namesakes, ranked.picked
-        focus, years, relation = context.focus, context.years, ranked.relation
+        focus, years, relation = context.focus, ranked.years, ranked.relation
         ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
         if kind != "ask" and not relation and len(cands) > 1:
             if self._dominant(cands, scored):
@@ -134,7 +134,7 @@ class Decider:
         cands = ranked.candidates
         if ranked.relation or ranked.span.kind == "ref" or len(cands) < 2:
             return False
-        if self.context_pick(cands[0], context.focus, ranked.picked, context.years):
+        if self.context_pick(cands[0], context.focus, ranked.picked, ranked.years):
             return False
         if ranked.taken is not None:
             return not ranked.taken.cue

@@ -19,6 +19,7 @@ from nlu.linking.syntax import MAX_SUBJECT_TOKENS, calendar_word, is_verb, title
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import Span
 from nlu.linking.words import (
+    ADDITION_WORDS,
     ASPECT_WORDS,
     CLAUSE_STOP,
     COPULAS,
@@ -102,21 +103,29 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
     while the subject holds other words that no part or adverb explains (matched or not: one subject
     names one thing): the subject is a title the KB lacks, and the match only a word of it. The subject
     may open a clause after a comma ("also mac demarco, salad days is a vibe": not the band "Salad").
-    Lists, "by" and possessives are no single subject; a common word, an adverb ("totally"), a number
+    Lists ("X and Y are"; with a singular verb, "love and monsters was ...", one title), "by" and
+    possessives are no single subject; a common word, an adverb ("totally"), a number
     ("Frozen 2") or a word for a part of a work ("soundtrack", "concerts") is no sign, nor an everyday
     word but the one noun between a lowercase match and the verb ("salad days is")."""
     a = i  # the clause the match opens: the message's, or one after a comma ("..., salad days is a vibe")
     while a > 0 and not boundary(text, tokens, a):
         a -= 1
+    while a < i and tokens[a].key in ADDITION_WORDS | {"oh"}:
+        a += 1  # "oh and X was ...": the subject starts after the addition
     limit = min(len(tokens), a + MAX_SUBJECT_TOKENS + 1)
     k = next((m for m in range(a + 1, limit) if is_verb(tokens, m)), 0)
     if k == 0 or j > k or any(boundary(text, tokens, m) for m in range(a + 1, k)):
         return False
+    if j < k and tokens[j].key in MODIFIER_LEADS:
+        k = j  # "ember from the winter nights soundtrack is a bop": what follows "from" tells where it is from
     keys = [t.key for t in tokens[a:k]]
-    if {"and", "or", "by", "with", "s", "vs"} & set(keys) or keys[0] in NOT_TITLE_OPENERS:
-        return False
-    if any(key in LIKE_VERBS or key in CLAUSE_STOP for key in keys):
-        return False  # "I liked The Maze Runner but Divergent was boring": no single subject
+    joints = {"or", "by", "with", "s", "vs"} | ({"and"} if tokens[k].key in PLURAL_VERBS else set())
+    if joints & set(keys) or keys[0] in NOT_TITLE_OPENERS:
+        return False  # ("X and Y was ...": one title, a singular verb after it; "X and Y are": a list)
+    if any((key in LIKE_VERBS and keys[m + 1 : m + 2] != ["and"]) or key in CLAUSE_STOP for m, key in enumerate(keys)):
+        return False  # "I liked The Maze Runner but Divergent was boring": no single subject (not "love and ...")
+    if (j == k and i - 2 >= a and tokens[i - 1].key == "and") or (j + 2 == k and tokens[j].key == "and"):
+        return True  # "love and monsters was such a fun surprise": "X and Y" before a singular verb is one title
     common = common_words()
     for m in range(a, k):
         if i <= m < j:
@@ -135,6 +144,13 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
             continue  # (an everyday noun is a sign only as the one word between a lowercase match and the verb)
         return True
     return False
+
+
+MODIFIER_LEADS = frozenset("from by with in on at for about".split())
+"""Prepositions after a subject's name that open a modifier of it, no part of a title."""
+
+PLURAL_VERBS = frozenset("are were r have re".split())
+"""Verbs that take a list as their subject ("Ponyo and Totoro are ...")."""
 
 
 def _part_or_kind(word: str) -> bool:

@@ -42,6 +42,7 @@ from nlu.linking.values import (
     Span,
 )
 from nlu.linking.words import (
+    APOSTROPHES,
     ASPECT_WORDS,
     CLAUSE_STOP,
     LIKE_VERBS,
@@ -111,6 +112,11 @@ def _other_word(query: str, name: str) -> bool:
 
 WORD_ZIPF = 3.0
 """``wordfreq`` Zipf frequency from which one typed word is an English word spelled right (:func:`_another_word`)."""
+
+
+def _possessive(text: str, tokens: Sequence[Token], m: int) -> bool:
+    """Token ``m`` is the "s" of a possessive ("Faulkner's")."""
+    return tokens[m].key == "s" and m > 0 and text[tokens[m - 1].end : tokens[m].start] in APOSTROPHES
 
 
 def _another_word(query: str, name: str) -> bool:
@@ -297,7 +303,9 @@ class FuzzyMatcher:
                     break
                 if is_verb(tokens, k) and not boundary(text, tokens, k):  # (not the possessive of "kiedis's memoir")
                     if not any(boundary(text, tokens, m) for m in range(a + 1, k)):
-                        spans.append((a, k, [k]))
+                        # a possessive splits the owner from the work: "Faulkner's As I Lay Dying is brilliant"
+                        poss = next((m for m in range(a + 1, k) if _possessive(text, tokens, m)), None)
+                        spans += [(a, k, [k])] if poss is None else [(a, poss, [poss]), (poss + 1, k, [k])]
                     break
         i = 1
         while i < n:

@@ -247,11 +247,12 @@ class NamesakeResolver:
             taken = self._by_cue(aged, cue, new=first > 0 and tokens[first - 1].key in NEW_WORDS)
             if taken is not None:
                 return Taken(taken, cue, True)
-        if len([c for c in cands[:MAX_READINGS] if c.is_item and scored.get(c.qid, 0.0) >= SIM_MAIN_TITLE]) < 2:
-            return None
-        credited = self._credited(readings, scored, first, context)
+        pool = [c for c in cands[:MAX_READINGS] if c.is_item and scored.get(c.qid, 0.0) >= SIM_MAIN_TITLE]
+        credited = self._credited(pool, len(cands), scored, first, context) if pool else None
         if credited is not None:
             return Taken(credited, "credit", True)
+        if len(pool) < 2:
+            return None
         further = self._named_further(tokens, first, end, cands, scored)
         if further is not None:
             return Taken(further, "label", True)
@@ -281,18 +282,20 @@ class NamesakeResolver:
         return newest if self._recent(newest) else None
 
     def _credited(
-        self, readings: Sequence[Candidate], scored: dict[str, float], first: int, context: LinkContext
+        self, works: Sequence[Candidate], n_cands: int, scored: dict[str, float], first: int, context: LinkContext
     ) -> str | None:
-        """The reading credited to a person the message names ("peter jackson's king kong", "X too, <author>
-        is amazing"), else to the creator of a work listed with it ("creep and high and dry": Radiohead's),
-        when the others are not."""
+        """The work credited to a person the message names ("peter jackson's king kong", "X too, <author>
+        is amazing", "Glass was not the worst Shyamalan movie": not the composer Philip Glass), when some
+        other candidate is not; else the one credited to the creator of a work listed with it ("creep and
+        high and dry": Radiohead's), when another reading is not."""
         people = set(context.people).difference(scored)  # persons of other words than the title's own
-        works = self._works_of(people)
-        credited = [c for c in readings if people and (c.qid in works or credits(self.kb, c.qid) & people)]
-        if not credited:
-            listed = self._listed_credits(first, context)
-            credited = [c for c in readings if listed and credits(self.kb, c.qid) & listed]
-        if credited and len(credited) < len(readings):
+        made = self._works_of(people)
+        credited = [c for c in works if people and (c.qid in made or credits(self.kb, c.qid) & people)]
+        if credited and len(credited) < n_cands:
+            return max(credited, key=lambda c: c.score).qid
+        listed = self._listed_credits(first, context)
+        credited = [c for c in works if listed and credits(self.kb, c.qid) & listed]
+        if credited and len(credited) < len(works):
             return max(credited, key=lambda c: c.score).qid
         return None
 

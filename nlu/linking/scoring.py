@@ -57,6 +57,7 @@ from nlu.linking.values import (
     entity_year,
     is_kind,
     qid_order,
+    span_years,
 )
 from nlu.linking.words import CLAUSE_STOP, LIKE_VERBS, SPAN_STOP, TYPE_WORDS
 from nlu.name_index import NameIndex
@@ -86,6 +87,7 @@ class Ranked:
         kind_hint: the kind a type noun next to the span names ("performer", "album", "song"), or None.
         relation: the candidates are the values of "<role> of <item>", not what the span names.
         taken: the namesake taken by the message or the priors (first among the candidates), or None.
+        years: the years typed that may single out a candidate (:func:`nlu.linking.values.span_years`).
     """
 
     span: Span
@@ -97,6 +99,7 @@ class Ranked:
     kind_hint: str | None
     relation: bool
     taken: Taken | None = None
+    years: frozenset[int] = frozenset()
 
 
 class CandidateRanker:
@@ -127,7 +130,8 @@ class CandidateRanker:
             scored = {**scored, **{q: SIM_NAMESAKE for q in namesakes}}
         typed = typed_as_label(self.kb, text, tokens, i, j, scored) if kind == "exact" else frozenset()
         picked = frozenset(map(QID, context.history | typed))  # the message or the dialog singles these out
-        cands = self.rank(scored, tokens, i, context.focus, context.history, years=context.years, typed=typed)
+        years = span_years(self.kb, scored, context.years)
+        cands = self.rank(scored, tokens, i, context.focus, context.history, years=years, typed=typed)
         if not cands:
             return None
         relation = self.relation(tokens, i, cands[0])
@@ -136,12 +140,14 @@ class CandidateRanker:
         kind_hint = kind_hint_of(text, tokens, i, j, self.domain) or self.sibling_kind(text, tokens, span, context)
         if kind_hint is not None and len(cands) > 1:  # "Queen is my favourite band": the band
             cands = self.prefer_kind(cands, kind_hint)
+        singled = picked | {context.focus} if context.focus else picked
+        dated = bool(years) and any(entity_year(self.kb, c.qid) in years for c in cands)
         if kind_hint not in ("album", "song", "work") and len(cands) > 1:
             words = tuple(t.key for t in tokens[i:j])
-            cands = self.artist_first(cands, scored, words)  # "I love Weezer": the band, not its album "Weezer"
+            # "I love Weezer": the band, not its album "Weezer" (the popularity prior only when nothing said which)
+            prior = not dated and not singled.intersection(c.qid for c in cands)
+            cands = self.artist_first(cands, scored, words, prior=prior)
         taken = None
-        singled = picked | {context.focus} if context.focus else picked
-        dated = bool(context.years) and any(entity_year(self.kb, c.qid) in context.years for c in cands)
         if relation is None and len(cands) > 1 and not singled.intersection(c.qid for c in cands) and not dated:
             # "the new Lion King", "Drive" (2011), "Joker" (2019): unless the dialog or the message said which
             taken = self._namesakes.take(tokens, text, i, j, cands, scored, context, kind_hint)
@@ -149,7 +155,7 @@ class CandidateRanker:
                 cands = _first(cands, taken.qid)
                 if taken.cue:
                     picked = picked | {QID(taken.qid)}
-        return Ranked(span, i, cands, scored, namesakes, picked, kind_hint, relation is not None, taken)
+        return Ranked(span, i, cands, scored, namesakes, picked, kind_hint, relation is not None, taken, years)
 
     def rank(
         self,
@@ -292,7 +298,7 @@ class CandidateRanker:
         return tuple(boosted)
 
     def artist_first(
-        self, cands: tuple[Candidate, ...], scored: dict[str, float], typed: tuple[str, ...] = ()
+        self, cands: tuple[Candidate, ...], scored: dict[str, float], typed: tuple[str, ...] = (), *, prior: bool = True
     ) -> tuple[Candidate, ...]:
         """Works named after their own author or performer ("Weezer" the album by Weezer, "Bon Jovi"
         by Bon Jovi) leave the candidates when the artist is one of them, and a name that is a far
@@ -300,7 +306,9 @@ class CandidateRanker:
         over every reading of the typed words (:data:`DOMINANT_RATIO`, :data:`DOMINANT_MIN_POPULARITY`).
         An alias that is another entity's label names the person only as a short form of their name
         (``typed``, the span's words: "Elvis" of "Elvis Presley"); a nickname or a former name ("Starman"
-        for David Bowie, "Hybrid Theory" for Linkin Park) leaves the work of that label first (issue 22)."""
+        for David Bowie, "Hybrid Theory" for Linkin Park) leaves the work of that label first (issue 22).
+        ``prior`` false (a year typed, the item on screen, an earlier mention single one out): no popularity
+        prior ("Solstice 2019" is not the better-known Solstice of 1994)."""
         item_values = getattr(self.kb, "item_values", None)
         own = {c.qid for c in cands if self._own_name(c, scored, typed)}
         if item_values is not None:
@@ -348,7 +356,7 @@ class CandidateRanker:
             if (pop >= others or eponymous) and (not weaker or pop >= DOMINANT_RATIO * others):
                 top = dataclasses.replace(artist, score=round(max(artist.score, cands[0].score) + 1e-6, 6))
                 cands = (top, *(c for c in cands if c.qid != artist.qid))
-        if len(named) > 1:
+        if len(named) > 1 and prior:  # (not over a year typed or the item on screen: "Solstice 2019")
             pops = {c.qid: self.kb.popularity(c.qid) for c in named}
             best = max(named, key=lambda c: pops[c.qid])
             if best.qid != cands[0].qid and pops[best.qid] >= DOMINANT_MIN_POPULARITY:

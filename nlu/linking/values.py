@@ -22,7 +22,7 @@ Example:
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -217,6 +217,21 @@ def entity_year(kb: Any, qid: str) -> int | None:
     """Year of an entity (:func:`recommender.names.item_year`: details, else description or
     Wikipedia title). Returns None when unknown."""
     return item_year(kb, qid)
+
+
+YEAR_SLACK = 1
+"""A release year typed may differ by this much from the KB's (a festival premiere, a release elsewhere)."""
+
+
+def span_years(kb: Any, qids: Iterable[str], years: AbstractSet[int]) -> frozenset[int]:
+    """The years typed in the message that may single out one of ``qids``: as typed when one of them has
+    such a year, else :data:`YEAR_SLACK` either way ("Suspiria (the 2018 one)": the KB's film of 2017)."""
+    if not years:
+        return frozenset()
+    qids = tuple(qids)
+    if any(entity_year(kb, q) in years for q in qids):
+        return frozenset(years)
+    return frozenset(y + d for y in years for d in range(-YEAR_SLACK, YEAR_SLACK + 1))
 
 
 def creators(kb: Any, qid: str) -> set[str]:

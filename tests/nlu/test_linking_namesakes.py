@@ -55,6 +55,8 @@ FILMS = (
     Entry("Q116", "Nightjar", item=True, pop=9, description="film by Ruth Ames"),  # year unknown to the KB
     Entry("Q117", "Nightjar", item=True, pop=0, year=2018),
     Entry("Q118", "Ruth Ames", roles=("P57",), pop=3, description="director"),
+    Entry("Q119", "Ironbark", item=True, pop=14, description="film by Ruth Ames"),
+    Entry("Q120", "Ironbark", item=True, pop=0, year=2017),
 )
 WORKS = {"Q109": (("P57", "Q111"),), "Q116": (("P57", "Q118"),)}
 
@@ -116,6 +118,12 @@ def test_a_person_named_by_a_last_name_in_another_clause_says_which(films):
 
 def test_the_new_x_takes_the_recent_reading_whatever_the_year_of_the_others(films):
     assert taken(films, "the new nightjar was weird") == [("Q117", False)]
+
+
+def test_a_year_typed_may_be_a_year_off_the_kbs(films):
+    # festival premiere and release differ: "the 2018 one" is the KB's film of 2017
+    assert taken(films, "Ironbark (the 2018 one) was boring") == [("Q120", False)]
+    assert taken(films, "Solstice 2019 was a mess") == [("Q104", False)]
 
 
 def test_a_reading_taken_by_the_priors_is_said_by_the_dialog(films):

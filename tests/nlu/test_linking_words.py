@@ -56,6 +56,7 @@ MOVIES = (
     Entry("Q25", "Memento", item=True, pop=30, year=2000),
     Entry("Q26", "mystery film", roles=("P136",), pop=60, aliases=("whodunit",), description="film genre"),
     Entry("Q27", "The Atoning", item=True, pop=0, year=2017),
+    Entry("Q28", "Monsters", item=True, pop=0, year=2010),
 )
 
 BOOKS = (
@@ -65,6 +66,8 @@ BOOKS = (
     Entry("Q33", "You", item=True, pop=0),
     Entry("Q34", "Grey Waters", item=True, pop=1),
     Entry("Q35", "Anna Keel", roles=("P50",), pop=4, description="author"),
+    Entry("Q36", "Lay Me Low", item=True, pop=1),
+    Entry("Q37", "Sam Hart", roles=("P50",), pop=8, description="author"),
 )
 
 
@@ -132,6 +135,16 @@ def test_a_part_of_the_work_opening_a_clause_is_no_typod_title(movies):
 
 def test_a_persons_possessive_is_no_verb_of_a_subject(books):
     assert linked(books, "i read grey waters, keel's memoir, and loved it") == ["Q34"]
+
+
+def test_x_and_y_before_a_singular_verb_is_one_title(movies):
+    assert linked(movies, "love and monsters was such a fun surprise") == []  # a film the KB lacks
+    assert linked(movies, "Birthday and Monsters were both fun") == ["Q20", "Q28"]  # a list
+
+
+def test_a_possessive_splits_the_subject_into_its_owner_and_the_work(books):
+    assert linked(books, "Hart's Lay Me Low is brilliant") == ["Q36"]  # the person only says which
+    assert linked(books, "Sam Hart's ideas are amazing") == ["Q37"]
 
 
 def test_a_genre_alias_in_the_plural(movies):
