@@ -22,7 +22,8 @@ too). The first rule that applies decides:
 2. *a credit*: a person named in the message (linked, saying which work is meant, or by a last name
    only) is credited with some readings and not the others ("peter jackson's king kong", "circe too,
    madeline miller is amazing"; "TITLE by PERSON" is settled earlier, by :mod:`nlu.linking.works`), else
-   the creator of a work named unambiguously with it ("creep and high and dry");
+   the creator of a work named unambiguously with it ("creep and high and dry"), else a person of the
+   dialog's earlier mentions (``history``: "numb" after "i love linkin park");
 3. *more of the name*: one reading's full label holds a word of the message beyond the typed name
    ("sunflower from the spiderverse movie": "Sunflower - Spider-Man: Into the Spider-Verse"; readings
    named by their main title count here);
@@ -295,6 +296,12 @@ class NamesakeResolver:
             return max(credited, key=lambda c: c.score).qid
         listed = self._listed_credits(first, context)
         credited = [c for c in works if listed and credits(self.kb, c.qid) & listed]
+        if credited and len(credited) < len(works):
+            return max(credited, key=lambda c: c.score).qid
+        # the conversation: a person the user named before ("i love linkin park" ... "numb is perfect")
+        earlier = {q for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}.difference(scored)
+        made = self._works_of(earlier)
+        credited = [c for c in works if earlier and (c.qid in made or credits(self.kb, c.qid) & earlier)]
         if credited and len(credited) < len(works):
             return max(credited, key=lambda c: c.score).qid
         return None

@@ -120,6 +120,12 @@ def test_the_new_x_takes_the_recent_reading_whatever_the_year_of_the_others(film
     assert taken(films, "the new nightjar was weird") == [("Q117", False)]
 
 
+def test_a_person_of_the_conversation_says_which(films):
+    # the dialog passes what was mentioned before: a person liked earlier credits one of the namesakes
+    (mention,) = films.link("kingfisher was stunning", history=("Q111",))
+    assert (mention.candidates[0].qid, mention.ambiguous) == ("Q109", False)
+
+
 def test_a_year_typed_may_be_a_year_off_the_kbs(films):
     # festival premiere and release differ: "the 2018 one" is the KB's film of 2017
     assert taken(films, "Ironbark (the 2018 one) was boring") == [("Q120", False)]
