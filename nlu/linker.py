@@ -175,7 +175,8 @@ class EntityLinker:
         Args:
             text: the user message as typed (any length; cut at ``textnorm.MAX_CHARS``).
             focus: the item being discussed (on screen); "it", "this movie" ... refer to it.
-            history: QIDs mentioned earlier in the dialog (ranking bonus).
+            history: QIDs mentioned earlier in the dialog (ranking bonus; its persons say which of a
+                title's namesakes is meant, :mod:`nlu.linking.namesakes`).
 
         Returns:
             Mentions in text order, non-overlapping; each has at least one candidate. Empty for

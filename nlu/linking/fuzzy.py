@@ -6,12 +6,15 @@ names). Adds: ``fuzzy`` :class:`nlu.linking.values.Span` values, and removes the
 whole-span hit replaces.
 
 Name-like spans that are not fully matched exactly (the objects of a like-verb up to the clause end,
-comma lists included; runs of capitalised words; the subject before "is"/"was"; a short message with
-no verb: "shutter iland 🔥🔥") are matched with ``rapidfuzz.fuzz.ratio`` over folded names of similar
+comma lists included, and what "also", "and", "plus" opening the message add; runs of capitalised
+words; the subject of a verb opening the message or a clause, split at a possessive: "Faulkner's | As I
+Lay Dying"; a short message with no verb: "shutter iland 🔥🔥"; never only words for a part of a work:
+"the acting") are matched with ``rapidfuzz.fuzz.ratio`` over folded names of similar
 length sharing a blocking key (cut-offs :data:`nlu.linking.values.FUZZY_CUTOFF` /
 :data:`FUZZY_CUTOFF_LONG`, at least ``FUZZY_MIN_CHARS`` letters, one substituted or swapped letter in
 a word of :data:`MIN_SUBSTITUTION_CHARS`; no WRatio/partial matching; never a lone everyday word,
-which is spelled right: "a great Bond" is no "Bound"). A span is tried whole first, then cut before
+which is spelled right: "a great Bond" is no "Bound", nor one English word another's: "bleach" is no
+"Breach"). A span is tried whole first, then cut before
 inner connectives; a whole-span hit replaces shorter exact matches inside it ("mullholand drive" is
 Mulholland Drive, not Drive). A lone capitalised first or last name ("I love Jackson") is looked up in
 the person-name table and yields the persons who carry it (usually an ambiguous mention).

@@ -17,6 +17,14 @@ with its label's "!" or "?" ("Help! is my favourite Beatles song"). The pronoun 
 signal. Everyday English words alone ("kids", "spirit") need such a signal, and the words of an opinion
 ("big fan", "gives me chills") never name a title.
 
+Where a name is expected (issue 22, :func:`nlu.linking.syntax.name_slot`: the whole object of a
+like-verb or of "fan of", "similar to", "more"; the subject opening a clause before its verb; a clause
+adding only "too"; a title opening the message before "i loved"; a name listed after another), a full
+name typed in lowercase is taken unless its words are the chat's own (:meth:`SpanGuard._fits_slot`).
+Never a title: the pronoun of a question ("Can You recommend ..."), an English word after a name's copula
+("... is just noise"), the sentence's first word and a capitalised one with nothing else to show the
+message is not Title Cased ("Happy Holidays!").
+
 Example:
     >>> SpanGuard(kb).strong_enough("I watched it", tokenize("I watched it"), 2, 3, {"Q...": 1.0})  # doctest: +SKIP
     False

@@ -8,7 +8,8 @@ with the entities the index gives for it and their similarity.
   tried first; a weak one passes only the F29 guard (:mod:`nlu.linking.guard`), a short one that is
   the whole object of a like-verb is kept to be asked about ("I like sia"); titles are also found by
   their content words (the skeleton table: "the lord of rings"); the longest non-overlapping spans win
-  (F28, like spaCy's ``filter_spans``).
+  (F28, like spaCy's ``filter_spans``); a genre word ending a longer name the guard refused is a word of
+  that name ("the new star wars movie": no "war film").
 - :meth:`SpanMatcher.reference_spans`: "this movie", "this one", "it", "that song" refer to the focus
   (the item on screen); with no focus they link nothing ("I liked it" -> no mention).
 - :meth:`SpanMatcher.title_word_spans`: a lone distinctive word of titles that is the whole object of
