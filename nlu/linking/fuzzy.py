@@ -53,6 +53,7 @@ from nlu.linking.words import (
     PREDICATES,
     PREPOSITIONS,
     SPAN_STOP,
+    SUBJECT_LEADS,
     SUPERLATIVES,
     TYPE_WORDS,
     common_words,
@@ -300,7 +301,8 @@ class FuzzyMatcher:
             spans.append((0, n, [n]))
         # the subject of an opinion opening the message or a clause: "the terminater was amazing", "solaris too,
         # tarkovsky is a genius"
-        for a in [0] + [m for m in range(1, n) if boundary(text, tokens, m)]:
+        starts = [m for m in range(1, n) if boundary(text, tokens, m) or tokens[m - 1].key in SUBJECT_LEADS]
+        for a in [0, *starts]:
             for k in range(a + 1, min(n, a + MAX_SUBJECT_TOKENS + 1)):
                 if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
                     break

@@ -44,6 +44,7 @@ from nlu.linking.words import (
     S_SUBJECTS,
     SPAN_STOP,
     SUBJECT_ADVERBS,
+    SUBJECT_LEADS,
     SUBJECT_PRONOUNS,
     SUPERLATIVES,
     TITLE_JOINERS,
@@ -137,7 +138,12 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
         return "list"
     if i in ends and text[tokens[i - 1].end : tokens[i].start].strip() == "," and tokens[i].key not in PREPOSITIONS:
         return "comma"  # "heat, ronin and collateral" (not ", for the record": a phrase of its own)
-    opens = i == 0 or boundary(text, tokens, i) or tokens[i - 1].key in ("and", "but", "though", "also", "especially")
+    opens = (
+        i == 0
+        or boundary(text, tokens, i)
+        or tokens[i - 1].key in ("and", "but", "though", "also", "especially")
+        or tokens[i - 1].key in SUBJECT_LEADS  # "i think tarantino is overrated"
+    )
     if opens and j < n:
         m = j
         if tokens[m].key == "and":  # "numb and in the end are ...": the rest of a listed subject

@@ -86,7 +86,8 @@ TRIM_WORDS = frozenset(
 ) | frozenset(
     """the a an of and or for by with in on at to from about as is was are be been i my me you your it
     its this that these those all any some very really so too much more most also just only but not
-    don't dont do does did he she his her they them their we our""".split()
+    don't dont do does did he she his her they them their we our probably definitely honestly maybe
+    totally absolutely literally actually basically""".split()
 )
 
 PREPOSITIONS = frozenset("of by in from with for on at to about and or as".split())
@@ -160,6 +161,9 @@ LEAD_PAIRS = frozenset(
 """Two-word leads of a name ("a big fan of X", "anything similar to X")."""
 ADDITION_WORDS = frozenset("too also as well either and oh plus".split())
 """Words around a name that only add it to what was said ("lady bird too", "oh and X")."""
+SUBJECT_LEADS = frozenset("think thought guess believe reckon feel felt honestly personally tbh imo".split())
+"""Words after which a clause, and its subject, opens ("i think tarantino is overrated")."""
+
 SUBJECT_PRONOUNS = frozenset("i we".split())
 """Pronouns after a topicalised name ("the giver i loved though")."""
 

@@ -58,6 +58,7 @@ def linked(linker, text):
         ("more muse", ["Q8"]),  # "more X"
         ("not a fan of poetry tbh", ["Q9"]),  # an opinion word that is a genre, liked or not
         ("mercy street is a masterpiece", ["Q13"]),  # a subject before its verb
+        ("i think big fish is overrated", ["Q2"]),  # a clause opening after "i think"
     ],
 )
 def test_a_lowercase_name_where_a_name_is_expected_is_linked(linker, text, qids):
@@ -86,3 +87,8 @@ def test_name_slots():
     assert slot("torment and out of time are still great", 2, 5) == "subject"
     assert slot("i like torment and under the sea", 4, 7, ends={3}) == "list"
     assert slot("i like the way he acts", 3, 4) is None  # the object goes on: no name there
+
+
+def test_an_adverb_opening_a_typod_name_is_no_part_of_it(linker):
+    (mention,) = linker.link("my favourite film is probably big fsh")
+    assert (mention.text, mention.candidates[0].qid) == ("big fsh", "Q2")
