@@ -156,6 +156,8 @@ class Decider:
         own_name = scored.get(top.qid, 0.0) >= SIM_FOREIGN_ALIAS and scored.get(top.qid) != SIM_NAMESAKE
         if person and (top.is_item or own_name) and self._lone_artist(cands, scored):
             return True  # the band or singer among works of the same name ("Weezer", "Elvis")
+        if self._genre_over_unknown_works(cands, scored):
+            return True  # "not really into romance": the genre, not three books "Romance" the KB knows nothing of
         if scored.get(top.qid, 0.0) < (SIM_ALIAS if person else SIM_VARIANT) or not (top.is_item or person):
             return False  # genres, and people named by a first or last name only, are asked about as before
         pop = self.kb.popularity(top.qid)
@@ -174,6 +176,16 @@ class Decider:
         if not person and any(not c.is_item and top.score - c.score < AMBIGUITY_MARGIN for c in rivals):
             return False
         return all(pop >= DOMINANT_RATIO * self.kb.popularity(c.qid) for c in rivals)
+
+    def _genre_over_unknown_works(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The top candidate is a genre named by the typed words, and every close rival is a work of that
+        name with no edge at all in the KB (issue 22: "romance" is the genre, not an unknown book
+        "Romance"; a known work, the album "Thriller", still makes it a question)."""
+        top = cands[0]
+        if top.is_item or "P136" not in self.kb.roles(top.qid) or scored.get(top.qid, 0.0) < SIM_VARIANT:
+            return False
+        rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
+        return all(c.is_item and self.kb.popularity(c.qid) == 0 for c in rivals)
 
     def _notable_popularity(self) -> float:
         """The popularity above which an item is among the best-known tenth of the domain's items

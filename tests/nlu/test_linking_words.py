@@ -57,6 +57,7 @@ MOVIES = (
     Entry("Q26", "mystery film", roles=("P136",), pop=60, aliases=("whodunit",), description="film genre"),
     Entry("Q27", "The Atoning", item=True, pop=0, year=2017),
     Entry("Q28", "Monsters", item=True, pop=0, year=2010),
+    Entry("Q29", "Mystery", item=True, pop=0),  # a film the KB knows nothing of
 )
 
 BOOKS = (
@@ -145,6 +146,11 @@ def test_x_and_y_before_a_singular_verb_is_one_title(movies):
 def test_a_possessive_splits_the_subject_into_its_owner_and_the_work(books):
     assert linked(books, "Hart's Lay Me Low is brilliant") == ["Q36"]  # the person only says which
     assert linked(books, "Sam Hart's ideas are amazing") == ["Q37"]
+
+
+def test_a_genre_over_works_of_its_name_the_kb_knows_nothing_of(movies):
+    (mention,) = movies.link("not really into mystery")
+    assert (mention.candidates[0].qid, mention.ambiguous) == ("Q26", False)
 
 
 def test_a_genre_alias_in_the_plural(movies):
