@@ -299,7 +299,7 @@ class NamesakeResolver:
         if credited and len(credited) < len(works):
             return max(credited, key=lambda c: c.score).qid
         # the conversation: a person the user named before ("i love linkin park" ... "numb is perfect")
-        earlier = {q for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}.difference(scored)
+        earlier = {str(q) for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}.difference(scored)
         made = self._works_of(earlier)
         credited = [c for c in works if earlier and (c.qid in made or credits(self.kb, c.qid) & earlier)]
         if credited and len(credited) < len(works):
