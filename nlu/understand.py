@@ -33,7 +33,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import YES_WORDS, parse_option
 from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
-from nlu.phrasings import phrased_intent
+from nlu.phrasings import card_fact, for_this_time, phrased_intent
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
@@ -362,6 +362,10 @@ class TurnParse:
             at "Which Titanic do you mean?"): an answer to it, never small talk; else None.
         about_suggested: the card intent (why / details / trailer) of a question about the item of the
             open suggestion ("why did you recommend this movie?" while no list is open), else None.
+        card_fact: the one fact of the item on screen (or suggested) a question asks for: ``"creator"``
+            ("who is it by?") or ``"year"`` ("when is it from?"), else None (``nlu.phrasings.card_fact``).
+        this_time: the message's constraint holds for now only ("not Radiohead this time", "no horror
+            please": ``nlu.phrasings.for_this_time``), not as a stored opinion.
     """
 
     text: str
@@ -393,6 +397,8 @@ class TurnParse:
     role_opinions: tuple[tuple[str, str], ...] = ()
     opinion_of_open: str | None = None
     about_suggested: str | None = None
+    card_fact: str | None = None
+    this_time: bool = False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -478,6 +484,8 @@ def understand(
         said_no=bool(NO_WORD.search(folded)),
         negative=bool(NONE.search(folded) or NO.fullmatch(folded.strip(" .!"))),
         roles=_roles(folded, view.domain),
+        card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
+        this_time=for_this_time(folded),
     )
     if (
         view.focus is None

@@ -46,8 +46,8 @@ import numpy as np
 from recommender.explain import Reason, ReasonKind, reason_claims
 from recommender.kbgraph import LIKED_BY, USER_NODE_PREFIX
 from recommender.kinds import genre_key
-from recommender.recommend import Profile
 from recommender.schema import DOMAINS, weak_pids
+from recommender.values import Profile
 
 if TYPE_CHECKING:
     from recommender.recommend import Recommender

@@ -15,7 +15,7 @@ written together from one document (:meth:`SnapshotData.to_json`):
 Document layout::
 
     {
-      "format": "corsbot-kb", "version": 1, "domain": "movie",
+      "format": "corsbot-kb", "version": 2, "domain": "movie",
       "source": "embedded:/…/wikidata-subset.nt.gz", "built_at": "2026-…Z",
       "entities": ["Q1", …],              # items first (n_items of them), then the other values;
       "n_items": 17207,                   #   each group sorted by numeric id
@@ -32,7 +32,9 @@ Document layout::
                                            #   (a writer with no book in the graph is still "author")
       "kind_names": ["person", "genre", "film"],   # the schema's kinds (recommender.kinds)
       "kinds": [2, 2, …, 0, -1, …],        # per entity: index into kind_names, -1 = none
-      "merged": {"Q1123": 40213, …}        # near-duplicate genre QID -> the entity it became
+      "merged": {"Q1123": 40213, …},       # near-duplicate genre QID -> the entity it became
+      "classes": {"12": ["Q11424"], …},    # item -> its P31 classes (version 2)
+      "class_kinds": {"Q5398426": "broadcast", …}  # class -> kind whose closure holds it (version 2)
     }
 
 Edges join an item or a property value (a *value claim*: an artist's genre, a band member's band) to a
@@ -84,7 +86,9 @@ logger = logging.getLogger(__name__)
 SNAPSHOT_FILE = "kb.json.gz"
 """Name of the snapshot file inside a domain's snapshot folder."""
 SNAPSHOT_FORMAT = "corsbot-kb"
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
+"""2: items carry their ``classes`` (P31) and the snapshot ``class_kinds`` (issue 23); a version-1
+snapshot is refused by ``read_snapshot`` (``corsbot kb build`` rewrites it)."""
 SITELINK_BONUS = 2.0
 """Popularity added for an English Wikipedia article (a degree-2 equivalent)."""
 
@@ -253,6 +257,8 @@ class SnapshotData:
     declared_roles: dict[str, set[str]] = field(default_factory=dict)  # qid -> pids (ValueType)
     kinds: dict[str, str] = field(default_factory=dict)  # qid -> kind name (recommender.kinds)
     merged: dict[str, str] = field(default_factory=dict)  # near-duplicate qid -> the qid it became
+    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # item -> its P31 classes
+    class_kinds: dict[str, str] = field(default_factory=dict)  # class -> the kind whose closure holds it
 
     def to_json(self, *, built_at: str | None = None) -> dict[str, Any]:
         """The snapshot document (see the module docstring); deterministic but for ``built_at``."""
@@ -317,6 +323,12 @@ class SnapshotData:
             "merged": {
                 q: index[c] for q, c in sorted(self.merged.items(), key=lambda kv: _qid_key(kv[0])) if c in index
             },
+            "classes": {
+                str(index[q]): list(cs)
+                for q, cs in sorted(self.classes.items(), key=lambda kv: _qid_key(kv[0]))
+                if q in index and cs
+            },
+            "class_kinds": dict(sorted(self.class_kinds.items(), key=lambda kv: _qid_key(kv[0]))),
         }
         return doc
 
@@ -526,6 +538,8 @@ class KnowledgeBase:
         "_kinds",
         "_kind_names",
         "_merged",
+        "_classes",
+        "_class_kinds",
         "_out_ptr",
         "_out_pid",
         "_out_val",
@@ -576,6 +590,8 @@ class KnowledgeBase:
             self._kinds = pack.array("kinds") if pack.kind("kinds") == "ints" else None
             merged = meta.get("merged") or {}
             self._merged: dict[str, int] = {str(q): int(i) for q, i in merged.items()}
+            self._classes = pack.entity_column("classes")
+            self._class_kinds: dict[str, str] = {str(c): str(k) for c, k in (meta.get("class_kinds") or {}).items()}
             self._out_ptr = pack.view("~out.ptr")
             self._out_pid = pack.view("edge_pid")
             self._out_val = pack.view("edge_value")
@@ -665,6 +681,20 @@ class KnowledgeBase:
             return None
         k = int(self._kinds[i])
         return self._kind_names[k] if 0 <= k < len(self._kind_names) else None
+
+    def classes(self, qid: str) -> tuple[QID, ...]:
+        """The item's classes (``wdt:P31`` values) as the build read them; empty for a value, an
+        unknown id or a snapshot written before they were kept."""
+        i = self.index_of(qid)
+        return () if i is None else tuple(QID(str(c)) for c in self._classes.get(i) or ())
+
+    def class_kinds(self, qid: str) -> tuple[str, ...]:
+        """The kinds of the domain whose classes (closure) hold one of the item's classes, in the
+        schema's priority order: ``("broadcast", "film")`` for a film also typed television series."""
+        found = {self._class_kinds[c] for c in self.classes(qid) if c in self._class_kinds}
+        schema = DOMAINS.get(self.domain)
+        order = [k.name for k in schema.kinds] if schema is not None else sorted(found)
+        return tuple(k for k in order if k in found)
 
     def canonical(self, qid: str) -> QID:
         """The QID under which ``qid`` is in the graph: a near-duplicate genre merged at build time

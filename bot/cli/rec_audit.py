@@ -125,7 +125,7 @@ def simulate(domain: str, services: Services, user: str, profile: Profile, *, se
 
 def run_audit(args: Any) -> int:
     """Handler of ``corsbot rec audit``."""
-    from bot.cli.rec import study_users
+    from bot.cli.rec_data import study_users
     from bot.compose import load_domain
     from bot.likes import interactions_for
     from recommender.audit import audit, markdown_report, merge, sample_profiles

@@ -167,6 +167,10 @@ def _reset(ctx: TurnContext, *, yes: bool) -> Outcome:
     if not isinstance(question, ResetConfirm) or not yes:
         return Outcome(msg.RESET_CANCELLED)
     what = question.what
+    if what == "everything":  # a fresh start: the constraints of the session go too
+        from bot.dialog.constraints import drop_session_constraints
+
+        drop_session_constraints(state, domain=state.domain)
     profile, kb = state.profile(), ctx.kb
     for qid in list(profile):
         is_item = kb.is_item(qid) if kb.has(qid) else profile[qid].get("role") is None
