@@ -259,6 +259,30 @@ def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = MAX_PEOPLE) 
     )
 
 
+CARD_FIELDS = ("items", "trailer", "image", "year", "creator", "listen", "read")
+"""What :func:`card_coverage` counts."""
+
+
+def card_coverage(kb: KnowledgeBaseLike) -> dict[str, int]:
+    """How many of the domain's items a card can show each of: a trailer, an image, a year (as
+    :func:`item_card` finds it), a creator (labelled), a page to listen to it (music) or to read it
+    (books). Keys: :data:`CARD_FIELDS` (``items``: how many items there are)."""
+    domain = getattr(kb, "domain", "")
+    counts = dict.fromkeys(CARD_FIELDS, 0)
+    for qid in kb.items:
+        counts["items"] += 1
+        details = kb.details(qid)
+        counts["trailer"] += bool(getattr(details, "trailer", None))
+        counts["image"] += bool(getattr(details, "image", None))
+        counts["year"] += item_year(kb, qid) is not None
+        counts["creator"] += any(_named(kb, c) for c in creators(kb, qid))
+        if domain == "music":
+            counts["listen"] += bool(getattr(details, "spotify_id", None) or getattr(details, "lastfm_id", None))
+        if domain == "book":
+            counts["read"] += bool(getattr(details, "openlibrary_id", None) or getattr(details, "goodreads_id", None))
+    return counts
+
+
 def _named(kb: KnowledgeBaseLike, value: QID) -> bool:
     """The value has a label a user can read (an unlabelled one would show as a bare QID)."""
     has_label = getattr(kb, "has_label", None)
@@ -338,7 +362,9 @@ def _creators(kb: KnowledgeBaseLike, qid: QID, domain: str) -> tuple[tuple[str, 
 
 
 __all__ = [
+    "CARD_FIELDS",
     "CARD_ROLES",
+    "card_coverage",
     "GENRE_PIDS",
     "MAX_CAST",
     "MAX_PEOPLE",

@@ -557,7 +557,7 @@ def top_k(
 ) -> list[int]:
     """Indices of the k best allowed entries by ``primary`` desc, then ``secondary`` desc, then index."""
     idx = np.flatnonzero(allowed)
-    if idx.size == 0:
+    if idx.size == 0 or k <= 0:
         return []
     vals = primary[idx]
     if idx.size > k:

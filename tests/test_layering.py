@@ -24,6 +24,7 @@ EVALUATION_MODULES = {
     "recommender.elicitation_eval",
     "recommender.bench",
     "recommender.audit",
+    "recommender.audit_lists",
 }
 """Offline evaluation and benchmark code: the CLI runs it, the live bot never imports it."""
 

@@ -144,6 +144,12 @@ def list_exclusions(ctx: TurnContext) -> tuple[str, ...]:
     return answered(ctx)
 
 
+def breaks_any(ctx: TurnContext, qid: str) -> bool:
+    """Whether ``qid`` breaks a constraint of the profile or the session."""
+    kb: Any = ctx.kb
+    return bool(Constraints(kb, (*profile_constraints(profile_of(ctx), kb), *session_avoid(ctx))).broken_by(qid))
+
+
 def apply_to_rest(ctx: TurnContext, *, avoid: tuple[Avoid, ...] = ()) -> list[Avoid]:
     """Apply the constraints at once to the rest of the list on screen (after the card shown): items
     that break one (of the profile's or the session's, ``avoid`` included) or were rated meanwhile
@@ -183,6 +189,7 @@ __all__ = [
     "add_session_constraint",
     "answered",
     "apply_to_rest",
+    "breaks_any",
     "describe",
     "drop_session_constraints",
     "left_out_note",

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from bot import messages as msg
 from bot.agent_spec import advance_contexts
-from bot.dialog import policy, preferences, questions, render, suggestions
+from bot.dialog import policy, preferences, questions, recommendations, render, suggestions
 from bot.dialog.acts import (
     PREFERENCE_QUESTIONS,
     CritiqueChoice,
@@ -199,6 +199,7 @@ class DialogManager:
             outcome = policy.handler_for(state, policy.act_of(parse))(ctx)
             if open_question is not None and state.pending is not open_question and not outcome.settled:
                 questions.keep_ignored_question(ctx, open_question, outcome, preferences.process)
+            recommendations.after_turn(ctx, outcome)
             suggestions.after_turn(ctx, outcome)
             return outcome.intent or parse.intent, outcome
         except CorsbotError as exc:

@@ -20,6 +20,7 @@ from bot.dialog.render import display, name_of
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
+from recommender.explain import Reason
 
 
 def on_recommend(ctx: TurnContext) -> Outcome:
@@ -190,13 +191,12 @@ def why_text(ctx: TurnContext, qid: str) -> str:
     """The "why?" of ``qid``: its reasons (``Recommender.explain``, minus contradicted ones) and its
     conflicts (``recommender.constraints.conflicts``) as one reply."""
     from recommender.constraints import conflicts
-    from recommender.explain import explain_text, uncontradicted
+    from recommender.explain import explain_text
 
     recommender = ctx.domain.recommender
     profile = profile_of(ctx)
     avoid = constraints.session_avoid(ctx)
-    avoided = {*profile.disliked, *(a.qid for a in avoid)}
-    reasons = uncontradicted(recommender.explain(profile, qid), avoided)
+    reasons = why_reasons(ctx, qid)
     title = display(ctx, qid)
     sentence = explain_text(recommender, reasons, item=qid) if reasons else ""  # type: ignore[arg-type]
     against = conflict_text(ctx, conflicts(ctx.kb, profile, qid, avoid))  # type: ignore[arg-type]
@@ -206,6 +206,16 @@ def why_text(ctx: TurnContext, qid: str) -> str:
             body = body[:1].lower() + body[1:]
         return msg.WHY.format(title=title, reasons=msg.WHY_CONFLICT.format(conflicts=against, reasons=body))
     return msg.WHY.format(title=title, reasons=sentence) if sentence else msg.WHY_NONE.format(title=title)
+
+
+def why_reasons(ctx: TurnContext, qid: str) -> tuple[Reason, ...]:
+    """The reasons a "why" of ``qid`` gives: ``Recommender.explain`` minus those citing something the
+    person rejected (a disliked value or item, a constraint of the session)."""
+    from recommender.explain import uncontradicted
+
+    profile = profile_of(ctx)
+    avoided = {*profile.disliked, *(a.qid for a in constraints.session_avoid(ctx))}
+    return uncontradicted(ctx.domain.recommender.explain(profile, qid), avoided)
 
 
 def conflict_text(ctx: TurnContext, found: tuple[object, ...]) -> str:
@@ -270,11 +280,9 @@ def on_session_constraint(ctx: TurnContext) -> Outcome:
     head = "\n".join(t for t in (said, stored.text) if t)
     focus = state.focus
     if focus is not None:
-        from recommender.constraints import Constraints
-
         constraints.apply_to_rest(ctx)
         outcome = Outcome(head, objects=stored.objects)
-        if Constraints(ctx.kb, added).broken_by(focus):  # type: ignore[arg-type]
+        if constraints.breaks_any(ctx, focus):  # the card on screen goes too
             advance(ctx, outcome, [Event.RECOMMENDATION, Event.QUESTION], [Event.FINISHED_RECOMMENDATION])
         else:
             shown = card(ctx, [Event.RECOMMENDATION, Event.QUESTION])
@@ -292,3 +300,10 @@ def on_session_constraint(ctx: TurnContext) -> Outcome:
         outcome.objects = stored.objects + outcome.objects
         return outcome
     return Outcome(head, choices=stored.choices, objects=stored.objects, events=stored.events)
+
+
+def after_turn(ctx: TurnContext, outcome: Outcome) -> None:
+    """After any handler: a dislike stored while a list is on screen ("I don't like George R. R.
+    Martin" at a card) applies at once to the rest of that list (``DialogManager._run``)."""
+    if ctx.state.focus is not None and any(p == "-" for _q, p in outcome.objects):
+        constraints.apply_to_rest(ctx)
