@@ -9,6 +9,8 @@ back, and a "why" never cites a contradicted reason and names a conflict that re
 
 from __future__ import annotations
 
+import re
+
 from bot import messages as msg
 from bot.dialog import constraints
 from bot.dialog.acts import Outcome
@@ -20,6 +22,7 @@ from bot.dialog.render import display, name_of
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
+from nlu.understand import Reading, TurnParse
 from recommender.explain import Reason
 
 
@@ -258,14 +261,32 @@ def on_card_fallback(ctx: TurnContext) -> Outcome:
     )
 
 
+_NEGATION = re.compile(r"\b(?:no|not|without|nothing (?:with|by|from)|none of|except|no more)\b", re.IGNORECASE)
+_BUT = re.compile(r"\bbut\b", re.IGNORECASE)
+
+
+def negated_readings(parse: TurnParse) -> list[Reading]:
+    """The names a negation governs ("no horror please", "nothing by X for now": after "no" / "not" /
+    "without" and before a "but"), whatever polarity the sentiment gave them."""
+    text = parse.text
+    out = []
+    for reading in parse.readings:
+        before = text[: reading.mention.start]
+        negations = list(_NEGATION.finditer(before))
+        if negations and not _BUT.search(before[negations[-1].end() :]):
+            out.append(reading)
+    return out
+
+
 def on_session_constraint(ctx: TurnContext) -> Outcome:
     """ "no horror please", "not Radiohead this time" (``TurnParse.this_time``): the named things are
     kept out of this session's lists, never stored; the rest of the list on screen follows at once
     (the card on screen too, when it breaks the constraint), else a new list comes when the profile
     is large enough. Other names said with a liking are preferences as usual."""
     state, parse = ctx.state, ctx.parse
-    avoid = [r for r in parse.readings if r.polarity.value != "+"]
-    liked = [r for r in parse.readings if r.polarity.value == "+"]
+    negated = negated_readings(parse)
+    avoid = [r for r in parse.readings if r.polarity.value != "+" or r in negated]
+    liked = [r for r in parse.readings if r not in avoid]
     added = [
         constraints.add_session_constraint(ctx, r.qid, r.stated_role if not ctx.kb.is_item(r.qid) else None)
         for r in avoid
