@@ -442,6 +442,12 @@ class Recommender:
                     later[pos] = True
         return later
 
+    @property
+    def shown_after(self) -> NDArray[np.bool_] | None:
+        """(n_items,) items every list shows only after all the others whatever the profile (music
+        items without a known performer), or None in a domain without such an order."""
+        return self._without_creator
+
     @functools.cached_property
     def _without_creator(self) -> NDArray[np.bool_] | None:
         """(n_items,) music items without a named performer (of their own or their album's); None

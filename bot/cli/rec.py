@@ -19,10 +19,11 @@
   (the PNG: HR@10 against K per strategy); last line exactly
   ``elicitation: users=N best=S hr10_k5_S=X ... rated_share_k5_S=Y ...`` (one pair per strategy).
 - ``corsbot rec audit [--domains ...] [--sessions 300] [--seed 0]``: simulated sessions per domain
-  rendered by the dialog's handlers (:mod:`bot.cli.rec_audit`) and audited by
-  :mod:`recommender.audit`; writes ``<home>/reports/rec/audit.{md,json}``; last line exactly
-  ``audit: sessions=N wrong_kind=A bare_ids=B false_explanations=C weak_only_explanations=D
-  duplicate_options=E`` (sums over the domains).
+  (with dislikes, critiques and a constraint of the session) rendered by the dialog's handlers
+  (:mod:`bot.cli.rec_audit`) and audited by :mod:`recommender.audit`; writes
+  ``<home>/reports/rec/audit.{md,json}``; last line exactly ``audit: sessions=N wrong_kind=A bare_ids=B
+  false_explanations=C weak_only_explanations=D duplicate_options=E constraint_violations=F repeats=G
+  creator_missing=H`` (sums over the domains; H the share of cards without their known creator).
 - ``corsbot rec bench --scale [--max-edges 10000000] [--priors 50]``: the exact and the approximate
   solver on synthetic knowledge graphs from 10^4 edges to ``--max-edges``
   (:mod:`recommender.scale_bench`): p50/p99 latency of a 5-seed prior, top-10 overlap of the
@@ -139,7 +140,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     au = rec_sub.add_parser(
         "audit",
-        help="simulated sessions per domain: wrong kinds, bare ids, false or weak-only explanations, duplicate options",
+        help="simulated sessions per domain (with dislikes, critiques, a constraint of the session): wrong kinds, "
+        "bare ids, false or weak-only explanations, duplicate options, constraint violations, repeats, cards "
+        "without their creator",
     )
     au.add_argument(
         "--domains",
@@ -150,7 +153,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"domains to audit, among {', '.join(paths.DOMAINS)} (default: all three)",
     )
     au.add_argument("--sessions", type=positive_int, default=300, help="sessions per domain (default 300)")
-    au.add_argument("--seed", type=int, default=0, help="seed of the sampled profiles")
+    au.add_argument("--seed", type=int, default=0, help="seed of the sampled profiles and of the values they reject")
     au.add_argument("--examples", type=non_negative_int, default=5, help="findings printed per domain")
     au.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     au.set_defaults(handler=run_audit)

@@ -215,3 +215,14 @@ def test_constraints_say_which_constraint_an_item_breaks():
     assert cons.broken_by("F2") == (Avoid("G1"), Avoid("P1", "P57"))
     assert cons.broken_by("F3") == ()
     assert cons.excluded() == {"F1", "F2", "F4", "F7"}
+
+
+def test_the_evaluation_measures_the_music_lists_order_beside_the_ranking():
+    from recommender.rec_eval import LISTED, StudyUser, evaluate_domain
+
+    rec = Recommender(music_kb())
+    users = [StudyUser("a", ("S1", "S6", "S7")), StudyUser("b", ("S6", "S8", "S1"))]
+    result = evaluate_domain(rec, users)
+    assert LISTED in result.metrics and "pagerank" in result.metrics
+    assert result.metrics[LISTED].hr10 <= result.metrics["pagerank"].hr10  # Northbound (S6) comes last in lists
+    assert LISTED not in evaluate_domain(Recommender(book_kb()), [StudyUser("c", ("B6", "B7"))]).metrics
