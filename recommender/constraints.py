@@ -29,8 +29,12 @@ Example (``kb`` a movie knowledge base):
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from recommender.values import PID, QID, Avoid, KnowledgeBaseLike, Profile
 
@@ -177,6 +181,44 @@ def creators(kb: KnowledgeBaseLike, item: QID) -> tuple[QID, ...]:
     return tuple(dict.fromkeys(v for a in albums for p, v in kb.item_values(a) if p in pids))
 
 
+def without_creator(
+    kb: KnowledgeBaseLike, item_index: NDArray[np.int64], item_qid: Callable[[int], QID]
+) -> NDArray[np.bool_] | None:
+    """(n_items,) music items without a named performer of their own or of their album (songs that
+    come after all the others in a list); None in the other domains (their cards say so, the order
+    does not change).
+
+    Args:
+        kb: the domain's knowledge base (a mapped ``KnowledgeBase`` is read through its claim arrays).
+        item_index: (n_items,) the graph node (= entity index) of each item position.
+        item_qid: item position -> QID (used when the KB has no claim arrays, e.g. a test fake).
+    """
+    if getattr(kb, "domain", "") != "music":
+        return None
+    has_label = getattr(kb, "has_label", None)
+    pids = tuple(getattr(kb, "pids", ()))
+    arrays: Any = getattr(kb, "edge_arrays", None)
+    if not callable(arrays) or "P175" not in pids or has_label is None:
+        named = [
+            [c for c in creators(kb, item_qid(pos)) if has_label is None or has_label(c)]
+            for pos in range(len(item_index))
+        ]
+        return np.array([not found for found in named], dtype=bool)
+    mapped: Any = kb  # a mapped recommender.kb.KnowledgeBase: claim arrays, entity indexes
+    ei, ep, ev = (np.asarray(a, dtype=np.int64) for a in arrays())
+    n = int(mapped.n_entities)
+    perf = ep == pids.index("P175")
+    values = np.unique(ev[perf])
+    labelled = np.zeros(n, dtype=bool)
+    labelled[values] = [bool(has_label(mapped.qid_at(int(v)))) for v in values]
+    has = np.zeros(n, dtype=bool)
+    has[ei[perf][labelled[ev[perf]]]] = True
+    if "P361" in pids:  # a song of an album with a performer
+        on = ep == pids.index("P361")
+        has[ei[on][has[ev[on]]]] = True
+    return ~has[item_index]
+
+
 @dataclass(frozen=True, slots=True)
 class Conflict:
     """Something an explanation of ``item`` must name: it breaks ``avoid`` (``value`` in role
@@ -243,4 +285,5 @@ __all__ = [
     "items_breaking",
     "parts_of_liked",
     "profile_constraints",
+    "without_creator",
 ]

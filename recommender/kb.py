@@ -683,18 +683,14 @@ class KnowledgeBase:
         return self._kind_names[k] if 0 <= k < len(self._kind_names) else None
 
     def classes(self, qid: str) -> tuple[QID, ...]:
-        """The item's classes (``wdt:P31`` values) as the build read them; empty for a value, an
-        unknown id or a snapshot written before they were kept."""
+        """The item's ``wdt:P31`` classes as the build read them (empty: a value, unknown, version 1)."""
         i = self.index_of(qid)
         return () if i is None else tuple(QID(str(c)) for c in self._classes.get(i) or ())
 
     def class_kinds(self, qid: str) -> tuple[str, ...]:
-        """The kinds of the domain whose classes (closure) hold one of the item's classes, in the
-        schema's priority order: ``("broadcast", "film")`` for a film also typed television series."""
+        """The kinds its classes stand for, schema order (``("broadcast", "film")``: a film typed TV series)."""
         found = {self._class_kinds[c] for c in self.classes(qid) if c in self._class_kinds}
-        schema = DOMAINS.get(self.domain)
-        order = [k.name for k in schema.kinds] if schema is not None else sorted(found)
-        return tuple(k for k in order if k in found)
+        return tuple(k.name for k in DOMAINS[self.domain].kinds if k.name in found) if self.domain in DOMAINS else ()
 
     def canonical(self, qid: str) -> QID:
         """The QID under which ``qid`` is in the graph: a near-duplicate genre merged at build time
@@ -899,46 +895,51 @@ class KnowledgeBase:
         does not need it (it builds its matrix from :meth:`edge_arrays`); it is for tools and tests.
         """
         if self._graph is None:
-            import networkx as nx
-
-            ei, ep, ev = (np.asarray(a, dtype=np.int64) for a in self.edge_arrays())
-            keep = ei != ev
-            lo, hi, p = np.minimum(ei, ev)[keep], np.maximum(ei, ev)[keep], ep[keep]
-            order = np.lexsort((p, hi, lo))
-            lo, hi, p = lo[order], hi[order], p[order]
-            ents, pids = self.entities(), self.pids
-            g = nx.Graph()
-            # Filled through the documented-internal dict-of-dicts (what add_nodes_from/add_edges_from
-            # do, without their per-item checks: 3-4x faster for ~100k edges); one data dict per
-            # edge, shared by both directions as networkx does.
-            node, adj = g._node, g._adj
-            n_items = self._n_items
-            for k, q in enumerate(ents):
-                node[q] = {"item": k < n_items}
-                adj[q] = {}
-            tuples: dict[tuple[int, ...], tuple[PID, ...]] = {}
-            start = 0
-            m = len(lo)
-            while start < m:
-                a, b = int(lo[start]), int(hi[start])
-                end = start + 1
-                while end < m and lo[end] == a and hi[end] == b:
-                    end += 1
-                key = tuple(sorted({int(x) for x in p[start:end]}))
-                tup = tuples.get(key)
-                if tup is None:
-                    tup = tuples[key] = tuple(pids[x] for x in key)
-                data = {"pids": tup}
-                qa, qb = ents[a], ents[b]
-                adj[qa][qb] = data
-                adj[qb][qa] = data
-                start = end
-            nx._clear_cache(g)
-            self._graph = g
+            self._graph = _networkx_graph(self)
         return self._graph
 
     def __repr__(self) -> str:
         return f"<KnowledgeBase {self.domain}: {self._n_items} items, {self._n} entities>"
+
+
+def _networkx_graph(kb: KnowledgeBase) -> networkx.Graph:
+    """The item-value graph of ``kb`` as networkx (see :meth:`KnowledgeBase.graph`)."""
+    import networkx as nx
+
+    ei, ep, ev = (np.asarray(a, dtype=np.int64) for a in kb.edge_arrays())
+    keep = ei != ev
+    lo, hi, p = np.minimum(ei, ev)[keep], np.maximum(ei, ev)[keep], ep[keep]
+    order = np.lexsort((p, hi, lo))
+    lo, hi, p = lo[order], hi[order], p[order]
+    ents, pids = kb.entities(), kb.pids
+    g = nx.Graph()
+    # Filled through the documented-internal dict-of-dicts (what add_nodes_from/add_edges_from
+    # do, without their per-item checks: 3-4x faster for ~100k edges); one data dict per
+    # edge, shared by both directions as networkx does.
+    node, adj = g._node, g._adj
+    n_items = len(kb.items)
+    for k, q in enumerate(ents):
+        node[q] = {"item": k < n_items}
+        adj[q] = {}
+    tuples: dict[tuple[int, ...], tuple[PID, ...]] = {}
+    start = 0
+    m = len(lo)
+    while start < m:
+        a, b = int(lo[start]), int(hi[start])
+        end = start + 1
+        while end < m and lo[end] == a and hi[end] == b:
+            end += 1
+        key = tuple(sorted({int(x) for x in p[start:end]}))
+        tup = tuples.get(key)
+        if tup is None:
+            tup = tuples[key] = tuple(pids[x] for x in key)
+        data = {"pids": tup}
+        qa, qb = ents[a], ents[b]
+        adj[qa][qb] = data
+        adj[qb][qa] = data
+        start = end
+    nx._clear_cache(g)
+    return g
 
 
 def pack_file(path: Path) -> Path:

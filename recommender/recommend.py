@@ -54,10 +54,10 @@ from corsbot_errors import ConfigError
 from recommender.constraints import (
     CREATOR_PIDS,
     Constraints,
-    creators,
     disliked_creators,
     parts_of_liked,
     profile_constraints,
+    without_creator,
 )
 from recommender.explain import Reason, top_reasons
 from recommender.kbgraph import (
@@ -450,31 +450,8 @@ class Recommender:
 
     @functools.cached_property
     def _without_creator(self) -> NDArray[np.bool_] | None:
-        """(n_items,) music items without a named performer (of their own or their album's); None
-        in the other domains (their cards say so, the order does not change)."""
-        if getattr(self.kb, "domain", "") != "music":
-            return None
-        kb = self.kb
-        has_label = getattr(kb, "has_label", None)
-        pids = tuple(getattr(kb, "pids", ()))
-        if not callable(getattr(kb, "edge_arrays", None)) or "P175" not in pids or has_label is None:
-            out = np.zeros(len(self.item_index), dtype=bool)
-            for pos in range(len(self.item_index)):
-                found = [c for c in creators(kb, self.item_qid(pos)) if has_label is None or has_label(c)]
-                out[pos] = not found
-            return out
-        ei, ep, ev = (np.asarray(a, dtype=np.int64) for a in kb.edge_arrays())  # type: ignore[attr-defined]
-        n = int(kb.n_entities)  # type: ignore[attr-defined]
-        perf = ep == pids.index("P175")
-        values = np.unique(ev[perf])
-        named = np.zeros(n, dtype=bool)
-        named[values] = [bool(has_label(kb.qid_at(int(v)))) for v in values]  # type: ignore[attr-defined]
-        has = np.zeros(n, dtype=bool)
-        has[ei[perf][named[ev[perf]]]] = True
-        if "P361" in pids:  # a song of an album with a performer
-            on = ep == pids.index("P361")
-            has[ei[on][has[ev[on]]]] = True
-        return ~has[self.item_index]
+        """(n_items,) music items without a named performer (``constraints.without_creator``)."""
+        return without_creator(self.kb, self.item_index, self.item_qid)
 
     def explain(self, profile: Profile, item: QID) -> tuple[Reason, ...]:
         """Up to 3 reasons, taken from the PageRank mass that reaches ``item`` (see explain.py).
