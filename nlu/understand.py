@@ -687,6 +687,8 @@ def _card_question(predicted: str, folded: str) -> str | None:
     if CARD_WORD.match(folded):
         return CARD_COMMANDS.get(folded.strip(" .!?").split()[-1], Intent.REC_DETAILS.value)
     asked = CARD_QUESTION.search(folded)
+    if asked is None and card_fact(folded) is not None:  # "who is it by?", "when is it from?" (issue 23)
+        return Intent.REC_DETAILS.value
     return CARD_QUESTION_WORDS[asked.group(1) or asked.group(2)] if asked else None
 
 

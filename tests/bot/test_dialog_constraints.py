@@ -287,3 +287,28 @@ def test_old_saved_states_load_and_the_session_constraints_are_serialised():
     assert again.session_constraints == {"book": [{"qid": "A1", "role": None}]} and again.announced == {
         "book": ["A1:*"]
     }
+
+
+def test_who_is_it_by_about_a_suggested_item_is_answered_and_the_suggestion_asked_again(tmp_path):
+    from recommender.elicitation import Elicitor, RatingCounts
+
+    def elicitation(domain):
+        rec = dm._services.domain(domain).recommender
+        return Elicitor(rec, RatingCounts.from_opinions([(("F3",), ())]), strategy="popularity")
+
+    from tests.bot.dialog_fakes import FakeSentiment, Pol
+
+    class Asks(FakeSentiment):  # a question states no opinion (the keyword stand-in would read "+")
+        def message_polarity(self, text):
+            return Pol("0") if text.rstrip().endswith("?") else super().message_polarity(text)
+
+    dm = dialog_for(movie_kb(), tmp_path / "db.sqlite3", elicitation=elicitation)
+    dm._services.sentiment = Asks()
+    _say(dm, "I like Eli Fenn")
+    _say(dm, "actor")
+    _say(dm, "I like drama film")
+    assert "Do you like Night Shift (2011)?" in _say(dm, "I like Fay Gould").text
+    reply = _say(dm, "who is it by?")
+    assert reply.text.startswith("Night Shift (2011) was directed by Ben Orr.")
+    assert "Do you like Night Shift (2011)?" in reply.text
+    assert _say(dm, "when is it from?").text.startswith("Night Shift is from 2011.")
