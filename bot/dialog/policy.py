@@ -192,10 +192,11 @@ _CONSTRAINABLE = frozenset(
 
 
 def _session_constraint(parse: TurnParse) -> bool:
-    """A constraint said for now ("no horror please") naming something not liked in the message."""
+    """A constraint said for now ("no horror please") naming something disliked or negated in the message
+    ("I'm reading X right now" states no constraint)."""
     if not parse.this_time or not (parse.intent in _CONSTRAINABLE or is_smalltalk(parse.intent)):
         return False  # ("no horror please" may sound like a "no" of small talk)
-    return any(r.polarity.value != "+" for r in parse.readings) or bool(recommendations.negated_readings(parse))
+    return any(r.polarity.value == "-" for r in parse.readings) or bool(recommendations.negated_readings(parse))
 
 
 def handler_for(state: DialogState, act: str) -> Handler:

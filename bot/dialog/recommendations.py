@@ -285,7 +285,7 @@ def on_session_constraint(ctx: TurnContext) -> Outcome:
     is large enough. Other names said with a liking are preferences as usual."""
     state, parse = ctx.state, ctx.parse
     negated = negated_readings(parse)
-    avoid = [r for r in parse.readings if r.polarity.value != "+" or r in negated]
+    avoid = [r for r in parse.readings if r.polarity.value == "-" or r in negated]
     liked = [r for r in parse.readings if r not in avoid]
     added = [
         constraints.add_session_constraint(ctx, r.qid, r.stated_role if not ctx.kb.is_item(r.qid) else None)

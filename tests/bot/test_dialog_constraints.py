@@ -312,3 +312,9 @@ def test_who_is_it_by_about_a_suggested_item_is_answered_and_the_suggestion_aske
     assert reply.text.startswith("Night Shift (2011) was directed by Ben Orr.")
     assert "Do you like Night Shift (2011)?" in reply.text
     assert _say(dm, "when is it from?").text.startswith("Night Shift is from 2011.")
+
+
+def test_a_neutral_mention_said_for_now_is_no_constraint(movies):
+    """'I'm watching X right now' (a realistic-set sentence of the same shape) states no constraint."""
+    _say(movies, "I'm watching Salt Road right now")
+    assert _state(movies).session_constraints == {}
