@@ -33,10 +33,13 @@ from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import YES_WORDS, parse_option
 from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
+from nlu.mention_context import in_longer_name
 from nlu.phrasings import card_fact, for_this_time, phrased_intent
+from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
+from nlu.switching import DOMAIN_WORDS, domain_switch
 from nlu.textnorm import fold, has_letters, normalize
 from recommender.schema import QID, role_pattern, role_words_for
 
@@ -93,13 +96,11 @@ _THUMBS = re.compile("(?:\U0001f44d|\U0001f44e)[\U0001f3fb-\U0001f3ff\ufe0f]*(?:
 """A message that is only a thumbs up or down (any skin tone): the card's like / dislike buttons typed."""
 NO_WORD = re.compile(r"\b(no|nope|nah|not|don'?t|never|cancel)\b", re.I)
 """A no-word anywhere in the message: with a yes it makes the answer unclear ("yes no")."""
-NONE = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
-DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
-    "movie": ("movie", "movies", "film", "films", "cinema"),
-    "book": ("book", "books", "novel", "novels", "literature", "reading"),
-    "music": ("music", "song", "songs", "album", "albums", "band", "bands", "artist", "artists"),
-}
-"""Words naming a domain in a switch request ("let's talk about books")."""
+NONE = re.compile(
+    r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it|that one)|wrong one)\b", re.I
+)
+NOT_THAT_ONE = re.compile(r"^(no\W+)?(not (that|this|the right) one|wrong one|that'?s not (it|the one|right))\W*$")
+"""Refusing the one reading the bot took ("I took X for ...: say 'not that one'"): it is removed."""
 SWITCH = re.compile(r"\b(switch|change|talk about|let'?s (talk|do|try)|go to|move to)\b", re.I)
 DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}
 COMMAND_INTENTS = {
@@ -311,11 +312,14 @@ class Reading:
         mention: the linker's mention (candidates best first).
         polarity: the user's opinion of it in this message.
         stated_role: a role PID said right after the name ("Tom Cruise as a producer"), or None.
+        embedded: the mention is a piece of a longer capitalised name typed around it ("Innocence" in
+            "Songs of Innocence": ``nlu.mention_context.in_longer_name``), maybe a title the KB lacks.
     """
 
     mention: Mention
     polarity: Polarity
     stated_role: str | None = None
+    embedded: bool = False
 
     @property
     def qid(self) -> str:
@@ -362,6 +366,8 @@ class TurnParse:
             at "Which Titanic do you mean?"): an answer to it, never small talk; else None.
         about_suggested: the card intent (why / details / trailer) of a question about the item of the
             open suggestion ("why did you recommend this movie?" while no list is open), else None.
+        request: the request for recommendations the turn makes (``nlu.requests``: its seeds, "more"),
+            or None; with one, the intent is ``request_recommendation`` and ``readings`` are its names.
         card_fact: the one fact of the item on screen (or suggested) a question asks for: ``"creator"``
             ("who is it by?") or ``"year"`` ("when is it from?"), else None (``nlu.phrasings.card_fact``).
         this_time: the message's constraint holds for now only ("not Radiohead this time", "no horror
@@ -397,6 +403,7 @@ class TurnParse:
     role_opinions: tuple[tuple[str, str], ...] = ()
     opinion_of_open: str | None = None
     about_suggested: str | None = None
+    request: Request | None = None
     card_fact: str | None = None
     this_time: bool = False
 
@@ -451,7 +458,7 @@ def understand(
         return TurnParse(text, Intent.REC_PREFERENCE.value, yes_no=said, bare_answer=True)
     if not has_letters(text):
         return TurnParse(text, Intent.FALLBACK.value, empty=True)
-    switched = _domain_switch(text)
+    switched = _domain_switch(text, view.domain)
     if switched is not None:
         return TurnParse(text, Intent.START.value, switch_to=switched)
     # The previous turn's events are not passed: in the training data they record the original
@@ -460,6 +467,8 @@ def understand(
     prediction = intents.predict(text, view.contexts, events=None, domain=view.domain)
     ranked = (prediction.intent, *(name for name, _ in prediction.alternatives))
     intent = _admissible(ranked, view, refinable=view.refinable and bare)
+    if view.refinable and view.question in (None, "suggestion") and NOT_THAT_ONE.match(folded):
+        intent = Intent.PREFERENCE_DISAMBIGUATION.value  # refines (removes) what the previous turn took
     if intent == Intent.SKIP and view.focus is not None and view.question is None:
         # with a card on screen and no question open, a skip skips the card: the follow-up whose
         # context is active wins over its top-level twin, as Dialogflow ranks them (the top-level
@@ -467,8 +476,17 @@ def understand(
         if Intent.REC_SKIP.value not in view.blocked:
             intent = Intent.REC_SKIP.value
     intent = _overrule(session, intent, folded)
+    request = request_in_turn(text, view.domain, intent, view.question)
+    if request is not None and request.needs_name:  # "more Blur please" asks, "more detials" does not
+        found = session.readings(with_focus=False)
+        request = request if any(request.covers(r.mention.start, r.mention.end) for r in found) else None
+    if request is not None:  # "more like X", "songs from Y", "I liked X, recommend some more?" (issue 22)
+        intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
     readings = session.readings(with_focus=about_card)
+    if request is not None:  # "Can You recommend me a Book?": neither "You" nor "a Book" is a name
+        spans = [(r.mention.text, r.mention.start, r.mention.end) for r in readings]
+        readings = tuple(r for r, name in zip(readings, names_in_request(request, spans), strict=True) if name)
     parse = TurnParse(
         text,
         intent,
@@ -509,10 +527,11 @@ def understand(
     elif view.answer_kind is not None:
         answer = parse_option(view.answer_kind, text, None, view.options, listed=_listed(view))
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
-    suggestion = _suggestion_answer(text, view, readings, sentiment) if view.question == "suggestion" else None
+    asked = view.question == "suggestion" and request is None
+    suggestion = _suggestion_answer(text, view, readings, sentiment) if asked else None
     if suggestion is not None and suggestion.kind in ("rate", "roles", "skip"):
         parse = replace(parse, intent=Intent.SKIP.value if suggestion.kind == "skip" else Intent.PREFERENCE.value)
-    elif view.question == "suggestion" and view.focus is None:
+    elif asked and view.focus is None:
         named_other = any(r.qid != view.suggested for r in readings)
         card_question = None if named_other else _card_question(prediction.intent, folded)
         if card_question is not None:  # "why did you recommend this movie?" about the suggested item
@@ -545,6 +564,7 @@ def understand(
         answer=answer,
         confirmation=confirmation,
         opinion_of_open=opinion,
+        request=request,
         names_only=session.names_only(),
         message_polarity=polarity,
         linked=session.linked,
@@ -580,7 +600,12 @@ class _Session:
                 mentions, spans = kept, [(m.start, m.end) for m in kept]
             polarities = self._sentiment.polarities(self.text, spans) if mentions else ()
             self._all = tuple(
-                Reading(m, Polarity(getattr(p, "value", p)), _stated_role(self.text, m, self.view.domain))
+                Reading(
+                    m,
+                    Polarity(getattr(p, "value", p)),
+                    _stated_role(self.text, m, self.view.domain),
+                    in_longer_name(self.text, m.start, m.end),
+                )
                 for m, p in zip(mentions, polarities, strict=True)
             )
         return self._all
@@ -649,6 +674,8 @@ def _understand_payload(session: _Session, payload: Payload) -> TurnParse:
             yes_no=None,
             linked=card.linked,
         )
+    if kind == "none" and view.refinable:  # "Not that one" under a reading the bot took (no question)
+        return TurnParse(text, Intent.PREFERENCE_DISAMBIGUATION.value, payload=payload, answer="none", negative=True)
     if kind == "more":
         return TurnParse(text, Intent.RECOMMENDATION.value, payload=payload)
     if kind == "rate":
@@ -882,8 +909,12 @@ def _command(text: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _domain_switch(text: str) -> str | None:
-    """The domain a message asks to switch to ("let's talk about books"), or None."""
+def _domain_switch(text: str, current: str) -> str | None:
+    """The domain a message that is only a switch asks for ("let's talk about books", "back to music
+    please": ``nlu.switching``; a switch with more to say is split by the dialog manager), or None."""
+    said = domain_switch(text, current)
+    if said is not None and not has_letters(said.rest):
+        return said.domain
     if not SWITCH.search(text) or len(text) > 80:
         return None
     words = set(re.findall(r"[a-z]+", text.lower()))

@@ -18,6 +18,7 @@ from bot.dialog.acts import PREFERENCE_QUESTIONS, ConfirmQuestion, ItemQuestion,
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
 from bot.dialog.suggest import nameable_item, suggest
+from bot.turns import Choice
 from logs.schema import Event
 from nlu.textnorm import fold
 from nlu.understand import Reading
@@ -49,8 +50,9 @@ def tasks(ctx: TurnContext, readings: Sequence[Reading]) -> list[PreferenceTask]
                 candidates=(offered or [c.qid for c in mention.candidates])[: questions.MAX_CHOICES],
                 readings=[c.qid for c in mention.candidates],  # every reading of the words
                 roles_hint=roles_hint,
-                ambiguous=bool(mention.ambiguous),  # one unsure candidate is confirmed too
+                ambiguous=bool(mention.ambiguous),  # one unsure candidate of part of a name is confirmed too
                 polarity=reading.polarity.value,
+                partial=bool(getattr(mention, "partial", False)) or reading.embedded,
             )
         )
     return out
@@ -60,8 +62,13 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
     """Store what can be stored, in order; stop at the first task that needs a question."""
     state, kb = ctx.state, ctx.kb
     stored: list[str] = []
+    took: list[tuple[str, str]] = []
     while queue:
         task = queue[0]
+        if task.ambiguous and len(task.candidates) == 1 and not task.partial:
+            # no question with one option (issue 22): a full name is taken, said, and "not that one" offered
+            task.ambiguous = False
+            took.append((task.qid, msg.TOOK_ONLY.format(name=display(ctx, task.qid), mention=task.mention)))
         if task.ambiguous:
             questions.ask_item(ctx, task, queue[1:], outcome, events)
             break
@@ -92,6 +99,21 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
         template = msg.STORED_NEED_MORE if left > 0 else msg.STORED_READY
         prefix = template.format(items=", ".join(stored), left=left, things=msg.THING if left == 1 else msg.THINGS)
         outcome.text = prefix + ("\n" + outcome.text if outcome.text else "")
+    _say_taken(ctx, [(qid, note) for qid, note in took if qid in state.profile()], outcome)
+
+
+def _say_taken(ctx: TurnContext, taken: list[tuple[str, str]], outcome: Outcome) -> None:
+    """Say which readings were taken without a question, and offer to refuse each: a "Not that one"
+    button naming its QID (``none:<QID>``, refused once another turn came: ``refine``)."""
+    if not taken:
+        return
+    notes = [note for _, note in taken]
+    outcome.text = "\n".join([outcome.text, *notes]) if outcome.text else "\n".join(notes)
+    if not outcome.choices:
+        outcome.choices = tuple(
+            Choice(msg.NOT_THAT_ONE if len(taken) == 1 else msg.NOT_THIS.format(name=display(ctx, qid)), f"none:{qid}")
+            for qid, _ in taken
+        )
 
 
 def on_preference(ctx: TurnContext) -> Outcome:
@@ -211,6 +233,12 @@ def refine(ctx: TurnContext) -> Outcome:
     """
     state, parse, kb = ctx.state, ctx.parse, ctx.kb
     last = ctx.refinable[-1]
+    if parse.payload is not None and parse.payload.kind == "none" and parse.payload.value:
+        # "Not that one" under a reading the bot took: that reading, if the previous turn stored it
+        refused = [t for t in ctx.refinable if t.qid == parse.payload.value]
+        if not refused:
+            return Outcome(msg.STALE_QUESTION)
+        last = refused[0]
     task = last.copy()
     qid, polarity = task.qid, task.polarity
     outcome = Outcome("", events=[Event.PREFERENCE])
