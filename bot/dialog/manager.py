@@ -249,7 +249,8 @@ class DialogManager:
             answer_kind, options = "item", [[ctx.kb.label(q)] for q in pending.options]
         elif (pending is None or isinstance(pending, SuggestionQuestion)) and refinable:
             # "the 1998 one" after a stored preference picks another reading (also with the suggestion it got)
-            answer_kind, options = "item", render.option_labels(ctx, "item", refinable[-1])
+            # every reading of its words, also when a question picked one ("the 1933 one is a classic too")
+            answer_kind, options = "item", render.option_words(ctx, preferences.refinable_readings(refinable[-1]))
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)
@@ -265,6 +266,7 @@ class DialogManager:
             refinable=bool(refinable),
             stamp=str(getattr(pending, "stamp", None)),
             suggested=pending.qid if isinstance(pending, SuggestionQuestion) else None,
+            asked=_asked(pending),
         )
 
     # ------------------------------------------------------------------ plumbing
@@ -283,6 +285,15 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _asked(pending: object) -> frozenset[str]:
+    """The QIDs the open question is about (its candidates, or the suggested item)."""
+    if isinstance(pending, PREFERENCE_QUESTIONS):
+        return frozenset(pending.task.candidates)
+    if isinstance(pending, SuggestionQuestion):
+        return frozenset({pending.qid})
+    return frozenset()
 
 
 _NO_PARSE = TurnParse("", Intent.FALLBACK.value)

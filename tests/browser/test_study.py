@@ -26,6 +26,11 @@ CSP off, a participant's ``<script>`` not running shows the escaping itself (the
 EVIL = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2"> I like The Matrix'
 
 
+def _shows_card(reply: str, position: int) -> bool:
+    """The reply shows card ``position`` of a list (a new list says first what it is based on)."""
+    return any(line.startswith(f"{position}/") for line in reply.splitlines())
+
+
 def _bot_count(page: Any) -> int:
     return int(page.locator("#messages li.msg.bot:not(.typing)").count())
 
@@ -73,7 +78,7 @@ def _movies(page: Any) -> None:
     assert "director or screenwriter" in _type(page, "I like Lana Wachowski")
     assert "Lana Wachowski" in _press(page, "Director")  # a role question answered with its button
     card = _type(page, "recommend me something")
-    assert card.startswith("1/") and "Do you like it?" in card
+    assert _shows_card(card, 1) and "Do you like it?" in card
     assert page.locator("#choices button.choice").count() >= 3
     assert _press(page, "👍").startswith("2/")  # a recommended item rated with its button
 
@@ -82,12 +87,12 @@ def _books_and_music(page: Any) -> None:
     assert "books" in _press_or_type(page, "/book")
     for text in ("I like J. K. Rowling", "I love dystopian novels", "I like Suzanne Collins"):
         assert "Got it" in _type(page, text)
-    assert _type(page, "recommend me a book").startswith("1/")
+    assert _shows_card(_type(page, "recommend me a book"), 1)
     assert _press(page, "👎").startswith("2/")
     assert "music" in _press_or_type(page, "/music")
     for text in ("I like Nirvana", "I love grunge", "I like AC/DC"):
         assert "Got it" in _type(page, text)
-    assert _type(page, "recommend me some music").startswith("1/")
+    assert _shows_card(_type(page, "recommend me some music"), 1)
     assert _press(page, "👍").startswith("2/")
 
 
