@@ -8,8 +8,8 @@ elicitation suggestions and the audit (``recommender.audit``) all read it.
   (a genre, a person, a band, an author, a series), in the role the dislike was said about
   (``Profile.disliked_roles``: "not the director" is ``P57``) or in any role, plus the constraints of
   the session ("not X this time", never stored). A disliked *item* is never recommended (it is rated);
-  as a constraint it also covers its parts (the songs of a disliked album, the volumes of a disliked
-  series).
+  as a constraint it also covers the items that have it as a value: its parts (the songs of a disliked
+  album, the volumes of a disliked series) and the films that follow or precede it (``P155``/``P156``).
 - **What carries a value** (:func:`carries`): an item's own claims; in music also its album's
   performer and genres (a song is by its album's band) and its performer's genres (an artist's genres
   are the genres of their songs, as the KB records them).
@@ -98,11 +98,8 @@ def breaks(kb: KnowledgeBaseLike, item: QID, avoid: Avoid) -> bool:
     for pid, value in carries(kb, item):
         if value != target:
             continue
-        if kb.is_item(target):  # an item covers its parts only
-            if pid in PART_PIDS:
-                return True
-        elif avoid.role is None or pid == avoid.role:
-            return True
+        if kb.is_item(target) or avoid.role is None or pid == avoid.role:
+            return True  # (an item is avoided in any role: as the album, series or film it follows)
     return False
 
 
@@ -110,9 +107,9 @@ def items_breaking(kb: KnowledgeBaseLike, avoid: Avoid) -> frozenset[QID]:
     """Every item that breaks ``avoid`` (the reverse of :func:`breaks`, from the value's claims)."""
     target = _canonical(kb, avoid.qid)
     out: set[QID] = set()
-    if kb.is_item(target):
+    if kb.is_item(target):  # the item, and the items that have it as a value (parts, sequels)
         out.add(target)
-        out.update(s for p, s in kb.value_items(target) if p in PART_PIDS and kb.is_item(s))
+        out.update(s for _p, s in kb.value_items(target) if kb.is_item(s))
         return frozenset(out)
     music = getattr(kb, "domain", "") == "music"
     performers: set[QID] = set()

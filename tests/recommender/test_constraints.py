@@ -226,3 +226,13 @@ def test_the_evaluation_measures_the_music_lists_order_beside_the_ranking():
     assert LISTED in result.metrics and "pagerank" in result.metrics
     assert result.metrics[LISTED].hr10 <= result.metrics["pagerank"].hr10  # Northbound (S6) comes last in lists
     assert LISTED not in evaluate_domain(Recommender(book_kb()), [StudyUser("c", ("B6", "B7"))]).metrics
+
+
+def test_a_disliked_film_leaves_out_the_films_that_follow_or_precede_it():
+    from tests.issue23_fakes import MOVIE_CLAIMS, MOVIE_KINDS, MOVIE_LABELS, SpecKB
+
+    claims = [*MOVIE_CLAIMS, ("F6", "P155", "F5"), ("F5", "P156", "F6")]  # Blue Wire follows Salt Road
+    kb = SpecKB("movie", MOVIE_LABELS, claims, item_prefixes="F", kinds=MOVIE_KINDS)
+    assert items_breaking(kb, Avoid("F5")) == {"F5", "F6"}
+    got = _qids(Recommender(kb).recommend(Profile(liked=frozenset({"P3"}), disliked=frozenset({"F5"})), k=8))
+    assert "F6" not in got and "F7" in got  # Cy Dale's other film stays
