@@ -32,9 +32,14 @@ How:
   One handler object is used in one of the two ways (a worker serving both would mix answers).
 - Errors: a :class:`~corsbot_errors.CorsbotError` in the child comes back as a :class:`WorkerError`
   carrying its message (the channel shows it to the user); any other exception is logged in the
-  child with its traceback and comes back as :class:`WorkerCrash`. If a worker process dies
-  (killed, segfault), the turn raises :class:`WorkerCrash` and the worker is restarted for the next
-  turn (the committed state is in SQLite, nothing stored is lost).
+  child with its traceback and comes back as :class:`WorkerCrash` (a bug: the turn is not run again).
+- A worker process that dies (killed, segfault, out of memory) is restarted, and each turn it held
+  (being answered, or waiting in its pipe) that has a key (``Turn.key``) is run again, once, on the
+  restarted worker: the dialog manager applies a key at most once (its receipt is stored in the
+  turn's transaction), so a turn the dead worker had already committed returns its stored reply, and
+  one that it had not is applied now; the person gets one answer either way. A turn without a key
+  (which could be applied twice), or one whose second run dies too (a turn that kills its worker),
+  raises :class:`WorkerCrash`. The committed state is in SQLite: nothing stored is lost.
 - Stopping: workers ignore SIGINT and SIGTERM (sent to the whole process group by Ctrl-C or a
   service manager); :meth:`close` stops them after their current turn, and a worker whose parent
   died (even by SIGKILL) exits when its pipe closes.
@@ -89,6 +94,16 @@ class WorkerCrash(CorsbotError):
 
     def __str__(self) -> str:  # the channel shows str(CorsbotError) to the user: keep it generic
         return ""
+
+
+class WorkerDied(WorkerCrash):
+    """The worker process died with the turn in flight (or before it could be sent): the turn may be
+    run again (see the module docstring). Raised to callers only when it was not (no key, or its
+    second run died too)."""
+
+
+class _KilledAtStart(ConfigError):
+    """A worker process was killed by a signal before it was ready (not a fault of its factory)."""
 
 
 def _worker_main(
@@ -218,7 +233,11 @@ class ProcessDialogHandler:
         try:
             kind, value = worker.conn.recv()
         except (EOFError, OSError):
-            kind, value = "init-error", f"the process exited with code {worker.process.exitcode}"
+            worker.process.join(1.0)
+            code = worker.process.exitcode
+            if code is not None and code < 0:  # killed by a signal while it loaded: no fault of its factory
+                raise _KilledAtStart(f"dialog worker {index} was killed (signal {-code}) while it started") from None
+            kind, value = "init-error", f"the process exited with code {code}"
         if kind != "ready":
             raise ConfigError(f"dialog worker {index} could not start: {value}")
         worker.ready = True
@@ -255,12 +274,31 @@ class ProcessDialogHandler:
     def handle(self, turn: Turn) -> Reply:
         """Answer one turn in the user's worker (blocks the calling thread; starts the worker if needed).
 
+        A turn with a key whose worker dies meanwhile is run again once on the restarted worker.
+
         Raises:
             WorkerError: the dialog manager raised a :class:`CorsbotError` (message for the user).
-            WorkerCrash: a bug in the handler, or the worker process died (it is restarted for the
-                next turn).
+            WorkerCrash: a bug in the handler, or the worker process died and the turn could not be
+                run again (no key, or its second run died too); the worker restarts for the next turn.
             ConfigError: the worker cannot (re)start, or the handler was closed.
         """
+        try:
+            return self._handle_once(turn)
+        except WorkerDied:
+            if not self._may_run_again(turn):
+                raise
+        return self._handle_once(turn)
+
+    def _may_run_again(self, turn: Turn) -> bool:
+        """True (and logged) when a turn its worker died with may run once more: it has a key."""
+        if turn.key is None or self._closed:
+            return False
+        logger.warning("turn %s of %s was in flight on a dialog worker that died: running it again on the "
+                       "restarted worker", turn.key, turn.user_id)  # fmt: skip
+        return True
+
+    def _handle_once(self, turn: Turn) -> Reply:
+        """One try of :meth:`handle` (raises :class:`WorkerDied` when the worker dies)."""
         index = self.worker_of(turn.user_id)
         with self._locks[index]:
             if self._closed:
@@ -276,31 +314,42 @@ class ProcessDialogHandler:
                 worker.conn.send(turn)
                 kind, value = worker.conn.recv()
             except (EOFError, OSError, ConfigError) as exc:
-                logger.error("dialog worker %d died during a turn of %s (%s); it restarts on the next turn",
-                             index, turn.user_id, exc)  # fmt: skip
+                logger.error("dialog worker %d died during a turn of %s (%s); it restarts", index, turn.user_id, exc)
                 self._workers[index] = None
                 self._stop(worker)
-                raise WorkerCrash(f"dialog worker {index} died") from exc
+                if isinstance(exc, ConfigError) and not isinstance(exc, _KilledAtStart):
+                    raise WorkerCrash(f"dialog worker {index} could not start: {exc}") from exc
+                raise WorkerDied(f"dialog worker {index} died") from exc
         return _answer(kind, value)
 
     async def ahandle(self, turn: Turn) -> Reply:
         """Answer one turn in the user's worker without blocking the event loop (see the module docstring).
 
         The first call binds the handler to the running loop. A worker that is not ready yet (just
-        spawned, or restarted after a crash) is waited for in a thread.
+        spawned, or restarted after a crash) is waited for in a thread. A turn with a key whose
+        worker dies meanwhile is run again once on the restarted worker.
 
         Raises:
             WorkerError: the dialog manager raised a :class:`CorsbotError` (message for the user).
-            WorkerCrash: a bug in the handler, or the worker process died (it is restarted for the
-                next turn).
+            WorkerCrash: a bug in the handler, or the worker process died and the turn could not be
+                run again (no key, or its second run died too); the worker restarts for the next turn.
             ConfigError: the worker cannot (re)start, or the handler was closed.
         """
+        try:
+            return await self._ahandle_once(turn)
+        except WorkerDied:
+            if not self._may_run_again(turn):
+                raise
+        return await self._ahandle_once(turn)
+
+    async def _ahandle_once(self, turn: Turn) -> Reply:
+        """One try of :meth:`ahandle` (raises :class:`WorkerDied` when the worker dies)."""
         index = self.worker_of(turn.user_id)
         worker = await self._async_worker(index)
         assert worker.slots is not None
         async with worker.slots:
             if worker.dead:
-                raise WorkerCrash(f"dialog worker {index} died")
+                raise WorkerDied(f"dialog worker {index} died")
             future: asyncio.Future[tuple[str, Any]] = asyncio.get_running_loop().create_future()
             worker.waiting.append(future)
             try:
@@ -308,7 +357,7 @@ class ProcessDialogHandler:
             except (OSError, ValueError) as exc:
                 worker.waiting.remove(future)
                 self._async_died(index, worker, exc)
-                raise WorkerCrash(f"dialog worker {index} died") from exc
+                raise WorkerDied(f"dialog worker {index} died") from exc
             kind, value = await asyncio.shield(future)  # a cancelled caller must not desynchronise the pipe
         return _answer(kind, value)
 
@@ -336,6 +385,8 @@ class ProcessDialogHandler:
                 if self._workers[index] is worker:
                     self._workers[index] = None
                 self._stop(worker)
+                if isinstance(exc, _KilledAtStart):
+                    raise WorkerDied(str(exc)) from exc
                 raise WorkerCrash(f"dialog worker {index} could not start: {exc}") from exc
         if worker.mode != "async":  # first caller after the wait attaches the reader
             worker.mode, worker.loop, worker.slots = "async", loop, asyncio.Semaphore(PIPELINE)
@@ -358,14 +409,15 @@ class ProcessDialogHandler:
         if worker.dead:
             return
         worker.dead = True
-        logger.error("dialog worker %d died (%s); it restarts on the next turn", index, exc)
+        logger.error("dialog worker %d died (%s) with %d turns in flight; it restarts", index, exc,
+                     len(worker.waiting))  # fmt: skip
         if worker.loop is not None:
             with contextlib.suppress(Exception):
                 worker.loop.remove_reader(worker.conn.fileno())
         while worker.waiting:
             future = worker.waiting.popleft()
             if not future.done():
-                future.set_exception(WorkerCrash(f"dialog worker {index} died"))
+                future.set_exception(WorkerDied(f"dialog worker {index} died"))
         if self._workers[index] is worker:
             self._workers[index] = None
         self._stop(worker, timeout_s=1.0)
@@ -400,4 +452,4 @@ class ProcessDialogHandler:
         self.close()
 
 
-__all__ = ["ProcessDialogHandler", "WorkerCrash", "WorkerError", "WorkerStoreError"]
+__all__ = ["ProcessDialogHandler", "WorkerCrash", "WorkerDied", "WorkerError", "WorkerStoreError"]
