@@ -99,6 +99,7 @@ class TelegramChannel:
             users=users_record,
             key_prefix=f"tg:{bot_id_of(config.token)}:",
             finish=self._intake.finish,
+            sent=self._intake.sent,
         )
         self._handlers.register()
 

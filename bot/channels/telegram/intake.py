@@ -88,6 +88,16 @@ class UpdateIntake:
             return
         application.update_queue.put_nowait(update)
 
+    def sent(self, update: object) -> None:
+        """The update's reply went out (the Bot API accepted its last message): record it at once, on
+        the loop, so that a restart never sends it again (``UpdateInbox.record_sent``; never raises)."""
+        if not isinstance(update, Update):
+            return
+        try:
+            self.inbox.record_sent(update.update_id)
+        except Exception as exc:  # noqa: BLE001 - the update is still finished after the turn
+            logger.warning("could not record the reply to update %s as sent: %s", update.update_id, exc)
+
     def finish(self, update: object) -> None:
         """Mark a handled update finished in the inbox (in a thread; a failure is logged)."""
         executor = self._executor_of()
