@@ -146,3 +146,72 @@ def _lazy_imports(path: Path, package: str | None = "bot") -> set[str]:
         if node.module == package or (package is None and node.module in PACKAGES)
         for alias in node.names
     }
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Project module -> the project modules it imports (module level or inside functions)."""
+    modules: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            name = _module(path)
+            modules[name.removesuffix(".__init__")] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found = _imports(path) | _lazy_imports(path, package=None)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found |= {f"{node.module}.{alias.name}" for alias in node.names}
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(component)
+    return found
+
+
+def test_the_telegram_commands_the_dialog_pool_and_the_channels_import_no_circle():
+    """``corsbot telegram``, its benches and the bot the durability bench kills share
+    ``bot.cli.telegram_common`` instead of importing each other (issue 25)."""
+    watched = ("bot.cli.telegram", "bot.cli.bench_telegram", "bot.cli.durability", "bot.dialog_pool", "bot.channels")
+    graph = _module_graph()
+    assert "bot.cli.telegram_common" in graph
+    offenders = [sorted(c) for c in _circles(graph) if any(m.startswith(watched) for m in c)]
+    assert offenders == []

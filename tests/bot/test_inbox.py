@@ -140,9 +140,17 @@ async def test_webhook_checks_the_secret_token_and_stores_before_answering(fake_
 
 def test_sigkill_during_bursts_loses_nothing_and_applies_nothing_twice():
     """The durability bench with the storing stand-in handler (the real dialog manager: `corsbot bench durability`)."""
-    result = run_durability(users=6, per_burst=5, kills=3, processes=0, timeout_s=60, trivial=True, seed=3,
-                            echo=lambda line: None)  # fmt: skip
-    assert (result.kills, result.messages, result.lost, result.duplicated) == (3, 90, 0, 0)
+    result = run_durability(users=6, per_burst=5, kills=3, worker_kills=0, processes=0, timeout_s=60, trivial=True,
+                            seed=3, echo=lambda line: None)  # fmt: skip
+    assert (result.kills, result.messages, result.lost, result.applied_twice, result.apologies) == (3, 90, 0, 0, 0)
+
+
+def test_sigkill_of_dialog_workers_mid_turn_gets_no_apology_and_loses_nothing():
+    """Issue 25: the turns a killed worker held are run again on its restarted worker, once."""
+    result = run_durability(users=6, per_burst=5, kills=1, worker_kills=3, processes=2, timeout_s=90, trivial=True,
+                            seed=5, echo=lambda line: None)  # fmt: skip
+    assert (result.kills, result.worker_kills, result.messages) == (1, 3, 90)
+    assert (result.lost, result.applied_twice, result.apologies) == (0, 0, 0)
 
 
 async def test_update_ids_going_backwards_are_handled_and_the_offset_is_the_batch_just_returned(
