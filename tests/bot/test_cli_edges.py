@@ -78,6 +78,29 @@ def test_export_into_a_fifo_writes_through_it(logged_db, tmp_path, capsys):
     assert len(json.loads(received[0])) == 3
 
 
+def test_export_into_a_fifo_with_no_reader_gives_up_with_one_line(logged_db, tmp_path, capsys, monkeypatch):
+    import time
+
+    import logs.output
+
+    monkeypatch.setattr(logs.output, "WRITE_WAIT_S", 0.5)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    code, out, err = _run(capsys, "export", "--out", str(fifo))
+    assert time.monotonic() - started < 10 and code == 2 and "exported" not in out
+    assert err == f"corsbot: error: {fifo}: cannot write (no reader opened it within 0.5 s (a FIFO with no reader?))\n"
+    assert fifo.is_fifo()
+
+
+def test_export_into_a_read_only_folder_names_the_folder(logged_db, tmp_path, capsys, read_only):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    read_only(folder)
+    code, _, err = _run(capsys, "export", "--out", str(folder / "export.json"))
+    assert code == 2 and err == f"corsbot: error: {folder / 'export.json'}: cannot write (read-only folder)\n"
+
+
 def test_export_to_stdout(logged_db, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # without the fix a file named '-' would be written here
     code, out, err = _run(capsys, "export", "--out", "-")
