@@ -21,8 +21,8 @@ How:
   per turn in interpreter-lock hand-offs (measured in ``docs/benchmarks.md``).
 - A user goes to worker ``crc32(user_id) % processes``, always the same one, so the dialog manager's
   per-user in-memory caches (the toCheck rows) stay right; the state itself is read from and
-  committed to SQLite on every turn, as in one process (WAL, a busy timeout of 30 s, so the
-  workers share the database file safely).
+  committed to SQLite on every turn, as in one process (WAL, and a database locked by another
+  process is waited for: :mod:`logs.dbaccess`; so the workers share the database file safely).
 - :meth:`ahandle` (what the Telegram channel uses) is a coroutine on the event loop: the turn is
   pickled into the worker's pipe and the loop watches the pipe (``loop.add_reader``), so no thread
   is involved; up to :data:`PIPELINE` turns per worker are in its pipe at once (the worker answers
