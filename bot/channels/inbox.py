@@ -74,6 +74,7 @@ CREATE TABLE IF NOT EXISTS channel_inbox (
 );
 CREATE INDEX IF NOT EXISTS channel_inbox_open ON channel_inbox (source, finished_ms, update_id);
 """
+_FINISH = "UPDATE channel_inbox SET finished_ms = ? WHERE source = ? AND update_id = ? AND finished_ms IS NULL"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,10 @@ class UpdateInbox(Protocol):
 
     def finish(self, update_id: int) -> None:
         """Mark an update handled (idempotent)."""
+        ...
+
+    def finish_many(self, update_ids: Sequence[int]) -> None:
+        """Mark several updates handled at once (one transaction; idempotent)."""
         ...
 
     def record_sent(self, update_id: int) -> None:
@@ -165,10 +170,7 @@ class SqliteInbox:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 now = _now_ms()
-                self._conn.executemany(
-                    "UPDATE channel_inbox SET finished_ms = ? WHERE source = ? AND update_id = ? AND finished_ms IS NULL",
-                    [(now, self.source, i) for i in ids],
-                )
+                self._conn.executemany(_FINISH, [(now, self.source, i) for i in ids])
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
@@ -202,16 +204,34 @@ class SqliteInbox:
 
     def finish(self, update_id: int) -> None:
         """See :meth:`UpdateInbox.finish`."""
+        self.finish_many((update_id,))
+
+    def finish_many(self, update_ids: Sequence[int]) -> None:
+        """See :meth:`UpdateInbox.finish_many`.
+
+        Raises:
+            StoreError: the database cannot be written (none of them is marked).
+        """
+        if not update_ids:
+            return
+        now = _now_ms()
+        rows = [(now, self.source, update_id) for update_id in update_ids]
         with self._lock:
             try:
-                self._conn.execute(
-                    "UPDATE channel_inbox SET finished_ms = ? WHERE source = ? AND update_id = ? AND finished_ms IS NULL",
-                    (_now_ms(), self.source, update_id),
-                )
+                if len(rows) == 1:
+                    self._conn.execute(_FINISH, rows[0])
+                else:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        self._conn.executemany(_FINISH, rows)
+                        self._conn.execute("COMMIT")
+                    except BaseException:
+                        self._conn.execute("ROLLBACK")
+                        raise
             except sqlite3.Error as exc:
-                raise StoreError(f"cannot mark update {update_id} handled ({exc})") from exc
+                raise StoreError(f"cannot mark {len(rows)} updates handled ({exc})") from exc
         with self._journal_lock:
-            self._journaled.discard(update_id)
+            self._journaled.difference_update(update_ids)
             if not self._journaled and self._journal_fd is not None:
                 if os.fstat(self._journal_fd).st_size >= JOURNAL_COMPACT_BYTES:
                     os.ftruncate(self._journal_fd, 0)  # every id in it is finished in the table
@@ -285,6 +305,11 @@ class MemoryInbox:
         with self._lock:
             if update_id in self._rows:
                 self._rows[update_id] = (self._rows[update_id][0], True)
+
+    def finish_many(self, update_ids: Sequence[int]) -> None:
+        """See :meth:`UpdateInbox.finish_many`."""
+        for update_id in update_ids:
+            self.finish(update_id)
 
     def record_sent(self, update_id: int) -> None:
         """See :meth:`UpdateInbox.record_sent` (the same as :meth:`finish` in memory)."""

@@ -4,7 +4,8 @@ The production channel (durable inbox in ``D``) against the fake Bot API on ``12
 real dialog manager (session ``durability``) or, with ``--trivial``, :class:`AppliedTurns`, a stand-in
 that applies a turn the way the dialog manager does (one transaction: the applied record and the turn's
 receipt); either in ``--processes`` dialog worker processes (:class:`bot.dialog_pool.ProcessDialogHandler`,
-which the bench kills one at a time too), or in the bot process with ``--processes 0``. Every reply gets a last line
+which the bench kills one at a time too), or in the bot process with ``--processes 0`` (the default of
+``--trivial``). Every reply gets a last line
 ``[re <user> #<k>]`` (``k`` from the text's ``#k``), added outside the handler. ``--handler MODULE:FUNCTION``
 builds another handler (the tests' small-KB dialog manager). Prints ``serving``
 once the bot is up (for the bench to start its burst).
@@ -174,7 +175,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.cli.durability_bot")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", type=Path, required=True)
-    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--processes", type=int, default=None,
+                        help="dialog worker processes (default 2; with --trivial 0: the stand-in in the bot process)")  # fmt: skip
     parser.add_argument("--trivial", action="store_true")
     parser.add_argument(
         "--handler",
@@ -187,6 +189,8 @@ def main() -> None:
     parser.add_argument("--webhook-url", help="the URL Telegram posts to (default: http://127.0.0.1:PORT/telegram)")
     parser.add_argument("--secret", default="durability-secret", help="the webhook's secret token")
     args = parser.parse_args()
+    if args.processes is None:
+        args.processes = 0 if args.trivial else 2
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot import redact  # noqa: PLC0415
     from bot.channels.inbox import SqliteInbox  # noqa: PLC0415

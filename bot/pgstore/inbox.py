@@ -72,8 +72,17 @@ class PgInbox(Connection):
         Raises:
             StoreError: the database cannot be written (the ids stay waiting for the next call).
         """
+        self.finish_many((update_id,))
+
+    def finish_many(self, update_ids: Sequence[int]) -> None:
+        """See :meth:`bot.channels.inbox.UpdateInbox.finish_many` (with the ids other threads are
+        finishing meanwhile, in one statement: see :meth:`finish`).
+
+        Raises:
+            StoreError: the database cannot be written (the ids stay waiting for the next call).
+        """
         with self._waiting_guard:
-            self._waiting.add(update_id)
+            self._waiting.update(update_ids)
         with self._lock:
             with self._waiting_guard:
                 batch, self._waiting = sorted(self._waiting), set()
@@ -90,7 +99,7 @@ class PgInbox(Connection):
             except psycopg.Error as exc:
                 with self._waiting_guard:
                     self._waiting.update(batch)
-                raise self._error(f"mark update {update_id} handled", exc) from None
+                raise self._error(f"mark {len(batch)} updates handled", exc) from None
 
     def record_sent(self, update_id: int) -> None:
         """See :meth:`bot.channels.inbox.UpdateInbox.record_sent`: handed to a writer thread of its own

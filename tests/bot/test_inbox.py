@@ -65,7 +65,7 @@ def test_the_sent_journal_is_emptied_once_everything_in_it_is_finished(tmp_path)
 async def test_a_restart_resends_only_the_replies_whose_sending_was_not_recorded(fake_tg, make_channel, tmp_path):
     db = tmp_path / "inbox.sqlite3"
     first = SqliteInbox(db, "telegram:123456789")
-    first.finish = lambda update_id: None  # killed after each reply went out, before the turn was finished
+    first.finish = first.finish_many = lambda ids: None  # killed after each reply went out, before it was finished
     handler = ScriptedHandler()
     channel = await make_channel(handler, inbox=first)
     fake_tg.push_text(U, "sent and recorded")

@@ -26,6 +26,8 @@ T = TypeVar("T")
 SWEEP_S = 3.0
 """Webhook workers look for updates left unfinished (by a killed worker) this often, and take those
 older than this."""
+FINISH_BATCH_S = 0.05
+"""Updates handled within this long are marked finished together (one thread hop, one transaction)."""
 
 
 class UpdateIntake:
@@ -47,6 +49,8 @@ class UpdateIntake:
         self.inbox = inbox
         self._application_of = application_of
         self._executor_of = executor_of
+        self._to_finish: list[int] = []  # handled, to be marked finished at the next flush
+        self._flush_timer: asyncio.TimerHandle | None = None
 
     @property
     def shared(self) -> bool:
@@ -99,12 +103,40 @@ class UpdateIntake:
             logger.warning("could not record the reply to update %s as sent: %s", update.update_id, exc)
 
     def finish(self, update: object) -> None:
-        """Mark a handled update finished in the inbox (in a thread; a failure is logged)."""
+        """Mark a handled update finished in the inbox, in a thread (a failure is logged; called on the
+        loop). Updates handled within :data:`FINISH_BATCH_S` share one thread hop and one transaction:
+        a thread per update costs the loop interpreter-lock hand-offs, and nothing waits for the mark
+        (a reply that went out is recorded at once by :meth:`sent`). Webhook workers sharing the inbox
+        mark each update at once (the others read the marks)."""
         executor = self._executor_of()
         if not isinstance(update, Update) or executor is None:
             return
-        future = executor.submit(self.inbox.finish, update.update_id)
-        future.add_done_callback(_log_failure)
+        if self.shared:
+            executor.submit(self.inbox.finish, update.update_id).add_done_callback(_log_failure)
+            return
+        self._to_finish.append(update.update_id)
+        if self._flush_timer is None:
+            self._flush_timer = asyncio.get_running_loop().call_later(FINISH_BATCH_S, self._flush)
+
+    def _flush(self) -> None:
+        """Loop callback: hand the updates handled since the last flush to a thread, to be marked finished."""
+        self._flush_timer = None
+        batch, self._to_finish = self._to_finish, []
+        executor = self._executor_of()
+        if batch and executor is not None:
+            executor.submit(self.inbox.finish_many, batch).add_done_callback(_log_failure)
+
+    async def drain(self) -> None:
+        """Mark the updates still waiting for a flush finished now (at stop, before the threads go)."""
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+            self._flush_timer = None
+        batch, self._to_finish = self._to_finish, []
+        if batch and self._executor_of() is not None:
+            try:
+                await self.in_thread(self.inbox.finish_many, batch)
+            except Exception as exc:  # noqa: BLE001 - handled again after the restart, answered from receipts
+                logger.error("could not mark %d handled updates finished: %s", len(batch), exc)
 
     @contextlib.asynccontextmanager
     async def shared_turn(self, update: object) -> AsyncIterator[bool]:
