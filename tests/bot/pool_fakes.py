@@ -122,3 +122,20 @@ def applied(db: str) -> list[tuple[str, str, int]]:
         return [(k, t, p) for k, t, p in conn.execute("SELECT key, text, pid FROM applied ORDER BY rowid")]
     finally:
         conn.close()
+
+
+class _SlowFirst:
+    """Wraps a handler: each turn whose text ends with ``(slow)`` sleeps 1 s first (time to kill the worker)."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+
+    def handle(self, turn: Turn) -> Reply:
+        if turn.text.endswith("(slow)"):
+            time.sleep(1.0)
+        return self.inner.handle(turn)  # type: ignore[attr-defined]
+
+
+def make_slow_fake_dialog_manager(db: str) -> object:
+    """:func:`make_fake_dialog_manager`, slow on the turns whose text ends with ``(slow)``."""
+    return _SlowFirst(make_fake_dialog_manager(db))

@@ -218,3 +218,36 @@ def test_blocking_path_runs_a_keyed_turn_again_when_its_worker_is_killed(receipt
     reply = pool.handle(Turn("tg:1", "slow", key="k1"))
     assert int(reply.text.split()[0]) not in (victim, 0)
     assert [(k, t) for k, t, _ in applied(db)] == [("k1", "slow")]
+
+
+async def test_a_preference_whose_worker_is_killed_mid_turn_gets_one_answer_and_is_stored(
+    fake_tg, make_channel, tmp_path
+):
+    """The issue's case: "I like ..." in flight on a dialog worker killed with SIGKILL: no apology, one
+    answer, the like stored once (the real dialog manager, on the small fake KB)."""
+    from bot.store import StateStore
+    from logs.store import LogStore
+    from tests.bot.pool_fakes import make_slow_fake_dialog_manager
+
+    db = tmp_path / "dm.sqlite3"
+    handler = ProcessDialogHandler(functools.partial(make_slow_fake_dialog_manager, str(db)), processes=2)
+    await asyncio.to_thread(handler.start)
+    try:
+        await make_channel(handler)
+        user = 7
+        fake_tg.push_text(user, "/start")
+        assert await wait_until(lambda: len(fake_tg.sent(user)) == 1, timeout=20)
+        victim = handler.pids()[handler.worker_of(f"tg:{user}")]
+        fake_tg.push_text(user, "I love Christopher Nolan (slow)")
+        await asyncio.sleep(0.5)  # the turn sleeps in the worker
+        os.kill(victim, signal.SIGKILL)
+        assert await wait_until(lambda: len(fake_tg.sent(user)) == 2, timeout=60)
+        await asyncio.sleep(0.5)
+        texts = fake_tg.texts(user)
+        assert len(texts) == 2 and "Sorry" not in texts[1] and "Christopher Nolan" in texts[1]
+        assert "Q100" in StateStore(db).load(f"tg:{user}").profile("movie")
+        logged = [r.message for r in LogStore(db).records("pool-test")]
+        assert logged.count("I love Christopher Nolan (slow)") == 1
+        assert victim not in handler.pids()
+    finally:
+        handler.close()
