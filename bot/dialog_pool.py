@@ -369,28 +369,40 @@ class ProcessDialogHandler:
             return worker
         if self._closed:
             raise ConfigError("the dialog workers are closed")
-        if worker is None or worker.dead:
-            worker = self._workers[index] = self._spawn(index)
-        if worker.mode == "sync":
+        if worker is not None and worker.mode == "sync":
             raise ConfigError("this ProcessDialogHandler is used through handle(); ahandle() would mix answers")
-        if not worker.ready:
-
-            def wait_ready() -> None:
-                with self._locks[index]:
-                    self._await_ready(index, worker, START_TIMEOUT_S)
-
-            try:
-                await asyncio.to_thread(wait_ready)
+        if worker is None or worker.dead or not worker.ready:
+            try:  # spawning costs 10-20 ms: off the loop, which meanwhile sends and records replies
+                worker = await asyncio.to_thread(self._start_worker, index)
+            except _KilledAtStart as exc:
+                raise WorkerDied(str(exc)) from exc
             except ConfigError as exc:
-                if self._workers[index] is worker:
-                    self._workers[index] = None
-                self._stop(worker)
-                if isinstance(exc, _KilledAtStart):
-                    raise WorkerDied(str(exc)) from exc
                 raise WorkerCrash(f"dialog worker {index} could not start: {exc}") from exc
         if worker.mode != "async":  # first caller after the wait attaches the reader
             worker.mode, worker.loop, worker.slots = "async", loop, asyncio.Semaphore(PIPELINE)
             loop.add_reader(worker.conn.fileno(), self._on_readable, index, worker)
+        return worker
+
+    def _start_worker(self, index: int) -> _Worker:
+        """In a thread: worker ``index`` spawned if it is missing or dead, and waited for until ready.
+
+        Raises:
+            ConfigError: the workers are closed, or the worker could not start (it is stopped and
+                forgotten; :class:`_KilledAtStart` when a signal killed it).
+        """
+        with self._locks[index]:
+            if self._closed:
+                raise ConfigError("the dialog workers are closed")
+            worker = self._workers[index]
+            if worker is None or worker.dead:
+                worker = self._workers[index] = self._spawn(index)
+            try:
+                self._await_ready(index, worker, START_TIMEOUT_S)
+            except ConfigError:
+                if self._workers[index] is worker:
+                    self._workers[index] = None
+                self._stop(worker)
+                raise
         return worker
 
     def _on_readable(self, index: int, worker: _Worker) -> None:
@@ -420,7 +432,11 @@ class ProcessDialogHandler:
                 future.set_exception(WorkerDied(f"dialog worker {index} died"))
         if self._workers[index] is worker:
             self._workers[index] = None
-        self._stop(worker, timeout_s=1.0)
+        loop, worker.loop = worker.loop, None  # its reader is removed above: _stop must not touch the loop
+        if loop is not None and not loop.is_closed():  # reaping the process may wait: not on the loop
+            loop.run_in_executor(None, self._stop, worker, 1.0)
+        else:
+            self._stop(worker, timeout_s=1.0)
 
     @staticmethod
     def _stop(worker: _Worker, timeout_s: float = 10.0) -> None:
