@@ -139,3 +139,13 @@ class _SlowFirst:
 def make_slow_fake_dialog_manager(db: str) -> object:
     """:func:`make_fake_dialog_manager`, slow on the turns whose text ends with ``(slow)``."""
     return _SlowFirst(make_fake_dialog_manager(db))
+
+
+class _Niceness:
+    def handle(self, turn: Turn) -> Reply:
+        return Reply(str(os.getpriority(os.PRIO_PROCESS, 0)))
+
+
+def make_niceness_handler() -> object:
+    """A handler answering its process's niceness."""
+    return _Niceness()

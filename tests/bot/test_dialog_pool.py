@@ -251,3 +251,15 @@ async def test_a_preference_whose_worker_is_killed_mid_turn_gets_one_answer_and_
         assert victim not in handler.pids()
     finally:
         handler.close()
+
+
+@pytest.mark.parametrize("niceness", [None, 0])
+def test_workers_run_nicer_than_the_bot_so_its_event_loop_comes_first(niceness):
+    from bot.dialog_pool import WORKER_NICENESS
+    from tests.bot.pool_fakes import make_niceness_handler
+
+    options = {} if niceness is None else {"niceness": niceness}
+    with ProcessDialogHandler(make_niceness_handler, processes=1, **options) as pool:
+        got = int(pool.handle(Turn("tg:1", "hi")).text)
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert got == min(ours + (WORKER_NICENESS if niceness is None else 0), 19)
