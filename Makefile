@@ -7,7 +7,9 @@ SHARED ?= ../shared/data
 DUMP := $(SHARED)/wikidata/wikidata-subset.nt.gz
 SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.pack $(CORSBOT_HOME)/kb/$(d)/names.pack)
 
-.PHONY: run test lint setup kb model replay clean
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run test lint setup kb model replay clean chromium
 # kb.json.gz is the snapshot's source of truth (kb pack reads it): never deleted as an intermediate file
 .SECONDARY: $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.json.gz)
 
@@ -17,7 +19,20 @@ $(BIN)/corsbot: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-setup: $(BIN)/corsbot
+setup: $(BIN)/corsbot chromium
+
+# The browser tests (pytest -m browser) drive Debian's Chromium through Playwright's Python package (no
+# browser download): installed here where it is missing and we are root, else said once.
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "corsbot: installing Debian's chromium for the browser tests"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
+	      || echo "corsbot: warning: could not install chromium; the browser tests will fail" >&2; \
+	  else \
+	    echo "corsbot: warning: no $(CHROMIUM): the browser tests need it (sudo apt-get install chromium chromium-driver)" >&2; \
+	  fi; \
+	fi
 
 $(DUMP):
 	@echo "corsbot: error: the shared Wikidata dump is missing at $(DUMP) (clone this repository next to the shared folder)" >&2
@@ -31,15 +46,18 @@ $(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py re
 $(CORSBOT_HOME)/kb/%/kb.pack: $(CORSBOT_HOME)/kb/%/kb.json.gz recommender/kbpack.py
 	$(BIN)/corsbot kb pack --domain $*
 
-# the entity linker's name index, rebuilt when the snapshot or the linker's index rules change
-$(CORSBOT_HOME)/kb/%/names.pack: $(CORSBOT_HOME)/kb/%/kb.pack nlu/linker.py nlu/name_index.py nlu/textnorm.py
+# the entity linker's name index, rebuilt when the snapshot or the rules that build it change: the files of
+# nlu.linking.index_build.INDEX_RULES, whose source is its fingerprint (tests/nlu/test_linking_index.py checks both agree)
+INDEX_RULES := nlu/linking/index_build.py nlu/linking/tokens.py nlu/linking/values.py nlu/linking/words.py \
+	nlu/name_index.py nlu/textnorm.py
+$(CORSBOT_HOME)/kb/%/names.pack: $(CORSBOT_HOME)/kb/%/kb.pack $(INDEX_RULES)
 	$(BIN)/corsbot kb index --domain $*
 	touch $@  # kb index keeps an index that is up to date without rewriting it
 
 kb: $(SNAPSHOTS)
 
 model: setup
-	$(BIN)/corsbot nlu train
+	$(BIN)/corsbot nlu train --promote
 
 replay: setup
 	$(BIN)/corsbot replay $(SHARED)/converse/movie/messages_nl.json

@@ -148,6 +148,8 @@ def build_dialog_manager(
     role_questions: bool = True,
     study_files_left_out: Sequence[Path] = (),
     scratch: bool = False,
+    min_preferences: int | None = None,
+    domain_requests: bool = True,
 ) -> DialogManager:
     """The dialog manager on the runtime folder's models and snapshots (or on ``services``).
 
@@ -164,12 +166,18 @@ def build_dialog_manager(
             replayed file: its users' answers must not choose their own suggestions).
         scratch: ``db`` is a throwaway SQLite file of an evaluation run (replay, realistic sentences):
             the server database of ``CORSBOT_DATABASE_URL`` is left alone.
+        min_preferences: preferences needed before a list; None: the chat's and Telegram's
+            (``bot.dialog.context.DEFAULT_MIN_PREFERENCES``, 1); a study's replay passes its own
+            (``STUDY_MIN_PREFERENCES``, 3).
+        domain_requests: "recommend me a book" while talking about films switches to books (a study's
+            replay: False, its bots served one domain each).
 
     Raises:
         ConfigError: the model or knowledge base is missing (the message says which command to run).
         logs.store.DatabaseOpenError: the database cannot be opened (names the file and what to do).
     """
     from bot.dialog import DialogManager
+    from bot.dialog.context import DEFAULT_MIN_PREFERENCES
     from bot.store import StateStore, TurnStore
     from logs.store import LogStore
     from logs.tocheck import compute_to_check
@@ -204,6 +212,8 @@ def build_dialog_manager(
         to_check=compute_to_check,
         elicitation=factory,
         role_questions=role_questions,
+        min_preferences=DEFAULT_MIN_PREFERENCES if min_preferences is None else min_preferences,
+        domain_requests=domain_requests,
     )
 
 

@@ -11,8 +11,11 @@ ITEM_NOUNS = {"movie": "movie", "book": "book", "music": "song or album"}
 
 WELCOME = (
     "Hi! I recommend {nouns} from Wikidata. Tell me what you like or dislike, e.g. "
-    '{example}. After {min_prefs} preferences, ask me "{ask}". Switch domain with /movie, /book or /music.'
+    "{example}. {ready}. Switch domain with /movie, /book or /music."
 )
+WELCOME_READY_ONE = 'Then ask me "{ask}"'
+WELCOME_READY_MANY = 'After {min_prefs} preferences, ask me "{ask}"'
+"""When the welcome says a list can be asked for: right away (one preference) or after a study's minimum."""
 WELCOME_EXAMPLES = {
     "movie": '"I love Christopher Nolan, but I don\'t like Interstellar"',
     "book": '"I love Stephen King, but I don\'t like The Shining"',
@@ -28,6 +31,8 @@ HELP = (
     '"why?", "details", "trailer", or critique ("I like it, but not Mel Gibson"). Domain: {domain}.'
 )
 DOMAIN_SWITCHED = "Now we talk about {nouns}. Tell me something you like."
+DOMAIN_NOW = "Now we talk about {nouns}."
+"""A switch said with more in the same message ("what about books? I loved Dune"): the rest follows."""
 EMPTY_INPUT = "I can only read words. Tell me a title or a name you like, or type /help."
 FALLBACK = (
     "Sorry, I didn't get that. You can tell me a {item} or a person you like, ask for recommendations, or type /help."
@@ -44,6 +49,10 @@ STORED_NEED_MORE = "Got it: {items}. Tell me {left} more {things} you like or di
 THING, THINGS = "thing", "things"
 STORED_READY = "Got it: {items}. You can ask for recommendations now, or tell me more."
 ITEM_QUESTION = 'Which "{mention}" do you mean?'
+TOOK_ONLY = 'I took {name} for "{mention}": say "not that one" if you meant something else.'
+NOT_THAT_ONE = "Not that one"
+NOT_THIS = "Not {name}"
+"""A name with one unsure reading: no question with one option (issue 22), the reading is taken and said."""
 ROLE_QUESTION = "{label}: do you mean as {roles}?"
 CONFIRM_QUESTION = "Did you like {label}?"
 NONE_OF_THESE = "None of these"
@@ -59,6 +68,14 @@ SUGGEST_TEXT = 'Not sure what to tell me? Do you like any of these {nouns}: {ite
 SUGGEST_BUTTONS = "Not sure what to tell me? Tap the {nouns} you like below, or tell me what you think of them."
 RATE_BUTTON = "👍 {name}"
 NEED_MORE = "I need at least {min_prefs} preferences to recommend (you have {have}). Tell me what you like."
+NEED_ONE = "Tell me one thing you like first (a title, a person or a genre), and I'll recommend from it."
+"""A list asked for with an empty profile (one preference is enough in chat and Telegram)."""
+BASED_ON = "Based on {names}:"
+"""The first card of a list says what the list comes from: the request's seeds, else the user's likes."""
+BASED_ON_MORE = "{names} and {n} more"
+REQUEST_TOOK = 'I took {name} for "{mention}": say which one if you meant another.'
+REQUEST_UNKNOWN = "I don't know \"{name}\" yet, so I can't use it."
+"""Notes of a request that names items (``bot/dialog/requests.py``): the reading taken, a name not found."""
 NO_RECOMMENDATION = "I have nothing left to recommend right now. Tell me more of what you like."
 FALLBACK_POPULAR = "I don't know your tastes well enough yet ({reason}), so here are popular {nouns}."
 FALLBACK_REASONS = {
@@ -87,7 +104,10 @@ PROFILE = 'Your {nouns} profile:\n{lines}\nSay "delete X" to remove one, or "res
 PROFILE_LINE = "{sign} {label}{role}"
 DELETE_NOT_FOUND = "I couldn't find that in your profile."
 DELETED = "Removed {label} from your profile."
-RESET_WHAT = "What should I reset: everything, only the {items}, or only the properties (people, genres...)?"
+RESET_WHAT = (
+    "What should I reset: everything (movies, books and music), only the {items}, or only the properties "
+    "(people, genres...) of {items}?"
+)
 RESET_CONFIRM = "Are you sure you want to reset {what}? (yes/no)"
 RESET_DONE = "Done: I reset {what}."
 RESET_CANCELLED = "OK, nothing was reset."
@@ -126,7 +146,7 @@ RESET_EVERYTHING_BUTTON = "Everything"
 RESET_ITEMS_BUTTON = "Only {items}"
 RESET_PROPERTIES_BUTTON = "Only properties"
 RESET_LABELS = {
-    "everything": "your whole profile",
+    "everything": "your whole profile (movies, books and music)",
     "items": "the items you rated",
     "properties": "the people, genres and other properties you rated",
 }

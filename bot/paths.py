@@ -104,6 +104,16 @@ def intent_model() -> Path:
     return home() / "models" / "intent"
 
 
+def intent_candidate() -> Path:
+    """Folder of a newly trained intent recognizer waiting to be promoted (``<home>/models/intent.candidate``)."""
+    return home() / "models" / "intent.candidate"
+
+
+def intent_previous() -> Path:
+    """Folder of the live intent recognizer before the last promotion (``<home>/models/intent.previous``)."""
+    return home() / "models" / "intent.previous"
+
+
 def database() -> Path:
     """The SQLite database of dialog state, profiles and session logs."""
     return home() / "corsbot.sqlite3"

@@ -1,8 +1,9 @@
 """The entity linker's name index: what :class:`nlu.linker.EntityLinker` looks names up in.
 
-The linker's *rules* (which names, variants and keys are indexed, with which similarity; how a
-message is matched and ranked) live in :mod:`nlu.linker`; this module only *stores* what those
-rules build, behind one small interface (:class:`NameIndex`) with two implementations:
+The linker's *rules* (which names, variants and keys are indexed, with which similarity:
+:mod:`nlu.linking.index_build`; how a message is matched and ranked: the other steps of
+:mod:`nlu.linking`) live elsewhere; this module only *stores* what those rules build, behind one small
+interface (:class:`NameIndex`) with two implementations:
 
 - :class:`DictNameIndex`: plain dicts, what the linker's builder returns (tests, fake KBs, and the
   first start after the KB or the linker's code changed);
@@ -13,8 +14,9 @@ rules build, behind one small interface (:class:`NameIndex`) with two implementa
   processes share its pages.
 
 A stored index is used only if it was built from the same snapshot (``kb.digest``) by the same
-rules (:func:`builder_fingerprint`: a hash of the linker's and text normaliser's source and of the
-word lists they use); otherwise it is rebuilt (and rewritten when the folder is writable).
+rules (:func:`builder_fingerprint`: a hash of the source of the builder's modules,
+``nlu.linking.index_build.INDEX_RULES``, and of the word lists they use); otherwise it is rebuilt (and
+rewritten when the folder is writable).
 
 Tables (keys are folded token tuples joined by one space; tokens never contain a space):
 
@@ -27,7 +29,7 @@ table         key                              value
 ``partial``   a person's first or last name    (QID, ...) persons carrying it
 ``title``     a distinctive title word         (QID, ...) items whose title has it
 ``block``     a fuzzy blocking key ("<ma")     positions in the fuzzy name list
-``everyday``  an everyday English word         (set membership; ``nlu.linker.everyday_words``)
+``everyday``  an everyday English word         (set membership; ``nlu.linking.words.everyday_words``)
 ============  ===============================  ======================================
 
 plus the fuzzy name list (joined keys sorted by length, with their lengths) and ``pop_scale``.
@@ -112,7 +114,7 @@ class NameIndex(Protocol):
         ...
 
     def everyday(self) -> Container[str] | None:
-        """The everyday English words stored with the index (``nlu.linker.everyday_words``), or None."""
+        """The everyday English words stored with the index (``nlu.linking.words.everyday_words``), or None."""
         ...
 
 

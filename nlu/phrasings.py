@@ -22,7 +22,9 @@ Kinds (each needs what it asks about to be there: a card for why / details):
 - **recommend**: asking for something the user or someone would like ("got any movies my kids would
   like?", "anything I might enjoy?") with no title named;
 - **likes the bot**: an opinion about talking to the bot or about the bot itself ("I really like talking
-  to you", "I love this bot").
+  to you", "I love this bot");
+- **bye**: a message that ends with a goodbye ("thanks, bye", "ok gotta go, bye", "see ya", "k bye 👋"):
+  the conversation ends, the list on screen is closed (issue 22).
 """
 
 from __future__ import annotations
@@ -207,6 +209,12 @@ _BOT_BAD = re.compile(
 """Praise or blame of the bot ("you're great", "you are so helpful", "this bot is useless"): the message is
 about "you" (the bot), not a title; no title opens with "you're"."""
 _WORDS = re.compile(r"[a-z]+")
+_BYE = re.compile(
+    r"(?:^|[\s,.!;:-])(?:bye+|bye bye|goodbye|good bye|cya|see (?:ya|you|u)(?: (?:later|soon|around|tomorrow))?"
+    r"|laters|gotta go|got to go|have to go|ttyl|talk (?:to you )?later|good ?night|farewell|take care|gtg|g2g"
+    r"|peace out)\W*$"
+)
+"""A goodbye that ends the message ("thanks, you're a good bot. bye", "ok cya"): the last thing said."""
 
 
 def _only_thanks(folded: str) -> bool:
@@ -249,6 +257,8 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
         return "smalltalk.agent.good"
     if not named and _BOT_BAD.search(folded):
         return "smalltalk.agent.bad"
+    if _BYE.search(folded):
+        return "smalltalk.greetings.bye"
     if _only_thanks(folded):
         return "smalltalk.appraisal.thank_you"
     if (

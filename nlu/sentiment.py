@@ -37,13 +37,19 @@ Method, per message:
    opinion of a part ("but I hated the ending") is not one of the whole. Only a bare list item
    borrows a later subject's predicate ("X and Y are great"). The standard of a comparison ("as good
    as Y", "less bad than Y") has no opinion (:meth:`SentimentRecognizer.comparison_standards`: the
-   dialog neither stores nor asks about it), unless presupposed ("even better than Y": good). Still nothing:
+   dialog neither stores nor asks about it), unless presupposed ("even better than Y": good). Chat's own
+   scoping (``nlu.opinion_scope``, issue 22): an aspect cue ("way too long") never outweighs an opinion of
+   the whole, a concession ("even if it's overplayed") is an aside, and a clause whose subject is a name
+   the linker did not find ("... but tenet was a mess") keeps its opinion; a one-word cue typed with a
+   slip of the keyboard is read as that cue ("giid": ``nlu.cue_spelling``). Still nothing:
    ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
 
 Whole messages about the item on screen ("I don't like it", "Dislike", "No"):
 :meth:`SentimentRecognizer.message_polarity` (the first reference "it"/"this movie" is scored as
-the entity; else the first clause with a cue; a bare yes/no answer counts).
+the entity; else the first clause with a cue; a bare yes/no answer counts). Misspelt cues are read only
+in opinions about named titles ("X and Y were giid"), not in these answers: "Likr" at a card stays
+unclear, as the released study's agent read it.
 
 VADER: Hutto & Gilbert, "VADER: A Parsimonious Rule-based Model for Sentiment Analysis of Social
 Media Text", ICWSM 2014 (package ``vaderSentiment``).
@@ -66,7 +72,9 @@ from enum import Enum
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from nlu import sentiment_lexicon as lex
+from nlu.cue_spelling import CueSpeller
 from nlu.errors import NluError
+from nlu.opinion_scope import CONCESSIVE_WORDS, degree_phrases, opens_concession, opens_own_subject, without_degrees
 from nlu.textnorm import contraction_repairs, repair_contractions
 
 logger = logging.getLogger(__name__)
@@ -152,6 +160,7 @@ class _Clause:
     words: int = 0  # words besides entity placeholders
     aspect: bool = False  # names a part of a work: "the story is boring"
     predicate: bool = False  # a bare judgement naming nothing, no subject of its own: "..., amazing", "and wonderful"
+    degree: bool = False  # its only opinion is an aspect cue: "but way too long" (nlu.opinion_scope)
 
     @property
     def polarity(self) -> Polarity | None:
@@ -174,14 +183,17 @@ class SentimentRecognizer:
         ]
         self._hedges = _compile_phrases(lex.HEDGES)
         self._descriptive = _compile_phrases(lex.DESCRIPTIVE)
+        groups = (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE)
+        self._speller = CueSpeller(w for group in groups for w in group)  # "giid" -> "good" (issue 22)
 
-    def polarities(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[Polarity, ...]:
+    def polarities(self, text: str, spans: Sequence[tuple[int, int]], *, respell: bool = True) -> tuple[Polarity, ...]:
         """Polarity of each entity span of ``text``.
 
         Args:
             text: the message as typed (the spans' offsets refer to it).
             spans: ``(start, end)`` character offsets of the mentioned entities (e.g. from
                 ``Mention.start``/``Mention.end``); overlapping or out-of-range spans are clipped.
+            respell: read a misspelt one-word cue as the cue ("giid": ``nlu.cue_spelling``).
 
         Returns:
             One :class:`Polarity` per span, in the order given.
@@ -194,7 +206,7 @@ class SentimentRecognizer:
             if start < 0 or end < start:
                 raise NluError(f"bad entity span ({start}, {end}) for a text of {len(text)} characters")
         masked, positions = _mask(text, spans)
-        clauses = self._clauses(masked)
+        clauses = self._clauses(masked, respell=respell)
         out = []
         for pos in positions:
             index = next((i for i, c in enumerate(clauses) if c.start <= pos < c.end), len(clauses) - 1)
@@ -229,8 +241,8 @@ class SentimentRecognizer:
         text = repair_contractions((text or "").translate(_APOSTROPHES))
         match = _REFERENCE.search(text)
         if match is not None:
-            return self.polarities(text, [(match.start(), match.end())])[0]
-        for clause in self._clauses(text):
+            return self.polarities(text, [(match.start(), match.end())], respell=False)[0]
+        for clause in self._clauses(text, respell=False):
             if clause.cue is not None:
                 return clause.cue.polarity
         answer = " ".join(_WORD.findall(text.lower()))
@@ -261,6 +273,21 @@ class SentimentRecognizer:
             return True  # "Sigur Rós are otherworldly", "The Cure got me through my teens"
         return any(w in _EXPERIENCE_VERBS for w in words)
 
+    def has_cue(self, text: str, *, strong: bool = False, respell: bool = True) -> bool:
+        """True if ``text`` holds an opinion cue of the lexicon or one of its phrase patterns ("loved it",
+        "mid", "not my style", "too weird for me", "could watch it again"), VADER's score left out: the
+        message states an opinion ("no thanks" does not, though VADER scores "thanks"), or a hedge ("it's ok
+        i guess"). With ``strong``, only a stated or judging word of the lexicon counts ("hated", "boring",
+        "mid"), not a lack of interest ("not my thing", "not for me") nor a hedge ("meh"). Without ``respell``,
+        a misspelt cue ("giid") does not count."""
+        low = repair_contractions((text or "").translate(_APOSTROPHES)).lower()
+        low = self._speller.respell(low) if respell else low
+        if strong:
+            shrug = [m.span() for m in _NOT_FOR_ME.finditer(low)]
+            return any(not any(a <= f[0] and f[1] <= b + 1 for a, b in shrug) for f in self._matches(low))
+        patterns = (self._hedges, _NOT_FOR_ME, _TOO_FOR_ME, _WOULD_AGAIN)
+        return bool(self._matches(low)) or any(p.search(low) for p in patterns)
+
     def comparison_standards(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]:
         """Per span: True when the entity is only the standard a comparison measures another by ("Glass
         Onion wasn't as good as Knives Out", "X is less bad than Y", "slightly better than Y"): no
@@ -289,8 +316,9 @@ class SentimentRecognizer:
         return None if cue is None else cue.polarity
 
     # ------------------------------------------------------------------ internals
-    def _clause_cue(self, clause: str) -> _Cue | None:
+    def _clause_cue(self, clause: str, *, respell: bool = True) -> _Cue | None:
         low = clause.lower().translate(_APOSTROPHES)
+        low = self._speller.respell(low) if respell else low
         words = _WORD.findall(low)
         found = self._matches(low)
         verdict = _verdict_after_name(words)
@@ -367,12 +395,13 @@ class SentimentRecognizer:
             return Polarity.NEGATIVE if polarity is Polarity.POSITIVE else Polarity.POSITIVE
         return polarity
 
-    def _clauses(self, masked: str) -> list[_Clause]:
+    def _clauses(self, masked: str, *, respell: bool = True) -> list[_Clause]:
         spans: list[tuple[int, int, str, bool]] = []
         start, boundary, opens = 0, "start", True  # opens: the clause opens a sentence (capitals name nothing)
         for match in _SPLIT.finditer(masked):
             spans.append((start, match.start(), boundary, opens))
-            boundary = "contrast" if match.group("contrast") else "plain"
+            contrast = match.group("contrast")
+            boundary = "plain" if not contrast else "concession" if contrast.lower() in CONCESSIVE_WORDS else "contrast"
             opens = bool(match.group("punct")) and match.group("punct").strip() not in (",", ":")
             start = match.end()
         spans.append((start, len(masked) + 1, boundary, opens))
@@ -381,14 +410,20 @@ class SentimentRecognizer:
         for a, b, kind, opens in spans:
             piece = masked[a:b]
             words = _WORD.findall(piece.lower())
-            named = any(w.startswith(placeholder) for w in words) or _names_something(piece, opens_sentence=opens)
+            named = (
+                any(w.startswith(placeholder) for w in words)
+                or _names_something(piece, opens_sentence=opens)
+                or opens_own_subject(piece)  # "... but tenet was a mess": about a name the linker did not find
+            )
             own_words = [w for w in words if not w.startswith(placeholder)]
+            kind = "concession" if kind != "start" and opens_concession(piece) else kind
+            cue = self._clause_cue(piece, respell=respell)
             out.append(
                 _Clause(
                     a,
                     b,
                     kind,
-                    self._clause_cue(piece),
+                    cue,
                     short=len(own_words) <= 1,
                     entities=named,
                     reference=bool(_BACK_REFERENCE.search(piece)),
@@ -400,6 +435,12 @@ class SentimentRecognizer:
                         and 0 < len(own_words) <= 4
                         and own_words[0] not in _SUBJECTS
                         and not _BACK_REFERENCE.search(piece)
+                    ),
+                    degree=(
+                        cue is not None
+                        and cue.polarity is not Polarity.NEUTRAL
+                        and bool(degree_phrases(piece))
+                        and self._clause_cue(without_degrees(piece), respell=respell) is None
                     ),
                 )
             )
@@ -679,12 +720,17 @@ def _later_opinion(clauses: list[_Clause], index: int) -> _Cue | None:
         if clause.entities:
             break
         cue = clause.cue
-        if cue is None or (clause.aspect and not clause.reference):
-            continue
+        if cue is None or (clause.aspect and not clause.reference) or clause.boundary_before == "concession":
+            continue  # a part of the work, or an aside ("even if it's a bit overplayed")
+        current = found or own
+        if clause.degree and current is not None and current.polarity is not Polarity.NEUTRAL:
+            continue  # "great but way too long": the length does not outweigh the whole
         hedge = own is not None and own.polarity is Polarity.NEUTRAL
         leaning = hedge and own is not None and cue.polarity is own.leaning and cue.polarity is not Polarity.NEUTRAL
         if clause.reference and (own is None or cue.strength >= own.strength or leaning):
             found = cue
+        elif clause.predicate and own is None and found is None:
+            found = cue  # "read it, great book but way too long": the first judgement after a bare mention
         elif clause.predicate and own is not None:
             if hedge:
                 if leaning:

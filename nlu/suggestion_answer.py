@@ -48,9 +48,13 @@ _SKIP = re.compile(
 )
 _REFERENCE = re.compile(
     r"\b(it|this|that|these|those)\b"
-    r"|^\W*(yes|yeah|yep|yup|sure|of\s+course|no|nope|nah|not\s+really)\b"
+    r"|^\W*(yes|yeah|yep|yup|sure|of\s+course|nope|nah|not\s+really)\b"
+    r"|^\W*no\b(?!\s+(?!(?:i|it|its|it's|thanks|thank|thx|not|really|way|sorry|never|don'?t|didn'?t|haven'?t|wasn'?t"
+    r"|this|that|one|idea|at\s+all|no)\b)[a-z])"
     r"|^\W*(👍|👎)"
 )
+"""A reference to the suggested item, or a yes / no answer opening the message; a "no" that is a determiner ("no
+romcoms please", "no horror") answers nothing: it is a request about something else (issue 22)."""
 _BARE_OPINION = re.compile(
     r"^\W*(i\s+)?(really\s+|do\s+)?(do\s*n[o']?t\s+|dont\s+|do\s+not\s+|really\s+)?"
     r"(like|love|dislike|hate|enjoy|adore|liked|loved|disliked|hated|enjoyed)d?\b\W*$"

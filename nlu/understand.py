@@ -30,14 +30,19 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from logs.schema import Intent, is_smalltalk
+from nlu.card_opinion import rates_card
 from nlu.disambiguation import YES_WORDS, parse_option
 from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
+from nlu.mention_context import in_longer_name
 from nlu.phrasings import phrased_intent
+from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer, role_opinions
+from nlu.switching import DOMAIN_WORDS, domain_switch
 from nlu.textnorm import fold, has_letters, normalize
+from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading, only_names_and, substituted
 from recommender.schema import QID, role_pattern, role_words_for
 
 __all__ = [
@@ -49,6 +54,9 @@ __all__ = [
     "understand",
 ]
 
+MASKED_NAME_WORDS = 4
+"""A linked name of this many words is a title whose words ask nothing ("why", "trailer"); a shorter one may
+be the request itself ("I really like talking to you", "does it have a book trailer?")."""
 MAX_MENTIONS_PER_TURN = 25
 """Mentions kept from one message; the rest is ignored (a 10,000-character message stays cheap)."""
 
@@ -93,13 +101,11 @@ _THUMBS = re.compile("(?:\U0001f44d|\U0001f44e)[\U0001f3fb-\U0001f3ff\ufe0f]*(?:
 """A message that is only a thumbs up or down (any skin tone): the card's like / dislike buttons typed."""
 NO_WORD = re.compile(r"\b(no|nope|nah|not|don'?t|never|cancel)\b", re.I)
 """A no-word anywhere in the message: with a yes it makes the answer unclear ("yes no")."""
-NONE = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
-DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
-    "movie": ("movie", "movies", "film", "films", "cinema"),
-    "book": ("book", "books", "novel", "novels", "literature", "reading"),
-    "music": ("music", "song", "songs", "album", "albums", "band", "bands", "artist", "artists"),
-}
-"""Words naming a domain in a switch request ("let's talk about books")."""
+NONE = re.compile(
+    r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it|that one)|wrong one)\b", re.I
+)
+NOT_THAT_ONE = re.compile(r"^(no\W+)?(not (that|this|the right) one|wrong one|that'?s not (it|the one|right))\W*$")
+"""Refusing the one reading the bot took ("I took X for ...: say 'not that one'"): it is removed."""
 SWITCH = re.compile(r"\b(switch|change|talk about|let'?s (talk|do|try)|go to|move to)\b", re.I)
 DOMAIN_COMMANDS = {"movie": "movie", "movies": "movie", "book": "book", "books": "book", "music": "music"}
 COMMAND_INTENTS = {
@@ -171,6 +177,12 @@ def _name_as_role(domain: str | None) -> re.Pattern[str]:
 def _role_word(domain: str | None) -> re.Pattern[str]:
     """Any role word of the domain, as a whole word ("the director")."""
     return re.compile(r"\b(" + role_pattern(domain) + r")\b")
+
+
+@functools.cache
+def _the_role(domain: str | None) -> re.Pattern[str]:
+    """A role of the item named as such ("the director", "its singer"; not "my style")."""
+    return re.compile(r"\b(?:the|its|his|her|their|this|these|that)\s+(?:" + role_pattern(domain) + r")\b")
 
 
 ROLE_AFTER = _role_after(None)
@@ -270,6 +282,8 @@ class View:
             ("actor", "the 1998 one", "none of them").
         stamp: the number of the open question, carried by its buttons' payloads (``pick:1@7``).
         suggested: the QID of the item the open ``suggestion`` question asks about (issue 13), or None.
+        asked: the QIDs the open preference question is about (its candidates): another name said with
+            an opinion is a new preference, not its answer (issue 22).
     """
 
     domain: str = "movie"
@@ -283,6 +297,7 @@ class View:
     refinable: bool = False
     stamp: str | None = None
     suggested: str | None = None
+    asked: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,11 +326,14 @@ class Reading:
         mention: the linker's mention (candidates best first).
         polarity: the user's opinion of it in this message.
         stated_role: a role PID said right after the name ("Tom Cruise as a producer"), or None.
+        embedded: the mention is a piece of a longer capitalised name typed around it ("Innocence" in
+            "Songs of Innocence": ``nlu.mention_context.in_longer_name``), maybe a title the KB lacks.
     """
 
     mention: Mention
     polarity: Polarity
     stated_role: str | None = None
+    embedded: bool = False
 
     @property
     def qid(self) -> str:
@@ -359,9 +377,17 @@ class TurnParse:
             for the director" -> ``(("P57", "+"),)``), each with the polarity of its clause.
         opinion_of_open: ``"+"``/``"-"`` when the message is an opinion about what the open preference
             question asks about and names nothing else ("I like it" at "Did you like Green Street?" or
-            at "Which Titanic do you mean?"): an answer to it, never small talk; else None.
+            at "Which Titanic do you mean?"): an answer to it, never small talk; or, with no question
+            open, about another reading of the words just stored ("the 1933 one is a classic too"); else None.
         about_suggested: the card intent (why / details / trailer) of a question about the item of the
             open suggestion ("why did you recommend this movie?" while no list is open), else None.
+        correction: the message opens with a self-correction ("no wait", "actually", "sorry, I meant"):
+            it revises what was stored before (``nlu.turn_cues``; issue 22).
+        substitutes: QIDs of the readings put in place of another ("I meant X", "I was thinking of X").
+        also: the message is only names added to what was just said ("X too", "also X"), or another reading
+            of the words just stored with an additive word ("the 1933 one is a classic too").
+        request: the request for recommendations the turn makes (``nlu.requests``: its seeds, "more"),
+            or None; with one, the intent is ``request_recommendation`` and ``readings`` are its names.
     """
 
     text: str
@@ -393,6 +419,10 @@ class TurnParse:
     role_opinions: tuple[tuple[str, str], ...] = ()
     opinion_of_open: str | None = None
     about_suggested: str | None = None
+    correction: bool = False
+    substitutes: tuple[str, ...] = ()
+    also: bool = False
+    request: Request | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,8 +454,12 @@ def understand(
         :class:`TurnParse`. Never raises on odd text; errors of the components propagate.
     """
     text = normalize(text)
-    folded = fold(text)
+    lead = lead_in(text)  # "no wait, ...", "hmm, ...": the content is read after it (nlu.turn_cues)
+    content = text[lead.end :]
+    folded = fold(content)
+    answered = " " * lead.end + content  # offsets kept for the answer readers, the lead-in blanked
     session = _Session(text, view, linker, sentiment)
+    session.start, session.correction = lead.end, lead.correction
     if payload:
         return _understand_payload(session, Payload.parse(payload))
     command = _command(text)
@@ -435,7 +469,7 @@ def understand(
         return TurnParse(text, COMMAND_INTENTS.get(command, Intent.FALLBACK.value), command=command)
     bare = _is_bare_answer(folded)
     if view.question in ("item", "role") and bare:
-        answer = parse_option(view.answer_kind or view.question, text, None, _options(view))
+        answer = parse_option(view.answer_kind or view.question, content, None, _options(view))
         if answer is not None:  # it answers the question ("2", "actor", "the 1998 one")
             return TurnParse(text, Intent.PREFERENCE_DISAMBIGUATION.value, answer=answer, bare_answer=True)
     thumb = _THUMBS.fullmatch(text.strip())
@@ -444,8 +478,11 @@ def understand(
         said = "no" if "\U0001f44e" in text else "yes"
         return TurnParse(text, Intent.REC_PREFERENCE.value, yes_no=said, bare_answer=True)
     if not has_letters(text):
+        emoji = sentiment.message_polarity(text) if view.focus is not None and view.question is None else None
+        if getattr(emoji, "value", None) in ("+", "-"):  # "🔥🔥🔥", "🤮" at a card: a rating (the lexicon's emoji)
+            return TurnParse(text, Intent.REC_PREFERENCE.value, message_polarity=emoji, bare_answer=True)
         return TurnParse(text, Intent.FALLBACK.value, empty=True)
-    switched = _domain_switch(text)
+    switched = _domain_switch(text, view.domain)
     if switched is not None:
         return TurnParse(text, Intent.START.value, switch_to=switched)
     # The previous turn's events are not passed: in the training data they record the original
@@ -454,6 +491,8 @@ def understand(
     prediction = intents.predict(text, view.contexts, events=None, domain=view.domain)
     ranked = (prediction.intent, *(name for name, _ in prediction.alternatives))
     intent = _admissible(ranked, view, refinable=view.refinable and bare)
+    if view.refinable and view.question in (None, "suggestion") and NOT_THAT_ONE.match(folded):
+        intent = Intent.PREFERENCE_DISAMBIGUATION.value  # refines (removes) what the previous turn took
     if intent == Intent.SKIP and view.focus is not None and view.question is None:
         # with a card on screen and no question open, a skip skips the card: the follow-up whose
         # context is active wins over its top-level twin, as Dialogflow ranks them (the top-level
@@ -461,8 +500,23 @@ def understand(
         if Intent.REC_SKIP.value not in view.blocked:
             intent = Intent.REC_SKIP.value
     intent = _overrule(session, intent, folded)
+    request = request_in_turn(text, view.domain, intent, view.question)
+    if request is not None and request.needs_name:  # "more Blur please" asks, "more detials" does not
+        found = session.readings(with_focus=False)
+        request = request if any(request.covers(r.mention.start, r.mention.end) for r in found) else None
+    if request is not None:  # "more like X", "songs from Y", "I liked X, recommend some more?" (issue 22)
+        intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
     readings = session.readings(with_focus=about_card)
+    if request is not None:  # "Can You recommend me a Book?": neither "You" nor "a Book" is a name
+        spans = [(r.mention.text, r.mention.start, r.mention.end) for r in readings]
+        readings = tuple(r for r, name in zip(readings, names_in_request(request, spans), strict=True) if name)
+    critique = _CRITIQUE.match(folded) if intent in (Intent.REC_YES_BUT, Intent.REC_NO_BUT) else None
+    if critique is not None:  # "I like the track, just not the artist": "just" is the connective, no title
+        but = (lead.end + critique.start("but"), lead.end + critique.end("but"))
+        readings = tuple(r for r in readings if not (but[0] <= r.mention.start and r.mention.end <= but[1]))
+    if view.refinable or view.question == "item":  # "the Cronenberg one": which reading, no like of Cronenberg
+        readings = tuple(r for r in readings if r.mention.candidates[0].is_item or not _describes(text, r))
     parse = TurnParse(
         text,
         intent,
@@ -489,7 +543,7 @@ def understand(
     asked_about = DETAILS_OF.match(folded)
     if asked_about and view.question is None and intent not in ABOUT_THE_CARD:
         # "details of Inception": the original agent has no intent for it (fallback); never a rating
-        start = len(folded) - len(asked_about.group(1))
+        start = lead.end + len(folded) - len(asked_about.group(1))
         named = [r.qid for r in readings if r.mention.start >= start and (is_item is None or is_item(r.qid))]
         if named:
             return replace(parse, intent=Intent.FALLBACK.value, details_of=named[0])
@@ -499,12 +553,15 @@ def understand(
         confirmation = "yes" if intent.endswith("yes") else "no"  # "sure", "cancel" as answers
         answer = parse_option(view.answer_kind, text, confirmation, view.options)
     elif view.answer_kind is not None:
-        answer = parse_option(view.answer_kind, text, None, view.options, listed=_listed(view))
+        answer = parse_option(view.answer_kind, content, None, view.options, listed=_listed(view))
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
-    suggestion = _suggestion_answer(text, view, readings, sentiment) if view.question == "suggestion" else None
+    if critique is not None:  # "i like the song but i'm not into the band": the card is judged before "but"
+        polarity = sentiment.message_polarity(critique.group("card"))
+    asked = view.question == "suggestion" and request is None
+    suggestion = _suggestion_answer(answered, view, readings, sentiment) if asked else None
     if suggestion is not None and suggestion.kind in ("rate", "roles", "skip"):
         parse = replace(parse, intent=Intent.SKIP.value if suggestion.kind == "skip" else Intent.PREFERENCE.value)
-    elif view.question == "suggestion" and view.focus is None:
+    elif asked and view.focus is None:
         named_other = any(r.qid != view.suggested for r in readings)
         card_question = None if named_other else _card_question(prediction.intent, folded)
         if card_question is not None:  # "why did you recommend this movie?" about the suggested item
@@ -520,13 +577,28 @@ def understand(
         elif suggestion is not None and parse.intent == Intent.SKIP:
             parse = replace(parse, intent=Intent.PREFERENCE.value)  # another title named: no skip of this one
     opinion = None
-    if view.question in ("confirm", "item", "role") and view.focus is None and _overrulable(parse.intent):
-        opinion = _opinion_of_open(text, readings, sentiment)
+    if view.question in ("confirm", "item", "role") and view.focus is None and _overrulable(parse.intent, answer):
+        opinion = _opinion_of_open(answered, readings, sentiment)
         if opinion is not None:  # "I like it" at "Did you like Green Street?" / "Which Titanic do you mean?"
             parse = replace(parse, intent=Intent.PREFERENCE.value)
             answer = 0 if view.question == "confirm" and opinion == "+" else 1 if view.question == "confirm" else None
             if view.question == "item" and len(view.options) == 1:
                 answer = 0  # the one candidate asked about is "it"
+    elif (
+        view.refinable
+        and view.question is None
+        and isinstance(answer, int)
+        and not readings
+        and names_a_reading(content)
+        and (parse.intent in (Intent.PREFERENCE, Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION))
+    ):
+        # "the 1933 one is a classic too" right after "peter jackson's king kong was awesome": another reading
+        # of the words just stored, with an opinion of its own, or put in its place ("sorry, I meant the 1998
+        # one"); refined by the dialog (issue 22)
+        said = sentiment.message_polarity(content).value
+        opinion = said if said in ("+", "-") and not lead.correction else None  # "sorry, I meant the 2004 one"
+        if opinion is None:
+            parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
     said_roles: tuple[tuple[str, str], ...] = ()
     if parse.roles and parse.intent == Intent.PREFERENCE:
         said_roles = tuple(role_opinions(text, lambda clause: sentiment.message_polarity(clause).value).items())
@@ -537,9 +609,13 @@ def understand(
         answer=answer,
         confirmation=confirmation,
         opinion_of_open=opinion,
+        request=request,
         names_only=session.names_only(),
         message_polarity=polarity,
         linked=session.linked,
+        correction=lead.correction,
+        substitutes=session.substitutes(),
+        also=session.added_names() or (opinion is not None and view.question is None and adds(content)),
     )
 
 
@@ -550,6 +626,8 @@ class _Session:
         self.text, self.view, self._linker, self._sentiment = text, view, linker, sentiment
         self._all: tuple[Reading, ...] | None = None
         self.linked = 0
+        self.start = 0  # where the content starts, after a lead-in ("hmm, ...")
+        self.correction = False  # the lead-in is a self-correction ("no wait, ...")
 
     def _link(self) -> tuple[Reading, ...]:
         if self._all is None:
@@ -572,7 +650,12 @@ class _Session:
                 mentions, spans = kept, [(m.start, m.end) for m in kept]
             polarities = self._sentiment.polarities(self.text, spans) if mentions else ()
             self._all = tuple(
-                Reading(m, Polarity(getattr(p, "value", p)), _stated_role(self.text, m, self.view.domain))
+                Reading(
+                    m,
+                    Polarity(getattr(p, "value", p)),
+                    _stated_role(self.text, m, self.view.domain),
+                    in_longer_name(self.text, m.start, m.end),
+                )
                 for m, p in zip(mentions, polarities, strict=True)
             )
         return self._all
@@ -599,10 +682,35 @@ class _Session:
             return False
         return bool(check(self.text, [(match.start(), match.end())]))
 
+    def substitutes(self) -> tuple[str, ...]:
+        """QIDs of the names put in place of another ("sorry, I meant Heat", "I was thinking of Ronin"), and of
+        the names a self-correction says alone ("no wait, Heat")."""
+        found = self.readings(with_focus=False)
+        if self.correction and self.names_only():
+            return tuple(r.qid for r in found)
+        put = substituted(self.text, [(r.mention.start, r.mention.end) for r in found])
+        return tuple(r.qid for r, meant in zip(found, put, strict=True) if meant)
+
+    def added_names(self, *, additive: bool = True) -> bool:
+        """The message is only names added to what was said ("Heat too", "also Ronin"); with ``additive=False``
+        also names in a frame that says nothing of them ("how about Heat?": a bare mention)."""
+        found = self.readings(with_focus=False)
+        return only_names_and(self.text, [(r.mention.start, r.mention.end) for r in found], additive=additive)
+
+    def unnamed(self) -> str:
+        """The content (after the lead-in), folded, with the long linked names blanked: the words of a title ask
+        nothing ("I Know Why the Caged Bird Sings"); a short one may be the request itself ("Talking to You")."""
+        chars = list(self.text)
+        for r in self.readings(with_focus=False):
+            if len(r.mention.text.split()) >= MASKED_NAME_WORDS:
+                chars[r.mention.start : r.mention.end] = " " * (r.mention.end - r.mention.start)
+        return fold("".join(chars)[self.start :])
+
     def names_only(self) -> bool:
         """The message is (almost) nothing but names the linker knows ("Pulp Fiction", "Alien")."""
         found = self.readings(with_focus=False)
-        letters = sum(ch.isalnum() for ch in YEAR_IN_PARENTHESES.sub(" ", self.text))  # "Bad Boys (1995)"
+        content = " " * self.start + self.text[self.start :]  # a lead-in is no content ("no wait, Heat")
+        letters = sum(ch.isalnum() for ch in YEAR_IN_PARENTHESES.sub(" ", content))  # "Bad Boys (1995)"
         named = sum(ch.isalnum() for r in found for ch in self.text[r.mention.start : r.mention.end])
         return bool(found) and letters > 0 and named >= 0.8 * letters
 
@@ -641,6 +749,8 @@ def _understand_payload(session: _Session, payload: Payload) -> TurnParse:
             yes_no=None,
             linked=card.linked,
         )
+    if kind == "none" and view.refinable:  # "Not that one" under a reading the bot took (no question)
+        return TurnParse(text, Intent.PREFERENCE_DISAMBIGUATION.value, payload=payload, answer="none", negative=True)
     if kind == "more":
         return TurnParse(text, Intent.RECOMMENDATION.value, payload=payload)
     if kind == "rate":
@@ -682,11 +792,14 @@ def _card_question(predicted: str, folded: str) -> str | None:
     return CARD_QUESTION_WORDS[asked.group(1) or asked.group(2)] if asked else None
 
 
-def _overrulable(intent: str) -> bool:
+def _overrulable(intent: str, answer: AnswerChoice = None) -> bool:
     """Intents an opinion about the open question's subject overrules: small talk ("I like it" heard as
-    liking the bot), not understood, or a preference with nothing named."""
+    liking the bot), not understood, a preference with nothing named, or an answer that chose nothing
+    ("already seen it, loved it" heard as an answer to "Which Drive do you mean?")."""
     if intent.startswith("smalltalk.confirmation"):
         return False
+    if intent == Intent.PREFERENCE_DISAMBIGUATION:
+        return answer is None
     return is_smalltalk(intent) or intent in NOT_UNDERSTOOD or intent == Intent.PREFERENCE
 
 
@@ -743,7 +856,10 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     view = session.view
     if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"
         named = bool(session.readings(with_focus=False))
-        phrased = phrased_intent(folded, focus=view.focus is not None, named=named)
+        # the words of a title ask nothing: "I know Why the Caged Bird Sings was beautiful" is no "why?"
+        phrased = phrased_intent(session.unnamed(), focus=view.focus is not None, named=named)
+        if _card_opinion(session, intent, phrased, folded):
+            return Intent.REC_PREFERENCE.value  # "seen it, hated it honestly", "nah thats mid"
         if phrased is not None:
             return phrased
     if DELETE.match(folded) and view.has_profile:
@@ -769,18 +885,18 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
         if critique is not None:
             return critique
     if (
-        intent == Intent.FALLBACK
+        (intent == Intent.FALLBACK or (session.correction and is_smalltalk(intent)))
         and view.question in (None, "confirm", "suggestion")
         and view.focus is None
-        and session.names_only()
+        and (session.names_only() or session.added_names(additive=False))
     ):
-        return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"
+        return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"; "Heat too"
     if (
         intent in (Intent.FALLBACK, Intent.PREFERENCE)
         and view.question in ("item", "role")
         and view.focus is None
         and not OPINION_VERB.search(folded)
-        and session.names_only()
+        and (session.names_only() or session.added_names(additive=False))
     ):
         if parse_option(view.answer_kind or view.question, session.text, None, view.options) is not None:
             return Intent.PREFERENCE_DISAMBIGUATION.value  # "The Fast and the Furious" typed at "Which one?"
@@ -798,12 +914,22 @@ def _overrule(session: _Session, intent: str, folded: str) -> str:
     if is_smalltalk(intent) and OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
         if session.readings(with_focus=False):
             return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
+    if intent == Intent.RECOMMENDATION and OPINION_IDIOM.match(folded):  # "love me some Prince": a like
+        if any(r.polarity is not Polarity.NEUTRAL for r in session.readings(with_focus=False)):
+            return Intent.PREFERENCE.value
     if _opinion_about_a_name(session, intent, folded):
         return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
-    if intent in NOT_UNDERSTOOD and view.question is not None and OPINION.search(folded):
+    if (intent in NOT_UNDERSTOOD or is_smalltalk(intent)) and session.substitutes():
+        return Intent.PREFERENCE.value  # "sorry, I meant Heat": the name meant instead (issue 22)
+    if intent in NOT_UNDERSTOOD and view.question is not None:
         # an opinion about a named thing is a preference whatever question is open (issue 17.9: at "horror
-        # film: genre or subject?", "I liked Inception" was a fallback and Inception was lost)
-        if any(r.polarity in (Polarity.POSITIVE, Polarity.NEGATIVE) for r in session.readings(with_focus=False)):
+        # film: genre or subject?", "I liked Inception" was a fallback and Inception was lost); so is any
+        # opinion about another name than the one asked about (issue 22: "oh and Stalker is amazing" at
+        # "Which Solaris do you mean?" is no answer, and not lost)
+        said = [r for r in session.readings(with_focus=False) if r.polarity is not Polarity.NEUTRAL]
+        if said and OPINION.search(folded):
+            return Intent.PREFERENCE.value
+        if said and view.asked and any(r.qid not in view.asked for r in said) and _states_a_cue(session, folded):
             return Intent.PREFERENCE.value
     return intent
 
@@ -821,6 +947,8 @@ REQUEST_WORDING = re.compile(
     r"|find me|got any|any|what|which|should i|can you|could you|would you|i (?:want|need)|we (?:want|need)|more)\b"
 )
 """Words of a request ("recommend something like X", "any films like X?"): a judgement has none of them."""
+OPINION_IDIOM = re.compile(r"^\W*(?:i\s+)?(?:do\s+|just\s+|really\s+)?(?:love|like|dig|adore)\s+me\s+some\b")
+"""An idiom that states a like with a request's word ("love me some Prince"): not a request."""
 OPINION_OVERRULES = frozenset(
     {Intent.FALLBACK.value, Intent.REC_FALLBACK.value, Intent.SHOW_PROFILE.value, Intent.HELP.value}
 )
@@ -872,8 +1000,12 @@ def _command(text: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _domain_switch(text: str) -> str | None:
-    """The domain a message asks to switch to ("let's talk about books"), or None."""
+def _domain_switch(text: str, current: str) -> str | None:
+    """The domain a message that is only a switch asks for ("let's talk about books", "back to music
+    please": ``nlu.switching``; a switch with more to say is split by the dialog manager), or None."""
+    said = domain_switch(text, current)
+    if said is not None and not has_letters(said.rest):
+        return said.domain
     if not SWITCH.search(text) or len(text) > 80:
         return None
     words = set(re.findall(r"[a-z]+", text.lower()))
@@ -894,8 +1026,12 @@ def _listed(view: View) -> bool:
 
 ABOUT_THE_CARD_OPINIONS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
 """Opinions of the card the classifier can hear: their handlers read the critique's role words too."""
-_CRITIQUE = re.compile(r"^(?P<card>.*?\b(?:it|this|this one|that one)\b.*?)\bbut\b(?P<rest>.+)$")
-"""An opinion of the card, then "but" ("I like it but not the directors", "hated it, but the cast was great")."""
+_CRITIQUE = re.compile(
+    r"^(?P<card>.*?\b(?:it|this|this one|that one|the (?:movie|film|book|novel|song|track|album|record|one))\b.*?)"
+    r"(?P<but>\bbut\b|\bjust\s+(?=not\b)|\bexcept\b|\bapart from\b)(?P<rest>.+)$"
+)
+"""An opinion of the card, then "but" ("I like it but not the directors", "hated it, but the cast was great",
+"i like the song but i'm not into the band", "I like the track, just not the artist")."""
 
 
 def _card_critique(session: _Session, folded: str) -> str | None:
@@ -912,6 +1048,30 @@ def _card_critique(session: _Session, folded: str) -> str | None:
     if said == "-":
         return Intent.REC_NO_BUT.value
     return None
+
+
+def _describes(text: str, reading: Reading) -> bool:
+    return describes_a_reading(text, reading.mention.start, reading.mention.end)
+
+
+def _states_a_cue(session: _Session, folded: str) -> bool:
+    """The message states an opinion in the lexicon's words (not only VADER's score: "I want to delete Ghost"
+    is no opinion of Ghost), and is no request to delete."""
+    has_cue = getattr(session._sentiment, "has_cue", None)
+    return has_cue is not None and has_cue(session.text[session.start :]) and not DELETE_WORDS.search(folded)
+
+
+def _card_opinion(session: _Session, intent: str, phrased: str | None, folded: str) -> bool:
+    """A stated opinion of the card on screen naming nothing else rates it ("seen it, hated it honestly"):
+    :func:`nlu.card_opinion.rates_card`, unless it asks about the card, is a bare yes/no (answered as such)
+    or names a role (a critique: "I like it but not the directors")."""
+    view = session.view
+    if view.focus is None or view.question is not None or session.readings(with_focus=False):
+        return False
+    if CARD_QUESTION.search(folded) or _yes_no(folded) or _the_role(view.domain).search(folded):
+        return False
+    content = session.text[session.start :]
+    return rates_card(folded, content, intent=intent, phrased=phrased, sentiment=session._sentiment)
 
 
 def _yes_no(folded: str) -> str | None:

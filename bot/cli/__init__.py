@@ -4,11 +4,12 @@ Subcommands are registered by glue modules, one per concern, each exposing
 ``register(subparsers) -> None``:
 
 - ``bot/cli/kb.py``: ``kb build | stats | show``
-- ``bot/cli/nlu.py``: ``nlu train | evaluate | evaluate-entities``
+- ``bot/cli/nlu.py``: ``nlu train | evaluate | evaluate-entities | evaluate-realistic | evaluate-conversations``
 - ``bot/cli/rec.py``: ``rec evaluate | bench``
 - ``bot/cli/logs.py``: ``export``, ``logs tocheck``
 - ``bot/cli/chat.py``: ``chat``, ``replay``
 - ``bot/cli/telegram.py``: ``telegram``, ``bench telegram``
+- ``bot/cli/web.py``: ``web``, ``bench web``
 - ``bot/cli/bench_start.py``: ``bench start``
 
 A command group shared by several modules (``bench``) is made with :func:`command_group`.
@@ -33,6 +34,7 @@ _GLUE_MODULES = (
     "bot.cli.logs",
     "bot.cli.chat",
     "bot.cli.telegram",
+    "bot.cli.web",
     "bot.cli.bench_start",
 )
 

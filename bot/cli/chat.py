@@ -15,6 +15,9 @@ JSON next to the report, and prints the agreement with the logged records. The d
 comes from a ``movie``/``book``/``music`` folder in its path, else ``--domain`` (default movie).
 Its last line is ``replay: messages=N exceptions=E intent_agreement=X intent_agreement_validated=Y``,
 extended with ``events_agreement=V objects_f1=O tocheck_agreement=T`` when ``--report`` is given.
+A replay is configured as the studies' systems were: a list only after 3 preferences
+(``bot.dialog.context.STUDY_MIN_PREFERENCES``), where chat and Telegram recommend from the first (issue 22),
+and one domain per bot (a request for another domain's items does not switch: ``domain_requests=False``).
 Unusable records are skipped with one warning each (file and index); a score over zero messages is
 printed ``0.000`` (never a vacuous ``1.000``), and when no record of any file could be read the
 command fails (exit 2) instead of printing a summary of nothing.
@@ -244,6 +247,7 @@ def _score(value: float, count: int) -> str:
 
 def _replay_cli(args: argparse.Namespace) -> int:
     from bot import compose
+    from bot.dialog.context import STUDY_MIN_PREFERENCES
     from corsbot_errors import ConfigError
     from logs.compare import compare, merge
     from logs.record import write_records
@@ -274,6 +278,8 @@ def _replay_cli(args: argparse.Namespace) -> int:
             services=services,
             elicitation=f"{domain}={strategy}",
             role_questions=condition is None,  # the successor study's system asked no role questions
+            min_preferences=STUDY_MIN_PREFERENCES,  # both studies' systems recommended after 3 preferences
+            domain_requests=False,  # and served one domain per bot: "suggest a film" to the book bot meant books
             study_files_left_out=[path],
             scratch=True,  # replay.sqlite3, never the operator's server database
         )

@@ -3,10 +3,12 @@
 The log is read from PostgreSQL when ``CORSBOT_DATABASE_URL`` is set (and no ``--db`` is given),
 else from the SQLite database of ``$CORSBOT_HOME``.
 
-- ``corsbot export [--session S] [--out FILE] [--db DB]``: write the session log as a
-  dataset-format JSON file (default ``<home>/exports/<session or all>.json``; ``--out -`` writes to
-  stdout and the summary line to stderr; a symlink, device or FIFO is written through, a regular
-  file replaced atomically, see :mod:`logs.output`).
+- ``corsbot export [--session S] [--out FILE] [--db DB] [--corrected] [--format dataset|sgd]``: write the
+  session log as a dataset-format JSON file (default ``<home>/exports/<session or all>.json``; ``--out -``
+  writes to stdout and the summary line to stderr; a symlink, device or FIFO is written through, a regular
+  file replaced atomically, see :mod:`logs.output`); ``--corrected`` applies the researcher's corrections
+  (:mod:`bot.corrections`); ``--format sgd`` writes the web channel's conversations of those records, with
+  the system's turns, as schema-guided dialogues (:mod:`bot.sgd`).
 - ``corsbot logs sessions [--db DB]``: list the logged sessions with their record counts.
 - ``corsbot logs tocheck FILE...``: recompute the toCheck heuristic from the logged intents,
   events and objects of dataset-format files and print the agreement with the logged flags; last
@@ -30,7 +32,7 @@ _DB_HELP = (
 )
 
 
-def _open_log(db: Path | None) -> Any:
+def open_log(db: Path | None) -> Any:
     """The session log to read: ``db`` (SQLite) if given, else ``$CORSBOT_DATABASE_URL``'s PostgreSQL
     database, else ``<home>/corsbot.sqlite3``. Both have ``records``, ``sessions``, ``count`` and ``path``.
 
@@ -60,6 +62,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "a symlink, device or FIFO is written through",
     )
     export_parser.add_argument("--db", type=Path, help=_DB_HELP)
+    export_parser.add_argument(
+        "--corrected",
+        action="store_true",
+        help="apply the researcher's corrections (corsbot web's review queue): corrected intent and entities, "
+        "toCheck=false; the log itself is never changed",
+    )
+    export_parser.add_argument(
+        "--format",
+        choices=("dataset", "sgd"),
+        default="dataset",
+        help="dataset: the ConveRSE records (default); sgd: whole web conversations with the system's turns as "
+        "schema-guided dialogues (dialogue_id, services, turns of USER / SYSTEM with frames of acts and slots; "
+        "corrections applied)",
+    )
     export_parser.set_defaults(handler=run_export)
 
     logs_parser = sub.add_parser("logs", help="inspect dataset-format logs")
@@ -85,27 +101,66 @@ def _safe_name(session: str | None) -> str:
 
 def run_export(args: argparse.Namespace) -> int:
     """Handler of ``corsbot export``."""
-    from logs.export import export
+    from logs.output import is_stdout, write_text
+    from logs.record import write_records
 
-    out = args.out or paths.exports_dir() / f"{_safe_name(args.session)}.json"
-    with _open_log(args.db) as store:
+    suffix = (
+        "" if args.format == "dataset" and not args.corrected else f"-{'sgd' if args.format == 'sgd' else 'corrected'}"
+    )
+    out = args.out or paths.exports_dir() / f"{_safe_name(args.session)}{suffix}.json"
+    with open_log(args.db) as store:
         if args.session is not None and args.session not in store.sessions():
             known = ", ".join(store.sessions()) or "none"
             raise ConfigError(f"no session {args.session!r} in {store.path} (sessions: {known})")
-        count = export(store, out, session=args.session)
-    from logs.output import is_stdout
+        records = store.records(args.session)
+    if args.corrected or args.format == "sgd":
+        from bot.corrections import apply_corrections, open_for_log
 
+        with open_for_log(args.db) as corrections_store:
+            corrections = corrections_store.all()
+        records = apply_corrections(records, corrections)
+    if args.format == "sgd":
+        import json
+
+        dialogues = _sgd(args.db, records, frozenset(corrections))
+        write_text(out, json.dumps(dialogues, ensure_ascii=False, indent=1) + "\n")
+        what = f"{len(dialogues)} dialogues"
+    else:
+        write_records(out, records)
+        what = f"{len(records)} records"
     # with --out - the JSON is on stdout: the summary goes to stderr so the output stays parseable
     print(
-        f"exported {count} records to {'stdout' if is_stdout(out) else out}",
+        f"exported {what} to {'stdout' if is_stdout(out) else out}",
         file=sys.stderr if is_stdout(out) else sys.stdout,
     )
     return 0
 
 
+def _sgd(db: Path | None, records: list[Any], corrected: frozenset[str]) -> list[dict[str, Any]]:
+    """The web channel's conversations whose turns are among ``records`` as schema-guided dialogues."""
+    from bot.channels.web.store import WebStore
+    from bot.compose import database_url
+    from bot.sgd import sgd_dialogues
+
+    url = database_url() if db is None else None
+    store = WebStore(url or db or paths.database())
+    try:
+        by_id = {r.message_id: r for r in records}
+        turns = store.turns_by_message(list(by_id))
+        pids = sorted({t.pid for t in turns.values()})
+        participants = {pid: store.participant(pid) for pid in pids}
+        conversations: dict[str, list[Any]] = {}
+        for turn in store.all_turns(pids):
+            who = participants.get(turn.pid)
+            conversations.setdefault(f"{who.study if who else 'web'}/{turn.pid}", []).append(turn)
+    finally:
+        store.close()
+    return sgd_dialogues(conversations, by_id, corrected=corrected)
+
+
 def run_sessions(args: argparse.Namespace) -> int:
     """Handler of ``corsbot logs sessions``."""
-    with _open_log(args.db) as store:
+    with open_log(args.db) as store:
         names = store.sessions()
         for name in names:
             print(f"{name}\t{store.count(name)}")

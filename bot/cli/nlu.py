@@ -1,5 +1,6 @@
 """``corsbot nlu ...``: registers the ``nlu`` command; its subcommands come from
-``bot/cli/intents.py`` (train, evaluate) and ``bot/cli/entities.py`` (evaluate-entities)."""
+``bot/cli/intents.py`` (train, evaluate), ``bot/cli/entities.py`` (evaluate-entities),
+``bot/cli/realistic.py`` (evaluate-realistic) and ``bot/cli/conversations.py`` (evaluate-conversations), ``bot/cli/linking.py`` (evaluate-linking)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("nlu", help="train and evaluate the language understanding")
     nlu_sub = parser.add_subparsers(dest="nlu_command", metavar="NLU_COMMAND")
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
-    for name in ("bot.cli.intents", "bot.cli.entities", "bot.cli.realistic"):
+    for name in (
+        "bot.cli.intents",
+        "bot.cli.entities",
+        "bot.cli.realistic",
+        "bot.cli.conversations",
+        "bot.cli.linking",
+    ):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

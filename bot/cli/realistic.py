@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import paths
+from bot.cli.oracle import Option, own_name, pick_option, question_of
 from bot.turns import Reply, Turn
 from logs.schema import parse_objects
 from nlu.realistic_eval import RealisticSentence, TurnOutcome, by_group, load_sentences, score
@@ -62,66 +63,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_cli)
 
 
-def _question(reply: Reply) -> tuple[str | None, list[tuple[str, str]]]:
-    """The kind of preference question a reply asks (``item``, ``role``, ``confirm`` or None) and its
-    options ``(label, payload)`` (without "none of these")."""
-    options = [(c.label, c.payload) for c in reply.choices]
-    kinds = {p.partition("@")[0].partition(":")[0] for _l, p in options}
-    if "pick" in kinds:
-        return "item", [(lab, p) for lab, p in options if p.startswith("pick:")]
-    if "role" in kinds:
-        return "role", [(lab, p) for lab, p in options if p.startswith("role:")]
-    if {"yes", "no"} <= kinds:
-        return "confirm", options
-    return None, []
-
-
 def _names(entity: Any) -> list[str]:
     return [n for n in {fold(entity.label), fold(entity.mention)} if n]
 
 
-def _starts_with_name(label: str, name: str) -> bool:
-    """``label`` (folded) opens with the whole ``name``: "Roma (film)" and "Mistborn: The Final Empire"
-    do for "roma" and "mistborn", "Roma Maffia (actor)" does not for "roma"."""
-    if not label.startswith(name):
-        return False
-    rest = label[len(name) :]
-    return not rest or not (rest[0].isalnum() or (rest[0] == " " and rest[1:2].isalnum()))
-
-
-def _described(options: list[tuple[str, str]], own: str | None) -> list[tuple[str, str]]:
-    """The options a user who means the entity named ``own`` by the bot ("Halloween (1978, film by
-    John Carpenter)") recognises: that name, or it with more qualifiers added ("..., 1 of 2")."""
-    if not own or not own.endswith(")"):
-        return []
-    return [o for o in options if o[0] == own or o[0].startswith(own[:-1] + ", ")]
-
-
 def _answer(
     reply: Reply, sentence: RealisticSentence, answered: set[int], describe: Callable[[str], str] | None = None
-) -> tuple[str, str] | None:
+) -> Option | None:
     """The button the user presses for this question, ``(label, payload)``; None if it is about
     nothing they meant (or about an entity already asked about). ``describe(qid)`` is the bot's own
     option name of an entity: the user picks the option that describes what they mean (its year,
-    director, author, performer...) when exactly one does, else the first option with its name."""
-    kind, options = _question(reply)
+    director, author, performer...) when exactly one does, else the first option with its name
+    (:func:`bot.cli.oracle.pick_option`)."""
+    kind, options = question_of(reply)
     if kind == "role":
         return options[0]
     if kind == "item":
         for k, entity in enumerate(sentence.entities):
             if k in answered:
                 continue
-            if entity.qid:
-                exact = [o for o in options if entity.qid in o[0]]
-                if not exact and describe is not None:
-                    exact = _described(options, describe(entity.qid))
-                if len(exact) == 1:
-                    answered.add(k)
-                    return exact[0]
-            for label, payload in options:
-                if any(_starts_with_name(fold(label), name) for name in _names(entity)):
-                    answered.add(k)
-                    return label, payload
+            choice = pick_option(
+                options, qids=[entity.qid] if entity.qid else [], names=_names(entity), describe=describe
+            )
+            if choice is not None:
+                answered.add(k)
+                return choice
         return None
     if kind == "confirm":
         text = fold(reply.text.rsplit("\n", 1)[-1])
@@ -154,7 +120,7 @@ def run_sentence(
     record = dm.last_records(user, 1)[0]
     outcome = TurnOutcome(intent=record.intent, reply=reply.text)
     outcome.stored.extend((q, s, False) for q, s in parse_objects(record.recognized_objects))
-    kind, _options = _question(reply)
+    kind, _options = question_of(reply)
     outcome.questions = int(kind is not None)
     outcome.asked_preference = kind is not None
     if sentence.kind != "preference":
@@ -163,7 +129,7 @@ def run_sentence(
         return outcome
     answered: set[int] = set()
     for _step in range(2 * len(sentence.entities) + 1):
-        kind, _options = _question(reply)
+        kind, _options = question_of(reply)
         if kind is None:
             break
         choice = _answer(reply, sentence, answered, describe)
@@ -176,13 +142,6 @@ def run_sentence(
         confirmed = kind == "confirm"
         outcome.stored.extend((q, s, confirmed) for q, s in parse_objects(record.recognized_objects))
     return outcome
-
-
-def _own_name(kb: Any, qid: str) -> str:
-    """The bot's option name of one entity on its own (``recommender.names.distinct_labels``)."""
-    from recommender.names import distinct_labels
-
-    return distinct_labels(kb, [qid])[0] if kb.has(qid) else ""
 
 
 def _seeds(services: Any, domain: str) -> list[str]:
@@ -202,7 +161,7 @@ def evaluate_file(dm: Any, services: Any, path: Path, *, errors: int, out_dir: P
             seeds[sentence.domain] = _seeds(services, sentence.domain)
         user = f"realistic:{path.stem}:{n}"
         kb = services.domain(sentence.domain).kb
-        describe = functools.partial(_own_name, kb)
+        describe = functools.partial(own_name, kb)
         pairs.append((sentence, run_sentence(dm, sentence, user, seeds[sentence.domain], describe)))
     seconds = time.perf_counter() - started
 

@@ -35,6 +35,11 @@ class PreferenceTask:
         roles: the roles offered by an open role question.
         all_values: the candidates are the values of one role of an item ("I don't like the
             director" of a suggested film): a yes stores them all with ``polarity``, a no none.
+        answered: ``polarity`` is the user's yes / no to "Did you like X?", not an opinion the user
+            stated: a bare name next is a new topic, not more of the same opinion (issue 22).
+        partial: the words are only part of the candidate's name ("dunk" for Dunkirk), or part of a
+            longer name typed around them ("Innocence" in "Songs of Innocence"): even one candidate is
+            asked about; a full name with one unsure candidate is taken and said.
     """
 
     mention: str
@@ -46,6 +51,8 @@ class PreferenceTask:
     role: str | None = None
     roles: list[str] = field(default_factory=list)
     all_values: bool = False
+    answered: bool = False
+    partial: bool = False
 
     @property
     def qid(self) -> str:

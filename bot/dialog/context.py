@@ -12,8 +12,13 @@ from bot.state import DialogState
 from bot.turns import Turn
 from nlu.understand import TurnParse
 
-DEFAULT_MIN_PREFERENCES = 3
-"""Preferences needed before recommending (the original system's rule)."""
+DEFAULT_MIN_PREFERENCES = 1
+"""Preferences needed before recommending in chat and Telegram: a list from the first evidence (one liked
+item, a person, a genre, the seed of "more like X"; issue 22: in a public corpus of recommendation
+dialogues 6 seekers in 10 never named a third title)."""
+STUDY_MIN_PREFERENCES = 3
+"""The original ConveRSE system's rule, part of its user study's protocol: the replays of the released
+studies (``corsbot replay``) are configured with it."""
 DEFAULT_LIST_SIZE = 5
 """Items per recommendation list, presented one at a time (as in the paper)."""
 
@@ -23,18 +28,23 @@ class DialogConfig:
     """Settings of the dialog policy.
 
     Attributes:
-        min_preferences: preferences needed before recommending.
+        min_preferences: preferences needed before recommending (:data:`DEFAULT_MIN_PREFERENCES` in chat
+            and Telegram, :data:`STUDY_MIN_PREFERENCES` in a study's replay).
         list_size: items per recommendation list.
         elicitation: ``domain -> Elicitor | None``, the strategy that suggests items to rate
             (``bot.suggestion.elicitor_factory``; issue 13); None: no suggestions in any domain.
         role_questions: ask "as actor or producer?" about a person with several roles (the successor
             study's system did not: its replay sets False, and the person is stored without a role).
+        domain_requests: a request for another domain's items ("recommend me a book" while talking about
+            films) switches to that domain (issue 22); the released studies' bots each served one domain,
+            where such words meant the bot's own items: their replays set False.
     """
 
     min_preferences: int = DEFAULT_MIN_PREFERENCES
     list_size: int = DEFAULT_LIST_SIZE
     elicitation: Callable[[str], Any] | None = None
     role_questions: bool = True
+    domain_requests: bool = True
 
 
 @dataclass(slots=True)

@@ -23,11 +23,18 @@ def on_switch_domain(ctx: TurnContext) -> Outcome:
     """'/book', 'let's talk about music', a domain button: the open question is settled aloud."""
     domain = Domain(ctx.parse.switch_to or ctx.state.domain)
     outcome = Outcome("", settled=True)
-    notes = close_questions(ctx, outcome)
-    ctx.state.domain = domain
-    _reset_dialog(ctx)
+    notes = enter_domain(ctx, domain, outcome)
     outcome.text = "\n".join([*notes, msg.DOMAIN_SWITCHED.format(nouns=msg.DOMAIN_NOUNS[domain])])
     return outcome
+
+
+def enter_domain(ctx: TurnContext, domain: str, outcome: Outcome) -> list[str]:
+    """Move the conversation to ``domain``: an open question is settled (what it had stored is logged in
+    ``outcome``), the list closed; returns the notes saying what was settled."""
+    notes = close_questions(ctx, outcome)
+    ctx.state.domain = Domain(domain)
+    _reset_dialog(ctx)
+    return notes
 
 
 def on_start(ctx: TurnContext) -> Outcome:
@@ -38,11 +45,12 @@ def on_start(ctx: TurnContext) -> Outcome:
     _reset_dialog(ctx)
     state.contexts.clear()
     choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in DOMAIN_WORDS)
+    ask, need = msg.WELCOME_ASK[state.domain], ctx.config.min_preferences
+    ready = msg.WELCOME_READY_ONE if need <= 1 else msg.WELCOME_READY_MANY
     welcome = msg.WELCOME.format(
         nouns=msg.DOMAIN_NOUNS[state.domain],
-        min_prefs=ctx.config.min_preferences,
         example=msg.WELCOME_EXAMPLES[state.domain],
-        ask=msg.WELCOME_ASK[state.domain],
+        ready=ready.format(min_prefs=need, ask=ask),
     )
     outcome.text, outcome.choices = "\n".join([*notes, welcome]), choices
     return outcome
@@ -73,11 +81,18 @@ def on_fallback(ctx: TurnContext) -> Outcome:
     return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
 
 
+BYE = "smalltalk.greetings.bye"
+
+
 def on_smalltalk(ctx: TurnContext) -> Outcome:
-    """Small talk gets its canned answer; with a card on screen, the card is shown again."""
+    """Small talk gets its canned answer; with a card on screen, the card is shown again, except after a
+    goodbye, which closes the list (its items stay available: "more" later starts a new one)."""
     state = ctx.state
     template = msg.SMALLTALK.get(ctx.parse.intent, msg.SMALLTALK_DEFAULT)
     outcome = Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
+    if ctx.parse.intent == BYE:
+        state.rec_list, state.rec_pos = [], 0
+        return outcome
     if state.focus is not None:  # a list is open: answer, then show the card again
         shown = card(ctx, [Event.RECOMMENDATION, Event.QUESTION])
         shown.text = outcome.text + "\n" + shown.text

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from bot import messages as msg
 from bot.agent_spec import advance_contexts
-from bot.dialog import policy, preferences, questions, render, suggestions
+from bot.dialog import conversation, policy, preferences, questions, render, suggestions
 from bot.dialog.acts import (
     PREFERENCE_QUESTIONS,
     CritiqueChoice,
@@ -50,6 +50,8 @@ from corsbot_errors import CorsbotError
 from logs.record import LogRecord
 from logs.schema import Intent
 from logs.store import LogStore, StoreError
+from nlu.switching import domain_switch
+from nlu.textnorm import has_letters
 from nlu.understand import TurnParse, View, understand
 from recommender.schema import Domain
 
@@ -76,6 +78,8 @@ class DialogManager:
         elicitation: ``domain -> Elicitor | None``: suggestions of items to rate after each preference
             (issue 13, ``bot/dialog/suggestions.py``); None (the default): none, in any domain.
         role_questions: ask which role a named person is liked in (False: store without a role).
+        domain_requests: a request for another domain's items switches to it (False: a study's one-domain
+            bot, ``DialogConfig.domain_requests``).
     """
 
     def __init__(
@@ -92,6 +96,7 @@ class DialogManager:
         default_domain: str = "movie",
         elicitation: Callable[[str], object | None] | None = None,
         role_questions: bool = True,
+        domain_requests: bool = True,
     ) -> None:
         self.default_domain = default_domain
         self._services = services
@@ -101,6 +106,7 @@ class DialogManager:
             list_size=list_size,
             elicitation=elicitation,
             role_questions=role_questions,
+            domain_requests=domain_requests,
         )
         self._clock = clock
         self._turns = TurnLog(states, log, session=session, to_check=to_check)
@@ -183,11 +189,14 @@ class DialogManager:
 
     def _run(self, state: DialogState, turn: Turn, refinable: list[PreferenceTask]) -> tuple[str, Outcome]:
         """Understand the turn once, run the policy's handler, keep an ignored question."""
-        open_question = state.pending if isinstance(state.pending, PREFERENCE_QUESTIONS) else None
         try:
+            text, switched = self._switch_in_words(state, turn, refinable)
+            if switched is not None:
+                refinable = []  # what the previous turn stored is in the other domain
+            open_question = state.pending if isinstance(state.pending, PREFERENCE_QUESTIONS) else None
             domain = self._services.domain(state.domain)
             parse = understand(
-                turn.text,
+                text,
                 self._view(state, refinable),
                 intents=self._services.intents,
                 linker=domain.linker,
@@ -200,10 +209,32 @@ class DialogManager:
             if open_question is not None and state.pending is not open_question and not outcome.settled:
                 questions.keep_ignored_question(ctx, open_question, outcome, preferences.process)
             suggestions.after_turn(ctx, outcome)
+            if switched is not None:  # "what about books? I loved Dune": the switch said first
+                outcome.text = "\n".join(line for line in (switched.text, outcome.text) if line)
+                outcome.objects[:0] = switched.objects
             return outcome.intent or parse.intent, outcome
         except CorsbotError as exc:
             logger.warning("turn of %s failed: %s", turn.user_id, exc)
             return Intent.FALLBACK.value, Outcome(msg.SERVICE_ERROR)
+
+    def _switch_in_words(
+        self, state: DialogState, turn: Turn, refinable: list[PreferenceTask]
+    ) -> tuple[str, Outcome | None]:
+        """A domain named in a sentence with more to say ("what about movies? I loved Trainspotting",
+        "recommend me a book" while talking about films; ``nlu.switching``): the conversation moves to
+        that domain first (open questions settled aloud, the list closed) and the rest of the message is
+        what the turn understands. Returns the text to understand and the switch's outcome (its note,
+        what settling stored), or the typed text and None. A bare switch ("back to music please") is
+        understood as one (``TurnParse.switch_to``)."""
+        said = None if turn.payload is not None else domain_switch(turn.text, state.domain)
+        if said is None or not has_letters(said.rest) or (said.by_request and not self._config.domain_requests):
+            return turn.text, None
+        switched = Outcome("", settled=True)
+        if said.domain != state.domain:
+            ctx = TurnContext(state, turn, _NO_PARSE, self._services, self._config, refinable)
+            notes = conversation.enter_domain(ctx, said.domain, switched)
+            switched.text = "\n".join([*notes, msg.DOMAIN_NOW.format(nouns=msg.DOMAIN_NOUNS[said.domain])])
+        return said.rest, switched
 
     def _view(self, state: DialogState, refinable: list[PreferenceTask]) -> View:
         """What the user sees, for :func:`nlu.understand.understand`."""
@@ -217,7 +248,8 @@ class DialogManager:
             answer_kind, options = "item", [[ctx.kb.label(q)] for q in pending.options]
         elif (pending is None or isinstance(pending, SuggestionQuestion)) and refinable:
             # "the 1998 one" after a stored preference picks another reading (also with the suggestion it got)
-            answer_kind, options = "item", render.option_labels(ctx, "item", refinable[-1])
+            # every reading of its words, also when a question picked one ("the 1933 one is a classic too")
+            answer_kind, options = "item", render.option_words(ctx, preferences.refinable_readings(refinable[-1]))
         contexts = state.logged_contexts
         if state.focus is not None and _RF not in contexts:  # the list on screen is still open
             contexts = (*contexts, _RF)
@@ -233,6 +265,7 @@ class DialogManager:
             refinable=bool(refinable),
             stamp=str(getattr(pending, "stamp", None)),
             suggested=pending.qid if isinstance(pending, SuggestionQuestion) else None,
+            asked=_asked(pending),
         )
 
     # ------------------------------------------------------------------ plumbing
@@ -251,6 +284,15 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _asked(pending: object) -> frozenset[str]:
+    """The QIDs the open question is about (its candidates, or the suggested item)."""
+    if isinstance(pending, PREFERENCE_QUESTIONS):
+        return frozenset(pending.task.candidates)
+    if isinstance(pending, SuggestionQuestion):
+        return frozenset({pending.qid})
+    return frozenset()
 
 
 _NO_PARSE = TurnParse("", Intent.FALLBACK.value)

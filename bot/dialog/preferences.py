@@ -17,7 +17,9 @@ from bot.dialog import questions
 from bot.dialog.acts import PREFERENCE_QUESTIONS, ConfirmQuestion, ItemQuestion, Outcome, PreferenceTask, RoleQuestion
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
+from bot.dialog.revisions import revise
 from bot.dialog.suggest import nameable_item, suggest
+from bot.turns import Choice
 from logs.schema import Event
 from nlu.textnorm import fold
 from nlu.understand import Reading
@@ -49,8 +51,9 @@ def tasks(ctx: TurnContext, readings: Sequence[Reading]) -> list[PreferenceTask]
                 candidates=(offered or [c.qid for c in mention.candidates])[: questions.MAX_CHOICES],
                 readings=[c.qid for c in mention.candidates],  # every reading of the words
                 roles_hint=roles_hint,
-                ambiguous=bool(mention.ambiguous),  # one unsure candidate is confirmed too
+                ambiguous=bool(mention.ambiguous),  # one unsure candidate of part of a name is confirmed too
                 polarity=reading.polarity.value,
+                partial=bool(getattr(mention, "partial", False)) or reading.embedded,
             )
         )
     return out
@@ -60,8 +63,13 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
     """Store what can be stored, in order; stop at the first task that needs a question."""
     state, kb = ctx.state, ctx.kb
     stored: list[str] = []
+    took: list[tuple[str, str]] = []
     while queue:
         task = queue[0]
+        if task.ambiguous and len(task.candidates) == 1 and not task.partial:
+            # no question with one option (issue 22): a full name is taken, said, and "not that one" offered
+            task.ambiguous = False
+            took.append((task.qid, msg.TOOK_ONLY.format(name=display(ctx, task.qid), mention=task.mention)))
         if task.ambiguous:
             questions.ask_item(ctx, task, queue[1:], outcome, events)
             break
@@ -92,17 +100,35 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
         template = msg.STORED_NEED_MORE if left > 0 else msg.STORED_READY
         prefix = template.format(items=", ".join(stored), left=left, things=msg.THING if left == 1 else msg.THINGS)
         outcome.text = prefix + ("\n" + outcome.text if outcome.text else "")
+    _say_taken(ctx, [(qid, note) for qid, note in took if qid in state.profile()], outcome)
+
+
+def _say_taken(ctx: TurnContext, taken: list[tuple[str, str]], outcome: Outcome) -> None:
+    """Say which readings were taken without a question, and offer to refuse each: a "Not that one"
+    button naming its QID (``none:<QID>``, refused once another turn came: ``refine``)."""
+    if not taken:
+        return
+    notes = [note for _, note in taken]
+    outcome.text = "\n".join([outcome.text, *notes]) if outcome.text else "\n".join(notes)
+    if not outcome.choices:
+        outcome.choices = tuple(
+            Choice(msg.NOT_THAT_ONE if len(taken) == 1 else msg.NOT_THIS.format(name=display(ctx, qid)), f"none:{qid}")
+            for qid, _ in taken
+        )
 
 
 def on_preference(ctx: TurnContext) -> Outcome:
     """'I love Stephen King, but not The Shining': store or ask about each mention."""
     outcome = Outcome("", events=[Event.PREFERENCE])
+    asked = ctx.state.pending.task if isinstance(ctx.state.pending, PREFERENCE_QUESTIONS) else None
     ctx.state.pending = None
     queue = tasks(ctx, ctx.parse.readings)
     if not queue:
         outcome.text = msg.NOTHING_FOUND
         return outcome
+    notes = revise(ctx, queue, asked=asked)  # "Heat too", "sorry, I meant Heat", "oops, the album" (issue 22)
     process(ctx, queue, outcome, NEW_PREFERENCE_EVENTS)
+    outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
     if ctx.config.elicitation is not None and ctx.state.pending is None and ctx.parse.role_opinions:
         # the successor study's protocol: "I like Pulp Fiction for the director" -> its director, confirmed
         from bot.dialog.suggestions import ask_role_values
@@ -159,7 +185,9 @@ def on_answer(ctx: TurnContext) -> Outcome:
                 # a fuller name of the same thing ("Titanic 1997"), not "Pulp Fiction" after "I hate Titanic"
                 other.polarity = task.polarity
         if new:  # the user moved on to another preference: drop the question
+            notes = revise(ctx, new, asked=task)  # "The Insider too" at "Which Heat do you mean?"
             process(ctx, new, outcome, FOLLOW_UP_EVENTS)
+            outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
             return outcome
         outcome.text = msg.FALLBACK_IN_QUESTION.format(question=question.question)
         outcome.choices = question.choices
@@ -186,6 +214,7 @@ def on_answer(ctx: TurnContext) -> Outcome:
         store_all_values(ctx, task, agrees, outcome)
     elif isinstance(question, ConfirmQuestion):
         task.polarity = "+" if choice == 0 else "-"
+        task.answered = True
         queue.insert(0, task)
     state.pending = None
     process(ctx, queue, outcome, FOLLOW_UP_EVENTS)
@@ -211,6 +240,12 @@ def refine(ctx: TurnContext) -> Outcome:
     """
     state, parse, kb = ctx.state, ctx.parse, ctx.kb
     last = ctx.refinable[-1]
+    if parse.payload is not None and parse.payload.kind == "none" and parse.payload.value:
+        # "Not that one" under a reading the bot took: that reading, if the previous turn stored it
+        refused = [t for t in ctx.refinable if t.qid == parse.payload.value]
+        if not refused:
+            return Outcome(msg.STALE_QUESTION)
+        last = refused[0]
     task = last.copy()
     qid, polarity = task.qid, task.polarity
     outcome = Outcome("", events=[Event.PREFERENCE])
@@ -228,23 +263,42 @@ def refine(ctx: TurnContext) -> Outcome:
         outcome.text = msg.NOT_STORED.format(label=display(ctx, qid))
         return outcome
     choice = parse.answer
-    if isinstance(choice, int) and task.candidates[choice] != qid:
-        new = [task.copy(candidates=[task.candidates[choice]], ambiguous=False, role=None)]
+    pool = refinable_readings(last)  # the options the view offered for a follow-up
+    readings = set(pool)
+    if isinstance(choice, int) and choice < len(pool) and pool[choice] != qid:
+        said = parse.opinion_of_open or polarity  # "the 1933 one is a classic too": its own opinion
+        new = [task.copy(candidates=[pool[choice]], ambiguous=False, role=None, polarity=said)]
     else:
         new = tasks(ctx, parse.readings)
         for other in new:
-            if other.polarity not in ("+", "-"):
+            # a bare name goes on with the opinion the user just stated ("I like Heat" -> "Ronin", as the
+            # original agent stored it), as does a fuller name, another reading of the same words ("Titanic
+            # 1997") or a name said as a correction ("no wait, Heat"); after a yes / no to "Did you like X?" it
+            # is a new topic, asked about ("kid a" after "not really" is no dislike of Kid A; issue 22)
+            same = other.qid in readings or shares_a_word(other.mention, last.mention)
+            carried = not last.answered or same or parse.correction or other.qid in parse.substitutes
+            if other.polarity not in ("+", "-") and carried:
                 other.polarity = polarity
     if new:
-        readings = set(last.readings or last.candidates)
-        if all(t.qid != qid for t in new) and any(t.qid in readings for t in new):
-            state.profile().pop(qid, None)  # another reading of the same words: a correction
+        # another reading named alone ("the 1998 one", "I meant the 1953 one") replaces the one stored; one
+        # said with an opinion of its own ("the 1953 one was boring") or added ("... too") is a preference more
+        own = parse.also or (parse.opinion_of_open is not None and not parse.correction)
+        replaced = all(t.qid != qid for t in new) and any(t.qid in readings for t in new) and not own
+        if replaced or (parse.correction and all(t.polarity == polarity and t.qid != qid for t in new)):
+            state.profile().pop(qid, None)  # another reading of the same words, or a correction
         process(ctx, new, outcome, FOLLOW_UP_EVENTS)
         return outcome
     outcome.text = msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain])
     outcome.events.extend(FOLLOW_UP_EVENTS)
     state.last_stored = list(ctx.refinable)
     return outcome
+
+
+def refinable_readings(task: PreferenceTask) -> list[str]:
+    """The readings a follow-up may pick among for a stored task ("the 1998 one"): every candidate of its
+    words, the one stored first, also when a "which one?" question narrowed them to it."""
+    pool = [task.qid, *(q for q in task.readings or task.candidates if q != task.qid)]
+    return pool[: questions.MAX_CHOICES]
 
 
 def on_skip(ctx: TurnContext) -> Outcome:

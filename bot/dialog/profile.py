@@ -92,7 +92,8 @@ def on_delete_answer(ctx: TurnContext) -> Outcome:
 
 
 def on_reset_profile(ctx: TurnContext) -> Outcome:
-    """'reset my profile': what to reset (everything, items, properties); an open question is dropped aloud."""
+    """'reset my profile': what to reset (everything: every domain's profile; only this domain's items or
+    only its properties); an open question is dropped aloud."""
     state = ctx.state
     items = msg.DOMAIN_NOUNS[state.domain]
     choices = (
@@ -167,10 +168,14 @@ def _reset(ctx: TurnContext, *, yes: bool) -> Outcome:
     if not isinstance(question, ResetConfirm) or not yes:
         return Outcome(msg.RESET_CANCELLED)
     what = question.what
+    if what == "everything":  # the whole profile: every domain (the user sees one profile, not three)
+        for profile in state.profiles.values():
+            profile.clear()
+        state.skipped.clear()
     profile, kb = state.profile(), ctx.kb
     for qid in list(profile):
         is_item = kb.is_item(qid) if kb.has(qid) else profile[qid].get("role") is None
-        if what == "everything" or (what == "items") == is_item:
+        if (what == "items") == is_item:
             del profile[qid]
     state.rec_list, state.rec_pos = [], 0
     return Outcome(msg.RESET_DONE.format(what=msg.RESET_LABELS[what]))

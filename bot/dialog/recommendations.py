@@ -3,11 +3,16 @@ acts (like/dislike/skip, why, details, trailer, stop)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot import messages as msg
+from bot.dialog import render
 from bot.dialog.acts import Outcome
 from bot.dialog.context import TurnContext
 from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, tasks
-from bot.dialog.render import BARE_QID, card_choices, details, display
+from bot.dialog.questions import close_questions
+from bot.dialog.render import BARE_QID, card_choices, details, display, has_name
+from bot.dialog.requests import store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
@@ -17,16 +22,48 @@ MAX_SKIPPED = 100
 
 
 def on_recommend(ctx: TurnContext) -> Outcome:
-    """A new list (with enough preferences; else items to rate)."""
-    state = ctx.state
+    """A list from whatever the profile holds (one preference is enough in chat and Telegram; a study's
+    replay needs its minimum). A request that names items or people ("more like X", "songs from Y", "I
+    liked X, recommend some more?") stores them as likes first and the list is based on them
+    (``bot/dialog/requests.py``). A list asked for over a card ("more", "recommend me something") leaves
+    that card out, so "more" shows more. When a list is shown, an open preference question is settled
+    aloud (the user moved on to the list)."""
+    state, request = ctx.state, ctx.parse.request
+    question = state.pending
     state.pending = None
-    have = len(state.profile())
-    if have < ctx.config.min_preferences:
-        outcome = Outcome(
-            msg.NEED_MORE.format(min_prefs=ctx.config.min_preferences, have=have), events=[Event.RECOMMENDATION]
-        )
+    outcome = Outcome("", events=[Event.RECOMMENDATION])
+    _remember_skipped(ctx)  # a new list asked for over a card: that card was seen, the new list has others
+    seeds = store_request(ctx, outcome) if request is not None else []
+    new_list(ctx, outcome, seeds=seeds)
+    if outcome.card and question is not None:
+        state.pending = question
+        notes = close_questions(ctx, outcome)
+        state.pending = None
+        outcome.settled = True
+        outcome.text = "\n".join([*notes, outcome.text])
+    return outcome
+
+
+def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -> None:
+    """A new recommendation list into ``outcome``, its first card shown, saying what it is based on.
+
+    With fewer preferences than the configuration's minimum, no list: what to tell, and items to rate.
+
+    Args:
+        ctx: the turn.
+        outcome: the reply so far (a request's "Got it" line, notes): the list is added after it.
+        seeds: the items or people a request named ("more like X"), first named first: the list says it
+            is based on them. This is the one place where a request's seeds meet the recommender: issue
+            23's ``Recommender.recommend(..., seeds=...)`` takes them (pass ``seeds=tuple(seeds)`` to the
+            call below), to focus the list on them rather than on the whole profile.
+    """
+    state = ctx.state
+    have, need = len(state.profile()) + sum(q not in state.profile() for q in seeds), ctx.config.min_preferences
+    if have < need:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
+        said = msg.NEED_ONE if need <= 1 else msg.NEED_MORE.format(min_prefs=need, have=have)
+        outcome.text = _lines(outcome.text, said)
         suggest(ctx, outcome)
-        return outcome
+        return
     result = ctx.domain.recommender.recommend(
         profile_of(ctx), k=ctx.config.list_size, exclude=state.skipped.get(state.domain, ())
     )
@@ -34,16 +71,40 @@ def on_recommend(ctx: TurnContext) -> Outcome:
     items = [scored.qid for scored in result.items]
     if not items:
         state.rec_list, state.rec_pos = [], 0
-        return Outcome(msg.NO_RECOMMENDATION, events=[Event.RECOMMENDATION])
+        outcome.text = _lines(outcome.text, msg.NO_RECOMMENDATION)
+        return
     state.number_recommendation_list += 1
     state.rec_list, state.rec_pos = items, 0
-    outcome = card(ctx, [Event.QUESTION, Event.RECOMMENDATION])
+    shown = card(ctx, [Event.QUESTION, Event.RECOMMENDATION])
     if result.fallback_reason:
         reason = msg.FALLBACK_REASONS.get(result.fallback_reason, msg.FALLBACK_REASON_DEFAULT)
-        outcome.text = (
-            msg.FALLBACK_POPULAR.format(reason=reason, nouns=msg.DOMAIN_NOUNS[state.domain]) + "\n" + outcome.text
-        )
-    return outcome
+        basis = msg.FALLBACK_POPULAR.format(reason=reason, nouns=msg.DOMAIN_NOUNS[state.domain])
+    else:
+        basis = based_on(ctx, seeds)
+    outcome.text = _lines(outcome.text, basis, shown.text)
+    outcome.events = render.dedupe([*shown.events, *(e for e in outcome.events if e != Event.RECOMMENDATION)])
+    outcome.choices, outcome.image, outcome.card = shown.choices, shown.image, True
+
+
+BASIS_NAMES = 3
+"""Names a list's basis shows ("Based on Alien (1979), Heat (1995), Ripley and 4 more:")."""
+
+
+def based_on(ctx: TurnContext, seeds: Sequence[str] = ()) -> str:
+    """What a list is based on: the request's seeds first, then the user's other likes, most recent first."""
+    liked = [q for q, p in ctx.state.profile().items() if p["polarity"] == "+"]
+    named = [*seeds, *(q for q in liked[::-1] if q not in seeds)]
+    names = [display(ctx, q) for q in named if has_name(ctx.kb, q)]
+    if not names:
+        return ""
+    shown = ", ".join(names[:BASIS_NAMES])
+    if len(names) > BASIS_NAMES:
+        shown = msg.BASED_ON_MORE.format(names=shown, n=len(names) - BASIS_NAMES)
+    return msg.BASED_ON.format(names=shown)
+
+
+def _lines(*parts: str) -> str:
+    return "\n".join(part for part in parts if part)
 
 
 def card(ctx: TurnContext, events: list[str]) -> Outcome:
@@ -75,12 +136,17 @@ def advance(ctx: TurnContext, outcome: Outcome, events_next: list[str], events_d
     outcome.choices, outcome.image, outcome.card = shown.choices, shown.image, True
 
 
-def _skip_current(ctx: TurnContext) -> Outcome:
+def _remember_skipped(ctx: TurnContext) -> None:
+    """The item on screen is passed over: left out of the next lists (the oldest are forgotten)."""
     state = ctx.state
-    outcome = Outcome("")
     if state.focus is not None:
         skipped = state.skipped.setdefault(state.domain, [])
         skipped[:] = [q for q in skipped if q != state.focus][-(MAX_SKIPPED - 1) :] + [state.focus]
+
+
+def _skip_current(ctx: TurnContext) -> Outcome:
+    outcome = Outcome("")
+    _remember_skipped(ctx)
     advance(ctx, outcome, [Event.RECOMMENDATION, Event.QUESTION], [Event.RECOMMENDATION, Event.FINISHED_RECOMMENDATION])
     return outcome
 

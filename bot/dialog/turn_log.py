@@ -146,10 +146,16 @@ class TurnLog:
                 self._rows_cache.pop(next(iter(self._rows_cache)))
 
     def last_records(self, user_id: str, n: int) -> list[LogRecord]:
-        """The last ``n`` log records of ``user_id`` in this session, oldest first."""
+        """The last ``n`` log records of ``user_id`` in this session, oldest first (from the in-memory
+        copy of the user's rows when the store says it is current, else read from the log)."""
         if self._log is None or n <= 0:
             return []
-        rows = self._log.rows(self._session, user_id=self._states.numeric_id(user_id))
+        numeric_id = self._states.numeric_id(user_id)
+        with self._rows_guard:
+            cached = self._rows_cache.get(numeric_id)
+        if cached and len(cached) >= n and self._states.log_head(user_id) in (None, cached[-1][0]):
+            return [record for _, record in cached[-n:]]
+        rows = self._log.rows(self._session, user_id=numeric_id)
         return [record for _, record in rows[-n:]]
 
     def _recheck(self, numeric_id: int, row_id: int, record: LogRecord) -> None:

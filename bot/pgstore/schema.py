@@ -16,7 +16,7 @@ from logs.store import StoreError
 
 __all__ = ["SCHEMA_VERSION", "SchemaError", "migrate"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _MIGRATIONS: dict[int, str] = {
     1: """
 CREATE TABLE users (
@@ -44,6 +44,31 @@ CREATE TABLE channel_users (
 """,
     # the id of a user's last log row, read with every turn's lock (PgStateStore.log_head)
     2: "CREATE INDEX log_records_user ON log_records (user_id, id);",
+    # issue 26: the researcher's corrections beside the log (bot/corrections.py) and the web channel's
+    # participants, turns (stored before they are answered) and evaluator conversations
+    # (bot/channels/web/store.py); the same tables as on SQLite
+    3: """
+CREATE TABLE log_corrections (
+    message_id TEXT PRIMARY KEY, session TEXT NOT NULL, user_id BIGINT NOT NULL, intent TEXT NOT NULL,
+    objects TEXT NOT NULL, logged_intent TEXT NOT NULL DEFAULT '', logged_objects TEXT NOT NULL DEFAULT '',
+    note TEXT NOT NULL DEFAULT '', corrected_ms BIGINT NOT NULL
+);
+CREATE TABLE web_participants (
+    pid TEXT PRIMARY KEY, study TEXT NOT NULL, user_key TEXT NOT NULL UNIQUE, secret_hash TEXT NOT NULL,
+    kind TEXT NOT NULL, condition TEXT NOT NULL, created_ms BIGINT NOT NULL, consented_ms BIGINT,
+    completed_ms BIGINT, completion_code TEXT, feedback TEXT, feedback_ms BIGINT
+);
+CREATE INDEX web_participants_study ON web_participants (study, kind, condition);
+CREATE TABLE web_turns (
+    id BIGSERIAL PRIMARY KEY, pid TEXT NOT NULL, auto BOOLEAN NOT NULL, text TEXT NOT NULL, payload TEXT,
+    interaction TEXT NOT NULL, received_ms BIGINT NOT NULL, answered_ms BIGINT, reply TEXT, message_id TEXT,
+    intent TEXT, confidence DOUBLE PRECISION, events TEXT, objects TEXT, domain TEXT
+);
+CREATE INDEX web_turns_pid ON web_turns (pid, id);
+CREATE INDEX web_turns_open ON web_turns (id) WHERE answered_ms IS NULL;
+CREATE INDEX web_turns_message ON web_turns (message_id);
+CREATE TABLE web_contexts (digest TEXT PRIMARY KEY, pid TEXT NOT NULL, created_ms BIGINT NOT NULL);
+""",
 }
 _MIGRATION_LOCK = 0x636F7273  # advisory lock id for schema changes ("cors")
 

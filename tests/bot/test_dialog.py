@@ -32,6 +32,20 @@ def dm(tmp_path, services):
     )
 
 
+@pytest.fixture()
+def study_dm(tmp_path, services):
+    """The dialog configured as the released studies' systems: a list only after 3 preferences."""
+    from bot.dialog.context import STUDY_MIN_PREFERENCES
+
+    return DialogManager(
+        services,
+        StateStore(tmp_path / "study.sqlite3"),
+        LogStore(tmp_path / "study.sqlite3"),
+        session="test",
+        min_preferences=STUDY_MIN_PREFERENCES,
+    )
+
+
 def _say(dm, text, payload=None, user="t:1"):
     return dm.handle(Turn(user, text, payload=payload))
 
@@ -95,7 +109,9 @@ def test_scripted_transcript_logs_every_field(dm):
         1,
     )
     assert "request_recommendation-followup" in rec.contexts.split(", ")
-    assert reply.text.startswith("1/5: ")
+    basis, card = reply.text.split("\n", 1)
+    assert basis == "Based on The Avengers (1998), Tom Cruise, Christopher Nolan:"  # what the list comes from
+    assert card.startswith("1/5: ")
     first = dm._states.load("t:1").focus
     shown = [c.payload.split("@")[0] for c in reply.choices]
     assert shown == [f"{action}:{first}" for action in ("like", "dislike", "skip", "why", "details", "trailer")]
@@ -152,11 +168,21 @@ def test_stale_button_says_out_of_date(dm):
     assert _last(dm).intent == "Default Fallback Intent"
 
 
-def test_recommendation_needs_three_preferences(dm):
+def test_the_studys_configuration_needs_three_preferences_for_a_list(study_dm):
+    _say(study_dm, "I love Christopher Nolan")
+    reply = _say(study_dm, "recommend me something")
+    rec = _last(study_dm)
+    assert "at least 3" in reply.text and rec.events == "recommendation" and rec.pagerank_cycle == 0
+
+
+def test_one_preference_is_enough_for_a_list_in_chat(dm):
+    reply = _say(dm, "recommend me something")  # nothing known yet: what to tell, and items to rate
+    assert reply.text.startswith("Tell me one thing you like first") and not reply.card
     _say(dm, "I love Christopher Nolan")
     reply = _say(dm, "recommend me something")
     rec = _last(dm)
-    assert "at least 3" in reply.text and rec.events == "recommendation" and rec.pagerank_cycle == 0
+    assert reply.card and rec.events == "question, recommendation" and rec.pagerank_cycle == 1
+    assert reply.text.startswith("Based on Christopher Nolan:\n1/5: ")
 
 
 def test_neutral_mention_is_confirmed_not_guessed(dm):
@@ -371,7 +397,8 @@ def test_ignored_role_question_stores_the_person_without_a_role_and_says_so(dm):
     assert _profile(dm)["Q200"] == {"polarity": "+", "role": "P161"}
 
 
-def test_ignored_item_question_stays_open_for_its_lifespan_then_is_dropped_with_a_notice(dm):
+def test_ignored_item_question_stays_open_for_its_lifespan_then_is_dropped_with_a_notice(study_dm):
+    dm = study_dm  # a request that shows no list (too few preferences for the study) leaves the question open
     _say(dm, "I love The Avengers")
     reply = _say(dm, "recommend me something")  # a request instead of an answer
     assert reply.text.startswith("I need at least 3 preferences")
@@ -401,7 +428,8 @@ def test_ignored_item_question_is_asked_after_the_new_one(dm):
     assert _profile(dm)["Q5"] == {"polarity": "+", "role": None}
 
 
-def test_too_few_preferences_offers_items_to_rate_as_buttons_in_mixed_mode(dm):
+def test_too_few_preferences_offers_items_to_rate_as_buttons_in_mixed_mode(study_dm):
+    dm = study_dm
     reply = dm.handle(Turn("t:1", "recommend me something", interaction_type="mixed"))
     assert reply.text.startswith("I need at least 3 preferences to recommend (you have 0).")
     rate = [c for c in reply.choices if c.payload.startswith("rate:+:")]
@@ -457,7 +485,7 @@ def test_a_repeated_mention_is_confirmed_once(dm, monkeypatch):
     once = linker.link
     monkeypatch.setattr(linker, "link", lambda text, focus=None: once(text, focus=focus) * 30)  # 30 mentions
     reply = _say(dm, "I love Inception " * 30)
-    assert reply.text.startswith("Got it: 👍 Inception (2010). Tell me 2 more things")
+    assert reply.text.startswith("Got it: 👍 Inception (2010). You can ask for recommendations now")
     assert _profile(dm) == {"Q1": {"polarity": "+", "role": None}}
 
 

@@ -18,11 +18,12 @@ def real():
     snapshot = paths.kb_snapshot("movie")
     if not snapshot.exists():
         pytest.skip("movie KB snapshot not built (corsbot kb build)")
-    from nlu.linker import EntityLinker, _common_words
+    from nlu.linker import EntityLinker
+    from nlu.linking.words import common_words
     from recommender.kb import KnowledgeBase
 
     kb = KnowledgeBase.load(snapshot)
-    _common_words()
+    common_words()
     started = time.perf_counter()
     linker = EntityLinker(kb)
     return kb, linker, time.perf_counter() - started

@@ -100,7 +100,8 @@ def test_a_judgement_heard_as_a_yes_is_a_preference_of_the_name_it_opens_with():
 
 def test_a_skip_with_a_card_on_screen_and_no_question_skips_the_card(linker, sentiment):  # noqa: F811
     """The classifier's top-level "skip" (which drops an open question) stands for the card's skip
-    when a card is on screen and nothing is asked; with a question open it stays a skip."""
+    when a card is on screen and nothing is asked; with a question open it stays a skip; with nothing
+    on screen to skip, "next pls" asks for more (issue 22: a new list)."""
 
     def said_skip(**view):
         return understand(
@@ -109,7 +110,8 @@ def test_a_skip_with_a_card_on_screen_and_no_question_skips_the_card(linker, sen
 
     assert said_skip(focus="Q1").intent == Intent.REC_SKIP
     assert said_skip(focus="Q1", question="item").intent == Intent.SKIP
-    assert said_skip().intent == Intent.SKIP
+    nothing_on_screen = said_skip()
+    assert nothing_on_screen.intent == Intent.RECOMMENDATION and nothing_on_screen.request.more
 
 
 def test_a_typed_thumb_at_a_card_rates_it(linker, sentiment):  # noqa: F811

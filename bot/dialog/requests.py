@@ -1,0 +1,151 @@
+"""A request for a list that names what it should be like (issue 22): its names are stored as likes.
+
+"more like Arrival", "anything similar to Dune?", "songs from Adele", "can you show me more Blur", "I
+really liked Heat, can you recommend some more?": the understanding (``nlu.requests``, in
+``TurnParse.request``) finds the request and its seeds; :func:`store_request` stores what the request
+names, with no question (a request wants a list, not a quiz):
+
+- a name in a request is a like when its polarity reads as neutral ("like X", "from Y", "which Blur
+  album should I start with?"); a name with an opinion of its own is stored with it ("I really liked
+  X", "but not Y"); a piece of a title or of a longer typed name is not stored on a guess; a genre with
+  no opinion ("recommend me an action movie") is the kind of list asked for: a seed, not stored;
+- of several readings of a name, the linker's best is taken and the reply says which ("say which one
+  if you meant another": a follow-up "the 1984 one" or "not that one" refines it, as after any
+  stored preference);
+- a person gets the role its preposition gives ("songs by Y": performer), else its only role, else
+  none (the recommender does not use roles);
+- "anything like it?" refers to the names of the same message ("I watched Heat, anything like it?"), else
+  to the card on screen (liked now), else to what the previous turn stored (already liked);
+- a seed phrase the linker found nothing in is said ("I don't know "Tenet" yet"): its opinion never
+  moves to another name.
+
+The seeds (QIDs, first named first) go to the list (``bot.dialog.recommendations.new_list``), which
+says what the list is based on.
+"""
+
+from __future__ import annotations
+
+from bot import messages as msg
+from bot.dialog.acts import Outcome, PreferenceTask
+from bot.dialog.context import TurnContext
+from bot.dialog.preferences import tasks
+from bot.dialog.render import display
+from logs.schema import Event
+from nlu.understand import Reading
+
+_FILLER_WORDS = frozenset("please pls plz thanks thank you then now too also again".split())
+"""Words that may end a seed phrase without naming anything ("more like Tenet please")."""
+
+
+def store_request(ctx: TurnContext, outcome: Outcome) -> list[str]:
+    """Store the names of the turn's request as preferences (module docstring); the request's seeds.
+
+    Args:
+        ctx: the turn (``ctx.parse.request`` is not None).
+        outcome: the reply so far: gets the "Got it" line, notes and the stored objects.
+
+    Returns:
+        The QIDs the list should be like (liked items, people, genres), in the order named; empty
+        when the request names nothing (a list from the whole profile).
+    """
+    request, parse = ctx.parse.request, ctx.parse
+    if request is None:
+        return []
+    named = [r for r in parse.readings if _is_named(ctx, r)]
+    stored: list[str] = []
+    seeds: list[str] = []
+    notes: list[str] = []
+    for reading, task in zip(named, tasks(ctx, named), strict=True):
+        if task.polarity not in ("+", "-") and _is_kind_of_list(ctx, task.qid):
+            seeds.append(task.qid)  # "recommend me a drama film": what the list is, not a like to keep
+            continue
+        if task.polarity not in ("+", "-"):
+            task.polarity = "+"  # named in a request for more like it
+        if task.ambiguous and len(task.candidates) > 1:
+            notes.append(msg.REQUEST_TOOK.format(name=display(ctx, task.qid), mention=task.mention))
+        task.ambiguous = False
+        task.role = _role(ctx, task, reading)
+        _store(ctx, task, outcome)
+        shown = f"{msg.POLARITY_MARKS[task.polarity]} {display(ctx, task.qid)}"
+        if shown not in stored:
+            stored.append(shown)
+        if task.polarity == "+" and task.qid not in seeds:
+            seeds.append(task.qid)
+    if not seeds and request.refers_back:
+        seeds = _referred(ctx, outcome, stored)
+    unknown = _unknown_seeds(ctx)
+    lines = [msg.STORED.format(items=", ".join(stored))] if stored else []
+    lines += [msg.REQUEST_UNKNOWN.format(name=name) for name in unknown] + notes
+    if lines:
+        outcome.text = "\n".join([*lines, outcome.text] if outcome.text else lines)
+    return seeds
+
+
+def _is_kind_of_list(ctx: TurnContext, qid: str) -> bool:
+    """A genre named with no opinion in a request ("an action movie", "a thriller novel"): the kind of
+    list asked for, a seed of this list only; the profile keeps the items and people a request names."""
+    kb = ctx.kb
+    kind = getattr(kb, "kind", None)
+    if callable(kind):
+        return bool(kind(qid) == "genre")
+    return not kb.is_item(qid) and "P136" in kb.roles(qid)
+
+
+def _is_named(ctx: TurnContext, reading: Reading) -> bool:
+    """A reading the request stores: a whole name (a seed, "which Blur album should I start with?", or one
+    the message states an opinion of, "I really liked X, recommend more"); not a piece of a title the
+    linker matched (a partial mention) or of a longer name typed around it."""
+    mention = reading.mention
+    return not mention.partial and not reading.embedded
+
+
+def _role(ctx: TurnContext, task: PreferenceTask, reading: Reading) -> str | None:
+    """The role of a person named in a request: its preposition's ("songs by Y"), its only one, or none."""
+    kb = ctx.kb
+    qid = task.qid
+    if kb.is_item(qid):
+        return None
+    roles = list(kb.roles(qid))
+    request = ctx.parse.request
+    said = reading.stated_role or (request.role if request is not None else None)
+    if said and said in roles:
+        return said
+    return roles[0] if len(roles) == 1 else None
+
+
+def _store(ctx: TurnContext, task: PreferenceTask, outcome: Outcome) -> None:
+    state = ctx.state
+    state.profile()[task.qid] = {"polarity": task.polarity, "role": task.role}
+    state.last_stored.append(task)  # "the 1984 one" / "not that one" next turn refines it
+    outcome.objects.append((task.qid, task.polarity))
+    if Event.PREFERENCE not in outcome.events:
+        outcome.events.append(Event.PREFERENCE)
+
+
+def _referred(ctx: TurnContext, outcome: Outcome, stored: list[str]) -> list[str]:
+    """What "like it" refers to: the card on screen (liked now), else the likes the previous turn stored."""
+    state = ctx.state
+    focus = state.focus
+    if focus is not None:
+        task = PreferenceTask(mention=ctx.kb.label(focus), candidates=[focus], polarity="+")
+        _store(ctx, task, outcome)
+        stored.append(f"{msg.POLARITY_MARKS['+']} {display(ctx, focus)}")
+        return [focus]
+    return [t.qid for t in ctx.refinable if t.polarity == "+" and t.qid in state.profile()]
+
+
+def _unknown_seeds(ctx: TurnContext) -> list[str]:
+    """The seed phrases in which the linker found no name ("more like Tenet" when the KB lacks it)."""
+    request, text = ctx.parse.request, ctx.parse.text
+    if request is None:
+        return []
+    unknown = []
+    for start, end in request.seeds:
+        if any(start < r.mention.end and r.mention.start < end for r in ctx.parse.readings):
+            continue
+        words = text[start:end].strip(" .,!?;:'\"").split()
+        while words and words[-1].lower().strip(".,!?") in _FILLER_WORDS:
+            words.pop()
+        if words:
+            unknown.append(" ".join(words))
+    return unknown

@@ -1,0 +1,96 @@
+"""What a turn revises of what was said before (issue 22): names added to the last opinion, a name put in
+place of another, a self-correction that replaces a namesake.
+
+``nlu.understand`` reads the words (``TurnParse.also``, ``substitutes``, ``correction``; data in
+``nlu/turn_cues.py``); :func:`revise` applies them to the preference tasks of the turn before they are
+stored, and to the profile:
+
+- **additions** ("Heat too", "also Ronin", "how about Heat?"): a name said with no opinion of its own
+  takes the opinion of what the previous turn stored, when that was one opinion;
+- **substitutions** ("sorry, I meant Heat", "I don't like Ronin, I was thinking of Heat"): the name takes
+  the opinion it replaces: that of an entity the same message turns around (Ronin was liked, now
+  disliked: Heat is the liked one), else that of what the previous turn stored; what the previous
+  turn stored and the message does not name again is removed (it was not the one meant);
+- **self-corrections** ("no wait", "oops", "I got that wrong, it's the album"): a namesake of a named
+  entity in the profile, another reading of the same words, is replaced by the one named now; a short
+  name of an entity in the profile means that entity ("no wait, I didn't finish the priory" after "I
+  loved The Priory of the Orange Tree": the stored book, not another one called "The Priory").
+
+Example (the previous turn stored "👎 Ronin")::
+
+    "sorry, I meant Heat"  ->  👎 Heat; Ronin removed
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot import messages as msg
+from bot.dialog.acts import PreferenceTask
+from bot.dialog.context import TurnContext
+from bot.dialog.render import display
+from nlu.textnorm import fold
+
+__all__ = ["revise"]
+
+
+def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTask | None = None) -> list[str]:
+    """Apply the turn's additions, substitutions and self-corrections (module docstring) to ``queue``
+    (its tasks' polarities) and to the profile (entries replaced).
+
+    Args:
+        ctx: the turn (its parse and the preferences the previous turn stored, ``ctx.refinable``).
+        queue: the turn's preference tasks, in order; changed in place.
+        asked: the task of the preference question open before the turn ("Which Heat do you mean?" after "I
+            love Heat"): its opinion is the last one said, for an addition ("collateral too").
+
+    Returns:
+        Notes for the reply, one per profile entry removed ("Removed X from your profile.").
+    """
+    parse, profile = ctx.parse, ctx.state.profile()
+    if parse.correction:  # "no wait, ... the priory": the stored "The Priory of the Orange Tree"
+        for task in queue:
+            stored = [q for q in profile if q != task.qid and _short_for(task.mention, ctx.kb.label(q))]
+            if len(stored) == 1 and task.qid not in profile:
+                task.candidates, task.readings, task.ambiguous = [stored[0]], [stored[0]], False
+    before = {t.qid: t.polarity for t in ctx.refinable if t.polarity in ("+", "-")}
+    last = set(before.values()) or ({asked.polarity} if asked is not None and asked.polarity in ("+", "-") else set())
+    if parse.also and len(last) == 1:  # "Heat too" after "I love Ronin"
+        for task in queue:
+            if task.polarity not in ("+", "-"):
+                task.polarity = next(iter(last))
+    removed: list[str] = []
+    if parse.substitutes:
+        turned = [t for t in queue if t.polarity in ("+", "-") and profile.get(t.qid, {}).get("polarity") == _other(t)]
+        meant = profile[turned[0].qid]["polarity"] if turned else (next(iter(last)) if len(last) == 1 else None)
+        for task in queue:
+            if task.qid in parse.substitutes and meant is not None:
+                task.polarity = meant  # "I was thinking of Heat": the opinion it replaces
+        if not turned:  # "sorry, I meant Heat": what the previous turn stored was not the one meant
+            named = {t.qid for t in queue}
+            removed.extend(q for q in before if q not in named and q in profile)
+    if parse.correction or parse.substitutes:
+        for task in queue:  # "oops, the album, not the song": another reading of the same words goes
+            if not task.ambiguous:  # (a "which one?" question decides first)
+                removed.extend(q for q in task.readings if q != task.qid and q in profile and q not in removed)
+    notes = []
+    for qid in dict.fromkeys(removed):
+        if qid not in {t.qid for t in queue}:
+            profile.pop(qid, None)
+            notes.append(msg.DELETED.format(label=display(ctx, qid)))
+    return notes
+
+
+def _short_for(mention: str, label: str) -> bool:
+    """``mention`` is a shortened ``label``: its words open the label's, articles aside ("the priory" of "The
+    Priory of the Orange Tree"), and the label has more."""
+    said, full = _words(mention), _words(label)
+    return 0 < len(said) < len(full) and full[: len(said)] == said
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"\w+", fold(text)) if w not in ("the", "a", "an")]
+
+
+def _other(task: PreferenceTask) -> str:
+    return "-" if task.polarity == "+" else "+"

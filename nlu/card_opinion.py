@@ -1,0 +1,109 @@
+"""An opinion of the card on screen, in any words (issue 22): ``rates_card``.
+
+People answer a recommendation card with what they think of it, in chat words the intent classifier
+learned otherwise: "seen it, hated it honestly" (heard as a skip: "I've seen it"), "already read it, loved
+it", "boring 🥱" (heard as a "yes"), "seen it, it was great but way too long" (heard as details), "Not my
+thing" (a preference naming nothing). A stated opinion that names nothing else rates the card, whatever
+was heard: an experience alone ("already seen it") skips, one with an opinion rates. None of these is one:
+
+- a request for another item ("not for me, another one", "meh, next", "skip it"): a skip;
+- a declined offer without a judgement ("nah not my thing"): a skip; "nah, hated that one" is a rating;
+- a question or request ("is it any good?", "can you recommend me a film?"), a farewell ("Great, thanks! Bye");
+- an opinion with an object of its own ("i love spirited away") or a subject of its own ("folklore is her
+  best album"): about a name the linker did not find;
+- what the released study's agent logged otherwise at a card, kept for its replay: small talk ("Good film")
+  and the card's fallback ("I dislike"), unless the words say the user knows the item ("seen it, it's good").
+
+Only the lexicon's cues count (``nlu.sentiment.SentimentRecognizer.has_cue``), never VADER's score alone
+("no thanks"). The word lists are data.
+
+Example:
+    >>> from nlu.sentiment import SentimentRecognizer
+    >>> rates_card("seen it, hated it honestly", "seen it, hated it honestly",
+    ...            intent="request_recommendation - skip", phrased="request_recommendation - skip",
+    ...            sentiment=SentimentRecognizer())
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from logs.schema import Intent, is_smalltalk
+from nlu.opinion_scope import opens_own_subject
+
+__all__ = ["rates_card"]
+
+CARD_OPINION_INTENTS = frozenset(
+    {Intent.REC_SKIP.value, Intent.FALLBACK.value, Intent.PREFERENCE.value, Intent.REC_DETAILS.value}
+)
+"""Intents a stated opinion of the card overrules: what the classifier hears in "seen it, hated it" (a skip),
+"seen it, it was great but way too long" (details), "Not my thing" (a preference naming nothing). The card's
+own fallback stays one: the released study's agent did not understand "I dislike" at a card either, and its
+replay is the reference (an overrule there lowered its figures)."""
+NOT_UNDERSTOOD = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.FALLBACK.value})
+CARD_REFERENCE = re.compile(
+    r"\b(?:it|its|it's|this|that|thats|that's|these|those|him|her|them|one|movie|film|book|novel|song|track|album"
+    r"|record|series|tune|read|watch|listen)\b"
+)
+"""Words that refer to the card in an opinion of it ("hated that one", "gr8 movie"; "not my style": none)."""
+OPINION_OBJECT = re.compile(
+    r"\b(?:like|love|loved|liked|hate|hated|enjoy|enjoyed|adore|adored|dig|obsessed\s+with|fan\s+of)\s+"
+    r"(?!(?:it|this|that|these|those|him|her|them|the\s+\w+|so|really|too|a\s+lot|already|btw)\b)\w"
+)
+"""An opinion verb with an object of its own ("i love spirited away"): about that, not the card."""
+MAX_BARE_CARD_OPINION = 4
+"""Words of an opinion of the card that does not refer to it ("boring 🥱", "Not my style", "meh tbh")."""
+ASKING = re.compile(r"\?|\b(?:recommend\w*|suggest\w*|can you|could you|would you|show me|give me)\b")
+"""A question or a request at a card ("Can your recommend me a film?"): the lexicon's "recommend" is no opinion."""
+ANOTHER = re.compile(r"\b(?:another|next|something else|anything else|different one|else|skip|pass)\b")
+"""A request for another item ("not for me, another one", "meh, next one", "skip it"): a skip, whatever the
+opinion."""
+DECLINING = re.compile(r"^\W*(?:nah+|no+|nope|naw|meh)\b")
+"""A declining opener ("nah not my thing"): the offer declined, a skip unless a clear judgement follows."""
+STATED_VERB = re.compile(r"\b(?:dis)?(?:lik|luv|lov|hat|enjoy|ador)\w*")
+"""A stated opinion verb in any chat spelling ("I dislike", "Lika", "luv"): at the card's fallback, the study's
+agent's reading is kept."""
+EXPERIENCED = re.compile(r"\b(?:seen|saw|watched|read|heard|listened|know|knew|finished|played|have it)\b")
+"""Words saying the user knows the item on screen ("seen it, hated it"): the opinion is a rating of it."""
+CLOSING = re.compile(r"\b(?:bye|byee+|goodbye|good night|cya|see (?:ya|you)|thanks|thank you|thx|ty|later)\b")
+"""Words that close a conversation: "Great, thanks! Bye" is a farewell, not a rating of the card."""
+
+
+def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, sentiment: Any) -> bool:
+    """True if the message rates the card on screen (module docstring): a like, a dislike, or a hedge ("it's ok
+    i guess": no opinion, the list goes on). The caller checks that a card is on screen, no question is open,
+    nothing else is named and the message is no card question, bare yes/no or critique.
+
+    Args:
+        folded: the message after its lead-in, folded; content: the same, as typed.
+        intent: the classifier's intent (after the dialog's admissible intents); phrased: the intent of
+            ``nlu.phrasings.phrased_intent``, or None.
+        sentiment: the sentiment recognizer (``has_cue``; a stand-in without it rates nothing).
+    """
+    if phrased not in (None, Intent.REC_SKIP.value):
+        return False
+    confirmation = intent.startswith("smalltalk.confirmation")  # "boring 🥱" heard as a "yes"
+    experienced = bool(EXPERIENCED.search(folded))  # "seen it, it's good": about the card, whatever was heard
+    heard = intent in CARD_OPINION_INTENTS or confirmation
+    # the card's fallback yields to a judgement ("boring 🥱", "mid") or to an experience ("seen it, it's good"),
+    # not to a bare stated verb the study's agent left as a fallback ("I dislike"); small talk only to an experience
+    judged = intent in NOT_UNDERSTOOD and not STATED_VERB.search(folded)
+    if phrased is None and not heard and not judged and not (experienced and is_smalltalk(intent)):
+        if not (experienced and intent in NOT_UNDERSTOOD):
+            return False  # small talk and a stated verb at the card's fallback keep the study's reading
+    if CLOSING.search(folded) or ASKING.search(folded) or ANOTHER.search(folded) or opens_own_subject(content):
+        return False
+    if OPINION_OBJECT.search(folded) or not (
+        CARD_REFERENCE.search(folded) or len(folded.split()) <= MAX_BARE_CARD_OPINION
+    ):
+        return False  # "i love spirited away", "i'm obsessed with taylor swift": about a name the KB lacks
+    # a skip (the classifier's, or a declining "nah") yields only to a clear judgement ("nah, hated that one";
+    # "nah not my thing" stays a skip) unless the words say the user knows the item ("read it, not my style")
+    skip = phrased == Intent.REC_SKIP or intent in (Intent.REC_SKIP, Intent.SKIP) or bool(DECLINING.match(folded))
+    strong = (skip or confirmation or judged) and not experienced
+    # a misspelt cue ("Dislile", "Likr") does not rate the card: the released study's agent did not get those
+    # either, and a wrong rating moves the list on
+    has_cue = getattr(sentiment, "has_cue", None)
+    return has_cue is not None and bool(has_cue(content, strong=strong, respell=False))

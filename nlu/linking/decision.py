@@ -1,0 +1,185 @@
+"""Step 5 of linking: the decision on each ranked span: link, ask, or drop.
+
+Reads: a span's ranked candidates and features (:class:`nlu.linking.scoring.Ranked`), the message's
+context (:class:`nlu.linking.values.LinkContext`) and the KB's popularity and credits. Adds: a
+:class:`Decision` (the linker makes the :class:`nlu.linking.values.Mention`; ``ASK`` sets
+``Mention.ambiguous``, and the dialog manager then asks with :mod:`nlu.disambiguation`).
+
+Ask (``ambiguous``) when at least two candidates remain and the second one scores within
+``AMBIGUITY_MARGIN`` (0.08) of the first; when two or more recommendable items carry the typed words as
+their own name ("Inside Out" 2015 and 2011, "The Avengers" 2012 and 1998), whatever their popularity;
+when a lone name is also the first or last name of a person at least as popular as the top candidate;
+for a short word that is the whole object of a like-verb ("I like sia": F29 says ask) or a lone word of
+titles ("I like lebowski"); for a typo of a little-known person's surname only; and for a one-word
+match glued to an unknown word ("Laura Prepon"). Link (not ambiguous) when the context singles out the
+top candidate and not the second: the focus item, an earlier mention, the year named in the message
+("Inside Out (2011)"; items of another year count as no homonyms), the punctuation typed ("Mother!");
+and when the popularity prior settles it (a far better-known entity carrying the name itself, or an
+artist before works of the same name). Drop a match that is only part of a longer Title Cased title
+the KB lacks ("Spider-Man" of "Spider-Man: No Way Home") or a word of the subject opening an opinion
+("Clair" of "Clair de lune is the most beautiful piece").
+
+Example:
+    "I love the Avengers" (2012 and 1998 films, both named so) -> Decision.ASK
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from enum import Enum
+from typing import Any
+
+from nlu.linking.filters import dangling, fragment, subject_fragment
+from nlu.linking.scoring import Ranked, is_kind
+from nlu.linking.tokens import Token
+from nlu.linking.values import (
+    AMBIGUITY_MARGIN,
+    DOMINANT_MIN_POPULARITY,
+    DOMINANT_RATIO,
+    PERSON_ROLES,
+    QID,
+    SIM_ALIAS,
+    SIM_FOREIGN_ALIAS,
+    SIM_NAMESAKE,
+    SIM_VARIANT,
+    Candidate,
+    LinkContext,
+    credited,
+    entity_year,
+)
+
+NOTABLE_QUANTILE = 0.9
+"""An item more popular than this share of its domain's items, credited to a person, wins over
+same-named items with no edge at all without a question (:meth:`Decider._dominant`)."""
+
+
+class Decision(Enum):
+    """What the linker does with a ranked span."""
+
+    LINK = "link"
+    """A mention whose top candidate is taken as meant."""
+    ASK = "ask"
+    """A mention to ask about (``Mention.ambiguous``)."""
+    DROP = "drop"
+    """No mention: part of a name the KB lacks."""
+
+
+def homonyms(cands: Sequence[Candidate], scored: dict[str, float]) -> int:
+    """How many candidates carry the typed words as their own name (label, alias or derived
+    variant, not a fuzzy or foreign-alias match): "Inside Out" (2015 film) and "Inside Out" (2011
+    film) are homonyms whatever their popularity, so the user is asked (issue 5: "The Avengers
+    (2012 film)", "The Avengers (1998 film)")."""
+    return sum(c.is_item and scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands)
+
+
+class Decider:
+    """Decides link / ask / drop over one domain's KB (module docstring).
+
+    Args:
+        kb: the domain's knowledge base (``popularity``, ``roles``; ``items`` and ``item_values``
+            when it has them).
+    """
+
+    def __init__(self, kb: Any) -> None:
+        self.kb = kb
+        self._notable: float | None = None  # _notable_popularity, computed at its first use
+
+    def decide(self, text: str, tokens: list[Token], ranked: Ranked, context: LinkContext) -> Decision:
+        """The decision on one ranked span of ``text`` (module docstring)."""
+        i, j, _scored, kind = ranked.span
+        cands, scored, namesakes, picked = ranked.candidates, ranked.scored, ranked.namesakes, ranked.picked
+        focus, years, relation = context.focus, context.years, ranked.relation
+        ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
+        if kind != "ask" and not relation and len(cands) > 1:
+            if self._dominant(cands, scored):
+                ambiguous = False  # "I love Taylor Swift": the star, not her album of the same name
+            elif self.context_pick(cands[0], focus, picked, years):
+                # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!")
+                ambiguous = ambiguous and self.context_pick(cands[1], focus, picked, years)
+            elif kind == "exact":
+                hint = ranked.kind_hint
+                fitting = [c for c in cands if hint is None or is_kind(self.kb, c, hint)]
+                if years:  # "Ghostbusters 2016": not the 1984 film
+                    fitting = [c for c in fitting if entity_year(self.kb, c.qid) in (None, *years)]
+                ambiguous = ambiguous or homonyms(fitting or cands, scored) >= 2
+                # a lone name that is also the first or last name of a person at least as
+                # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
+                ambiguous = ambiguous or (
+                    cands[0].qid not in namesakes
+                    and any(
+                        c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid)
+                        for c in cands[1:]
+                    )
+                )
+        if (
+            kind == "fuzzy"
+            and not ambiguous
+            and all(v <= SIM_NAMESAKE + 1e-6 for v in scored.values())
+            and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
+        ):
+            ambiguous = True  # "Oppenheimer was lit": only the surname of a little-known actor, asked
+        if kind != "ref" and not relation and fragment(text, tokens, i, j, context.spans, context.explained):
+            return Decision.DROP  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
+        if kind in ("exact", "fuzzy") and not relation and subject_fragment(text, tokens, i, j):
+            return Decision.DROP  # "Clair" of "Clair de lune is the most beautiful piece" (not in the KB)
+        if kind == "exact" and not relation and not ambiguous and not self.context_pick(cands[0], focus, picked, years):
+            ambiguous = dangling(text, tokens, i, j, context.covered)
+        return Decision.ASK if ambiguous else Decision.LINK
+
+    def _dominant(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The popularity prior settles it: the top candidate carries the typed words as its own
+        name, is well known (popularity >= :data:`DOMINANT_MIN_POPULARITY`) and at least
+        :data:`DOMINANT_RATIO` times as popular as every other close candidate ("Taylor Swift" the
+        artist, 60, vs her album, 12; "The Lion King" 1994, 37, vs the 2019 film, 1)."""
+        top = cands[0]
+        person = bool(PERSON_ROLES.intersection(top.roles))
+        own_name = scored.get(top.qid, 0.0) >= SIM_FOREIGN_ALIAS and scored.get(top.qid) != SIM_NAMESAKE
+        if person and (top.is_item or own_name) and self._lone_artist(cands, scored):
+            return True  # the band or singer among works of the same name ("Weezer", "Elvis")
+        if scored.get(top.qid, 0.0) < (SIM_ALIAS if person else SIM_VARIANT) or not (top.is_item or person):
+            return False  # genres, and people named by a first or last name only, are asked about as before
+        pop = self.kb.popularity(top.qid)
+        rivals = [
+            c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN or scored.get(c.qid, 0.0) >= SIM_VARIANT
+        ]
+        if (
+            top.is_item
+            and all(self.kb.popularity(c.qid) == 0 for c in rivals)
+            and pop > self._notable_popularity()
+            and credited(self.kb, top.qid)
+        ):
+            return True  # "Dracula": Stoker's novel, among the best-known tenth, not a namesake with no edge at all
+        if pop < DOMINANT_MIN_POPULARITY:
+            return False
+        if not person and any(not c.is_item and top.score - c.score < AMBIGUITY_MARGIN for c in rivals):
+            return False
+        return all(pop >= DOMINANT_RATIO * self.kb.popularity(c.qid) for c in rivals)
+
+    def _notable_popularity(self) -> float:
+        """The popularity above which an item is among the best-known tenth of the domain's items
+        (:data:`NOTABLE_QUANTILE`): 0 in a KB where most works have no edge (books), 24 for films,
+        where a film with no edge is mostly a recent one the shared dump lacks ("Suspiria" 2018)."""
+        if self._notable is None:
+            items = getattr(self.kb, "items", ())
+            pops = sorted(self.kb.popularity(q) for q in items)
+            self._notable = pops[int(NOTABLE_QUANTILE * (len(pops) - 1))] if pops else math.inf
+        return self._notable
+
+    def _lone_artist(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The top candidate is the only performer or author among the close candidates and the
+        other close ones are works at most as well known (an artist's eponymous album or song)."""
+        top = cands[0]
+        pop = self.kb.popularity(top.qid)
+        for c in cands[1:]:
+            if top.score - c.score >= AMBIGUITY_MARGIN and scored.get(c.qid, 0.0) < SIM_VARIANT:
+                continue
+            if not c.is_item or PERSON_ROLES.intersection(c.roles) or self.kb.popularity(c.qid) > pop:
+                return False
+        return True
+
+    def context_pick(self, top: Candidate, focus: QID | None, history: frozenset[QID], years: AbstractSet[int]) -> bool:
+        """The dialog or the message singles out the top candidate: it is the focus item, an earlier
+        mention, or of a year named in the message ("The Avengers (2012)")."""
+        return top.qid == focus or top.qid in history or bool(years and entity_year(self.kb, top.qid) in years)

@@ -1,0 +1,201 @@
+"""Step 3 of linking: filters of proposed spans (a genre that only describes, an acronym reading,
+a part of a longer name the KB lacks, a word glued to an unknown one).
+
+Reads: the spans left after the work resolver (:mod:`nlu.linking.works`) and the message's tokens;
+the KB's roles and names. Adds nothing: :class:`SpanFilter` drops spans that are no mention of what
+they match; :func:`fragment`, :func:`subject_fragment` (drop) and :func:`dangling` (ask) are read by
+the decision (:mod:`nlu.linking.decision`) for each ranked mention.
+
+Example (a genre describing a named film is no opinion of the genre):
+    "Vertigo is my favourite thriller" -> the span "thriller" is dropped, "Vertigo" stays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Sequence
+from typing import Any
+
+from nlu.linking.syntax import MAX_SUBJECT_TOKENS, calendar_word, is_verb, title_run
+from nlu.linking.tokens import Token, boundary, name_key
+from nlu.linking.values import Span
+from nlu.linking.words import (
+    ASPECT_WORDS,
+    CLAUSE_STOP,
+    COPULAS,
+    DESCRIPTOR_FILLERS,
+    LIKE_VERBS,
+    NOT_TITLE_OPENERS,
+    PRAISE_WORDS,
+    PREDICATES,
+    RARE_ZIPF,
+    ROLE_OR_TYPE_WORDS,
+    SUBJECT_ADVERBS,
+    SUPERLATIVES,
+    TITLE_JOINERS,
+    common_words,
+    is_everyday,
+    opinion_words,
+    stop_words,
+    zipf,
+)
+
+
+def dangling(text: str, tokens: list[Token], i: int, j: int, covered: Container[int]) -> bool:
+    """A one-word match glued to an unknown word ("Laura Prepon", "paul deitel", "Una notte"): the
+    word is probably part of a name the KB lacks, so the match is asked about, not assumed."""
+    if j - i != 1:
+        return False
+    common = common_words()
+    for k in (i - 1, j):
+        if not 0 <= k < len(tokens) or k in covered:
+            continue
+        if boundary(text, tokens, max(k, i)):
+            continue
+        word = tokens[k]
+        if word.key in PREDICATES:
+            continue  # "Midnights wasn't as good": a verb
+        if not word.raw[:1].isupper() and zipf(word.key) >= RARE_ZIPF:
+            continue  # "Mitski breaks my heart": an everyday word in lowercase is no part of a name
+        if word.raw.isalpha() and len(word.key) >= 3 and word.key not in common and word.key not in LIKE_VERBS:
+            return True
+    return False
+
+
+def fragment(
+    text: str, tokens: list[Token], i: int, j: int, spans: Sequence[Span], explained: Container[int] = ()
+) -> bool:
+    """A match inside a longer Title Cased title that no single match covers: part of a title the KB
+    lacks ("Spider-Man" and "Way Home" in "Spider-Man: No Way Home", "Once" in "Everything
+    Everywhere All at Once", "Percy" in "Percy Jackson", "Top Gun" and "Maverick" in "Top Gun:
+    Maverick"). The run must hold another match or a capitalised word no match covers that is no
+    role, type or chat word ("Brad Pitt Movies" is Brad Pitt). Messages Title Cased throughout or
+    shouted say nothing by their capitals."""
+    letters = [t for k, t in enumerate(tokens) if k > 0 and t.raw[:1].isalpha() and t.key != "i"]
+    if letters and all(t.raw[:1].isupper() for t in letters):
+        return False
+    if letters and all(t.raw.isupper() for t in letters):
+        return False
+    a, b = title_run(text, tokens, i, j)
+    if (a, b) == (i, j):
+        return False
+    if any(s[0] != i and a <= s[0] and s[1] <= b for s in spans):
+        return True
+    covered = {k for s in spans for k in range(s[0], s[1])}
+    common = common_words()
+    for k in range(a, b):
+        if i <= k < j or k in covered or k in explained or tokens[k].key in TITLE_JOINERS:
+            continue
+        key = tokens[k].key
+        if key in ROLE_OR_TYPE_WORDS or key.isdigit() or calendar_word(tokens, k, k + 1):
+            continue  # a number after a title is a sequel or a year the linker weighs ("Die Hard 4"); "on Friday" a date
+        if key in opinion_words() and (k == a or not tokens[k].raw[:1].isupper()):
+            continue  # "Loved Inception": an opinion word opening the run; inside it, capitalised, it is
+            # a word of the title ("A Love Supreme", "Sweet Dreams"), so the match is only part of it
+        if k == a and (k == 0 or boundary(text, tokens, k)) and key in common:
+            continue  # a capital at the start of a sentence: "My", "Big"
+        return True
+    return False
+
+
+def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
+    """A match inside the subject that opens an opinion ("Clair de lune is the most beautiful piece")
+    while the subject holds other words that no part or adverb explains (matched or not: one subject
+    names one thing): the subject is a title the KB lacks, and the match only a word of it. Lists,
+    "by" and possessives are no single subject; an everyday or common word, an adverb ("totally"), a
+    number ("Frozen 2") or a word for a part of a work ("soundtrack") is no sign."""
+    k = next((m for m in range(1, min(len(tokens), MAX_SUBJECT_TOKENS + 1)) if is_verb(tokens, m)), 0)
+    if k == 0 or j > k or any(boundary(text, tokens, m) for m in range(1, k)):
+        return False
+    keys = [t.key for t in tokens[:k]]
+    if {"and", "or", "by", "with", "s", "vs"} & set(keys) or keys[0] in NOT_TITLE_OPENERS:
+        return False
+    if any(key in LIKE_VERBS or key in CLAUSE_STOP for key in keys):
+        return False  # "I liked The Maze Runner but Divergent was boring": no single subject
+    common = common_words()
+    for m in range(k):
+        if i <= m < j:
+            continue
+        t = tokens[m]
+        if (
+            not t.raw[:1].islower()  # capitalised runs are fragment's ("Nolan Inception is great" names both)
+            or t.key in common
+            or t.key in TITLE_JOINERS
+            or t.key in ROLE_OR_TYPE_WORDS
+            or t.key in ASPECT_WORDS
+            or t.key in SUBJECT_ADVERBS
+            or t.key.endswith("ly")
+            or not t.key.isalpha()
+            or is_everyday(t.key)
+        ):
+            continue
+        return True
+    return False
+
+
+class SpanFilter:
+    """Drops the proposed spans that name no opinion's object (see the methods).
+
+    Args:
+        kb: the domain's knowledge base (``roles``, ``is_item``, ``label``, ``aliases``).
+    """
+
+    def __init__(self, kb: Any) -> None:
+        self.kb = kb
+
+    def drop_genre_attributes(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """A genre that describes another named thing is no opinion of the genre: after
+        "favourite"/"best"/"greatest" ("Vertigo is my favourite thriller", "Halloween is the best
+        horror film"), after "is"/"are" ("Neuromancer and Snow Crash are cyberpunk classics") or a
+        word of praise ("Massive Attack and Tricky, perfect trip hop"); alone it is one ("My
+        favourite genre is horror", "I love Radiohead and trip hop"). A genre after "for" is an
+        audience, never an opinion ("dad rock for teens"). A genre word typed in lowercase counts as
+        the genre even when a title shares it ("thriller")."""
+        out: list[Span] = []
+        for span in spans:
+            i = span[0]
+            genre = any("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2]) and (
+                tokens[i].raw.islower() or all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+            )
+            if not genre:
+                out.append(span)
+                continue
+            if i > 0 and tokens[i - 1].key == "for":
+                continue  # "for teens", "for kids": an audience
+            others = [s for s in spans if s is not span and not self._is_genre_span(s)]
+            k = i - 1
+            while k >= 0 and tokens[k].key in DESCRIPTOR_FILLERS:
+                k -= 1
+            lead = tokens[k].key if k >= 0 else ""
+            before = {t.key for t in tokens[max(0, i - 2) : i]}
+            if others and before & SUPERLATIVES:
+                continue  # "Vertigo is my favourite thriller", "My favourite poetry collection is Leaves of Grass"
+            if any(s[1] <= i for s in others) and (lead in COPULAS or lead in PRAISE_WORDS):
+                continue  # "... are cyberpunk classics", "..., perfect trip hop"
+            out.append(span)
+        return out
+
+    def _is_genre_span(self, span: Span) -> bool:
+        return all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+
+    def drop_acronym_readings(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """A candidate named by an everyday word only through a short acronym ("IT" for Italy, "US") is
+        no reading of that word typed without capitals ("I loved It" is Stephen King's novel, never
+        Italy; found by a fresh user). Longer names in capitals are stylised titles that people type in
+        any case ("WALL-E", "BRAT"), and a rare word stays an acronym in lowercase too ("i love bts")."""
+        out: list[Span] = []
+        stop = stop_words()
+        for span in spans:
+            i, j, scored = span[0], span[1], span[2]
+            typed = "".join(t.raw for t in tokens[i:j])
+            if not isinstance(scored, dict) or typed.isupper() or j - i != 1 or tokens[i].key not in stop:
+                out.append(span)
+                continue
+            key = tuple(t.key for t in tokens[i:j])
+            kept: dict[str, float] = {}
+            for qid, score in scored.items():
+                names = [n for n in (self.kb.label(qid), *self.kb.aliases(qid)) if n and name_key(n) == key]
+                if not names or not all(n.isupper() and len(n) <= 3 for n in names):
+                    kept[qid] = score
+            if kept:
+                out.append(span._replace(scored=kept))
+        return out

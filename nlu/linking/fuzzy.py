@@ -1,0 +1,327 @@
+"""Step 1b of linking: the typo-tolerant fallback of span proposal and candidate generation.
+
+Reads: the message's tokens, the spans the name index matched exactly (:mod:`nlu.linking.matching`)
+and the index's fuzzy tables (names sorted by length with blocking keys; persons' first and last
+names). Adds: ``fuzzy`` :class:`nlu.linking.values.Span` values, and removes the exact spans a
+whole-span hit replaces.
+
+Name-like spans that are not fully matched exactly (the objects of a like-verb up to the clause end,
+comma lists included; runs of capitalised words; the subject before "is"/"was"; a short message with
+no verb: "shutter iland 🔥🔥") are matched with ``rapidfuzz.fuzz.ratio`` over folded names of similar
+length sharing a blocking key (cut-offs :data:`nlu.linking.values.FUZZY_CUTOFF` /
+:data:`FUZZY_CUTOFF_LONG`, at least ``FUZZY_MIN_CHARS`` letters, one substituted or swapped letter in
+a word of :data:`MIN_SUBSTITUTION_CHARS`; no WRatio/partial matching; never a lone everyday word,
+which is spelled right: "a great Bond" is no "Bound"). A span is tried whole first, then cut before
+inner connectives; a whole-span hit replaces shorter exact matches inside it ("mullholand drive" is
+Mulholland Drive, not Drive). A lone capitalised first or last name ("I love Jackson") is looked up in
+the person-name table and yields the persons who carry it (usually an ambiguous mention).
+
+Example:
+    >>> FuzzyMatcher(names, {}).fuzzy_spans("I loved mullholand drive", tokens, taken)  # doctest: +SKIP
+    [Span(start=2, end=4, scored={'Q...': 0.82...}, kind='fuzzy')]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
+
+from nlu.linking.syntax import MAX_SUBJECT_TOKENS, opinion_typo, trim
+from nlu.linking.tokens import Token, block_keys, boundary
+from nlu.linking.values import (
+    FUZZY_CUTOFF,
+    FUZZY_MIN_CHARS,
+    FUZZY_SIM_FACTOR,
+    MAX_CANDIDATES,
+    MAX_LIST_ITEMS,
+    SIM_VARIANT,
+    Span,
+)
+from nlu.linking.words import (
+    CLAUSE_STOP,
+    LIKE_VERBS,
+    OBJECT_LEAD,
+    PREDICATES,
+    PREPOSITIONS,
+    SPAN_STOP,
+    SUPERLATIVES,
+    TYPE_WORDS,
+    common_words,
+    is_everyday,
+    stop_words,
+    zipf,
+)
+from nlu.name_index import NameIndex
+
+FUZZY_CUTOFF_LONG = 82.0
+"""Minimum ``fuzz.ratio`` for spans of two words or more and 6 letters or more ("daft pan" -> "daft punk": 82.4;
+"bob marley" -> "bob catley": 80, rejected)."""
+
+FRAGMENTED_CUTOFF = 90.0
+"""A span already covered by two or more exact matches is re-read as one fuzzy name only at this
+ratio or more ("Smells Like Teen Spirit" vs "Smells" + "Teen")."""
+
+WHOLE_SPAN_CUTOFF = 85.0
+"""A name-like span matched fuzzily as a whole replaces the shorter exact matches inside it only at
+this ``fuzz.ratio`` or more."""
+
+MIN_SUBSTITUTION_CHARS = 6
+"""A word of at least this many letters with one letter typed wrong, or two letters swapped, is a typo
+whatever its ratio ("beyonse" -> "Beyoncé": 85.7, "coldpaly" -> "Coldplay": 87.5, under :data:`FUZZY_CUTOFF`)."""
+
+MAX_FUZZY_LOOKUPS = 24
+"""Fuzzy look-ups per message; keeps a pathological message (1,000 capitalised words) in bounds."""
+
+MAX_WHOLE_SPAN_TOKENS = 14
+"""Name-like spans longer than this are not matched as a whole (no title is that long)."""
+
+MAX_CUTS = 3
+"""Cuts before inner connectives tried per name-like span, after the whole span."""
+
+MAX_WHOLE_MESSAGE_TOKENS = 4
+"""A message of at most this many words with no verb is tried as one (typo'd) name ("shutter iland 🔥")."""
+
+OTHER_WORD_RATIO = 75.0
+"""A typed word of 4+ letters that English knows (:data:`KNOWN_WORD_ZIPF`) and is less like the name's word
+than this (``fuzz.ratio``) is another word, not a typo of it ("bees" / "flies": 44, "resurrections" /
+"revolutions": 67, "shark" / "shakes": 73; "iland" / "island": 91)."""
+
+KNOWN_WORD_ZIPF = 1.5
+"""``wordfreq`` Zipf frequency from which a typed word counts as an English word (:func:`_other_word`)."""
+
+
+def _other_word(query: str, name: str) -> bool:
+    """Some word of ``query`` is another English word than the name's word in its place (same word count)."""
+    typed, named = query.split(), name.split()
+    if len(typed) != len(named) or len(typed) < 2:
+        return False
+    return any(
+        a != b and len(a) >= 4 and a.isalpha() and fuzz.ratio(a, b) < OTHER_WORD_RATIO and zipf(a) >= KNOWN_WORD_ZIPF
+        for a, b in zip(typed, named, strict=True)
+    )
+
+
+def _fuzzy_cutoff(letters: int, words: int) -> float:
+    """:data:`FUZZY_CUTOFF` for one word or fewer than 6 letters, else :data:`FUZZY_CUTOFF_LONG`."""
+    return FUZZY_CUTOFF if letters < 6 or words == 1 else FUZZY_CUTOFF_LONG
+
+
+class FuzzyMatcher:
+    """The typo-tolerant fallback over one domain's name index (module docstring).
+
+    Args:
+        names: the domain's name index.
+        role_words: the domain's person role words ("actor" -> "P161"): they may lead a like-verb's
+            object ("I love the actor ...").
+    """
+
+    def __init__(self, names: NameIndex, role_words: Mapping[str, str]) -> None:
+        self._names = names
+        self._role_words = role_words
+
+    def fuzzy_spans(self, text: str, tokens: list[Token], taken: list[Span]) -> list[Span]:
+        """Typo-tolerant fallback over spans that look like names but are not fully matched exactly.
+
+        A name-like span (object of a like-verb up to the clause end, run of capitalised words) is
+        first matched as a whole, then cut before each inner connective ("pirates of the
+        caribbeans | for the music"), longest first: a fuzzy hit there replaces the shorter exact
+        matches inside it ("mullholand drive" -> "Mulholland Drive", not "Drive"). Otherwise its
+        runs of unmatched tokens are matched one by one. ``taken`` is edited in place.
+        """
+        common = common_words()
+        out: list[Span] = []
+        budget = [MAX_FUZZY_LOOKUPS]
+
+        def lookup(span: Sequence[Token], *, allow_partial: bool) -> dict[str, float]:
+            if budget[0] <= 0:
+                return {}
+            budget[0] -= 1
+            return self._fuzzy_lookup(span, allow_partial=allow_partial)
+
+        for i, j, cuts in self._name_like_spans(text, tokens):
+            if any(i < s[1] and s[0] < j and not (i <= s[0] and s[1] <= j) for s in taken + out):
+                continue  # overlaps a span chosen otherwise
+            inside = [s for s in taken if i <= s[0] and s[1] <= j]
+            covered = {k for s in inside for k in range(s[0], s[1])}
+            content = [k for k in range(i, j) if tokens[k].key not in common]
+            fragmented = len(inside) >= 2
+            if not content or (all(k in covered for k in content) and not fragmented):
+                continue
+            whole: Span | None = None
+            for end in cuts:
+                a, b = trim(tokens, i, end, common)
+                within = [s for s in inside if a <= s[0] and s[1] <= b]
+                if b - a < 2 or b - a > MAX_WHOLE_SPAN_TOKENS or (within and max(s[1] - s[0] for s in within) >= b - a):
+                    continue
+                pieces = len(within)
+                if pieces < 2 and all(k in covered for k in range(a, b) if tokens[k].key not in common):
+                    continue
+                if (
+                    a > 0
+                    and tokens[a - 1].key in PREPOSITIONS
+                    and all(
+                        (tokens[k].key in common or is_everyday(tokens[k].key)) and not tokens[k].raw[:1].isupper()
+                        for k in range(a, b)
+                    )
+                ):
+                    continue  # "..., by the way": an idiom of everyday words in lowercase is no (typo'd) title
+                scored = lookup(tokens[a:b], allow_partial=False)
+                need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
+                if scored and max(scored.values()) >= FUZZY_SIM_FACTOR * need / 100.0 * SIM_VARIANT:
+                    whole = Span(a, b, scored, "fuzzy")
+                    break
+            if whole is not None:
+                for s in inside:
+                    if whole[0] <= s[0] and s[1] <= whole[1]:
+                        taken.remove(s)
+                        covered.difference_update(range(s[0], s[1]))
+                # pieces matched for an enclosing span (a list) give way too: "the rigns" of "the lord of the rigns"
+                out[:] = [s for s in out if not (whole[0] <= s[0] and s[1] <= whole[1])]
+                out.append(whole)
+                covered.update(range(whole[0], whole[1]))
+            k = i
+            while k < j:  # runs of uncovered tokens, split at connectives
+                if k in covered or tokens[k].key in SPAN_STOP:
+                    k += 1
+                    continue
+                m = k
+                while m < j and m not in covered and tokens[m].key not in SPAN_STOP:
+                    m += 1
+                a, b = trim(tokens, k, m, common)
+                if b > a and all(
+                    (tokens[t].key in common or is_everyday(tokens[t].key)) and not tokens[t].raw[:1].isupper()
+                    for t in range(a, b)
+                ):
+                    a = b  # "by the way": everyday words in lowercase, no name
+                if b > a:
+                    # a lone first/last name only when capitalised or the whole object ("I like kubrick")
+                    # an everyday word ("Woman" of "No Woman, No Cry") only as a like-verb's object or after "by"
+                    lone_everyday = b - a == 1 and is_everyday(tokens[a].key)
+                    after_verb = a > 0 and tokens[a - 1].key in LIKE_VERBS
+                    partial = (
+                        (tokens[a].raw[:1].isupper() and not lone_everyday)
+                        or (a == i and b == j and (not lone_everyday or after_verb))
+                        or (a > 0 and tokens[a - 1].key == "by")
+                    )
+                    if lone_everyday and not partial:
+                        k = m  # a word spelled right is no typo of a title ("a great Bond" is not "Bound")
+                        continue
+                    scored = {}
+                    if b < m and tokens[b].key in TYPE_WORDS:  # a typo'd genre keeps its noun: "ramance film"
+                        scored = lookup(tokens[a : b + 1], allow_partial=False)
+                        b += bool(scored)
+                    if not scored:
+                        scored = lookup(tokens[a:b], allow_partial=partial)
+                    if scored:
+                        out.append(Span(a, b, scored, "fuzzy"))
+                k = m
+        return out
+
+    def _name_like_spans(self, text: str, tokens: list[Token]) -> list[tuple[int, int, list[int]]]:
+        """Spans that probably name something, with the ends to try (whole span first, then cuts
+        before inner connectives): like-verb objects up to the clause end, capitalised runs."""
+        common = common_words()
+        spans: list[tuple[int, int, list[int]]] = []
+        n = len(tokens)
+        for v, tok in enumerate(tokens):
+            if tok.key not in LIKE_VERBS:
+                continue
+            i = v + 1
+            while i < n and (
+                tokens[i].key in OBJECT_LEAD or tokens[i].key in self._role_words or tokens[i].key in TYPE_WORDS
+            ):
+                i += 1
+            if i - 1 > v and tokens[i - 1].key == "the":
+                i -= 1  # keep a title's article: "the shiming" -> "The Shining"
+            for _chunk in range(MAX_LIST_ITEMS):  # "I love Split, Eternal Sunshine ... and Limitless"
+                j = i
+                while j < n and tokens[j].key not in CLAUSE_STOP and (j == i or not boundary(text, tokens, j)):
+                    j += 1
+                if j > i:
+                    cuts = [j] + [k for k in range(j - 1, i, -1) if tokens[k].key in SPAN_STOP][:MAX_CUTS]
+                    spans.append((i, j, cuts))
+                    # "loved the hobit and the lord of the rigns": each listed title on its own too
+                    spans += [(k + 1, j, [j]) for k in range(i + 1, j - 1) if tokens[k].key == "and"][:MAX_CUTS]
+                if j >= n or tokens[j].key in CLAUSE_STOP or "," not in text[tokens[j - 1].end : tokens[j].start]:
+                    break
+                i = j
+        for v in range(2, n - 1):  # "my favourite band is aerosmyth", "my favourit movie is the sixth sence"
+            if tokens[v].key in ("is", "was") and tokens[v - 1].key in TYPE_WORDS:
+                lead = [t.key for t in tokens[max(0, v - 3) : v - 1]]
+                if any(w in SUPERLATIVES or opinion_typo(w) for w in lead):
+                    j = v + 1
+                    while j < n and tokens[j].key not in CLAUSE_STOP and not boundary(text, tokens, j):
+                        j += 1
+                    spans.append((v + 1, j, [j]))
+        if n <= MAX_WHOLE_MESSAGE_TOKENS and not any(
+            t.key in LIKE_VERBS or t.key in PREDICATES or t.key in CLAUSE_STOP for t in tokens
+        ):  # a short message that is only a (typo'd) name, maybe with emoji: "shutter iland 🔥🔥", "beyonse"
+            spans.append((0, n, [n]))
+        for k in range(1, min(n, MAX_SUBJECT_TOKENS + 1)):  # the subject of an opinion: "the terminater was amazing"
+            if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
+                break
+            if tokens[k].key in PREDICATES and not boundary(text, tokens, k):
+                if not any(boundary(text, tokens, m) for m in range(1, k)):
+                    spans.append((0, k, [k]))
+                break
+        i = 1
+        while i < n:
+            if tokens[i].raw[:1].isupper() and tokens[i].key not in common:
+                j = i + 1
+                while (
+                    j < n and (tokens[j].raw[:1].isupper() or tokens[j].raw.isdigit()) and not boundary(text, tokens, j)
+                ):
+                    j += 1
+                if not any(s[0] <= i < s[1] for s in spans):
+                    spans.append((i, j, [j]))
+                i = j
+            else:
+                i += 1
+        seen: set[tuple[int, int]] = set()
+        unique = [s for s in spans if (s[0], s[1]) not in seen and not seen.add((s[0], s[1]))]  # type: ignore[func-returns-value]
+        return [s for s in unique if not all(t.key in common for t in tokens[s[0] : s[1]])]
+
+    def _fuzzy_lookup(self, span: Sequence[Token], *, allow_partial: bool) -> dict[str, float]:
+        query = " ".join(t.key for t in span)
+        query = re.sub(r"(?<=[a-z])\d+$", "", query)  # "stallone4" -> "stallone"
+        letters = sum(c.isalnum() for c in query)
+        if letters < FUZZY_MIN_CHARS or query.isdigit():
+            return {}
+        if len(span) == 1 and opinion_typo(query):
+            return {}  # "my favourit band": a misspelt opinion word, not the film "The Favourite"
+        scored: dict[str, float] = {}
+        people = self._names.namesakes(query) if allow_partial and len(span) == 1 else None
+        if people is not None:
+            for qid in people:  # "I love Jackson": the persons called so
+                scored[qid] = FUZZY_SIM_FACTOR * 0.8
+            return scored
+        cutoff = strict = _fuzzy_cutoff(letters, len(span))
+        if len(span) == 1 and len(query) >= MIN_SUBSTITUTION_CHARS:
+            # one letter typed wrong in a word ("beyonse"): ratio (2n-2)/2n, under the cut-off up to 8 letters
+            cutoff = min(cutoff, 100.0 * (len(query) - 1) / len(query) - 0.01)
+        lo = math.floor(len(query) * cutoff / (200 - cutoff))
+        hi = math.ceil(len(query) * (200 - cutoff) / cutoff)
+        stop = stop_words()
+        # names are sorted by length, so each block's positions are too: the index slices the length window
+        ids = self._names.fuzzy_window(lo, hi, block_keys(query, stop))
+        if ids:
+            names = self._names
+            choices = [names.fuzzy_name(pos) for pos in ids]
+            hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2)
+            digits = [t for t in query.split() if t.isdigit()]
+            for name, ratio, _k in hits:
+                if [t for t in name.split() if t.isdigit()] != digits:
+                    continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
+                if ratio < strict and OSA.distance(query, name) > 1:
+                    continue  # under the cut-off only one substituted or swapped letter is a typo ("coldpaly")
+                if _other_word(query, name):
+                    continue  # "the matrix resurrections" is not "The Matrix Revolutions"
+                for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
+                    sim = FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
+                    if scored.get(qid, 0.0) < sim:
+                        scored[qid] = sim
+        return scored

@@ -1,0 +1,255 @@
+"""The guard of span proposal (field case F29): a weak span is a name only with a strong signal.
+
+Reads: a run of tokens the name index matched, the entities it matched (their label and roles) and
+the message. Adds: whether the run may be proposed as a name (:meth:`SpanGuard.strong_enough`), is
+a short name to ask about (:meth:`SpanGuard.short_object`: "I like sia"), or was typed with its
+label's closing "!" or "?" (:func:`typed_as_label`: "Mother!").
+
+A span whose words are all common words (spaCy stop words, chat and command words, and for one-word
+spans VADER lexicon words: "it", "up", "her", "us", "nope") or that has fewer than 4 letters is
+*weak*. A weak span is linked only with a strong signal: it is quoted, it is capitalised mid-sentence
+in a message that is not Title Cased throughout, or it follows "the movie/book/song ..." ("the movie
+It"). Genre words ("horror") are not weak. The subject opening an opinion is a signal too: a word
+that cannot be a subject ("Her is such a beautiful film", "Up made me cry"), a capitalised or long run
+of words ("Me Before You made me cry", "come as you are is my favourite song"), a word heading a list
+of names ("Heat and Collateral"); so are an acronym in a message not shouted ("BTS") and a title typed
+with its label's "!" or "?" ("Help! is my favourite Beatles song"). The pronoun "I" is never a capital
+signal. Everyday English words alone ("kids", "spirit") need such a signal, and the words of an opinion
+("big fan", "gives me chills") never name a title.
+
+Example:
+    >>> SpanGuard(kb).strong_enough("I watched it", tokenize("I watched it"), 2, 3, {"Q...": 1.0})  # doctest: +SKIP
+    False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container
+from typing import Any
+
+from nlu.linking.syntax import (
+    acronym,
+    calendar_word,
+    inside_opinion_phrase,
+    listed_with_a_name,
+    opinion_subject,
+    predicate_noun,
+    subject_title,
+    whole_message,
+)
+from nlu.linking.tokens import Token, boundary, name_key
+from nlu.linking.values import MIN_STRONG_CHARS
+from nlu.linking.words import (
+    ARGUMENT_LEADS,
+    CLAUSE_STOP,
+    COPULAS,
+    DETERMINERS,
+    LABEL_PUNCTUATION,
+    LIKE_VERBS,
+    NOUN_DETERMINERS,
+    OBJECT_WORDS,
+    PREDICATES,
+    PREPOSITIONS,
+    QUOTES,
+    RARE_ZIPF,
+    ROLE_OR_TYPE_WORDS,
+    SPAN_STOP,
+    TYPE_NOUNS_SINGULAR,
+    common_words,
+    is_everyday,
+    opinion_phrases,
+    opinion_words,
+    stop_words,
+    zipf,
+)
+
+
+class SpanGuard:
+    """The F29 guard over one domain's KB (module docstring).
+
+    Args:
+        kb: the domain's knowledge base (``label``, ``roles``).
+    """
+
+    def __init__(self, kb: Any) -> None:
+        self.kb = kb
+
+    def strong_enough(
+        self, text: str, tokens: list[Token], i: int, j: int, hit: dict[str, float], ends: Container[int] = ()
+    ) -> bool:
+        """F29 guard: weak spans (common words / < 4 letters) need a strong signal. ``ends``: where
+        the names matched before this span end (exclusive token indexes)."""
+        words = [t.key for t in tokens[i:j]]
+        content = words[1:] if words[0] == "the" and len(words) > 1 else words
+        common = common_words() if len(content) == 1 else stop_words()
+        letters = sum(len(w) for w in words)
+        if words == ["i"]:
+            return False
+        if len(words) > 1 and words[0] == "i" and words[1] in LIKE_VERBS and tokens[i + 1].raw.islower():
+            return False  # "i love hip hop": the user's own words, not the album "I Love Hip Hop"
+        before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
+        quoted = before.endswith(tuple(QUOTES)) and after.startswith(tuple(QUOTES))
+        typed = (  # "the movie It", not "the movies she acted in"
+            i > 1
+            and tokens[i - 1].key in TYPE_NOUNS_SINGULAR
+            and tokens[i - 2].key in ("the", "a", "an", "that")
+            and words[0] not in PREPOSITIONS
+        )
+        if all(w.isdigit() for w in content):
+            return quoted or typed  # "2012", "300": only "the movie 300" or quoted
+        if (
+            i > 0
+            and tokens[i - 1].key in COPULAS
+            and words[0] in stop_words()
+            and words[0] != "the"
+            and not (quoted or typed)
+            and not any(t.raw[:1].isupper() for t in tokens[i:j])
+        ):
+            return False  # "Spiegel im Spiegel is so peaceful": a predicate, not the song "So Peaceful"
+        if (
+            i > 1
+            and tokens[i - 1].key in COPULAS
+            and not (quoted or typed)
+            and all(t.raw.islower() and zipf(t.key) >= RARE_ZIPF for t in tokens[i:j])
+            and i - 1 in ends
+        ):
+            return False  # "Gone Girl was twisted": an English word after the named subject's verb, no "Twisted"
+        subject = opinion_subject(text, tokens, i, j)
+        if typed_as_label(self.kb, text, tokens, i, j, hit) and (
+            subject or (i > 0 and tokens[i - 1].key in LIKE_VERBS)
+        ):
+            return True  # "Help! is my favourite Beatles song": typed as its label is spelled
+        if subject and len(content) == 1 and content[0] in OBJECT_WORDS and tokens[i].raw[:1].isupper():
+            return True  # "Her is such a beautiful film", "Up made me cry": no subject pronoun, a title
+        if subject and len(content) > 1 and subject_title(tokens, i, j, content):
+            return True  # "Me Before You made me cry", "come as you are is my favourite song"
+        if j - i == 1 and acronym(tokens, i) and content[0] not in stop_words():
+            return True  # "BTS and Blackpink are both amazing", "I love MGMT"
+        whole = whole_message(text, tokens, i, j)
+        if " ".join(content) in opinion_phrases() and not (quoted or typed):
+            return False  # "Big fan of ...", "a must read": the words of an opinion, not a title
+        if not (quoted or typed) and inside_opinion_phrase(tokens, i, j):
+            return False  # "chills" of "gives me chills", "jam" of "is my jam"
+        if len(content) == 1 and content[0] in opinion_words():
+            return quoted or typed  # "favourite", "love", a bare "Like" (a rating): never a title on their own
+        if len(content) == 1 and calendar_word(tokens, i, j) and not (quoted or typed or whole):
+            return False  # "on Friday", "last October": a date, not the film "Friday"
+        if (
+            subject
+            and len(content) == 1
+            and letters >= MIN_STRONG_CHARS
+            and content[0] not in stop_words()
+            and not is_everyday(content[0])
+        ):
+            return True  # "Joker was well acted", "Beloved was hard going": a rarer word opening an opinion
+        if (
+            len(content) == 1
+            and j - i == 1
+            and i > 0
+            and tokens[i - 1].key in NOUN_DETERMINERS
+            and tokens[i].raw.islower()
+            and not (quoted or typed)
+            and not (i > 1 and tokens[i - 2].key in LIKE_VERBS)  # "I like a thriller now and then"
+        ):
+            return False  # "my teens", "what a twist": a common noun after a determiner, not the genre "teen"
+        if not (quoted or typed) and predicate_noun(text, tokens, i, j, ends):
+            return False  # "Neil Gaiman is a wonderful storyteller": what the named subject is, no title
+        if (
+            letters >= MIN_STRONG_CHARS
+            and not all(w in stop_words() for w in content)
+            and any("P136" in self.kb.roles(q) for q in hit)
+        ):
+            return True  # a genre word: "I like horror"
+        if (
+            len(content) > 1
+            and not (quoted or typed or whole)
+            and all(is_everyday(w) or w in stop_words() for w in content)
+            # "By the way, ...", "how I feel" (the pronoun is always capitalised)
+            and not any(t.raw[:1].isupper() and t.key != "i" for k, t in enumerate(tokens[i:j], i) if k > 0)
+            and not (i > 0 and tokens[i - 1].key in LIKE_VERBS)
+            and not (i > 1 and tokens[i - 1].key == "the" and tokens[i - 2].key in LIKE_VERBS)
+        ):
+            return False  # "by the way", "for the record", "my childhood": everyday words, not a title
+        if (
+            len(content) == 1
+            and j - i == 1
+            and i > 0
+            and not tokens[i].raw[:1].isupper()
+            and not (quoted or typed or whole)
+            and tokens[i - 1].key not in ARGUMENT_LEADS
+            and not boundary(text, tokens, i)
+            and zipf(content[0]) >= RARE_ZIPF
+        ):
+            return False  # "start over from scratch": a lowercase word where no title is expected
+        if len(content) == 1 and is_everyday(content[0]) and not (quoted or typed or whole):
+            if i > 0 and tokens[i - 1].key in DETERMINERS:
+                return False  # "my kids", "a queen"
+            if (
+                i == 0
+                and j < len(tokens)
+                and (tokens[j].key in PREDICATES or subject)
+                and content[0] not in stop_words()
+            ):
+                return True  # "Frozen was great", "Speed never gets old" (not "We had to read ...")
+            if (
+                i == 0
+                and letters >= MIN_STRONG_CHARS
+                and content[0] not in stop_words()
+                and listed_with_a_name(text, tokens, j)
+            ):
+                return True  # "Heat and Collateral, Michael Mann at his best"
+            common = common | {content[0]}  # only a capitalised title (below) names something
+        if letters >= MIN_STRONG_CHARS and not all(w in common for w in content):
+            return True
+        # quoted
+        before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
+        if before.endswith(tuple(QUOTES)) and after.startswith(tuple(QUOTES)):
+            return True
+        if typed:  # after a type word: "the movie It", "the song Help"
+            return True
+        # capitalised mid-sentence in a message that is not Title Cased throughout; a role or type
+        # word is never a title so ("Woody Allen as Actors")
+        if all(w in ROLE_OR_TYPE_WORDS for w in content):
+            return False
+        first = tokens[i].raw
+        if tokens[i].key == "i":  # the pronoun is always capitalised: "..., I love it" is no title "I Love It"
+            first = tokens[i + 1].raw if j - i > 1 else ""
+        sentence_start = i == 0 or before.endswith((".", "!", "?", ":", ";", "\n"))
+        if first[:1].isupper() and not sentence_start and letters >= 2:
+            others = [
+                t.raw for k, t in enumerate(tokens) if k and not i <= k < j and t.raw[:1].isalpha() and t.key != "i"
+            ]
+            title_cased = bool(others) and all(w[:1].isupper() for w in others)
+            shouting = all(t.raw.isupper() for t in tokens if t.raw[:1].isalpha() and t.key != "i")
+            return not title_cased and not shouting
+        return False
+
+    def short_object(self, text: str, tokens: list[Token], i: int, j: int) -> bool:
+        """A short (< 4 letters) non-stop word that is the whole object of a like-verb ("I like
+        sia", "I love tex"): linked, but always asked about (F29: otherwise ask)."""
+        words = [t.key for t in tokens[i:j]]
+        if len(words) == 2 and words[0] == "the":
+            words = words[1:]  # "I like the house"
+        letters = sum(len(w) for w in words)
+        everyday = len(words) == 1 and is_everyday(words[0]) and words[0] not in opinion_words()
+        if any(w in stop_words() for w in words) or not (2 <= letters < MIN_STRONG_CHARS or everyday):
+            return False
+        if i == 0 or tokens[i - 1].key not in LIKE_VERBS:
+            return False
+        return j == len(tokens) or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP
+
+
+def typed_as_label(kb: Any, text: str, tokens: list[Token], i: int, j: int, hit: Any) -> frozenset[str]:
+    """Candidates whose label ends with the "!" or "?" typed right after the span, the words
+    being those of the label ("Mother!" of Aronofsky, not Albert Brooks's "Mother"; "Help!"): the
+    user typed the title as it is spelled, a signal as strong as a year."""
+    mark = text[tokens[j - 1].end : tokens[j - 1].end + 1]
+    if not mark or mark not in LABEL_PUNCTUATION:
+        return frozenset()
+    words = tuple(t.key for t in tokens[i:j])
+    out = set()
+    for qid in hit:
+        label = kb.label(qid).rstrip()
+        if label.endswith(mark) and name_key(label) in (words, ("the", *words)):
+            out.add(qid)
+    return frozenset(out) if len(out) < len(hit) or len(out) == 1 else frozenset()

@@ -1,0 +1,231 @@
+"""Where a span sits in the message: the syntax the linking steps read (no KB, no index).
+
+Reads: the message's tokens (:mod:`nlu.linking.tokens`) and the word lists (:mod:`nlu.linking.words`).
+Adds: yes/no answers about a run of tokens that the guard (:mod:`nlu.linking.guard`), the fuzzy
+matcher, the work resolver, the filters and the scorer ask: is it the subject of an opinion ("Frozen
+was great"), an acronym ("BTS"), a date ("on Friday"), the head of a list of names ("Heat and
+Collateral"), a predicate noun ("... is a wonderful storyteller"), part of a Title Cased run, inside an
+opinion phrase ("gives me chills"); which kind a type noun next to it names ("the band Queen").
+
+Example:
+    >>> from nlu.linking.tokens import tokenize
+    >>> tokens = tokenize("Frozen was great")
+    >>> opinion_subject("Frozen was great", tokens, 0, 1), is_verb(tokens, 1)
+    (True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Sequence
+from functools import lru_cache
+
+from rapidfuzz.distance import OSA
+
+from nlu.linking.tokens import Token, boundary
+from nlu.linking.words import (
+    CALENDAR_LEADS,
+    CALENDAR_WORDS,
+    CHAT_ACRONYMS,
+    COPULAS,
+    KIND_NOUNS,
+    LABEL_PUNCTUATION,
+    MAX_PHRASE_TOKENS,
+    NOT_TITLE_OPENERS,
+    PREDICATE_OPENERS,
+    PREDICATE_STOPS,
+    PREDICATES,
+    ROLE_OR_TYPE_WORDS,
+    S_SUBJECTS,
+    SPAN_STOP,
+    SUBJECT_ADVERBS,
+    SUPERLATIVES,
+    TITLE_JOINERS,
+    TRIM_WORDS,
+    TYPE_WORDS,
+    opinion_phrases,
+    opinion_words,
+)
+
+MAX_SUBJECT_TOKENS = 8
+"""A message's first words up to a verb such as "is"/"was" are tried as a (typo'd) name only up to this length."""
+
+
+def inside_opinion_phrase(tokens: list[Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` lie inside an opinion phrase of several words in the message ("gives me chills")."""
+    phrases = opinion_phrases()
+    keys = [t.key for t in tokens]
+    for a in range(max(0, j - MAX_PHRASE_TOKENS), i + 1):
+        for b in range(max(j, a + 2), min(len(tokens), a + MAX_PHRASE_TOKENS) + 1):
+            if (a, b) != (i, j) and " ".join(keys[a:b]) in phrases:
+                return True
+    return False
+
+
+def whole_message(text: str, tokens: list[Token], i: int, j: int) -> bool:
+    """The span is all the message says (apart from "the", punctuation and emoji): "Kids", "Up!"."""
+    return all(t.key == "the" for k, t in enumerate(tokens) if not i <= k < j)
+
+
+def acronym(tokens: list[Token], i: int) -> bool:
+    """An all-capitals word of 2+ characters in a message that is not shouted ("BTS", "MGMT", "U2"), not a
+    chat abbreviation ("TBH", "AF")."""
+    raw = tokens[i].raw
+    if len(raw) < 2 or not raw.isalnum() or not raw.isupper() or tokens[i].key in CHAT_ACRONYMS:
+        return False
+    others = [t.raw for k, t in enumerate(tokens) if k != i and t.raw[:1].isalpha() and t.key != "i"]
+    return bool(others) and not all(w.isupper() for w in others)
+
+
+def is_verb(tokens: list[Token], k: int) -> bool:
+    """Token ``k`` is one of :data:`PREDICATES`; an "s" only after a pronoun ("it's", not "Butcher's")."""
+    if tokens[k].key not in PREDICATES:
+        return False
+    return tokens[k].key != "s" or (k > 0 and tokens[k - 1].key in S_SUBJECTS)
+
+
+def opinion_subject(text: str, tokens: list[Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` open the message and a verb follows (after at most one adverb): the subject of what
+    the message says ("Frozen was great", "Her is such a beautiful film", "Help! is my favourite ...")."""
+    if i != 0 or j >= len(tokens):
+        return False
+    k = j + 1 if tokens[j].key in SUBJECT_ADVERBS and j + 1 < len(tokens) else j
+    if not is_verb(tokens, k):
+        return False
+    gap = text[tokens[j - 1].end : tokens[j].start]
+    return not boundary(text, tokens, j) or gap.strip() in LABEL_PUNCTUATION
+
+
+def subject_title(tokens: list[Token], i: int, j: int, content: Sequence[str]) -> bool:
+    """A subject of several words that reads as a title: all capitalised in a message not Title Cased
+    throughout ("Me Before You made me cry"), or, in any case, three words or more not opening with a
+    pronoun or determiner ("come as you are is my favourite song"; not "this book was great")."""
+    if all(w in ROLE_OR_TYPE_WORDS for w in content):
+        return False
+    capitalised = all(t.raw[:1].isupper() or not t.raw[:1].isalpha() for t in tokens[i:j])
+    rest = [t for k, t in enumerate(tokens) if not i <= k < j and t.raw[:1].isalpha() and t.key != "i"]
+    if capitalised and rest and not all(t.raw[:1].isupper() for t in rest):
+        return True
+    return len(content) >= 3 and tokens[i].key not in NOT_TITLE_OPENERS
+
+
+def calendar_word(tokens: list[Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` are one day, month or holiday after a word that makes it a date ("on Friday", "last
+    October", "every Christmas"): when something happened, not the film "Friday"."""
+    return j - i == 1 and tokens[i].key in CALENDAR_WORDS and i > 0 and tokens[i - 1].key in CALENDAR_LEADS
+
+
+def listed_with_a_name(text: str, tokens: list[Token], j: int) -> bool:
+    """A capitalised word follows token ``j - 1`` after "and", "&" or a comma: the span heads a list of
+    names ("Heat and Collateral", "Frozen, Moana and Coco")."""
+    if j >= len(tokens):
+        return False
+    if tokens[j].key == "and" and not boundary(text, tokens, j):
+        return j + 1 < len(tokens) and tokens[j + 1].raw[:1].isupper() and tokens[j + 1].key != "i"
+    gap = text[tokens[j - 1].end : tokens[j].start]
+    return gap.strip() == "," and tokens[j].raw[:1].isupper() and tokens[j].key != "i"
+
+
+def predicate_noun(text: str, tokens: list[Token], i: int, j: int, ends: Container[int]) -> bool:
+    """Tokens ``i:j``, in lowercase, end a predicate noun phrase after a name's copula ("Neil Gaiman is a
+    wonderful storyteller", "... is an amazing world builder", "... is the queen of crime"): a few
+    lowercase words back (no "than", "and" ...) lies "is a" / "is the" right after a matched or
+    capitalised name (one the KB may lack: "Brandon Sanderson")."""
+    if not all(t.raw.islower() for t in tokens[i:j]):
+        return False
+    k = i - 1
+    while k > 0 and i - k <= 4 and tokens[k].raw.islower() and tokens[k].key not in PREDICATE_STOPS:
+        named = k - 1 in ends or (k > 1 and tokens[k - 2].raw[:1].isupper() and tokens[k - 2].key != "i")
+        if tokens[k].key in PREDICATE_OPENERS and tokens[k - 1].key in COPULAS and named:
+            return not any(boundary(text, tokens, m) for m in range(k, j))
+        k -= 1
+    return False
+
+
+@lru_cache(maxsize=4096)
+def opinion_typo(word: str) -> bool:
+    """``word`` (5+ letters) is one typed letter away from an opinion word or a superlative ("favourit",
+    "favorit", "amazng", "awsome"): no typo of a title."""
+    if len(word) < 5 or not word.isalpha():
+        return False
+    cues = opinion_words() | SUPERLATIVES
+    return any(abs(len(w) - len(word)) <= 1 and OSA.distance(word, w) <= 1 for w in cues)
+
+
+def trim(tokens: list[Token], a: int, b: int, common: frozenset[str]) -> tuple[int, int]:
+    """Drop stop words at both ends and type words at the end ("the long movies" -> "long").
+
+    ``common`` is accepted for symmetry with the callers but only function and chat words are
+    trimmed: VADER and spaCy stop words such as "full" or "beauty" belong to titles ("Full Metal
+    Jacket", "American Beauty").
+    """
+    stop = TRIM_WORDS
+    while a < b and tokens[a].key in stop and tokens[a].key != "the":
+        a += 1
+    while a < b and tokens[a].key == "the" and (b - a == 1 or tokens[a + 1].key in stop):
+        a += 1
+    while b > a and (tokens[b - 1].key in stop or tokens[b - 1].key in TYPE_WORDS):
+        b -= 1
+    return a, b
+
+
+MAX_JOINERS = 3
+"""Lowercase words in a row inside a Title Cased title ("Diary of a Wimpy Kid")."""
+
+
+def title_run(text: str, tokens: list[Token], i: int, j: int) -> tuple[int, int]:
+    """The run of Title Cased words (capitalised words, numbers that are no year, and
+    :data:`TITLE_JOINERS` between them) around tokens ``i:j``, within one clause (a colon or a dash
+    does not end it: "Spider-Man: No Way Home")."""
+
+    def title_word(k: int) -> bool:
+        raw = tokens[k].raw
+        if tokens[k].key == "i":
+            return False
+        if raw.isdigit():
+            return not (len(raw) == 4 and 1880 <= int(raw) <= 2100)
+        return raw[:1].isupper()
+
+    a = i
+    while a > 0 and not boundary(text, tokens, a):
+        k = a - 1
+        while (
+            k >= 0
+            and a - k <= MAX_JOINERS
+            and (tokens[k].key in TITLE_JOINERS or tokens[k].raw == "&")
+            and not boundary(text, tokens, k + 1)
+        ):
+            k -= 1  # "Diary of a Wimpy Kid": joiners between title words
+        if k >= 0 and title_word(k) and not boundary(text, tokens, k + 1):
+            a = k
+        elif k + 1 < a and title_word(k + 1) and (k < 0 or boundary(text, tokens, k + 1)):
+            a = k + 1  # a capitalised joiner opens the title: "The Matrix Resurrections"
+            break
+        else:
+            break
+    b = j
+    while b < len(tokens) and not boundary(text, tokens, b):
+        k = b
+        while k < len(tokens) and k - b < MAX_JOINERS and (tokens[k].key in TITLE_JOINERS or tokens[k].raw == "&"):
+            k += 1
+        if k < len(tokens) and title_word(k) and not any(boundary(text, tokens, m) for m in range(b, k + 1)):
+            b = k + 1
+        else:
+            break
+    return a, b
+
+
+def kind_hint_of(text: str, tokens: list[Token], i: int, j: int, domain: str) -> str | None:
+    """The kind a type noun next to the mention names: "the band Queen", "Queen is my favourite band",
+    "Queen, the album" (a type noun right before, or within the clause's next four words)."""
+    if i > 0 and tokens[i - 1].key in KIND_NOUNS and not boundary(text, tokens, i):
+        return KIND_NOUNS[tokens[i - 1].key]
+    if domain == "music" and j < len(tokens) and tokens[j].key in ("are", "were") and not boundary(text, tokens, j):
+        return "performer"  # "Train are alright": a band takes the plural
+    for k in range(j, min(j + 5, len(tokens))):
+        if k > j and boundary(text, tokens, k):
+            break
+        if tokens[k].key in KIND_NOUNS:
+            return KIND_NOUNS[tokens[k].key]
+        if tokens[k].key in SPAN_STOP and tokens[k].key not in ("is", "was", "a", "an"):
+            break
+    return None

@@ -1,0 +1,298 @@
+"""Step 2 of linking: works named by their person ("TITLE by PERSON", "PERSON's TITLE", "ARTIST TITLE").
+
+Reads: the proposed spans (:mod:`nlu.linking.matching`, :mod:`nlu.linking.fuzzy`), the message's
+tokens, the KB's credits (``value_items``: a person's works; ``item_values``: a work's creators) and
+the name index. Adds: a span of the work in place of the person's, and a ``says-which`` span for the
+person, who only says which work is meant (no mention: the person is rated only when named on their
+own; its words are explained, so they make no part of an unknown title).
+
+- "TITLE by PERSON" ("1984 by Orwell", "Misery by Stephen King", "Hello by Adele"), "TITLE is my
+  favourite PERSON film", and "TITLE with/from PERSON" when the title is one of the person's works
+  ("Big with Tom Hanks");
+- "PERSON's TITLE" ("Spielberg's Hook", "Radiohead's OK Computer");
+- "ARTIST TITLE" with TITLE one of the artist's works, however weak its words alone ("radiohead ok
+  computer 🔥");
+- "TITLE by A and B": both say which ("Under Pressure by Queen and David Bowie"); "X and Y are my
+  favourite Austen novels": the works listed before are theirs too.
+
+Example:
+    "Misery by Stephen King" -> Span(0, 1, {Misery (novel): 1.0}, "exact"), Span(2, 4, {}, "says-which")
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from nlu.linking.syntax import is_verb
+from nlu.linking.tokens import Token, boundary, name_key, skeleton_key
+from nlu.linking.values import (
+    FUZZY_CUTOFF,
+    FUZZY_MIN_CHARS,
+    FUZZY_SIM_FACTOR,
+    MAX_LIST_ITEMS,
+    MAX_SKELETON_SPAN,
+    PERSON_ROLES,
+    SAYS_WHICH,
+    SIM_LABEL,
+    SOLE_CREATORS,
+    Span,
+    creators,
+    credited,
+)
+from nlu.linking.words import APOSTROPHES, CLAUSE_STOP, LIKE_VERBS, SUPERLATIVES, WORK_OF_LEADS, stop_words
+from nlu.name_index import NameIndex
+
+_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _two_digits(n: int) -> list[str]:
+    if n < 20:
+        return [_UNITS[n]]
+    return [_TENS[n // 10]] + ([_UNITS[n % 10]] if n % 10 else [])
+
+
+def _number_words(token: str) -> tuple[str, ...] | None:
+    """A number as title words: "1984" -> ("nineteen", "eighty", "four"), "2001" -> ("two",
+    "thousand", "one"), "7" -> ("seven"); None for other tokens or numbers over 9999."""
+    if not token.isdigit() or len(token) > 4:
+        return None
+    n = int(token)
+    if n < 100:
+        return tuple(_two_digits(n))
+    if len(token) == 4 and 1100 <= n < 2000 and n % 100:  # years are read in pairs: "nineteen eighty four"
+        return tuple(_two_digits(n // 100) + _two_digits(n % 100))
+    words = []
+    if n >= 1000:
+        words += [_UNITS[n // 1000], "thousand"]
+    if n % 1000 >= 100:
+        words += [_UNITS[n % 1000 // 100], "hundred"]
+    if n % 100:
+        words += _two_digits(n % 100)
+    return tuple(words)
+
+
+class WorkResolver:
+    """Resolves works named by their person over one domain's KB and name index (module docstring).
+
+    Args:
+        kb: the domain's knowledge base (``roles``, ``popularity``, ``is_item``, ``label``, ``aliases``;
+            ``value_items`` and ``item_values`` when it has them: without them nothing changes).
+        names: the domain's name index.
+    """
+
+    def __init__(self, kb: Any, names: NameIndex) -> None:
+        self.kb = kb
+        self._names = names
+
+    def resolve(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "TITLE by PERSON" ("1984 by Orwell", "Misery by Stephen King", "Hello by Adele") and "TITLE
+        is my favourite PERSON (song)" ("Help! is my favourite Beatles song"): the words before "by"
+        (or the subject before "is") name a work of that person, matched against the person's works in the KB
+        (labels and aliases, exactly, by content words, or with ``fuzz.ratio`` >= :data:`FUZZY_CUTOFF`;
+        a year-like number also as words: "1984" = "Nineteen Eighty-Four"); failing that, any item
+        whose name the words are, however common ("Misery"), but not one written or directed by
+        someone else. "TITLE with PERSON" and "TITLE from PERSON" ("Big with Tom Hanks") count only
+        when the title is one of the person's works. The work replaces the person's mention (the
+        person is rated only when named on their own; a second person after "and" says which work
+        too); nothing found: unchanged."""
+        out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
+        for span in spans:
+            i = span[0]
+            if span not in out or i < 2:
+                continue
+            lead = tokens[i - 1].key
+            if lead in WORK_OF_LEADS:
+                end = i - 1
+            else:  # "Help! is my favourite Beatles song", "Fargo has always been my favourite Coen brothers film"
+                if not {t.key for t in tokens[max(0, i - 2) : i]} & SUPERLATIVES:
+                    continue
+                end = next((k for k in range(1, i) if is_verb(tokens, k)), 0)
+                if end == 0 or not any(s[1] <= end for s in out if s is not span) and not tokens[0].raw[:1].isupper():
+                    continue
+            people = [q for q in span[2] if PERSON_ROLES.intersection(self.kb.roles(q))]
+            if span[1] - i == 1:  # "Vertigo by Hitchcock": the persons of that last name too
+                people += [q for q in (self._names.namesakes(tokens[i].key) or ()) if q not in people]
+            if not people:
+                continue  # "blown away by Interstellar"
+            people.sort(key=lambda q: -self.kb.popularity(q))  # the best known first: Alfred of the Hitchcocks
+            value_items = getattr(self.kb, "value_items", None)
+            if value_items is None:
+                continue
+            works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
+            # the songs of their albums too: the shared dump often gives a song's performer only on its album
+            works |= {
+                w for album in list(works) for pid, w in value_items(album) if pid == "P361" and self.kb.is_item(w)
+            }
+            found = self._title_before(text, tokens, end, works, own_only=lead in ("with", "from"))
+            if found is not None and not works.intersection(found[1]):
+                # none of the person's works: not one written or directed by someone else ("Blindness by
+                # Saramago" is not Henry Green's "Blindness"; a song's performer may cover it: "Hurt by
+                # Johnny Cash"); a namesake with no credit may be theirs, the KB lacking it
+                named = set(people)
+                kept = {
+                    q: v
+                    for q, v in found[1].items()
+                    if not credited(self.kb, q, SOLE_CREATORS) or named.intersection(creators(self.kb, q))
+                }
+                found = (found[0], kept) if kept else None
+            if found is None and lead in ("with", "from"):
+                if span[3] == "fuzzy" and any(s[1] == end for s in out):
+                    out = [s for s in out if s is not span]  # "A Ghost Story from David Lowery": not his
+                    # namesake "David Lowe", whose works it is not: a person the KB lacks says which
+                continue  # "Moon with my friend Sam", "Heat from Michael Mann" unknown: both as they are
+            if found is None:
+                before = tokens[end - 1].raw
+                if before[:1].isupper() or before.isdigit() or any(s[1] <= end for s in out if s is not span):
+                    out = [s for s in out if s is not span]  # "Tenet by Nolan", Tenet unknown: Nolan is no opinion
+                continue
+            a, scored = found
+            out = [s for s in out if s is not span and not (a <= s[0] < end or a < s[1] <= end)]
+            out.append(Span(a, end, scored, "exact"))
+            out.append(Span(span[0], span[1], {}, SAYS_WHICH))
+            out = self._co_credited(text, tokens, span[1], out)
+            # "Emma and Persuasion are my favourite Austen novels": the works listed before it are theirs too
+            for _listed in range(MAX_LIST_ITEMS):
+                if a < 2 or tokens[a - 1].key != "and" and text[tokens[a - 2].end : tokens[a - 1].start].strip() != ",":
+                    break
+                joint = a - 1 if tokens[a - 1].key == "and" else a
+                listed = self._title_before(text, tokens, joint, works, own_only=True)
+                if listed is None or not works.intersection(listed[1]):
+                    break
+                b, scored = listed[0], {q: v for q, v in listed[1].items() if q in works}
+                out = [s for s in out if not (b <= s[0] < joint or b < s[1] <= joint)]
+                out.append(Span(b, joint, scored, "exact"))
+                a = b
+        return out
+
+    def _co_credited(self, text: str, tokens: list[Token], j: int, spans: list[Span]) -> list[Span]:
+        """ "TITLE by A and B" ("Under Pressure by Queen and David Bowie"): a person named right after the
+        one who says which work is meant, joined by "and" or "&", says it too (no opinion of them)."""
+        if j + 1 >= len(tokens) or tokens[j].key not in ("and", "&") or boundary(text, tokens, j):
+            return spans
+        follower = next((s for s in spans if s[0] == j + 1 and s[3] != SAYS_WHICH), None)
+        if follower is None or not any(PERSON_ROLES.intersection(self.kb.roles(q)) for q in follower[2]):
+            return spans
+        out = [s for s in spans if s is not follower]
+        out.append(Span(follower[0], follower[1], {}, SAYS_WHICH))
+        return out
+
+    def _works_after(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "ARTIST TITLE" or "ARTIST's TITLE" with TITLE one of the artist's works, however weak its words
+        alone ("radiohead ok computer 🔥", "Taylor Swift's folklore"): the work is linked in place of the
+        artist (who only says which work is meant), replacing weaker matches inside its words."""
+        value_items = getattr(self.kb, "value_items", None)
+        if value_items is None:
+            return spans
+        out = list(spans)
+        keys = [t.key for t in tokens]
+        for span in spans:
+            j = span[1]
+            if span not in out or j >= len(tokens) or boundary(text, tokens, j):
+                continue
+            people = [q for q in span[2] if PERSON_ROLES.intersection(self.kb.roles(q))][:3]
+            if not people:
+                continue
+            start = j + 1 if keys[j] == "s" and j + 1 < len(tokens) else j
+            works = {w for p in people for _pid, w in value_items(p) if self.kb.is_item(w)}
+            if not works:
+                continue
+            titles: dict[tuple[str, ...], dict[str, float]] = {}
+            for w in works:
+                for name in (self.kb.label(w), *self.kb.aliases(w)):
+                    key = name_key(name)
+                    if key:
+                        titles.setdefault(key, {})[w] = SIM_LABEL
+            found: Span | None = None
+            for end in range(min(len(tokens), start + MAX_SKELETON_SPAN), start, -1):
+                if any(boundary(text, tokens, k) for k in range(start + 1, end)):
+                    continue
+                hit = titles.get(tuple(keys[start:end]))
+                if hit:
+                    found = Span(start, end, hit, "exact")
+                    break
+            if found is None:
+                continue
+            a, b = found[0], found[1]
+            out = [s for s in out if s is not span and not (s[0] < b and a < s[1])]
+            out.append(found)
+            out.append(Span(span[0], span[1], {}, SAYS_WHICH))
+        return out
+
+    def _possessive_person(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "PERSON's TITLE" ("Spielberg's Hook", "Radiohead's OK Computer"): the person only says which
+        work is meant, so their mention leaves when an item's mention follows the possessive, or a
+        capitalised title the KB lacks ("Nirvana's Bleach Sessions"), or a superlative after a work
+        named before ("Hotel California is the Eagles' best": the work is rated); alone the person is
+        rated ("Weezer's old stuff is great")."""
+        starts = {s[0]: s for s in spans}
+        out = list(spans)
+        for span in spans:
+            j = span[1]
+            if (
+                j + 1 >= len(tokens)
+                or tokens[j].key != "s"
+                or text[tokens[j - 1].end : tokens[j].start] not in APOSTROPHES
+            ):
+                continue
+            follower = starts.get(j + 1)
+            if follower is None or not any(self.kb.is_item(q) for q in follower[2]):
+                k = j + 2 if tokens[j + 1].key == "the" and j + 2 < len(tokens) else j + 1  # "Atwood's The Testaments"
+                after = tokens[k]
+                # a capitalised name follows: a title the KB lacks ("Crazy Frog's Axel F", not the artist "Axel")
+                # or a member ("Radiohead's Thom Yorke"), rated for itself
+                unknown_title = after.raw[:1].isupper() and after.key not in stop_words()
+                ranked = after.key in SUPERLATIVES | {"worst"} and any(
+                    s[1] <= span[0] and any(self.kb.is_item(q) for q in s[2]) for s in spans
+                )
+                if not (unknown_title or ranked):
+                    continue
+            if any(PERSON_ROLES.intersection(self.kb.roles(q)) for q in span[2]):
+                out = [s for s in out if s is not span]
+                out.append(Span(span[0], span[1], {}, SAYS_WHICH))
+        return out
+
+    def _title_before(
+        self, text: str, tokens: list[Token], by: int, works: set[str], *, own_only: bool = False
+    ) -> tuple[int, dict[str, float]] | None:
+        """The longest run of words ending before token ``by`` that names one of ``works`` (else, unless
+        ``own_only``, an item of the index), with its candidates; None if nothing fits. A like-verb or a
+        verb capitalised is a word of the title ("Someone Like You by Adele", "You Are Not Alone by ...")."""
+        names: dict[str, list[tuple[str, ...]]] = {}
+        for w in works:
+            own = [name_key(self.kb.label(w))]
+            own += [name_key(alias) for alias in self.kb.aliases(w)]
+            names[w] = [k for k in own if k]
+        keys = [t.key for t in tokens]
+        best: tuple[int, dict[str, float]] | None = None
+        fallback: tuple[int, dict[str, float]] | None = None
+        for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
+            if a + 1 < by and boundary(text, tokens, a + 1):
+                break
+            title_word = tokens[a].raw[:1].isupper() and not boundary(text, tokens, a)  # "Love Me Do by ..."
+            if not title_word and (keys[a] in LIKE_VERBS or is_verb(tokens, a)) or keys[a] in CLAUSE_STOP:
+                break  # (a possessive "s" is part of the title: "Butcher's Crossing by John Williams")
+            if keys[a] == "and":
+                continue  # a list joint opens no title (its skeleton drops it: "and Persuasion" = "Persuasion")
+            typed = tuple(keys[a:by])
+            spelled = tuple(w for t in typed for w in (_number_words(t) or (t,)))
+            hits: dict[str, float] = {}
+            for qid, variants in names.items():
+                for variant in variants:
+                    if variant in (typed, spelled) or skeleton_key(variant) == skeleton_key(spelled):
+                        hits[qid] = SIM_LABEL
+                    elif len(" ".join(typed)) >= FUZZY_MIN_CHARS:
+                        ratio = fuzz.ratio(" ".join(spelled), " ".join(variant))
+                        if ratio >= FUZZY_CUTOFF:
+                            hits[qid] = max(hits.get(qid, 0.0), FUZZY_SIM_FACTOR * ratio / 100.0)
+            if hits:
+                best = (a, hits)
+            elif best is None and not own_only:
+                indexed = {q: v for q, v in (self._names.exact(typed) or {}).items() if self.kb.is_item(q)}
+                capitalised = len(typed) > 1 and all(t.raw[:1].isupper() for t in tokens[a:by])
+                if indexed and (capitalised or not all(k in stop_words() for k in typed)):
+                    fallback = (a, indexed)  # "Someone Like You by Adele": function words typed as a title
+        return best or fallback

@@ -1,0 +1,250 @@
+"""Requests for recommendations read from their wording, with the names they give (issue 22).
+
+People ask for a list in many words, and often name what it should be like: "recommend me something",
+"ok recommend", "any recs?", "I really liked Arrival, can you recommend some more?", "anything similar
+to Dune?", "more like Arrival please", "some songs from Adele?", "can you show me more Blur", "can I get
+songs from Muse", "I loved Heat, anything like it?". :func:`read_request` finds such a request in a
+message, the parts of it that name its seeds (what the list should be like: the words after "like",
+"similar to", "from", "by", "more"), the role a seed person has by the preposition that introduces it
+in the domain ("songs by Y": Y as performer; "films by Y": director; "films with Y": actor; "books by
+Y": author), and whether the seed is only a reference ("anything like it?", "more like this one").
+"More" ("more", "next", "another one", "moar", "more books") asks for more of the list on screen, or a new one.
+
+A statement of taste is no request: "I love songs like Hurt" and "I'd recommend Heat to anyone" name
+no request word a seeker uses (a question, "please", an opening "something / any / can you ...").
+
+The patterns are data: a new wording of a kind is a new alternative, never a rule for one sentence.
+They read the folded text respelt as chat English (``nlu.textnorm.fold`` + ``chat_spelling``: "recomend
+me sth" -> "recommend me something"); seed spans are found on the typed text, where the linker's
+mentions are.
+
+Example:
+    >>> request = read_request("anything similar to Dune?", "movie")
+    >>> request.seeds, request.more
+    (((20, 24),), False)
+    >>> read_request("I love Dune", "movie") is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from logs.schema import Intent
+from nlu.textnorm import chat_spelling, fold
+
+__all__ = ["Request", "asks_more", "is_request_noun", "names_in_request", "read_request", "request_in_turn"]
+
+_FILLER = (
+    r"(?:\W*(?:ok|okay|so|and|hey|hi|hello|yo|well|now|then|also|oh|hmm+|alright|right|cool|great|nice|yes|yeah"
+    r"|thanks|thank you|please|anyway|but|actually)\b[\s,!.:;-]*)*"
+)
+"""Words that may open a request before its first word ("ok recommend", "hey! anything like X?")."""
+_ITEMS = (
+    r"(?:something|anything|stuff|things|more|others?|ones?|movies?|films?|books?|novels?|reads?|songs?|tracks?"
+    r"|albums?|records?|music|tunes|bands?|artists?|singers?|titles?|picks?|works?)"
+)
+"""What a list is of, in a request's words."""
+_ASKS_WORDING = re.compile(
+    rf"^{_FILLER}(?:please |pls )?(?:recommend|suggest)\b"
+    r"|\b(?:can|could|will|would|wanna|want to) (?:you|ya) (?:please |maybe |just )?(?:recommend|suggest|find)\b"
+    r"|\bwhat (?:do|would|can|could|should|else) (?:you )?(?:recommend|suggest)\b"
+    r"|\bwhat(?:'s| is)? (?:your|ur) (?:recommendation|suggestion|pick)s?\b"
+    r"|\b(?:what|which)(?: [\w']+){0,3} (?:should|could|can|would you have) (?:i|we) (?:watch|see|read|listen to|hear"
+    r"|play|try|start with|begin with|pick|get|check out)\b"
+    r"|\b(?:show|give|send|get|play|find|bring) (?:me|us) (?:some |a few |a couple )?(?:more|something|anything|similar"
+    r"|other)\b"
+    rf"|\b(?:can|could|may) i (?:get|have|hear|see) (?:some |any |a few |more |other )*{_ITEMS}\b"
+    r"|\b(?:hit me with|throw me|give me|gimme|send me|need|want) (?:a |an |some |any |more )?(?:good |new )?"
+    r"(?:recommendations?|suggestions?|ideas)\b"
+    rf"|^{_FILLER}(?:any|some|more|other|new|good|got any)? ?(?:good |new |more )?(?:recommendations?|suggestions?"
+    r"|ideas)\W*$"
+    r"|\bany (?:more )?(?:recommendations?|suggestions?)\b"
+)
+"""A request for recommendations, whatever it names ("can you recommend some more?", "what should I
+watch?", "recs?", "hit me with a rec", "can I get some songs ..."): asks the bot for items."""
+_SEED_MARKER = re.compile(
+    rf"\b{_ITEMS}\s+(?:\w+\s+)?(?:like|similar to|similar|in the (?:style|vein) of|along the lines of|comparable to"
+    r"|(?:kind|sort) of like)(?=\W|$)"
+    rf"|\b(?:more|stuff|things|anything|something|some|any|other) ?{_ITEMS}? (?:from|by|of|with|starring|featuring)(?=\W)"
+    rf"|\b(?:songs?|tracks?|albums?|records?|music|movies?|films?|books?|novels?|works?)\s+(?:from|by|of|with|starring"
+    r"|featuring)(?=\W)"
+    r"|\b(?:show|give|send|get|play|bring) (?:me|us) (?:some )?more(?: of)?(?=\W)"
+    rf"|^{_FILLER}(?P<bare>more(?: of)?)(?=\s+[^\W\d])(?!\s+(?:please|pls|recommendations?|suggestions?|recs?)\b)"
+)
+"""Words after which a request names its seeds ("something like X", "more like X", "songs from Y", "more
+of Y", "show me more Y"), up to the end of the clause."""
+_ASKING = re.compile(
+    rf"\?|\bplease\b|\bpls\b|^{_FILLER}(?:any|anything|something|some|more|other|got|have you got|do you have|can|could"
+    r"|would|will|give|show|find|get|gimme|i want|i need|i'd like|i would like|looking for|in the mood for|maybe"
+    r"|recommend|suggest|what|which|how about|hit me)\b"
+)
+"""The message asks (a question, "please", an opener of a request): "something like Dune" asks, "I love
+songs like Hurt" states a taste."""
+_NOT_A_NEW_LIST = re.compile(
+    r"\bwhy\b|\b(?:did|do|have) (?:you|u) (?:recommend|suggest)\w*\b|\bi(?:'d| would)? (?:highly )?recommend\b"
+    r"|\b(?:trailer|details?|preview)\b|\bhow (?:do|does|can|should)\b|\bwho (?:directed|wrote|sings)\b"
+    r"|\bmore (?:preferences?|info|information)\b"
+)
+"""Wordings about what was recommended, how to ask, or the user's own recommendation ("I'd recommend
+Heat to anyone"): no request for a new list."""
+_CLAUSE_END = re.compile(r"[,.;!?]|\s(?:but|and not|except|although|though|because|since|as long as|just not)\s")
+"""Where the seeds of a marker end: the clause ("more like Heat, but not too violent")."""
+_TRAILING_FILLER = re.compile(r"(?:\s+(?:please|pls|plz|thanks|thx|too|again|then|now|ok)\b)+\W*$")
+"""Words that may close a seed phrase without naming anything ("more like Tenet please")."""
+_REFERENCE = re.compile(
+    r"^\W*(?:it|this|that|these|those|them|this one|that one|these ones|the (?:last|previous) one|him|her)\W*$"
+)
+"""A seed that only refers back: to the item on screen, else to what the user just told."""
+_MORE = re.compile(
+    rf"^{_FILLER}(?:(?:one|some|any|a few|two|three) more|more|moar|mor|another(?: one| 1| list| round| batch)?"
+    r"|next(?: one| 1| please)?|something else|anything else|others?|keep (?:going|them coming)|go on|again|continue"
+    r"|more (?:please|recommendations|suggestions|ideas|of (?:that|those|these|them)|options|picks)"
+    rf"|(?:some |any )?more (?:good |new |great |other )?{_ITEMS}"
+    r"|(?:show|give) me (?:some )?more)(?: (?:please|then|now))?\W*$"
+)
+"""More of the list: "more", "one more", "another 1", "next", "something else?", "more recommendations
+please", "keep them coming"."""
+_SEED_ROLES: dict[str, dict[str, str]] = {
+    "movie": {"by": "P57", "from": "P57", "with": "P161", "starring": "P161", "featuring": "P161"},
+    "book": {"by": "P50", "from": "P50", "of": "P50"},
+    "music": {"by": "P175", "from": "P175", "of": "P175", "featuring": "P175", "with": "P175"},
+}
+"""The role a person named as a seed has, by the preposition before it, per domain ("films by Y":
+director; "films with Y": actor; "books by Y": author; "songs from Y": performer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A request for recommendations.
+
+    Attributes:
+        seeds: ``(start, end)`` character ranges of the typed text naming what the list should be like
+            (after "like", "similar to", "from", "by", "more"); empty for a request that names nothing.
+        role: the role PID a seed person has by its preposition ("songs by Y": ``"P175"``), or None.
+        refers_back: a seed is only a reference ("anything like it?", "more like this one").
+        more: the whole message asks for more ("more", "next", "another one"), nothing else.
+        needs_name: only "more X" makes it a request ("more Blur please"): it stands if a name is found
+            in X (``nlu.understand``), else the words were something else ("more detials", "more infos").
+    """
+
+    seeds: tuple[tuple[int, int], ...] = ()
+    role: str | None = None
+    refers_back: bool = False
+    more: bool = False
+    needs_name: bool = False
+
+    def covers(self, start: int, end: int) -> bool:
+        """A mention at ``[start, end)`` overlaps a seed range (it names a seed)."""
+        return any(start < seed_end and end > seed_start for seed_start, seed_end in self.seeds)
+
+
+_REQUEST_NOUN = re.compile(rf"^(?:(?:a|an|some|any|the|more|good|new|other)\s+)*{_ITEMS}$")
+
+
+def is_request_noun(mention: str) -> bool:
+    """The words are what a request asks for, not a name ("a Book" in "Can you recommend me a Book?",
+    "some songs"): a title that happens to be the word is no seed of the request."""
+    return bool(_REQUEST_NOUN.match(fold(mention).strip(" ?!.,")))
+
+
+def names_in_request(request: Request, mentions: list[tuple[str, int, int]]) -> list[bool]:
+    """Which mentions ``(words, start, end)`` of a request are names: not the request's own noun ("a
+    Book"), and, outside its seed phrases, not only function words ("You" in "Can You recommend me a
+    Book?", a novel's title); a seed phrase's words are what the user named ("more like It")."""
+    from nlu.stop_words import STOP_WORDS
+
+    out = []
+    for words, start, end in mentions:
+        if is_request_noun(words):
+            out.append(False)
+            continue
+        folded = fold(words).strip(" ?!.,").split()
+        out.append(request.covers(start, end) or not all(word in STOP_WORDS for word in folded))
+    return out
+
+
+def asks_more(text: str) -> bool:
+    """The message asks for more of the list and says nothing else ("more", "one more", "nxt pls")."""
+    return bool(_MORE.match(chat_spelling(fold(text))))
+
+
+def read_request(text: str, domain: str | None = None) -> Request | None:
+    """The request for recommendations ``text`` makes, or None.
+
+    Args:
+        text: the typed message (normalised, ``nlu.textnorm.normalize``): seed ranges index it.
+        domain: ``"movie"``, ``"book"`` or ``"music"`` (the roles of seed people); None: no roles.
+
+    Returns:
+        :class:`Request`, or None when the message asks for no list (a statement of taste, a question
+        about the card, the user's own recommendation to others).
+    """
+    folded = chat_spelling(fold(text))
+    if asks_more(text):
+        return Request(more=True)
+    if _NOT_A_NEW_LIST.search(folded):
+        return None
+    lowered = text.lower()
+    markers = list(_SEED_MARKER.finditer(lowered))
+    worded = bool(_ASKS_WORDING.search(folded))
+    if not worded and not (markers and _ASKING.search(folded)):
+        return None
+    seeds: list[tuple[int, int]] = []
+    role: str | None = None
+    refers_back = False
+    for marker in markers:
+        start = marker.end()
+        while start < len(lowered) and lowered[start].isspace():
+            start += 1
+        stop = _CLAUSE_END.search(lowered, start)
+        end = stop.start() if stop else len(lowered)
+        filler = _TRAILING_FILLER.search(lowered, start, end)
+        end = filler.start() if filler else end
+        if not lowered[start:end].strip():
+            continue
+        if _REFERENCE.match(lowered[start:end]):
+            refers_back = True
+            continue
+        seeds.append((start, end))
+        preposition = marker.group(0).split()[-1]
+        role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
+    bare = not worded and all(marker.group("bare") for marker in markers)
+    return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare)
+
+
+CARD_QUESTIONS = frozenset({Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value})
+"""Questions about the card on screen: a request overrules them only when it names its seeds ("some songs
+from Drake?" heard as a question about the card's details) or asks for more ("more suggestions please")."""
+NOT_REQUESTS = frozenset(
+    {
+        Intent.REC_YES_BUT.value,
+        Intent.REC_NO_BUT.value,
+        Intent.RESET_PROFILE.value,
+        Intent.RESET_EVERYTHING.value,
+        Intent.RESET_ITEMS.value,
+        Intent.RESET_PROPERTIES.value,
+        Intent.DELETE_PREFERENCE.value,
+        Intent.START.value,
+    }
+)
+"""Intents a request's wording never overrules: critiques of the card, resets, deletions, /start."""
+ANSWERED_QUESTIONS = frozenset({"critique", "delete", "reset"})
+"""Open questions whose answers are read as answers whatever they say (a choice among values, a yes/no)."""
+
+
+def request_in_turn(text: str, domain: str | None, intent: str, question: str | None) -> Request | None:
+    """The request of a typed turn (:func:`read_request`) when it stands: the intent heard is no critique,
+    reset or deletion (:data:`NOT_REQUESTS`), nor a card question unless the request names its seeds
+    or is "more" (:data:`CARD_QUESTIONS`), and no critique, deletion or reset question is open. A request overrules
+    any other intent."""
+    if intent in NOT_REQUESTS or question in ANSWERED_QUESTIONS:
+        return None
+    request = read_request(text, domain)
+    if request is not None and intent in CARD_QUESTIONS and not (request.seeds or request.refers_back or request.more):
+        return None  # "recommend me something" heard as "why?" at a card stays the card's question
+    skips = intent == Intent.REC_SKIP or (intent == Intent.SKIP and question is not None)
+    if request is not None and request.more and skips:
+        return None  # "next" at a card or a question: its skip shows the next card, or drops the question
+    return request

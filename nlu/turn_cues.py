@@ -1,0 +1,156 @@
+"""How a message sits in the conversation: a self-correction, a name put in place of another, names
+added to what was just said (issue 22; read by ``nlu.understand``, acted on by the dialog).
+
+People revise and continue what they said a turn before; the words that do it are data here:
+
+- **lead-ins** open a message without being its content: fillers ("hmm,", "ok so", "oh and") and
+  self-corrections ("no wait", "actually", "sorry", "oops", "I got that wrong"). A message is read
+  after its lead-in: the "no" of "no wait, I liked X" answers no question, "hmm, remove X" is a
+  deletion. A self-correction also tells the dialog that the turn revises what was stored before.
+- **substitutions** ("I meant X", "I was thinking of X", "I mixed it up with X"): X is what an earlier
+  opinion was about; it takes that opinion unless the message gives it one of its own.
+- **additions** ("X too", "X as well", "also X", "and X", "same for X"): the message is only names and
+  these words; the names get the opinion of what the previous turn stored. A name in a frame that says
+  nothing of it ("how about X?") is a bare mention, asked about.
+
+Example:
+    >>> lead_in("no wait, i LIKED django unchained")
+    LeadIn(end=9, correction=True)
+    >>> substituted("sorry, I meant Heat", [(15, 19)])
+    (True,)
+    >>> only_names_and("lady bird too", [(0, 9)])
+    True
+    >>> only_names_and("how about Heat?", [(10, 14)]), only_names_and("how about Heat?", [(10, 14)], additive=False)
+    (False, True)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["LeadIn", "adds", "describes_a_reading", "lead_in", "names_a_reading", "only_names_and", "substituted"]
+
+_FILLERS = (
+    r"hmm+|hm+|um+|uh+|erm*|ah+|oh+|ok(?:ay)?|so|well|anyway(?:s)?|alright|right|also|and|plus|btw|lol|haha+"
+    r"|yeah|yes|yep|no|nope|nah"
+)
+"""Words that open a message without being its content ("hmm, remove X", "oh and X")."""
+_CORRECTIONS = (
+    r"wait|hang on|hold on|actually|sorry|oops+|whoops|my bad|my mistake|scratch that|correction|i mean|i meant"
+    r"|i got (?:that|it) wrong|i was wrong|(?:that|this)(?:'s| is| was) wrong|let me rephrase|never ?mind"
+)
+"""Self-corrections: the turn revises what was said before ("no wait, ...", "actually, ...", "sorry, I meant ...")."""
+_LEAD_IN = re.compile(
+    rf"^(?P<lead>(?:\W*(?:{_FILLERS})\b[\s,.!:;-]*)*?(?:\W*(?P<correction>{_CORRECTIONS})\b[\s,.!:;-]*)"
+    rf"(?:\W*(?:{_FILLERS}|{_CORRECTIONS})\b[\s,.!:;-]+)*"
+    rf"|(?:\W*(?:{_FILLERS})\b[\s,.!:;-]+)+(?=\w))",
+    re.IGNORECASE,
+)
+_ANSWER_ONLY = re.compile(r"^\W*(?:yes|yeah|yep|no|nope|nah)\b", re.IGNORECASE)
+"""A lead-in of only a yes or no is the answer itself ("no, I didn't like it"), never stripped."""
+
+_SUBSTITUTION = re.compile(
+    r"\b(?:i|i'd|i'?ve)\s+(?:actually\s+|really\s+)?(?:meant|mean|was\s+thinking\s+(?:of|about)|was\s+talking\s+about"
+    r"|mixed\s+(?:it|that|them)\s+up\s+with|confused\s+(?:it|that|them)\s+with|got\s+(?:it|that)\s+mixed\s+up\s+with)"
+    r"\s+(?:the\s+one\s+called\s+)?$"
+    r"|\bmeant\s+to\s+say\s+$|\bnot\s+[^,.;!?]{1,60},\s*(?:i\s+meant\s+)?$",
+    re.IGNORECASE,
+)
+"""The words right before a name put in place of another ("I meant X", "I was thinking of X", "not X, Y")."""
+
+_ADDITIVE = re.compile(r"\b(?:too|also|as\s+well|and|plus|same\s+(?:for|with|goes\s+for))\b", re.IGNORECASE)
+"""The words of an addition ("X too", "also X", "same for X")."""
+_FRAME = re.compile(r"\b(?:oh|ok(?:ay)?|btw|so|how\s+about|what\s+about)\b|[^\w\s]", re.IGNORECASE)
+"""Words and signs around names that say nothing of them ("oh and Heat too!", "how about Ronin?"): a message of
+names and these is a bare mention, asked about ("Did you like Ronin?")."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeadIn:
+    """The opening words of a message that are not its content.
+
+    Attributes:
+        end: characters of the lead-in (0: none); the content is ``text[end:]``.
+        correction: the lead-in is a self-correction ("no wait", "actually", "sorry").
+    """
+
+    end: int = 0
+    correction: bool = False
+
+
+def lead_in(text: str) -> LeadIn:
+    """The lead-in of ``text`` (see the module docstring); a bare yes/no opening is none: it is the answer.
+
+    Args:
+        text: the normalised message (``nlu.textnorm.normalize``), any case.
+    """
+    match = _LEAD_IN.match(text)
+    if match is None or not match.group(0).strip():
+        return LeadIn()
+    if match.group("correction") is None and _ANSWER_ONLY.match(text):
+        return LeadIn()  # "no, I didn't like it", "yes, loved it": an answer, not a filler
+    return LeadIn(match.end(), match.group("correction") is not None)
+
+
+def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]:
+    """Per span: the name is put in place of another ("sorry, I meant Heat", "I was thinking of Ronin").
+
+    Args:
+        text: the message; spans: ``(start, end)`` of the linked names, offsets into ``text``.
+    """
+    out = []
+    for start, _end in spans:
+        before = text[max(0, start - 80) : start]
+        out.append(bool(_SUBSTITUTION.search(before)))
+    return tuple(out)
+
+
+_A_READING = re.compile(
+    r"\bthe\s+(?:[\w.'-]+\s+){1,3}one\b|\b(?:1[89]|20)\d\d\b|\bthe\s+(?:original|remake|first|second|older|newer|new|old)\b",
+    re.IGNORECASE,
+)
+"""Words naming one reading of a title among its namesakes ("the 1933 one", "the Cronenberg one", "the original")."""
+
+
+_DESCRIBED_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_DESCRIBED_AFTER = re.compile(
+    r"\s*(?:'s\s+)?(?:one|version|cut|film|movie|book|novel|album|song|remake|adaptation)\b", re.IGNORECASE
+)
+
+
+def describes_a_reading(text: str, start: int, end: int) -> bool:
+    """The name at ``start:end`` only says which reading of a title is meant ("the Cronenberg one", "the Peter
+    Jackson version"): no opinion of that person is said."""
+    return bool(_DESCRIBED_BEFORE.search(text[:start]) and _DESCRIBED_AFTER.match(text[end:]))
+
+
+def names_a_reading(text: str) -> bool:
+    """The message names one reading of a title among namesakes ("the 1933 one is a classic too")."""
+    return bool(_A_READING.search(text))
+
+
+def adds(text: str) -> bool:
+    """The message has an additive word ("too", "also", "as well"): it adds to what was said, replaces nothing."""
+    return bool(_ADDITIVE.search(text))
+
+
+def only_names_and(text: str, spans: Sequence[tuple[int, int]], *, additive: bool = True) -> bool:
+    """The message is only names plus the words of an addition ("lady bird too", "and Heat?", "also Tenet
+    and Dune"): at least one name, at least one additive word, no other word. A bare name ("Heat?") is no
+    addition. With ``additive=False``: only names in a frame that says nothing of them, additive words or
+    not ("how about Ronin?", "Heat too"), i.e. a bare mention.
+
+    Args:
+        text: the message; spans: ``(start, end)`` of the linked names, offsets into ``text``.
+    """
+    if not spans:
+        return False
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    blanked = "".join(chars)
+    if additive and not _ADDITIVE.search(blanked):
+        return False
+    return not _FRAME.sub(" ", _ADDITIVE.sub(" ", blanked)).strip()

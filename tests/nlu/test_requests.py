@@ -1,0 +1,150 @@
+"""Requests for recommendations read from their wording (``nlu.requests``, issue 22).
+
+The issue's examples are tested with other items than theirs ("anything similar to good omens?" ->
+"anything similar to the hobbit?"); the reading must not depend on the names.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from logs.schema import Intent
+from nlu.requests import Request, asks_more, read_request, request_in_turn
+
+
+def _seeds(text: str, domain: str = "movie") -> list[str]:
+    request = read_request(text, domain)
+    assert request is not None, text
+    return [text[start:end] for start, end in request.seeds]
+
+
+@pytest.mark.parametrize(
+    ("text", "seed"),
+    [
+        ("anything similar to the hobbit?", "the hobbit"),
+        ("anything similar to arrival?", "arrival"),
+        ("hey! can you recommend something like Heat?", "Heat"),
+        ("more like the name of the wind please", "the name of the wind"),
+        ("something like the secret history", "the secret history"),
+        ("some songs from adele?", "adele"),
+        ("can you show me more blur", "blur"),
+        ("can I get songs from Arctic Monkeys", "Arctic Monkeys"),
+        ("any songs by Dua Lipa?", "Dua Lipa"),
+        ("more radiohead please", "radiohead"),
+        ("recommend me films with Cate Blanchett, but nothing too long", "Cate Blanchett"),
+    ],
+)
+def test_a_request_that_names_what_it_should_be_like_gives_its_seed(text, seed):
+    assert _seeds(text) == [seed]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "recommend me something",
+        "ok suggest",
+        "alright recommend",
+        "recs?",
+        "hit me with a rec",
+        "recomend me sth",  # typed fast: respelt as chat English
+        "reccomend me somethin similar",
+        "what should I read?",
+        "What would you recommend?",
+        "I really liked Arrival, can you recommend some more?",  # the name is an opinion, the request asks
+        "any recommendations?",
+        "Which Blur album should I start with?",  # names what it asks about, as a seeker does
+    ],
+)
+def test_a_request_that_names_nothing_to_be_like(text):
+    request = read_request(text, "movie")
+    assert request is not None and request.seeds == () and not request.more
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["more", "one more", "another 1", "moar", "nxt pls", "Something else?", "more suggestions please", "more books"],
+)
+def test_more_asks_for_more(text):
+    assert asks_more(text)
+    assert read_request(text, "book") == Request(more=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love songs like Hurt",  # a taste, not a request
+        "I'd recommend Heat to anyone",  # the user's own recommendation
+        "why did you recommend it?",  # about the card
+        "can I see the trailer?",
+        "I love Dune",
+        "the songs from Hybrid Theory are great",
+        "More preferences",  # the study's users asked for more items to rate
+    ],
+)
+def test_statements_and_card_questions_are_no_requests(text):
+    assert read_request(text, "music") is None
+
+
+def test_like_it_refers_back():
+    request = read_request("I loved Heat, anything like it?", "movie")
+    assert request is not None and request.refers_back and request.seeds == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "domain", "role"),
+    [
+        ("some songs by Adele?", "music", "P175"),  # performer
+        ("any films by Greta Gerwig?", "movie", "P57"),  # director
+        ("any films with Cate Blanchett?", "movie", "P161"),  # actor
+        ("any books by Ursula K. Le Guin?", "book", "P50"),  # author
+        ("anything like Arrival?", "movie", None),
+    ],
+)
+def test_a_seed_person_gets_the_role_of_its_preposition(text, domain, role):
+    request = read_request(text, domain)
+    assert request is not None and request.role == role
+
+
+def test_a_request_overrules_other_intents_but_not_critiques_resets_or_answers():
+    text = "can you show me more blur"
+    assert request_in_turn(text, "music", Intent.SHOW_PROFILE.value, None) is not None  # heard as the profile
+    assert request_in_turn(text, "music", Intent.REC_DETAILS.value, None) is not None  # names its seed
+    assert request_in_turn("recommend me something", "music", Intent.REC_DETAILS.value, None) is None
+    assert request_in_turn(text, "music", Intent.REC_YES_BUT.value, None) is None
+    assert request_in_turn(text, "music", Intent.RESET_PROFILE.value, None) is None
+    assert request_in_turn(text, "music", Intent.PREFERENCE.value, "reset") is None  # a yes/no is asked
+    # "next" at a card or a question is their skip; with nothing on screen it asks for more
+    assert request_in_turn("next", "music", Intent.REC_SKIP.value, None) is None
+    assert request_in_turn("next", "music", Intent.SKIP.value, "item") is None
+    assert request_in_turn("next", "music", Intent.SKIP.value, None) == Request(more=True)
+
+
+def test_covers_tells_which_mentions_name_a_seed():
+    request = Request(seeds=((20, 26),))
+    assert request.covers(20, 26) and request.covers(18, 22)
+    assert not request.covers(0, 19) and not request.covers(26, 30)
+
+
+def test_more_and_an_unknown_word_needs_a_name_to_be_a_request():
+    request = read_request("more radiohead please", "music")
+    assert request is not None and request.needs_name  # stands only if a name is found in "radiohead"
+    assert not read_request("can you show me more radiohead", "music").needs_name  # worded as a request
+
+
+@pytest.mark.parametrize(("words", "noun"), [("a Book", True), ("some songs", True), ("Song", True), ("Dune", False)])
+def test_the_requests_own_noun_is_no_name(words, noun):
+    from nlu.requests import is_request_noun
+
+    assert is_request_noun(words) is noun
+
+
+def test_function_words_outside_the_seeds_are_no_names():
+    from nlu.requests import names_in_request
+
+    text = "Can You recommend me a Book?"
+    request = read_request(text, "book")
+    assert names_in_request(request, [("You", 4, 7), ("a Book", 21, 27)]) == [False, False]
+    text = "anything like Us?"  # a seed phrase's words are what the user named
+    request = read_request(text, "movie")
+    assert names_in_request(request, [("Us", 14, 16)]) == [True]
+    assert read_request("more like it please", "movie").refers_back

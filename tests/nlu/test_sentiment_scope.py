@@ -1,0 +1,86 @@
+"""Per-entity polarity, issue 22: where an opinion goes in chat (``nlu.opinion_scope``). An aspect cue
+("way too long") does not outweigh an opinion of the whole; a concession ("even if ...") is an aside;
+a clause with a subject of its own that the linker did not find ("... but heat 2 was a mess") keeps
+its opinion to itself. Sentences written for this test, with other titles than the issue's."""
+
+from __future__ import annotations
+
+import pytest
+
+from nlu.opinion_scope import degree_phrases, opens_concession, opens_own_subject
+from nlu.sentiment import Polarity, SentimentRecognizer
+
+POS, NEG, NEU = Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.NEUTRAL
+
+
+@pytest.fixture(scope="module")
+def sentiment() -> SentimentRecognizer:
+    return SentimentRecognizer()
+
+
+def polarities(sentiment: SentimentRecognizer, text: str, *names: str) -> tuple[Polarity, ...]:
+    spans = []
+    for name in names:
+        start = text.index(name)
+        spans.append((start, start + len(name)))
+    return sentiment.polarities(text, spans)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # issue 22: "i also dig christopher nolan films like inception and interstellar but tenet was a mess"
+        (
+            "i really like ridley scott films like alien and gladiator but prometheus was a mess",
+            ("ridley scott", "alien", "gladiator"),
+            (POS, POS, POS),
+        ),
+        ("i enjoyed memento and insomnia, but following was a total bore", ("memento", "insomnia"), (POS, POS)),
+        ("I loved Heat, the remake was garbage", ("Heat",), (POS,)),
+        # a part of the work or the work itself stays about the entity
+        ("i liked collateral but the ending was a mess", ("collateral",), (POS,)),
+        ("i watched collateral, the movie was a mess", ("collateral",), (NEG,)),
+    ],
+)
+def test_an_opinion_about_an_unknown_name_stays_in_its_clause(sentiment, text, names, expected):
+    assert polarities(sentiment, text, *names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Goodfellas was brilliant but way too long", ("Goodfellas",), (POS,)),
+        ("loved the irishman, a bit slow though", ("the irishman",), (POS,)),
+        ("Seven Nation Army is great, even if it's a bit overplayed", ("Seven Nation Army",), (POS,)),
+        ("Wonderwall is a classic even though it's overplayed", ("Wonderwall",), (POS,)),
+        # alone, a degree still counts; "too ... for me" is the user's own dislike
+        ("The Irishman was way too long", ("The Irishman",), (NEG,)),
+        ("Blonde was a bit too experimental for me", ("Blonde",), (NEG,)),
+        # a judgement of the whole after it still counts
+        ("Barry Lyndon was too slow and boring", ("Barry Lyndon",), (NEG,)),
+    ],
+)
+def test_an_aspect_cue_or_a_concession_does_not_flip_the_whole(sentiment, text, names, expected):
+    assert polarities(sentiment, text, *names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("seen it, it was great but way too long", POS),
+        ("read it, great book but way too long", POS),
+        ("yeah it was great, but way too long and i cant stand the lead", POS),
+        ("heard it, way too long", NEG),
+    ],
+)
+def test_the_item_on_screen_keeps_the_opinion_of_the_whole(sentiment, text, expected):
+    assert sentiment.message_polarity(text) == expected
+
+
+def test_the_readers():
+    assert degree_phrases("it was great but way too long") == ["way too long"]
+    assert degree_phrases("a bit too sad for me") == []
+    assert opens_concession(" even if it's overplayed") and not opens_concession(" even better")
+    assert opens_own_subject(" heat 2 was a mess") and opens_own_subject(" the remake's a mess")
+    assert not opens_own_subject(" it was a mess") and not opens_own_subject(" the second half dragged")
+    assert not opens_own_subject(" ENTITY1 was a mess") and not opens_own_subject(" honestly it was great")

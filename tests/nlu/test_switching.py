@@ -1,0 +1,57 @@
+"""A domain named in a sentence (``nlu.switching``, issue 22), with other items than the issue's."""
+
+from __future__ import annotations
+
+import pytest
+
+from nlu.switching import Switch, domain_switch
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "expected"),
+    [
+        ("what about films? i loved the film fight club", "book", Switch("movie", "i loved the film fight club")),
+        ("ok back to books please", "music", Switch("book", "")),
+        ("back to music please", "movie", Switch("music", "")),
+        (
+            "switching to music: radiohead is my favourite band",
+            "book",
+            Switch("music", "radiohead is my favourite band"),
+        ),
+        ("Let's switch to books, I loved Dune", "movie", Switch("book", "I loved Dune")),
+        ("actually, what about music? i love adele", "movie", Switch("music", "i love adele")),
+        ("back to films, what should I watch?", "music", Switch("movie", "what should I watch?")),
+        ("can we talk about books now?", "movie", Switch("book", "")),
+        ("enough about books, let's talk about movies", "book", Switch("movie", "")),
+    ],
+)
+def test_a_switch_phrase_switches_and_keeps_the_rest(text, current, expected):
+    assert domain_switch(text, current) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "domain"),
+    [
+        ("suggest a book", "movie", "book"),
+        ("recommend me some music", "book", "music"),
+        ("any good films?", "music", "movie"),
+        ("what should I read?", "movie", "book"),
+        ("what should I listen to?", "book", "music"),
+    ],
+)
+def test_a_request_for_another_domains_items_switches_with_the_whole_request(text, current, domain):
+    assert domain_switch(text, current) == Switch(domain, text, by_request=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "current"),
+    [
+        ("suggest a book", "book"),  # its own items: no switch
+        ("the song from the matrix movie is a banger", "music"),  # a domain noun in a statement
+        ("the novel is even better than the film", "movie"),
+        ("I love the album", "music"),
+        ("what about the album version?", "music"),
+    ],
+)
+def test_domain_nouns_in_statements_do_not_switch(text, current):
+    assert domain_switch(text, current) is None
