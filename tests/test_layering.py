@@ -190,9 +190,6 @@ def _lazy_imports(path: Path, package: str | None = "bot") -> set[str]:
 # packages Python loads first are no edges (a package re-exporting its modules is no circle).
 
 KNOWN_CIRCLES: dict[frozenset[str], str] = {
-    frozenset({"bot.cli.telegram", "bot.cli.bench_telegram", "bot.cli.durability", "bot.cli.durability_bot"}): (
-        "issue 25"
-    ),
     frozenset(
         {"bot.dialog.preferences", "bot.dialog.recommendations", "bot.dialog.requests", "bot.dialog.suggestions"}
     ): "issues 22 and 23, once both have landed",
