@@ -39,7 +39,7 @@ $(DUMP):
 	@exit 2
 
 # one snapshot per domain, rebuilt when the dump or the code that builds it changes
-$(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py recommender/sparql.py recommender/kb.py
+$(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py recommender/sparql.py recommender/kb.py recommender/kinds.py
 	$(BIN)/corsbot kb build --domain $*
 
 # its load-ready kb.pack (kb build writes it too): repacked from kb.json.gz, seconds, when the pack format changes

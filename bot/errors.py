@@ -9,17 +9,29 @@ package may import (it has no dependencies), so one handler can tell "our" error
 from __future__ import annotations
 
 import errno
+from pathlib import Path
 
 from corsbot_errors import ConfigError, CorsbotError
+from logs.dbaccess import not_writable
 
 
 def describe_error(exc: BaseException) -> str | None:
-    """One clear line for an expected error, or None for a bug (the caller logs a traceback)."""
+    """One clear line for an expected error, or None for a bug (the caller logs a traceback).
+
+    A refused write names what is read-only, checked on the file system (a read-only file, its
+    folder, or the file system: ``cannot write /x/out.json: read-only folder``), never a guess.
+    """
     if isinstance(exc, CorsbotError):
         return str(exc)
     if isinstance(exc, FileNotFoundError):
         return f"file not found: {exc.filename or exc}"
-    if isinstance(exc, PermissionError):
+    if isinstance(exc, PermissionError | OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        if exc.filename:
+            why = not_writable(Path(exc.filename))
+            if why is not None:
+                return f"cannot write {exc.filename}: {why}"
+        if exc.errno == errno.EROFS:
+            return f"read-only file system: {exc.filename or exc}"
         return f"permission denied: {exc.filename or exc}"
     if isinstance(exc, IsADirectoryError):
         return f"is a directory: {exc.filename or exc}"

@@ -88,7 +88,10 @@ SERVICE_ERROR = (
     "Sorry, something went wrong on my side (the knowledge base or a model is unavailable). Please try again later."
 )
 STORAGE_ERROR = "Sorry, I could not save that just now, so nothing changed. Please send it again in a moment."
-REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask why, details, trailer, or skip."
+REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask why, details{more}, or skip."
+REC_CARD_MORE = {"trailer": ", trailer", "listen": ", listen", "read": ", read"}
+"""What a card offers besides why and details: only what the item has (a trailer, a page to listen
+to it or to read it)."""
 REC_FINISHED = "That was the last one of this list. Ask for more recommendations whenever you like."
 REC_STOPPED = "OK, I stopped the recommendations."
 NO_ITEM_ON_SCREEN = "There is no recommendation on screen. Ask me for recommendations first."
@@ -99,6 +102,52 @@ TRAILER = "Trailer / preview of {title}: {url}"
 TRAILER_NONE = "I have no trailer for {title}. You can search for one: {url}"
 CRITIQUE_ROLE = "Which one do you mean: {options}?"
 CRITIQUE_DONE = "Noted: {items}. I re-ranked the remaining suggestions."
+CRITIQUE_ROLE_DONE = "{name} as {role}"
+"""A value disliked (or liked) in one role, in "Noted: ..." ("Quentin Tarantino as director (-)")."""
+LEFT_OUT = "I left out {what}, as you asked."
+NOTHING_ELSE = "I have nothing else left to suggest, so this list has {what} in it."
+SESSION_CONSTRAINT = "OK, no {what} this time."
+SESSION_CONSTRAINT_NONE = 'Sorry, I couldn\'t tell what to leave out. Name it, e.g. "no horror this time".'
+CONSTRAINT_NOUNS = {"movie": "films", "book": "books", "music": "songs"}
+CONSTRAINT_ANY = {"movie": "films with {x}", "book": "books by {x}", "music": "songs by {x}"}
+"""What a constraint on a person or band in any role leaves out ("films with Tom Cruise")."""
+CONSTRAINT_ROLE = {
+    "P57": "{nouns} directed by {x}",
+    "P161": "{nouns} with {x}",
+    "P58": "{nouns} written by {x}",
+    "P50": "{nouns} by {x}",
+    "P175": "{nouns} by {x}",
+    "P86": "{nouns} with music by {x}",
+    "P162": "{nouns} produced by {x}",
+    "P1431": "{nouns} produced by {x}",
+    "P676": "{nouns} with lyrics by {x}",
+    "P179": "{nouns} of {x}",
+    "P361": "{nouns} from {x}",
+    "P264": "{nouns} on {x}",
+    "P123": "{nouns} published by {x}",
+}
+"""What a constraint in one role leaves out ("films directed by Quentin Tarantino")."""
+WHY_CONFLICT = "{conflicts}, but {reasons}"
+"""An explanation that names what still speaks against the item ("It is a horror film, which you
+dislike, but you like Quentin Tarantino, who directed it.")."""
+CONFLICT_DISLIKED = "{claim}, which you don't like"
+CONFLICT_SESSION = "{claim}, which you asked me to leave out this time"
+CONFLICT_CREATOR = "{claim}, like {other}, which you don't like"
+CARD_BY = "{title}, by {names}"
+"""A card's title with its creator ("Dunkirk (2017), by Christopher Nolan")."""
+FACT_BY = {
+    "director": "{title} was directed by {names}.",
+    "author": "{title} was written by {names}.",
+    "band": "{title} is by {names}.",
+    "artist": "{title} is by {names}.",
+}
+FACT_BY_DEFAULT = "{title} is by {names}."
+FACT_BY_UNKNOWN = "I don't know who made {title}: my knowledge base has no {role} for it."
+FACT_YEAR = "{title} is from {year}."
+FACT_YEAR_UNKNOWN = "I don't know when {title} is from: my knowledge base has no date for it."
+CREATOR_ROLE_WORDS = {"movie": "director", "book": "author", "music": "performer"}
+LISTEN = "Listen to {title}: {url}"
+READ = "Read {title}: {url}"
 PROFILE_EMPTY = "Your {nouns} profile is empty. Tell me what you like!"
 PROFILE = 'Your {nouns} profile:\n{lines}\nSay "delete X" to remove one, or "reset my profile".'
 PROFILE_LINE = "{sign} {label}{role}"
@@ -139,9 +188,11 @@ CARD_BUTTONS = (
     ("Skip", "skip"),
     ("Why?", "why"),
     ("Details", "details"),
-    ("Trailer", "trailer"),
 )
-"""(label, payload action) of the buttons under a recommendation card."""
+"""(label, payload action) of the buttons under every recommendation card."""
+CARD_MEDIA_BUTTONS = {"trailer": "🎬 Trailer", "listen": "🎧 Listen", "read": "📖 Read"}
+"""The card's media button, only where the item has it: a trailer (films), a page to listen to it
+(music) or to read it (books); each sends ``trailer:<QID>`` (the study's trailer act)."""
 RESET_EVERYTHING_BUTTON = "Everything"
 RESET_ITEMS_BUTTON = "Only {items}"
 RESET_PROPERTIES_BUTTON = "Only properties"

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from nlu.understand import IntentModel, Linker, PolarityModel
 from recommender.explain import Reason
-from recommender.recommend import Profile, Recommendations
+from recommender.values import Avoid, Profile, Recommendations
 
 
 class KnowledgeBaseLike(Protocol):
@@ -39,7 +39,15 @@ class KnowledgeBaseLike(Protocol):
 class RecommenderLike(Protocol):
     """What the dialog uses of ``recommender.recommend.Recommender``."""
 
-    def recommend(self, profile: Profile, *, k: int = 5, exclude: Iterable[str] = ()) -> Recommendations: ...
+    def recommend(
+        self,
+        profile: Profile,
+        *,
+        k: int = 5,
+        exclude: Iterable[str] = (),
+        seeds: Iterable[str] = (),
+        avoid: Iterable[Avoid] = (),
+    ) -> Recommendations: ...
     def explain(self, profile: Profile, item: str) -> tuple[Reason, ...]: ...
 
 

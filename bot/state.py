@@ -57,6 +57,12 @@ class DialogState:
         last_stored: the preference entries stored by the previous turn (for one turn only): a
             follow-up such as "actor", "the 1998 one" or "none of them" refines them, as an answer
             to the role/item question the original system would have asked.
+        session_constraints: domain -> constraints of the session ("not Radiohead this time", "no
+            horror please"): ``{"qid": QID, "role": PID | None}``, never stored in the profile; they
+            hold until /start, a domain switch, "stop", a profile reset or an opinion that says
+            otherwise (``bot/dialog/constraints.py``).
+        announced: domain -> keys of the constraints whose left-out items the bot already named
+            ("I left out horror films, as you asked" is said once per constraint).
     """
 
     domain: Domain = Domain.MOVIE
@@ -76,6 +82,8 @@ class DialogState:
     suggested: dict[str, list[str]] = field(default_factory=dict)
     suggestion_ratings: dict[str, int] = field(default_factory=dict)
     preference_messages: dict[str, int] = field(default_factory=dict)
+    session_constraints: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    announced: dict[str, list[str]] = field(default_factory=dict)
 
     def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
         """The (mutable) profile of ``domain`` (default: the active domain)."""

@@ -10,11 +10,18 @@ That rename would *replace* whatever else stands at the path, so:
 - an existing path that is not a regular file (a device such as ``/dev/full`` or ``/dev/stdout``,
   a FIFO) is opened and written in place, never renamed over.
 
+A FIFO or device is never waited for without end (issue 25): it is opened without blocking, and a
+FIFO with no reader is tried again until one opens it, at most :data:`WRITE_WAIT_S` seconds; then the
+text goes out in parts as the reader takes them, and a reader that takes nothing for
+:data:`WRITE_WAIT_S` seconds ends the write too (:class:`TimeoutError`, an ``OSError`` whose
+``strerror`` says which wait ran out). Standard output is the caller's own pipe (``| less`` may pause as
+long as its user reads) and is written as it is.
+
 A new file gets the mode any tool would give it (``0666`` less the umask, e.g. ``0644``), an
 existing one keeps its mode (the temporary file would otherwise be ``0600``).
 
-Write errors (``ENOSPC`` on ``/dev/full``, a full disk, a reader that left a FIFO) come out as
-:class:`OSError`; callers turn them into their own one-line :class:`~corsbot_errors.CorsbotError`.
+Write errors (``ENOSPC`` on ``/dev/full``, a full disk, a reader that left a FIFO, no reader) come out
+as :class:`OSError`; callers turn them into their own one-line :class:`~corsbot_errors.CorsbotError`.
 
 Example:
     >>> import tempfile, pathlib
@@ -27,16 +34,24 @@ Example:
 
 from __future__ import annotations
 
+import errno
 import os
+import select
 import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-__all__ = ["STDOUT", "is_stdout", "write_text", "writes_through"]
+__all__ = ["STDOUT", "WRITE_WAIT_S", "is_stdout", "write_text", "writes_through"]
 
 STDOUT = "-"
 """The path that means standard output."""
+WRITE_WAIT_S = 10.0
+"""How long a FIFO or device may keep a write waiting: for a reader to open it, or to take the next part
+(reading a FIFO waits as long for its writer, ``logs.jsonstream.FIFO_WAIT_S``)."""
+_PART = select.PIPE_BUF
+"""Bytes written at a time to a FIFO or device (a pipe that polls writable takes that many at once)."""
 
 
 def is_stdout(path: str | os.PathLike[str]) -> bool:
@@ -81,11 +96,13 @@ def write_text(path: str | os.PathLike[str], text: str) -> str:
         sys.stdout.flush()
         return "stdout"
     if writes_through(path):
-        # "w" truncates a regular file behind a symlink (the user asked to replace its content) and
-        # has no effect on devices and FIFOs. No fsync: devices and FIFOs reject it.
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
+        if _is_file(path):
+            # "w" truncates a regular file behind a symlink (the user asked to replace its content).
+            with open(path, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+                handle.flush()
+        else:
+            _write_to_device(path, text.encode("utf-8"))
         return "through"
     target = Path(path)
     if target.is_dir():
@@ -103,6 +120,53 @@ def write_text(path: str | os.PathLike[str], text: str) -> str:
         Path(tmp_name).unlink(missing_ok=True)
         raise
     return "atomic"
+
+
+def _is_file(path: str | os.PathLike[str]) -> bool:
+    """True for a regular file (through symlinks); a dangling symlink counts as one (it creates it)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+
+
+def _write_to_device(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to a FIFO, device or socket path without ever blocking for good (no fsync:
+    devices and FIFOs reject it).
+
+    Raises:
+        TimeoutError: no reader opened the FIFO, or the reader took nothing, for :data:`WRITE_WAIT_S`.
+        OSError: a socket (it cannot be opened as a file), or the write failed (``ENOSPC``, ``EPIPE``...).
+    """
+    if stat.S_ISSOCK(os.stat(path).st_mode):
+        raise OSError(errno.ENXIO, "a socket, not a file, FIFO or device", os.fspath(path))
+    deadline = time.monotonic() + WRITE_WAIT_S
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            break
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:  # ENXIO: a FIFO nobody reads yet
+                raise
+            if time.monotonic() >= deadline:
+                raise TimeoutError(
+                    errno.ETIMEDOUT, f"no reader opened it within {WRITE_WAIT_S:g} s (a FIFO with no reader?)",
+                    os.fspath(path),
+                ) from None  # fmt: skip
+            time.sleep(0.05)
+    try:
+        view = memoryview(data)
+        while view:
+            _, writable, _ = select.select([], [fd], [], WRITE_WAIT_S)
+            if not writable:
+                raise TimeoutError(errno.ETIMEDOUT, f"its reader took nothing for {WRITE_WAIT_S:g} s",
+                                   os.fspath(path))  # fmt: skip
+            try:
+                view = view[os.write(fd, view[:_PART]) :]
+            except BlockingIOError:
+                continue  # another writer filled it meanwhile: wait again
+    finally:
+        os.close(fd)
 
 
 def _mode_for(target: Path) -> int:

@@ -54,6 +54,7 @@ Example:
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -61,9 +62,11 @@ import math
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 
 from corsbot_errors import CorsbotError
+from logs.dbaccess import not_writable
 from logs.jsonstream import JsonStreamError, read_array_file
 from logs.output import write_text
 from logs.schema import join_list
@@ -373,7 +376,8 @@ def write_records(path: str | os.PathLike[str], records: Iterable[LogRecord]) ->
     except BrokenPipeError:  # the reader of stdout or a FIFO left (`| head`): the CLI stops quietly
         raise
     except OSError as exc:
-        raise RecordError(f"{path}: cannot write ({exc.strerror or exc})") from exc
+        why = not_writable(Path(path)) if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else None
+        raise RecordError(f"{path}: cannot write ({why or exc.strerror or exc})") from exc
 
 
 def conversations(records: Iterable[LogRecord]) -> dict[int, list[LogRecord]]:

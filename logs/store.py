@@ -15,8 +15,9 @@ Every append is its own committed transaction: a killed process loses at most th
 writing.
 
 Threads: one connection guarded by a lock (``check_same_thread=False``), so worker threads of a
-channel may share one :class:`LogStore`; several processes may open the same file (WAL; a busy
-timeout of 30 s).
+channel may share one :class:`LogStore`; several processes may open the same file (WAL). A database
+another process holds locked is waited for, with a notice in the log naming the holder
+(:mod:`logs.dbaccess`); a read-only file, folder or file system is told apart in the error.
 
 Example:
     >>> import tempfile, pathlib
@@ -37,6 +38,7 @@ from pathlib import Path
 from types import TracebackType
 
 from corsbot_errors import CorsbotError
+from logs.dbaccess import LOCK_NOTICE_S, LockWaitExpired, WaitingConnection, is_busy, lock_holder, not_writable
 from logs.record import LogRecord, RecordError
 
 __all__ = [
@@ -51,7 +53,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_S = 30.0
+BUSY_TIMEOUT_S = LOCK_NOTICE_S
+"""SQLite's busy timeout of each statement; statements that may be run again keep waiting after it
+(``logs.dbaccess.WaitingConnection``, at most ``LOCK_WAIT_S``)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS log_records (
@@ -134,8 +138,8 @@ class StoreError(CorsbotError):
 class DatabaseOpenError(StoreError):
     """An SQLite database of corsbot (log, dialog state) cannot be opened or created.
 
-    The message names the file, a likely reason and what to do, e.g. ``cannot open the database
-    /x/corsbot.sqlite3 (read-only folder?): set CORSBOT_HOME to a writable folder``.
+    The message names the file, the reason and what to do, e.g. ``cannot open the database
+    /x/corsbot.sqlite3 (read-only folder): set CORSBOT_HOME to a writable folder``.
 
     Attributes:
         path: the database file.
@@ -210,21 +214,45 @@ def open_error(path: str | os.PathLike[str], exc: BaseException) -> DatabaseOpen
             statements (``PRAGMA journal_mode=WAL`` writes, so a read-only file fails there).
 
     Returns:
-        The error to raise (``from exc``); reason "read-only folder?" for permission problems,
-        "not an SQLite database" for a foreign file, else the library's message.
+        The error to raise (``from exc``). The reason says what is wrong, checked on the file system
+        (:func:`logs.dbaccess.not_writable`): "read-only file", "read-only folder", "read-only file
+        system"; "locked by pid N: corsbot telegram" when another process kept the database locked
+        past the wait; "not an SQLite database" for a foreign file; else the library's message
+        (then the advice names both likely causes instead of guessing one).
     """
     text = str(exc).lower()
-    if isinstance(exc, PermissionError) or any(hint in text for hint in _NOT_WRITABLE_HINTS):
-        reason = "read-only folder?"
-    elif "not a database" in text or "malformed" in text:
+    if isinstance(exc, LockWaitExpired) or is_busy(exc):
+        holder = lock_holder(path)
+        return DatabaseOpenError(
+            path,
+            f"locked by {holder}" if holder else str(exc),
+            "stop that process, or start again once it is done (another corsbot on the same database "
+            "must not hold it this long)",
+        )
+    if "not a database" in text or "malformed" in text:
         return DatabaseOpenError(
             path, "not an SQLite database", "move the file away or set CORSBOT_HOME to another folder"
         )
-    elif isinstance(exc, NotADirectoryError | FileExistsError):
-        reason = "a file stands where a folder should be"
-    else:
+    if isinstance(exc, NotADirectoryError | FileExistsError):
+        return DatabaseOpenError(path, "a file stands where a folder should be")
+    if isinstance(exc, PermissionError) or any(hint in text for hint in _NOT_WRITABLE_HINTS):
+        why = not_writable(path)
+        if why is not None and why.startswith("read-only file") and why != "read-only file system":
+            name = Path(path).with_name(why.split()[-1]) if why != "read-only file" else Path(path)
+            return DatabaseOpenError(
+                path, why, f"make it writable (chmod u+w {name}) or set CORSBOT_HOME to another folder"
+            )
+        if why == "read-only file system":
+            return DatabaseOpenError(path, why, "set CORSBOT_HOME to a folder on a writable disk")
+        if why is not None:
+            return DatabaseOpenError(path, why)
         reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
-    return DatabaseOpenError(path, reason)
+        return DatabaseOpenError(
+            path,
+            reason,
+            "check that its folder exists, is writable and has space, or set CORSBOT_HOME to another folder",
+        )
+    return DatabaseOpenError(path, getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__)
 
 
 def connect_sqlite(path: str | os.PathLike[str], schema: str) -> sqlite3.Connection:
@@ -233,17 +261,22 @@ def connect_sqlite(path: str | os.PathLike[str], schema: str) -> sqlite3.Connect
     Autocommit mode (``isolation_level=None``: transactions are explicit), usable from any thread
     (callers hold their own lock), WAL with ``synchronous=NORMAL`` (readers never wait for the
     writer; a power cut can lose the last transactions, never corrupt the file), a busy timeout
-    of :data:`BUSY_TIMEOUT_S`, then ``schema`` (SQL statements) executed. ``":memory:"`` opens an
-    in-memory database.
+    of :data:`BUSY_TIMEOUT_S`, after which statements that can be run again keep waiting for a
+    database another process holds locked (:class:`logs.dbaccess.WaitingConnection`: a notice in
+    the log naming the holder, at most ``LOCK_WAIT_S``), then ``schema`` (SQL statements) executed.
+    ``":memory:"`` opens an in-memory database.
 
     Raises:
-        DatabaseOpenError: the file or its folder cannot be created or opened (read-only folder),
-            or is not an SQLite database; the message names the file (see :func:`open_error`).
+        DatabaseOpenError: the file or its folder cannot be created or opened (read-only file,
+            folder or file system; still locked after the wait), or is not an SQLite database; the
+            message names the file (see :func:`open_error`).
     """
     try:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None)
+        conn = sqlite3.connect(
+            str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None, factory=WaitingConnection
+        )
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.executescript(schema)

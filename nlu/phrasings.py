@@ -34,7 +34,7 @@ import re
 from logs.schema import Intent
 from nlu.textnorm import chat_spelling
 
-__all__ = ["phrased_intent"]
+__all__ = ["card_fact", "for_this_time", "phrased_intent"]
 
 _WHY = re.compile(
     r"\bwhy\b(?!\s+not\b)"
@@ -270,3 +270,43 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
     ):
         return Intent.RECOMMENDATION.value
     return None
+
+
+_CREATOR_FACT = re.compile(
+    r"\bwho(?:'s| is| was)? (?:it|this|that|this one|that one|the song|the book|the film|the movie|the album) by\b"
+    r"|\bby whom\b|\bwho (?:made|wrote|directed|sings|sang|performs|performed|did|recorded) (?:it|this|that)\b"
+    r"|\bwho(?:'s| is| was) (?:the )?(?:director|author|writer|singer|artist|band|performer|creator)\b"
+    r"|\bwho (?:is|was) (?:it|this|that) from\b|\bwhose (?:song|book|film|movie|album) is (?:it|this|that)\b"
+)
+_YEAR_FACT = re.compile(
+    r"\bwhen (?:is|was|did|were) (?:it|this|that|this one|that one)(?: \w+)? (?:from|released|published|made|written"
+    r"|out|come out|came out|recorded|filmed)\b"
+    r"|\bwhat year\b|\bwhich year\b|\bhow old is (?:it|this|that)\b|\brelease date\b|\bpublication date\b"
+    r"|\bwhen(?:'s| is| was) (?:it|this|that) from\b"
+)
+
+
+def card_fact(folded: str) -> str | None:
+    """The one fact of the item on screen a question asks for: ``"creator"`` ("who is it by?", "who
+    directed it?", "who's the author?") or ``"year"`` ("when is it from?", "what year is it?"); None
+    for any other question (the details answer those)."""
+    if _CREATOR_FACT.search(folded):
+        return "creator"
+    if _YEAR_FACT.search(folded):
+        return "year"
+    return None
+
+
+_THIS_TIME = re.compile(
+    r"\b(?:this time|for now|for today|for tonight|right now|at the moment|for the moment|this round"
+    r"|in this list|for this list|for this one|for a change|for once)\b"
+    r"|^(?:ok |okay |and |but |so |hmm )?(?:no|without|nothing with|nothing by|skip the|none of the|not) [^,.!?]*\bplease\b"
+    r"|^(?:ok |okay |and |but |so )?(?:please )?(?:no more|nothing with|nothing by|without) \w"
+)
+"""A constraint said for now only ("not Radiohead this time", "no horror please", "without Tom Cruise
+please", "nothing by Stephen King for now"): it holds for the session, it is not a stored opinion."""
+
+
+def for_this_time(folded: str) -> bool:
+    """Whether the message says its constraint holds for now only (see :data:`_THIS_TIME`)."""
+    return bool(_THIS_TIME.search(folded))

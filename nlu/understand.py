@@ -35,7 +35,7 @@ from nlu.disambiguation import YES_WORDS, parse_option
 from nlu.disambiguation import Choice as AnswerChoice
 from nlu.linker import Mention
 from nlu.mention_context import in_longer_name
-from nlu.phrasings import phrased_intent
+from nlu.phrasings import card_fact, for_this_time, phrased_intent
 from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import Answer as SuggestionAnswer
@@ -388,6 +388,10 @@ class TurnParse:
             of the words just stored with an additive word ("the 1933 one is a classic too").
         request: the request for recommendations the turn makes (``nlu.requests``: its seeds, "more"),
             or None; with one, the intent is ``request_recommendation`` and ``readings`` are its names.
+        card_fact: the one fact of the item on screen (or suggested) a question asks for: ``"creator"``
+            ("who is it by?") or ``"year"`` ("when is it from?"), else None (``nlu.phrasings.card_fact``).
+        this_time: the message's constraint holds for now only ("not Radiohead this time", "no horror
+            please": ``nlu.phrasings.for_this_time``), not as a stored opinion.
     """
 
     text: str
@@ -423,6 +427,8 @@ class TurnParse:
     substitutes: tuple[str, ...] = ()
     also: bool = False
     request: Request | None = None
+    card_fact: str | None = None
+    this_time: bool = False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -532,6 +538,8 @@ def understand(
         said_no=bool(NO_WORD.search(folded)),
         negative=bool(NONE.search(folded) or NO.fullmatch(folded.strip(" .!"))),
         roles=_roles(folded, view.domain),
+        card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
+        this_time=for_this_time(folded),
     )
     if (
         view.focus is None
@@ -789,6 +797,8 @@ def _card_question(predicted: str, folded: str) -> str | None:
     if CARD_WORD.match(folded):
         return CARD_COMMANDS.get(folded.strip(" .!?").split()[-1], Intent.REC_DETAILS.value)
     asked = CARD_QUESTION.search(folded)
+    if asked is None and card_fact(folded) is not None:  # "who is it by?", "when is it from?" (issue 23)
+        return Intent.REC_DETAILS.value
     return CARD_QUESTION_WORDS[asked.group(1) or asked.group(2)] if asked else None
 
 

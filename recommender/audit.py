@@ -24,7 +24,13 @@ gave for each item. :func:`audit` counts five kinds of fault:
   value of the item, or a value it shares with a liked item, through a property that is not weak);
 - ``duplicate_options``: a question whose options contain two that look the same (equal names once
   case, accents and punctuation are ignored), or two property values of one kind whose names are
-  near-duplicates (``recommender.kinds.genre_key``: "crime" / "crime novel" / "crime fiction").
+  near-duplicates (``recommender.kinds.genre_key``: "crime" / "crime novel" / "crime fiction");
+- ``constraint_violations``, ``repeats``, ``creator_missing`` (issue 23) over the session's lists
+  (:class:`recommender.audit_lists.ShownList`: the first list, the rest of it after a critique, the
+  list after the stated dislikes, a skip and a constraint of the session), and ``wrong_kind`` also by
+  the items' classes and descriptions (``audit_lists.wrong_class``): see :mod:`recommender.audit_lists`.
+  ``creator_missing`` is a share in the summary line: cards without their creator over the cards
+  whose item has a known creator.
 
 Each fault is also kept as a :class:`Finding` (session, counter, detail) for the report.
 
@@ -43,17 +49,27 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from recommender.audit_lists import ShownList, constraint_violations, creator_cards, repeats, wrong_class
 from recommender.explain import Reason, ReasonKind, reason_claims
 from recommender.kbgraph import LIKED_BY, USER_NODE_PREFIX
 from recommender.kinds import genre_key
-from recommender.recommend import Profile
 from recommender.schema import DOMAINS, weak_pids
+from recommender.values import Profile
 
 if TYPE_CHECKING:
     from recommender.recommend import Recommender
 
-COUNTERS = ("wrong_kind", "bare_ids", "false_explanations", "weak_only_explanations", "duplicate_options")
-"""The audit's counters, in the order of the summary line."""
+COUNTERS = (
+    "wrong_kind",
+    "bare_ids",
+    "false_explanations",
+    "weak_only_explanations",
+    "duplicate_options",
+    "constraint_violations",
+    "repeats",
+    "creator_missing",
+)
+"""The audit's counters, in the order of the summary line (``creator_missing`` printed as a share)."""
 
 _URL = re.compile(r"https?://\S+")
 _QID = re.compile(r"(?<![\w/#=:])Q\d+\b")
@@ -89,6 +105,8 @@ class Session:
             whose "why" was shown.
         shown: every text shown.
         options: every question's options.
+        lists: every list shown with what stood then (issue 23); the first is ``items``; the reasons
+            of the later ones are checked like ``reasons``, against their own profile.
     """
 
     user: str
@@ -97,6 +115,7 @@ class Session:
     reasons: Mapping[str, tuple[Reason, ...]] = field(default_factory=dict)
     shown: tuple[Shown, ...] = ()
     options: tuple[OptionList, ...] = ()
+    lists: tuple[ShownList, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +137,23 @@ class AuditResult:
     findings: tuple[Finding, ...]
     explanations: int = 0
     claims: int = 0
+    creator_cards: int = 0
+
+    @property
+    def creator_missing_share(self) -> float:
+        """Cards without their known creator over the cards whose item has one (0 when none)."""
+        return self.counts.get("creator_missing", 0) / self.creator_cards if self.creator_cards else 0.0
+
+    def value(self, counter: str) -> str:
+        """A counter as the summary line prints it (``creator_missing``: the share, ``0`` when none)."""
+        if counter == "creator_missing":
+            return f"{self.creator_missing_share:.3g}"
+        return str(self.counts.get(counter, 0))
 
     def summary_line(self) -> str:
         """``audit: sessions=N wrong_kind=A bare_ids=B false_explanations=C weak_only_explanations=D
-        duplicate_options=E``."""
-        return f"audit: sessions={self.sessions} " + " ".join(f"{c}={self.counts.get(c, 0)}" for c in COUNTERS)
+        duplicate_options=E constraint_violations=F repeats=G creator_missing=H`` (H a share)."""
+        return f"audit: sessions={self.sessions} " + " ".join(f"{c}={self.value(c)}" for c in COUNTERS)
 
 
 # -- sampling --------------------------------------------------------------------------------
@@ -327,31 +358,39 @@ def audit_session(recommender: Recommender, session: Session) -> tuple[list[Find
     kb = recommender.kb
     user = session.user
     found: list[Finding] = []
-    for qid in session.items:
-        why = wrong_kind(kb, qid)
+    listed = dict.fromkeys([*session.items, *(q for shown in session.lists for q in shown.items)])
+    for qid in listed:
+        why = wrong_kind(kb, qid) or wrong_class(kb, qid)
         if why:
             found.append(Finding("wrong_kind", user, f"{qid} {kb.label(qid)!r}: {why}"))
+    for shown_list in session.lists:
+        found.extend(Finding("constraint_violations", user, d) for d in constraint_violations(kb, shown_list))
+        found.extend(Finding("repeats", user, d) for d in repeats(kb, shown_list))
+    _due, missing = creator_cards(kb, session.lists)
+    found.extend(Finding("creator_missing", user, d) for d in missing)
     for shown in session.shown:
         ids = bare_ids(shown.text)
         if ids:
             found.append(Finding("bare_ids", user, f"{shown.where}: {', '.join(ids)} in {shown.text[:160]!r}"))
     n_claims = 0
-    for item, reasons in session.reasons.items():
+    explained = [(session.profile, item, reasons) for item, reasons in session.reasons.items()]
+    explained += [(s.profile, item, reasons) for s in session.lists[1:] for item, reasons in s.reasons]
+    for profile, item, reasons in explained:
         for reason in reasons:
             n_claims += len(reason_claims(kb, item, reason))
-            problems = reason_problems(recommender, session.profile, item, reason)
+            problems = reason_problems(recommender, profile, item, reason)
             if problems:
                 said = f"{reason.kind} entity={reason.entity} pid={reason.pid} via={reason.via}"
                 found.append(
                     Finding("false_explanations", user, f"{item} {kb.label(item)!r} ({said}): {'; '.join(problems)}")
                 )
-        weak = weak_only(recommender, session.profile, item, reasons)
+        weak = weak_only(recommender, profile, item, reasons)
         if weak:
             found.append(Finding("weak_only_explanations", user, f"{item} {kb.label(item)!r}: {weak}"))
     for options in session.options:
         for dup in duplicate_options(kb, options):
             found.append(Finding("duplicate_options", user, dup))
-    return found, len(session.reasons), n_claims
+    return found, len(explained), n_claims
 
 
 def audit(recommender: Recommender, sessions: Iterable[Session]) -> AuditResult:
@@ -362,15 +401,16 @@ def audit(recommender: Recommender, sessions: Iterable[Session]) -> AuditResult:
         bare ids is one finding; a false explanation counts once per false reason).
     """
     findings: list[Finding] = []
-    n = explanations = claims = 0
+    n = explanations = claims = due = 0
     for session in sessions:
         n += 1
         found, e, c = audit_session(recommender, session)
         findings.extend(found)
         explanations += e
         claims += c
+        due += creator_cards(recommender.kb, session.lists)[0]
     counts = {c: sum(1 for f in findings if f.counter == c) for c in COUNTERS}
-    return AuditResult(n, counts, tuple(findings), explanations, claims)
+    return AuditResult(n, counts, tuple(findings), explanations, claims, due)
 
 
 def markdown_report(results: Mapping[str, AuditResult], *, examples: int = 10) -> str:
@@ -381,7 +421,7 @@ def markdown_report(results: Mapping[str, AuditResult], *, examples: int = 10) -
     for domain, r in results.items():
         lines.append(
             f"| {domain} | {r.sessions} | {r.explanations} | {r.claims} | "
-            + " | ".join(str(r.counts.get(c, 0)) for c in COUNTERS)
+            + " | ".join(r.value(c) for c in COUNTERS)
             + " |"
         )
     for domain, r in results.items():
@@ -403,6 +443,7 @@ def merge(results: Iterable[AuditResult]) -> AuditResult:
         tuple(f for r in results for f in r.findings),
         sum(r.explanations for r in results),
         sum(r.claims for r in results),
+        sum(r.creator_cards for r in results),
     )
 
 

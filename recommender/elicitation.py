@@ -57,6 +57,9 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from corsbot_errors import ConfigError
+from recommender.constraints import Constraints, parts_of_liked, profile_constraints
+from recommender.recommend import Recommender, top_k
+from recommender.values import Avoid, Profile
 
 QID = str
 
@@ -273,8 +276,6 @@ class Elicitor:
     def _highest(self, request: ElicitationRequest, allowed: NDArray[np.bool_]) -> int | None:
         if len(set(request.liked) | set(request.disliked)) < HIGHEST_MIN_RATINGS:
             return self._popularity(request, allowed)
-        from recommender.recommend import Profile
-
         profile = Profile(
             liked=frozenset(request.liked) - frozenset(request.disliked), disliked=frozenset(request.disliked)
         )
@@ -327,8 +328,87 @@ def _value_matrix_from_arrays(kb: Any, items: tuple[QID, ...]) -> tuple[sp.csr_m
     return matrix, np.diff(matrix.indptr).astype(np.float64)
 
 
+# --------------------------------------------------------------------------------------------
+# items offered to rate when the profile is too small
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """An item proposed for rating during preference acquisition.
+
+    Attributes:
+        qid: the item.
+        source: "similar" (close to liked items in the graph) or "popular".
+        score: similarity mass or popularity.
+    """
+
+    qid: QID
+    source: str
+    score: float
+
+
+def elicitation_suggestions(
+    recommender: Recommender,
+    profile: Profile,
+    *,
+    k: int = 5,
+    similar_share: float = 0.6,
+    exclude: Iterable[QID] = (),
+    avoid: Iterable[Avoid] = (),
+) -> tuple[Suggestion, ...]:
+    """Items to propose for rating: similar to the liked items, then popular ones (the user may skip).
+
+    Item-to-item similarity is a two-step walk on the weighted graph from the liked nodes
+    (liked item -> shared values -> other items), i.e. shared property values weighted like the
+    recommender weights them; popularity is the KB's.
+
+    Args:
+        recommender: the domain's recommender.
+        profile: current profile; rated items and ``exclude`` are never proposed.
+        k: number of suggestions.
+        similar_share: at most ``round(k * similar_share)`` come from similarity (0 when nothing
+            is liked), the rest from popularity.
+        exclude: more items not to propose (e.g. skipped ones).
+        avoid: the session's constraints; with the profile's dislikes they leave items out
+            (``recommender.constraints``), as do the parts of a liked series or album.
+
+    Returns:
+        Suggestions, similar first then popular, no duplicates.
+    """
+    if k <= 0:
+        return ()
+    g = recommender.graph
+    kb = recommender.kb
+    cons = Constraints(kb, (*profile_constraints(profile, kb), *avoid))
+    banned = profile.rated | frozenset(exclude) | cons.excluded() | parts_of_liked(kb, profile)
+    allowed = np.ones(len(recommender.item_index), dtype=bool)
+    for q in banned:
+        pos = recommender.item_position(q)
+        if pos is not None:
+            allowed[pos] = False
+    out: list[Suggestion] = []
+    liked = [g.index[q] for q in profile.liked if q in g.index and q not in profile.disliked]
+    n_similar = round(k * similar_share) if liked else 0
+    if n_similar:
+        v = np.zeros(g.n_nodes)
+        v[liked] = 1.0 / len(liked)
+        inv = np.divide(1.0, g.out_weight, out=np.zeros(g.n_nodes), where=g.out_weight > 0)
+        for _ in range(2):
+            v = g.weights_t @ (v * inv)
+        sim = v[recommender.item_index]
+        ok = allowed & (sim > 0)
+        for i in top_k(sim, recommender.item_popularity, ok, n_similar):
+            out.append(Suggestion(recommender.item_qid(i), "similar", float(sim[i])))
+            allowed[i] = False
+    for i in top_k(recommender.item_popularity, np.zeros_like(recommender.item_popularity), allowed, k - len(out)):
+        out.append(Suggestion(recommender.item_qid(i), "popular", float(recommender.item_popularity[i])))
+    return tuple(out)
+
+
 __all__ = [
     "CONDITIONS",
+    "Suggestion",
+    "elicitation_suggestions",
     "HIGHEST_MIN_RATINGS",
     "RANDPOP_N",
     "STRATEGIES",

@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from recommender.elicitation import STRATEGIES, ElicitationRequest, Elicitor
-from recommender.recommend import Profile
+from recommender.values import Profile
 
 logger = logging.getLogger(__name__)
 

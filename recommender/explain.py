@@ -43,16 +43,33 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from recommender.recommend import is_user_node
+from recommender.kbgraph import is_user_node
+from recommender.names import known_role, unfinished_name
+from recommender.pagerank import SparseGraph
+from recommender.phrases import CAMEO, IT_PHRASE, LIKED_PHRASE
 from recommender.schema import weak_pids
+from recommender.weighting import LIKED_BY, GraphWeighting
 
-if TYPE_CHECKING:
-    from recommender.recommend import Recommender
+
+class Recommender(Protocol):
+    """What the reasons are read from: ``recommender.recommend.Recommender`` (its graph, damping,
+    edge weighting and knowledge base)."""
+
+    @property
+    def kb(self) -> Any: ...
+    @property
+    def graph(self) -> SparseGraph: ...
+    @property
+    def damping(self) -> float: ...
+    @property
+    def weighting(self) -> GraphWeighting: ...
+    def edge_pids(self, a: str, b: str) -> tuple[str, ...]: ...
+
 
 logger = logging.getLogger(__name__)
 
@@ -194,7 +211,7 @@ def top_reasons(
                     co_liked[u_qid] = co_liked.get(u_qid, 0.0) + share
             continue
         pids_vi = pids_between(v_qid, item)
-        pid = _best_pid(recommender, pids_vi)
+        pid = _best_pid(recommender, pids_vi, v_qid)
         direct = a * float(scores[v]) * transition(v, w_vi) / x_i
         if v_qid in liked_set:
             reasons.append(Reason(ReasonKind.LIKED_VALUE, v_qid, pid, None, direct))
@@ -212,11 +229,11 @@ def top_reasons(
                 p for p in pids_vi if p in pids_uv and reversed_(item, p, v_qid) == reversed_(u_qid, p, v_qid)
             ]
             if common:  # both edges by one property: "Like Inception, it stars Tom Hardy"
-                shared = _best_pid(recommender, common)
+                shared = _best_pid(recommender, common, v_qid)
                 reasons.append(Reason(ReasonKind.SHARED_VALUE, u_qid, shared, v_qid, share))
             else:
                 reasons.append(
-                    Reason(ReasonKind.SHARED_VALUE, u_qid, pid, v_qid, share, _best_pid(recommender, pids_uv))
+                    Reason(ReasonKind.SHARED_VALUE, u_qid, pid, v_qid, share, _best_pid(recommender, pids_uv, v_qid))
                 )
         rest = direct - attributed
         if rest > 0:
@@ -224,8 +241,12 @@ def top_reasons(
     reasons.extend(Reason(ReasonKind.CO_LIKED, u, None, None, w) for u, w in co_liked.items())
     label = recommender.kb.label
 
-    def named(r: Reason) -> bool:  # an unlabeled entity would be shown as a bare QID
-        return label(r.entity) != r.entity and (r.via is None or label(r.via) != r.via)
+    def readable(q: str) -> bool:  # an unlabeled entity would be shown as a bare QID, a cut name as nonsense
+        name = label(q)
+        return name != q and not unfinished_name(name)
+
+    def named(r: Reason) -> bool:
+        return readable(r.entity) and (r.via is None or readable(r.via))
 
     reasons = [r for r in reasons if r.weight > 0 and named(r)]
     reasons.sort(key=lambda r: (-r.weight, r.kind != ReasonKind.LIKED_VALUE, r.entity, r.via or ""))
@@ -246,12 +267,18 @@ def top_reasons(
     return tuple(related[:1])
 
 
-def _best_pid(recommender: Recommender, pids: Iterable[str]) -> str | None:
-    """The property a sentence names among those of one edge: the heaviest in the walk, then the
-    lowest number (``P57`` before ``P58``)."""
+def _best_pid(recommender: Recommender, pids: Iterable[str], value: str | None = None) -> str | None:
+    """The property a sentence names among those of one edge: the role ``value`` (a person) is
+    known for when its description names one of them (``names.known_role``: a producer's cameo is
+    "produced by", not "stars"), else the heaviest in the walk, then the lowest number (``P57``
+    before ``P58``)."""
     pids = tuple(pids)
     if not pids:
         return None
+    if value is not None and len(pids) > 1:
+        known = known_role(recommender.kb, value, pids)
+        if known is not None:
+            return known
     weighting = recommender.weighting
     return max(pids, key=lambda p: (weighting.pid_weight(p), -_pid_number(p)))
 
@@ -263,87 +290,6 @@ def _pid_number(pid: str) -> int:
 # --------------------------------------------------------------------------------------------
 # rendering
 
-_LIKED_PHRASE: dict[str, str] = {
-    "P57": "{x}, who directed it",
-    "P161": "{x}, who stars in it",
-    "P58": "{x}, who wrote it",
-    "P50": "{x}, who wrote it",
-    "P86": "{x}, who composed its music",
-    "P162": "{x}, who produced it",
-    "P175": "{x}, who performs it",
-    "P170": "{x}, who created it",
-    "P272": "{x}, who produced it",
-    "P264": "the label {x}",
-    "P1040": "{x}, who edited it",
-    "P344": "{x}, who shot it",
-    "P1431": "{x}, who executive-produced it",
-    "P676": "{x}, who wrote its lyrics",
-    "P361": "{x}, the album it is on",
-    "P463": "{x}, a band it belongs to",
-    "P1303": "{x}, an instrument it plays",
-    "P123": "{x}, its publisher",
-    "P135": "the {x} movement",
-    "P921": "{x}, its subject",
-    "P179": "the {x} series",
-    "P8345": "the {x} franchise",
-    "P144": "{x}, which it is based on",
-    "P155": "{x}, which it follows",
-    "P156": "{x}, which follows it",
-    # the item is the *value* of the claim (both ends are items: "~" marks the reversed edge)
-    "~P175": "{x}, which it performs",
-    "~P86": "{x}, which it composed",
-    "~P676": "{x}, which it wrote the lyrics of",
-    "~P361": "{x}, which is on it",
-    "~P463": "{x}, one of its members",
-    "~P144": "{x}, which is based on it",
-    "~P155": "{x}, which follows it",
-    "~P156": "{x}, which it follows",
-}
-"""How a liked value is named in "You like ..." (``{x}`` = its label)."""
-
-_IT_PHRASE: dict[str, str] = {
-    "P57": "it is directed by {x}",
-    "P161": "it stars {x}",
-    "P58": "it is written by {x}",
-    "P50": "it is written by {x}",
-    "P86": "it has music by {x}",
-    "P162": "it is produced by {x}",
-    "P272": "it is produced by {x}",
-    "P175": "it is by {x}",
-    "P170": "it is created by {x}",
-    "P136": "its genre is {x}",
-    "P495": "it comes from {x}",
-    "P840": "it is set in {x}",
-    "P921": "it is about {x}",
-    "P179": "it belongs to {x}",
-    "P264": "it is on the label {x}",
-    "P364": "it is in {x}",
-    "P407": "it is in {x}",
-    "P166": "it won the {x}",
-    "P1411": "it was nominated for the {x}",
-    "P155": "it follows {x}",
-    "P156": "it is followed by {x}",
-    "P1431": "it is executive-produced by {x}",
-    "P676": "it has lyrics by {x}",
-    "P361": "it is on {x}",
-    "P463": "it belongs to the band {x}",
-    "P1303": "it plays the {x}",
-    "P123": "it is published by {x}",
-    "P135": "it belongs to the {x} movement",
-    "P8345": "it is part of the {x} franchise",
-    "P144": "it is based on {x}",
-    "P1040": "it is edited by {x}",
-    "P344": "it is shot by {x}",
-    "~P175": "it performs {x}",
-    "~P86": "it composed {x}",
-    "~P676": "it wrote the lyrics of {x}",
-    "~P361": "{x} is on it",
-    "~P463": "{x} is one of its members",
-    "~P144": "{x} is based on it",
-    "~P155": "it is followed by {x}",
-    "~P156": "it follows {x}",
-}
-"""How an item's value is stated ("like Inception, it stars Tom Hardy")."""
 
 _DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 _DOMAIN_NOUN = {"movie": "films", "book": "books", "music": "music"}
@@ -392,8 +338,8 @@ def render_reasons(
             x = _short(label(r.entity))
             if r.pid == "P136":  # genre
                 liked_parts.append(f"{x} {noun}" if domain != "music" else f"{x} music")
-            elif r.pid in _LIKED_PHRASE:
-                liked_parts.append(_LIKED_PHRASE[r.pid].format(x=x))
+            elif r.pid in LIKED_PHRASE:
+                liked_parts.append(LIKED_PHRASE[r.pid].format(x=x))
             else:
                 role = _role(r.pid, role_name) if not (r.pid or "").startswith("~") else None
                 liked_parts.append(f"{x} ({role})" if role else x)
@@ -424,8 +370,8 @@ def render_reasons(
 
 def _it(pid: str | None, value_label: str, role_name: Callable[[str], str] | None) -> str:
     x = _short(value_label)
-    if pid in _IT_PHRASE:
-        return _IT_PHRASE[pid].format(x=x)
+    if pid in IT_PHRASE:
+        return IT_PHRASE[pid].format(x=x)
     role = _role(pid, role_name)
     if pid is not None and pid.startswith("~"):  # the item is the value: "it is the album of X" is not safe
         return f"it is linked to {x} ({role})" if role else f"it is linked to {x}"
@@ -434,6 +380,30 @@ def _it(pid: str | None, value_label: str, role_name: Callable[[str], str] | Non
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def claim_text(pid: str | None, value_label: str, domain: str = "movie") -> str:
+    """The item's claim as the reasons state it, lower case: "it is directed by Quentin Tarantino",
+    "it is a horror film" (a genre named with its medium noun), "its genre is jazz"."""
+    from recommender.schema import role_name as schema_role_name
+
+    if pid == "P136":
+        last = value_label.split()[-1].lower() if value_label.split() else ""
+        if last in ("film", "movie", "novel", "book", "song", "album", "fiction", "music"):
+            article = "an" if value_label[:1].lower() in "aeiou" else "a"
+            return (
+                f"it is {article} {_short(value_label)}"
+                if last not in ("fiction", "music")
+                else _it(pid, value_label, None)
+            )
+    return _it(pid, value_label, lambda p: schema_role_name(p.lstrip("~"), domain))
+
+
+def uncontradicted(reasons: Iterable[Reason], avoided: Iterable[str]) -> tuple[Reason, ...]:
+    """``reasons`` without those that cite something the person said they do not want (a disliked
+    value or item, a constraint of the session): an explanation never cites a contradicted reason."""
+    gone = set(avoided)
+    return tuple(r for r in reasons if r.entity not in gone and (r.via is None or r.via not in gone))
 
 
 def explain_text(recommender: Recommender, reasons: Iterable[Reason], *, item: str | None = None) -> str:
@@ -455,9 +425,21 @@ def explain_text(recommender: Recommender, reasons: Iterable[Reason], *, item: s
     domain = getattr(kb, "domain", "movie")
     if item is not None:
         reasons = [_oriented(kb, item, r) for r in reasons]
+    reasons = [_cameo(kb, r) for r in reasons]
     return render_reasons(
         reasons, label=kb.label, domain=domain, role_name=lambda pid: schema_role_name(pid.lstrip("~"), domain)
     )
+
+
+def _cameo(kb: object, reason: Reason) -> Reason:
+    """A cast reason about someone whose description names another role ("American film producer")
+    is said as an appearance: "it stars Lawrence Bender" would call a producer's cameo a lead role."""
+    person = reason.via if reason.kind == ReasonKind.SHARED_VALUE else reason.entity
+    if reason.pid != "P161" or person is None or reason.kind == ReasonKind.CO_LIKED:
+        return reason
+    if known_role(kb, person, ("P161", "P162", "P57", "P58", "P86", "P344", "P1040")) in (None, "P161"):
+        return reason
+    return Reason(reason.kind, reason.entity, CAMEO, reason.via, reason.weight, reason.via_pid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,8 +465,6 @@ def reason_claims(kb: object, item: str, reason: Reason) -> tuple[Claim, ...]:
 
     A reason without a property states nothing checkable but its collaborative claim (empty tuple).
     """
-    from recommender.kbgraph import LIKED_BY
-
     if reason.kind == ReasonKind.CO_LIKED:
         return (Claim(reason.entity, LIKED_BY, item),)
     if reason.pid is None:
@@ -533,6 +513,8 @@ def _reversed(kb: object, subject: str, pid: str, other: str) -> bool:
 
 __all__ = [
     "MAX_REASONS",
+    "claim_text",
+    "uncontradicted",
     "Claim",
     "Reason",
     "ReasonKind",

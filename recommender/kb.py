@@ -15,7 +15,7 @@ written together from one document (:meth:`SnapshotData.to_json`):
 Document layout::
 
     {
-      "format": "corsbot-kb", "version": 1, "domain": "movie",
+      "format": "corsbot-kb", "version": 2, "domain": "movie",
       "source": "embedded:/…/wikidata-subset.nt.gz", "built_at": "2026-…Z",
       "entities": ["Q1", …],              # items first (n_items of them), then the other values;
       "n_items": 17207,                   #   each group sorted by numeric id
@@ -32,7 +32,9 @@ Document layout::
                                            #   (a writer with no book in the graph is still "author")
       "kind_names": ["person", "genre", "film"],   # the schema's kinds (recommender.kinds)
       "kinds": [2, 2, …, 0, -1, …],        # per entity: index into kind_names, -1 = none
-      "merged": {"Q1123": 40213, …}        # near-duplicate genre QID -> the entity it became
+      "merged": {"Q1123": 40213, …},       # near-duplicate genre QID -> the entity it became
+      "classes": {"12": ["Q11424"], …},    # item -> its P31 classes (version 2)
+      "class_kinds": {"Q5398426": "broadcast", …}  # class -> kind whose closure holds it (version 2)
     }
 
 Edges join an item or a property value (a *value claim*: an artist's genre, a band member's band) to a
@@ -84,7 +86,9 @@ logger = logging.getLogger(__name__)
 SNAPSHOT_FILE = "kb.json.gz"
 """Name of the snapshot file inside a domain's snapshot folder."""
 SNAPSHOT_FORMAT = "corsbot-kb"
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
+"""2: items carry their ``classes`` (P31) and the snapshot ``class_kinds`` (issue 23); a version-1
+snapshot is refused by ``read_snapshot`` (``corsbot kb build`` rewrites it)."""
 SITELINK_BONUS = 2.0
 """Popularity added for an English Wikipedia article (a degree-2 equivalent)."""
 
@@ -253,6 +257,8 @@ class SnapshotData:
     declared_roles: dict[str, set[str]] = field(default_factory=dict)  # qid -> pids (ValueType)
     kinds: dict[str, str] = field(default_factory=dict)  # qid -> kind name (recommender.kinds)
     merged: dict[str, str] = field(default_factory=dict)  # near-duplicate qid -> the qid it became
+    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # item -> its P31 classes
+    class_kinds: dict[str, str] = field(default_factory=dict)  # class -> the kind whose closure holds it
 
     def to_json(self, *, built_at: str | None = None) -> dict[str, Any]:
         """The snapshot document (see the module docstring); deterministic but for ``built_at``."""
@@ -317,6 +323,12 @@ class SnapshotData:
             "merged": {
                 q: index[c] for q, c in sorted(self.merged.items(), key=lambda kv: _qid_key(kv[0])) if c in index
             },
+            "classes": {
+                str(index[q]): list(cs)
+                for q, cs in sorted(self.classes.items(), key=lambda kv: _qid_key(kv[0]))
+                if q in index and cs
+            },
+            "class_kinds": dict(sorted(self.class_kinds.items(), key=lambda kv: _qid_key(kv[0]))),
         }
         return doc
 
@@ -526,6 +538,8 @@ class KnowledgeBase:
         "_kinds",
         "_kind_names",
         "_merged",
+        "_classes",
+        "_class_kinds",
         "_out_ptr",
         "_out_pid",
         "_out_val",
@@ -576,6 +590,8 @@ class KnowledgeBase:
             self._kinds = pack.array("kinds") if pack.kind("kinds") == "ints" else None
             merged = meta.get("merged") or {}
             self._merged: dict[str, int] = {str(q): int(i) for q, i in merged.items()}
+            self._classes = pack.entity_column("classes")
+            self._class_kinds: dict[str, str] = {str(c): str(k) for c, k in (meta.get("class_kinds") or {}).items()}
             self._out_ptr = pack.view("~out.ptr")
             self._out_pid = pack.view("edge_pid")
             self._out_val = pack.view("edge_value")
@@ -665,6 +681,16 @@ class KnowledgeBase:
             return None
         k = int(self._kinds[i])
         return self._kind_names[k] if 0 <= k < len(self._kind_names) else None
+
+    def classes(self, qid: str) -> tuple[QID, ...]:
+        """The item's ``wdt:P31`` classes as the build read them (empty: a value, unknown, version 1)."""
+        i = self.index_of(qid)
+        return () if i is None else tuple(QID(str(c)) for c in self._classes.get(i) or ())
+
+    def class_kinds(self, qid: str) -> tuple[str, ...]:
+        """The kinds its classes stand for, schema order (``("broadcast", "film")``: a film typed TV series)."""
+        found = {self._class_kinds[c] for c in self.classes(qid) if c in self._class_kinds}
+        return tuple(k.name for k in DOMAINS[self.domain].kinds if k.name in found) if self.domain in DOMAINS else ()
 
     def canonical(self, qid: str) -> QID:
         """The QID under which ``qid`` is in the graph: a near-duplicate genre merged at build time
@@ -869,46 +895,51 @@ class KnowledgeBase:
         does not need it (it builds its matrix from :meth:`edge_arrays`); it is for tools and tests.
         """
         if self._graph is None:
-            import networkx as nx
-
-            ei, ep, ev = (np.asarray(a, dtype=np.int64) for a in self.edge_arrays())
-            keep = ei != ev
-            lo, hi, p = np.minimum(ei, ev)[keep], np.maximum(ei, ev)[keep], ep[keep]
-            order = np.lexsort((p, hi, lo))
-            lo, hi, p = lo[order], hi[order], p[order]
-            ents, pids = self.entities(), self.pids
-            g = nx.Graph()
-            # Filled through the documented-internal dict-of-dicts (what add_nodes_from/add_edges_from
-            # do, without their per-item checks: 3-4x faster for ~100k edges); one data dict per
-            # edge, shared by both directions as networkx does.
-            node, adj = g._node, g._adj
-            n_items = self._n_items
-            for k, q in enumerate(ents):
-                node[q] = {"item": k < n_items}
-                adj[q] = {}
-            tuples: dict[tuple[int, ...], tuple[PID, ...]] = {}
-            start = 0
-            m = len(lo)
-            while start < m:
-                a, b = int(lo[start]), int(hi[start])
-                end = start + 1
-                while end < m and lo[end] == a and hi[end] == b:
-                    end += 1
-                key = tuple(sorted({int(x) for x in p[start:end]}))
-                tup = tuples.get(key)
-                if tup is None:
-                    tup = tuples[key] = tuple(pids[x] for x in key)
-                data = {"pids": tup}
-                qa, qb = ents[a], ents[b]
-                adj[qa][qb] = data
-                adj[qb][qa] = data
-                start = end
-            nx._clear_cache(g)
-            self._graph = g
+            self._graph = _networkx_graph(self)
         return self._graph
 
     def __repr__(self) -> str:
         return f"<KnowledgeBase {self.domain}: {self._n_items} items, {self._n} entities>"
+
+
+def _networkx_graph(kb: KnowledgeBase) -> networkx.Graph:
+    """The item-value graph of ``kb`` as networkx (see :meth:`KnowledgeBase.graph`)."""
+    import networkx as nx
+
+    ei, ep, ev = (np.asarray(a, dtype=np.int64) for a in kb.edge_arrays())
+    keep = ei != ev
+    lo, hi, p = np.minimum(ei, ev)[keep], np.maximum(ei, ev)[keep], ep[keep]
+    order = np.lexsort((p, hi, lo))
+    lo, hi, p = lo[order], hi[order], p[order]
+    ents, pids = kb.entities(), kb.pids
+    g = nx.Graph()
+    # Filled through the documented-internal dict-of-dicts (what add_nodes_from/add_edges_from
+    # do, without their per-item checks: 3-4x faster for ~100k edges); one data dict per
+    # edge, shared by both directions as networkx does.
+    node, adj = g._node, g._adj
+    n_items = len(kb.items)
+    for k, q in enumerate(ents):
+        node[q] = {"item": k < n_items}
+        adj[q] = {}
+    tuples: dict[tuple[int, ...], tuple[PID, ...]] = {}
+    start = 0
+    m = len(lo)
+    while start < m:
+        a, b = int(lo[start]), int(hi[start])
+        end = start + 1
+        while end < m and lo[end] == a and hi[end] == b:
+            end += 1
+        key = tuple(sorted({int(x) for x in p[start:end]}))
+        tup = tuples.get(key)
+        if tup is None:
+            tup = tuples[key] = tuple(pids[x] for x in key)
+        data = {"pids": tup}
+        qa, qb = ents[a], ents[b]
+        adj[qa][qb] = data
+        adj[qb][qa] = data
+        start = end
+    nx._clear_cache(g)
+    return g
 
 
 def pack_file(path: Path) -> Path:

@@ -14,7 +14,7 @@ tuple: :class:`NodeIds` and :class:`NodeIndex` answer through the KB's own looku
 The rows are ``(a, b, pid)`` with ``a < b``, one per distinct property linking a pair (the
 networkx graph's ``pids`` tuple), ``pid = -1`` for a pair without property; the edge weight of a pair
 is the sum of its rows' property weights times the degree factors of :class:`GraphWeighting`
-(see ``recommender.recommend``).
+(see ``recommender.weighting``).
 
 Example:
     >>> arrays = item_value_arrays(kb)                                  # doctest: +SKIP
@@ -25,21 +25,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from recommender.pagerank import SparseGraph
-
-if TYPE_CHECKING:
-    from recommender.recommend import GraphWeighting
+from recommender.weighting import LIKED_BY, GraphWeighting
 
 USER_NODE_PREFIX = "user:"
 """Prefix of the node id of a user in the collaborative graph (``"user:messages_nl.json#12"``);
 never a QID, never recommended."""
-LIKED_BY = "liked_by"
-"""Pseudo-property of a user--item (or user--value) edge in the collaborative graph."""
+
+
+def user_node(key: str) -> str:
+    """The graph node id of a user of the interaction data."""
+    return USER_NODE_PREFIX + str(key)
+
+
+def is_user_node(node: Hashable) -> bool:
+    """True for a user node of the collaborative graph."""
+    return isinstance(node, str) and node.startswith(USER_NODE_PREFIX)
 
 
 class NodeIds(Sequence[Hashable]):
@@ -244,7 +250,7 @@ class CollaborativeArrays:
 
 def with_users(arrays: ItemValueArrays, interactions: Mapping[str, Iterable[str]]) -> CollaborativeArrays:
     """Add one node per user linked to the liked QIDs that are KB nodes (others ignored; a user
-    with none gets no node), as ``recommender.recommend.add_user_edges`` does on networkx."""
+    with none gets no node), as ``recommender.nxgraph.add_user_edges`` does on networkx."""
     keys: list[str] = []
     src: list[int] = []
     dst: list[int] = []
@@ -315,7 +321,9 @@ __all__ = [
     "ItemValueArrays",
     "NodeIds",
     "NodeIndex",
+    "is_user_node",
     "item_value_arrays",
+    "user_node",
     "weighted_graph",
     "with_users",
 ]

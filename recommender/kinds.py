@@ -4,7 +4,9 @@
 (:attr:`recommender.schema.DomainSchema.kinds`), what they mean (issue 16):
 
 1. **Kinds** (:class:`KindRules`): an entity's kind is the first kind of the schema whose classes
-   (``wdt:P31`` closure) or occupations (``wdt:P106`` closure) match its types. The order is the
+   (``wdt:P31`` closure) or occupations (``wdt:P106`` closure) match its types, or whose description
+   rule (:attr:`~recommender.schema.Kind.described`, :func:`described_kind`) matches its description
+   before any item noun (a television series typed film too is a television series). The order is the
    conflict rule: in music a record label beats everything (a label with a Spotify artist id or a
    musician occupation is still a label, never an artist), then a band (a group typed album too,
    as AC/DC in the offline dump, is a band), then a person (a human typed as a song is an artist),
@@ -125,14 +127,26 @@ class KindRules:
             for k in schema.kinds
         ]
 
-    def by_type(self, types: TypeSets | None) -> Kind | None:
-        """The first kind whose classes or occupations match ``types`` (None: no rule matches)."""
-        if types is None:
-            return None
+    def by_type(self, types: TypeSets | None, description: str | None = None) -> Kind | None:
+        """The first kind whose classes or occupations match ``types``, or whose description rule
+        matches ``description`` (None: no rule matches)."""
         for kind, classes, occupations in self._rules:
-            if (types.p31 & classes) or (types.p106 & occupations):
+            if types is not None and ((types.p31 & classes) or (types.p106 & occupations)):
+                return kind
+            if description and kind.described and described_kind(kind, description):
                 return kind
         return None
+
+    def class_kinds(self, classes: Iterable[str]) -> dict[str, str]:
+        """``class -> kind name`` for each of ``classes`` in the closure of some kind's classes (the
+        first such kind), so that a snapshot can say what each class of its items stands for."""
+        out: dict[str, str] = {}
+        for c in classes:
+            for kind, closure, _occupations in self._rules:
+                if c in closure:
+                    out[c] = kind.name
+                    break
+        return out
 
     def of_value(self, types: TypeSets | None, in_pids: Iterable[str], out_pids: Iterable[str] = ()) -> str | None:
         """The kind of a property value: a type rule of a property kind, else the forced kind of a
@@ -157,6 +171,26 @@ class KindRules:
                 if pid in k.claims:
                     return k.name
         return None
+
+
+ITEM_NOUNS = re.compile(r"\b(?:film|movie|novel|book|song|single|album)s?\b", re.IGNORECASE)
+"""Nouns of item kinds: a description that names one before a kind's description rule is about an item
+("pilot movie of the TV series Babylon 5")."""
+
+
+def described_kind(kind: Kind, description: str) -> bool:
+    """Whether ``description`` names ``kind`` by its description rule before any item noun.
+
+    Example:
+        >>> from recommender.schema import BROADCAST_DESCRIPTION
+        >>> tv = Kind("broadcast", "television series", described=BROADCAST_DESCRIPTION)
+        >>> described_kind(tv, "American television series"), described_kind(tv, "pilot movie of the TV series")
+        (True, False)
+    """
+    if not kind.described:
+        return False
+    found = re.search(kind.described, description, re.IGNORECASE)
+    return found is not None and not ITEM_NOUNS.search(description[: found.start()])
 
 
 def connected_edges(items: Iterable[str], edges: Iterable[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
@@ -216,7 +250,9 @@ def _qnum(qid: str) -> int:
 
 
 __all__ = [
+    "ITEM_NOUNS",
     "KindRules",
+    "described_kind",
     "TypeSets",
     "connected_edges",
     "fold_name",

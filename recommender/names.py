@@ -130,6 +130,36 @@ def item_year(kb: Any, qid: str) -> int | None:
     return None
 
 
+_DANGLING = re.compile(r"\b(?:on|of|by|in|with|from|for|to|about|the|a|an|and|or|based)$", re.IGNORECASE)
+_DESCRIBED_ROLES: tuple[tuple[str, str], ...] = (
+    ("P162", r"producer"),
+    ("P57", r"director|filmmaker"),
+    ("P58", r"screenwriter|scriptwriter"),
+    ("P86", r"composer"),
+    ("P344", r"cinematographer"),
+    ("P1040", r"film editor"),
+    ("P161", r"actor|actress"),
+)
+"""Role nouns of person descriptions ("American film producer"), most specific first."""
+
+
+def unfinished_name(label: str) -> bool:
+    """True for a label cut before its end ("film based on"): never shown as a genre or reason."""
+    return bool(_DANGLING.search(label.strip()))
+
+
+def known_role(kb: Any, person: str, pids: Sequence[str]) -> str | None:
+    """Among ``pids`` (the properties linking ``person`` to one item), the role the person is known
+    for: the first whose noun their KB description names ("American film producer": producer, so a
+    producer's cameo is not "it stars him"); None when the description names none of them."""
+    description = (kb.description(person) if callable(getattr(kb, "description", None)) else None) or ""
+    text = description.lower()
+    for pid, pattern in _DESCRIBED_ROLES:
+        if pid in pids and re.search(rf"\b(?:{pattern})\b", text):
+            return pid
+    return None
+
+
 def _qualifiers(kb: Any, qid: str) -> list[str]:
     """Year and what the entity is (or its description), as short strings."""
     if not kb.has(qid):
@@ -236,4 +266,13 @@ def _short(text: str, limit: int) -> str:
     return (cut or text[: limit - 1]) + "…"
 
 
-__all__ = ["MAX_DESCRIPTION_CHARS", "MAX_LABEL_CHARS", "MAX_ROLES", "distinct_labels", "distinguishable"]
+__all__ = [
+    "MAX_DESCRIPTION_CHARS",
+    "MAX_LABEL_CHARS",
+    "MAX_ROLES",
+    "distinct_labels",
+    "distinguishable",
+    "item_year",
+    "known_role",
+    "unfinished_name",
+]

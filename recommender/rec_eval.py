@@ -53,6 +53,10 @@ from recommender.recommend import Profile, Recommender
 logger = logging.getLogger(__name__)
 
 METHODS = ("pagerank", "popularity", "knn", "random")
+LISTED = "pagerank_listed"
+"""The recommender's ranking with the order of its lists (issue 23): in music, items without a known
+performer after all the others (``Recommender.shown_after``). Measured where that order applies, beside
+``pagerank`` (the ranking the headline figures and the summary line report)."""
 
 KNN_NEIGHBOURS = 50
 """Neighbourhood size of the item-kNN baseline (items kept per liked QID); see docs/benchmarks.md."""
@@ -306,6 +310,10 @@ def evaluate_domain(
     popularity_all = np.fromiter((counts.get(q, 0) for q in kb_items), dtype=np.float64, count=n)
     knn = ItemKnn(users, kb_items, neighbours=knn_neighbours)
     ranks: dict[str, list[int]] = {m: [] for m in METHODS}
+    after = recommender.shown_after
+    if after is not None:
+        ranks[LISTED] = []
+        rngs[LISTED] = np.random.default_rng([seed, 5])
     reachable: list[bool] = []
     group_of_case: list[str] = []
     n_users = skipped = fallbacks = 0
@@ -348,6 +356,10 @@ def evaluate_domain(
             co = knn.scores(user.key, [q for q in liked if q != held])
             for method, sc in (("pagerank", ppr), ("popularity", pop), ("knn", co), ("random", rnd)):
                 ranks[method].append(rank_of(sc[cand_idx], target, rngs[method]))
+            if after is not None:  # the same scores, the list's order: those "after" below every other item
+                listed = ppr.copy()
+                listed[:n_graph][after] -= float(np.max(np.abs(item_scores))) * 2 + 1.0
+                ranks[LISTED].append(rank_of(listed[cand_idx], target, rngs[LISTED]))
         if user_cases:
             n_users += 1
         if progress is not None:

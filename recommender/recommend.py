@@ -13,14 +13,24 @@ weighted sparse matrix once (:class:`GraphWeighting` decides the edge weights), 
 - prior: ``prior_mass`` (0.85 in the original ConveRSE system) spread evenly over the liked items
   and property values found in the graph, the rest (0.15) evenly over every other node;
 - disliked items and values are removed from the graph for that request (mask, no rebuild);
-- rated items (liked or disliked) and ``exclude`` are never recommended;
+- seeds ("more like X", issue 23): more nodes of the prior, beside the likes, for one request;
+  never stored, never recommended themselves;
+- rated items (liked or disliked), ``exclude``, the seeds and the parts of a liked series or album
+  are never recommended; items breaking a constraint (a disliked genre, person, band, author, in
+  the role it was disliked in, or a constraint of the session: :mod:`recommender.constraints`) are
+  left out unless nothing else is left, and ``Recommendations.left_out`` / ``relaxed`` say which;
+- some items come after all the others (a soft order, never an exclusion): in music a song or album
+  without a known performer, in every domain an item by the creator of a disliked item the person
+  likes nothing else of;
 - cold start (field cases F32, F33): with no like in the graph (no likes at all, only dislikes,
   liked QIDs unknown to the graph, or liked nodes without any edge), the ranking falls back to the
-  knowledge base's popularity, minus disliked items and items carrying a disliked value, and
-  ``Recommendations.fallback_reason`` tells the dialog why (``FALLBACK_*`` constants).
+  knowledge base's popularity, with the same exclusions, and ``Recommendations.fallback_reason``
+  tells the dialog why (``FALLBACK_*`` constants).
 
-Also here: critiquing (:func:`apply_critique`), item cards with preview links (:func:`item_card`)
-and elicitation suggestions (:func:`elicitation_suggestions`).
+Elsewhere: the values (``recommender.values``), the edge weights (``recommender.weighting``), the
+constraints (``recommender.constraints``), critiquing (``recommender.critique``), item cards
+(``recommender.cards``), elicitation suggestions (``recommender.elicitation``) and the networkx
+helpers of tools and tests (``recommender.nxgraph``).
 
 Example (``kb`` a loaded movie knowledge base):
     >>> rec = Recommender(kb)                                         # doctest: +SKIP
@@ -32,29 +42,45 @@ from __future__ import annotations
 
 import functools
 import logging
-import urllib.parse
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Iterator, Mapping
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from corsbot_errors import ConfigError
-from recommender.kb import spotify_url
+from recommender.constraints import (
+    CREATOR_PIDS,
+    Constraints,
+    disliked_creators,
+    parts_of_liked,
+    profile_constraints,
+    without_creator,
+)
+from recommender.explain import Reason, top_reasons
 from recommender.kbgraph import (
-    LIKED_BY,
     USER_NODE_PREFIX,
     ItemValueArrays,
+    is_user_node,
     item_value_arrays,
+    user_node,
     weighted_graph,
     with_users,
 )
-from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, SparseGraph, personalized_pagerank
+from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, personalized_pagerank
 from recommender.push import PushScores, PushSolver
-from recommender.schema import role_words_for
+from recommender.values import PID, QID, Avoid, KnowledgeBaseLike, Profile, Recommendations, ScoredItem
+from recommender.weighting import (
+    DEFAULT_USER_WEIGHT,
+    DEFAULT_WEIGHTING,
+    DOMAIN_WEIGHTINGS,
+    LIKED_BY,
+    PLAIN_WEIGHTING,
+    GraphWeighting,
+    domain_weighting,
+)
 
 CG_TOL = 1e-8
 """Relative residual of the recommender's CG solve (on the Schur complement of
@@ -65,12 +91,7 @@ random 5-like profiles."""
 if TYPE_CHECKING:
     import networkx as nx  # only tools and tests build networkx graphs: not imported at start
 
-    from recommender.explain import Reason
-
 logger = logging.getLogger(__name__)
-
-QID = str
-PID = str
 
 DEFAULT_METHOD = "auto"
 """Default PageRank solver: ``"auto"`` = exact CG (:func:`recommender.pagerank.personalized_pagerank`)
@@ -99,215 +120,6 @@ FALLBACK_ISOLATED_LIKES = "isolated_likes"
 """The liked nodes have no edge left (isolated, or all neighbours disliked): popularity ranking."""
 
 _SCORE_CACHE_SIZE = 64
-
-
-def user_node(key: str) -> str:
-    """The graph node id of a user of the interaction data."""
-    return USER_NODE_PREFIX + str(key)
-
-
-def is_user_node(node: Hashable) -> bool:
-    """True for a user node of the collaborative graph."""
-    return isinstance(node, str) and node.startswith(USER_NODE_PREFIX)
-
-
-class KnowledgeBaseLike(Protocol):
-    """The part of ``recommender.kb.KnowledgeBase`` (DESIGN.md) the recommender uses."""
-
-    @property
-    def domain(self) -> str: ...
-    @property
-    def items(self) -> AbstractSet[QID]: ...  # read-only: a frozenset, or the KB's lazy ItemSet
-
-    def has(self, qid: str) -> bool: ...
-    def is_item(self, qid: str) -> bool: ...
-    def label(self, qid: str) -> str: ...
-    def description(self, qid: str) -> str | None: ...
-    def item_values(self, item: str) -> tuple[tuple[PID, QID], ...]: ...
-    def value_items(self, value: str) -> tuple[tuple[PID, QID], ...]: ...
-    def popularity(self, qid: str) -> float: ...
-    def details(self, qid: str) -> Any: ...
-    def graph(self) -> nx.Graph: ...
-
-
-# --------------------------------------------------------------------------------------------
-# values
-
-
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """What a user said they like and dislike: items and property values (QIDs).
-
-    A QID is never in both sets when built through :meth:`like` / :meth:`dislike` (the later
-    opinion wins).
-    """
-
-    liked: frozenset[QID] = frozenset()
-    disliked: frozenset[QID] = frozenset()
-
-    def like(self, *qids: QID) -> Profile:
-        """A copy with ``qids`` liked (and no longer disliked)."""
-        new = frozenset(qids)
-        return Profile(liked=self.liked | new, disliked=self.disliked - new)
-
-    def dislike(self, *qids: QID) -> Profile:
-        """A copy with ``qids`` disliked (and no longer liked)."""
-        new = frozenset(qids)
-        return Profile(liked=self.liked - new, disliked=self.disliked | new)
-
-    def forget(self, *qids: QID) -> Profile:
-        """A copy without any opinion on ``qids``."""
-        gone = frozenset(qids)
-        return Profile(liked=self.liked - gone, disliked=self.disliked - gone)
-
-    @property
-    def rated(self) -> frozenset[QID]:
-        """Every QID with an opinion."""
-        return self.liked | self.disliked
-
-
-@dataclass(frozen=True, slots=True)
-class ScoredItem:
-    """One recommended item; ``score`` is PageRank probability mass (or popularity on fallback)."""
-
-    qid: QID
-    score: float
-
-
-@dataclass(frozen=True, slots=True)
-class Recommendations:
-    """Ranked suggestions, best first.
-
-    Attributes:
-        items: at most k items.
-        fallback_reason: None for a personalized ranking, else one of the ``FALLBACK_*`` codes
-            (the ranking is then by popularity and the dialog should ask for a liked item).
-        unknown: liked QIDs absent from the graph (the dialog can say "I don't know X well
-            enough yet", F33).
-    """
-
-    items: tuple[ScoredItem, ...]
-    fallback_reason: str | None = None
-    unknown: tuple[QID, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GraphWeighting:
-    """How edges of the item-value graph are weighted (chosen once per domain).
-
-    The weight of an edge u--v is ``sum(pid_weight(p) for p in pids) * f(u) * f(v)`` with
-    ``f(value) = deg(value) ** -hub_exponent`` (a genre shared by 5,000 films weighs less than a
-    director of 5: IDF-like down-weighting of hubs) and ``f(item) = deg(item) ** item_exponent``
-    (> 0 leads the walk from a value towards its better-described, usually better-known items).
-    ``deg`` is the number of graph neighbours. Weights are symmetric, so the walk stays an
-    undirected-graph walk (and the CG solver applies).
-
-    Collaborative edges (user -- liked item or value, pseudo-property :data:`LIKED_BY`, present
-    only when the recommender gets ``interactions``) weigh ``user_weight * deg(user) **
-    -user_exponent * f(other end)``.
-
-    Attributes:
-        pid_weights: (pid, weight) pairs; weight 0 drops that property's edges.
-        default_pid_weight: weight of properties not listed.
-        hub_exponent: >= 0; 0 = no hub down-weighting.
-        item_exponent: >= 0; 0 = no item-degree up-weighting.
-        user_weight: >= 0, weight of a collaborative edge relative to a KB property edge (1).
-        user_exponent: >= 0; down-weights users with many likes (``deg(user) ** -user_exponent``).
-    """
-
-    pid_weights: tuple[tuple[PID, float], ...] = ()
-    default_pid_weight: float = 1.0
-    hub_exponent: float = 0.0
-    item_exponent: float = 0.0
-    user_weight: float = 1.0
-    user_exponent: float = 0.0
-
-    def pid_weight(self, pid: PID) -> float:
-        """Weight of one property (:data:`LIKED_BY`: ``user_weight``)."""
-        if pid == LIKED_BY:
-            return self.user_weight
-        for p, w in self.pid_weights:
-            if p == pid:
-                return w
-        return self.default_pid_weight
-
-
-PLAIN_WEIGHTING = GraphWeighting()
-"""Weight 1 per property linking a pair (a director who also wrote the film: 2), no degree
-factors: the plain PageRank with priors of the original system over the KB graph."""
-
-DEFAULT_USER_WEIGHT = 3.0
-"""Weight of a collaborative (user--liked QID) edge against 1 per KB property; see
-:data:`DEFAULT_WEIGHTING` for how it was chosen."""
-
-DEFAULT_WEIGHTING = GraphWeighting(user_weight=DEFAULT_USER_WEIGHT)
-"""Default edge weighting: the plain KB graph (:data:`PLAIN_WEIGHTING`) plus user edges of weight
-:data:`DEFAULT_USER_WEIGHT` when the recommender gets ``interactions`` (without interactions it is
-exactly the plain graph).
-
-How the collaborative graph and its weight were chosen (``corsbot rec evaluate``, movie domain,
-852 cases = liked films with a KB edge; the held-out user's own node is hidden; settings
-chosen on the 592 cases of the NL users, then confirmed on the 260 cases of the mixed users; the
-graph always holds every study user, only the choice of settings uses the NL/mixed split):
-
-=========================================  ==========  =============  ===========
-setting                                    NL HR@10    mixed HR@10    all HR@10
-=========================================  ==========  =============  ===========
-KB graph only (plain, before)              0.400       0.550          0.446
-user edges, weight 0.3 / 1 / 2             .497/.508/.525  .573/.600/.615  .520/.536/.553
-user edges, weight 3 (**chosen**)          0.525       0.627          0.556
-user edges, weight 5 / 10                  .524/.520   .638/.619      .559/.550
-weight 3, hub_exponent 0.25 / 0.5          .530/.529   .635/.631      .562/.560
-weight 1, user_exponent 0.5; 3, 0.5        .498/.515   .573/.596      .521/.540
-weight 1, item-only user edges             0.508       0.588          0.533
-weight 1, damping 0.7 / 0.95; prior 0.95   .510/.514/.508  .592/.588/.600  (flat)
-popularity baseline (other users' likes)   0.208       0.150          0.190
-=========================================  ==========  =============  ===========
-
-Rule: the simplest setting within one standard error of the best NL figure (the best, weight 3
-with hub_exponent 0.25, is +3 NL cases of 592 over weight 3 alone; one standard error is about
-0.02), so one new knob, the user-edge weight 3; damping and prior mass stay the original's 0.85.
-Confirmed on the mixed users: 0.627 vs 0.150 for popularity. The KB part stays the plain graph.
-
-Caveat: part of the co-like signal comes from the original system itself (users rated items that
-system recommended to them, and similar profiles got similar recommendations), which also helps
-the popularity baseline computed from the same likes.
-
-Earlier KB-only tuning (before the collaborative graph, and with the earlier case definition that
-also counted the 114 liked films without any KB edge: 966 cases): leave-one-out, selecting on the NL users and
-checking on the mixed ones, over hub_exponent {0, 0.25, 0.5, 0.75, 1}, item_exponent {0, 0.5, 1},
-damping {0.5, 0.7, 0.85, 0.9, 0.95}, prior_mass {0.3 ... 1}, teleport spread uniformly or by KB
-popularity, per-property weights (cast 0.3/0.5/3, director 3 + screenwriter 2, genre 0/0.3/3,
-series and sequels 4, crew 0/0.2, subject and "based on" 0), liked-value vs liked-item prior
-weights {0.25, 4}, prior proportional to the liked node's degree^{-0.5, 0.5, 1}, and score
-boosts for items with a Wikipedia article or description. HR@10 stayed in 0.36-0.396 (plain
-0.393; best hub_exponent 0.5: 0.396, i.e. +3 cases of 966, well inside the +-0.016 standard
-error), and every item-degree or popularity boost lowered it. 114 of the 966 held-out films have
-no edge at all in the KB graph (an upper bound of 0.88 for any graph walk). No variant beat
-the plain graph beyond noise, so the KB part stays the original method's unweighted graph with
-damping 0.85 and prior mass 0.85; the knobs remain available for other data. (Series and sequel
-edges, P179/P155/P156, are already in the KB graph: about 2,800 of its 111k edges.)
-"""
-
-
-DOMAIN_WEIGHTINGS: Mapping[str, GraphWeighting] = {
-    "music": GraphWeighting(user_weight=20.0),
-}
-"""Edge weighting per domain, where it differs from :data:`DEFAULT_WEIGHTING` (issue 16): chosen on
-the released study's NL users by the rule of :data:`DEFAULT_WEIGHTING` (the simplest setting within
-one standard error of the best NL HR@10, ties by NDCG@10) over per-property weights (album, genre,
-record label, performer, band, lyricist), the collaborative edge weight and the degree exponents,
-and confirmed on the mixed users; the grid and its figures are in docs/benchmarks.md. Movies and
-books keep the default (no setting beat it on their NL users by more than one standard error)."""
-
-
-def domain_weighting(domain: str | None) -> GraphWeighting:
-    """The edge weighting of ``domain`` (:data:`DOMAIN_WEIGHTINGS`, else :data:`DEFAULT_WEIGHTING`)."""
-    return DOMAIN_WEIGHTINGS.get(domain or "", DEFAULT_WEIGHTING)
-
-
-# --------------------------------------------------------------------------------------------
-# the recommender
 
 
 class Recommender:
@@ -408,7 +220,14 @@ class Recommender:
     def nx_graph(self) -> nx.Graph:
         """The walked graph as networkx (built on first use, for tools and tests): the KB's
         ``graph()`` plus user nodes with ``pids=(LIKED_BY,)`` edges."""
+        from recommender.nxgraph import add_user_edges
+
         return add_user_edges(self.kb.graph(), self._interactions)[0]
+
+    def item_position(self, qid: QID) -> int | None:
+        """The item position of ``qid`` (an index into ``item_index``), None if not a graph item."""
+        pos = self._pos_of_item.get(qid)
+        return None if pos is None else int(pos)
 
     def item_qid(self, pos: int) -> QID:
         """The QID of item position ``pos`` (an index into ``item_index``)."""
@@ -467,7 +286,8 @@ class Recommender:
         disliked = frozenset(canonical(q) for q in profile.disliked)
         if liked == profile.liked and disliked == profile.disliked:
             return profile
-        return Profile(liked=liked - disliked, disliked=disliked)
+        roles = frozenset((canonical(q), p) for q, p in profile.disliked_roles)
+        return Profile(liked=liked - disliked, disliked=disliked, disliked_roles=roles)
 
     def _solve(self, profile: Profile, hidden: frozenset[str] = frozenset()) -> _Solved:
         index = self.graph.index
@@ -519,52 +339,119 @@ class Recommender:
 
     # -- public API ----------------------------------------------------------------------------
 
-    def recommend(self, profile: Profile, *, k: int = 5, exclude: Iterable[QID] = ()) -> Recommendations:
-        """The top-k unrated items for ``profile``.
+    def recommend(
+        self,
+        profile: Profile,
+        *,
+        k: int = 5,
+        exclude: Iterable[QID] = (),
+        seeds: Iterable[QID] = (),
+        avoid: Iterable[Avoid] = (),
+    ) -> Recommendations:
+        """The top-k items for ``profile`` that respect what the person said (see the module docstring).
 
         Args:
             profile: liked and disliked QIDs (items or property values; unknown QIDs are ignored
-                and reported in ``unknown``).
+                and reported in ``unknown``); its dislikes are constraints (in the role said).
             k: number of items (>= 0).
-            exclude: more QIDs never to return (e.g. items already shown).
+            exclude: more QIDs never to return (e.g. items already shown, skipped, answered).
+            seeds: items or values the list should be like ("more like X"): nodes of the prior
+                beside the profile's likes for this request only, never stored and never returned.
+                A disliked seed is ignored.
+            avoid: constraints of the session (``Avoid(qid, role, session=True)``: "no horror this
+                time") on top of the profile's dislikes.
 
         Returns:
-            :class:`Recommendations`, best first; ties are broken by popularity then QID.
+            :class:`Recommendations`, best first; ties are broken by popularity then QID. Items
+            breaking a constraint are left out (``left_out`` names the constraints that removed an
+            item the list would have shown), unless nothing else is left (``relaxed``).
         """
         if k <= 0:
             return Recommendations((), None, ())
-        solved = self.solve(profile)
-        banned = profile.rated | frozenset(exclude)
-        banned_pos = [pos for q in banned if (pos := self._pos_of_item.get(q)) is not None]
-        if solved.push is not None:  # the approximate solver ranks without scoring every item
-            banned_arr = np.asarray(banned_pos, dtype=np.int64)
-            item_index, mask = self.item_index, solved.mask
+        seed_set = frozenset(q for q in seeds if q not in profile.disliked)
+        walk = Profile(profile.liked | seed_set, profile.disliked, profile.disliked_roles) if seed_set else profile
+        solved = self.solve(walk)
+        cons = Constraints(self.kb, (*profile_constraints(profile, self.kb), *avoid))
+        banned = profile.rated | frozenset(exclude) | seed_set | parts_of_liked(self.kb, profile)
+        excluded = cons.excluded()
+        later = self._later(profile)
+        items = self._rank(solved, banned | excluded, later, k)
+        left_out: tuple[Avoid, ...] = ()
+        relaxed: tuple[Avoid, ...] = ()
+        if cons:
+            plain = self._rank(solved, banned, later, len(items) or k)  # the list without the constraints
+            broken = {a for s in plain if s.qid in excluded for a in cons.broken_by(s.qid)}
+            left_out = tuple(a for a in cons.avoid if a in broken)
+            if not items and plain:  # nothing else is left: keep them, and say the conflict
+                items, relaxed, left_out = plain, left_out, ()
+        if solved.fallback_reason:
+            logger.info("recommend: fallback %s (unknown likes: %s)", solved.fallback_reason, solved.unknown)
+        return Recommendations(items, solved.fallback_reason, solved.unknown, left_out, relaxed)
 
-            def allowed_at(positions: NDArray[np.int64]) -> NDArray[np.bool_]:
-                return ~np.isin(positions, banned_arr) & ~mask[item_index[positions]]
-
-            if self._push_order is None:
-                self._push_order = self._push.item_order(item_index) if self._push is not None else None
-            assert self._push_order is not None
-            top_arr, scores = solved.push.top_items(
-                item_index, self._push_order, k=k, allowed=allowed_at, secondary=self.item_popularity
-            )
-            items = tuple(ScoredItem(self.item_qid(int(i)), float(x)) for i, x in zip(top_arr, scores, strict=True))
-            return Recommendations(items, None, solved.unknown)
+    def _rank(
+        self, solved: _Solved, banned: frozenset[QID], later: NDArray[np.bool_] | None, k: int
+    ) -> tuple[ScoredItem, ...]:
+        """The k best items not ``banned`` nor masked; those marked ``later`` only after all others."""
         allowed = np.ones(len(self.item_index), dtype=bool)
+        banned_pos = [pos for q in banned if (pos := self._pos_of_item.get(q)) is not None]
         allowed[banned_pos] = False
         allowed &= ~solved.mask[self.item_index]
+        tiers = [allowed] if later is None else [allowed & ~later, allowed & later]
+        out: list[ScoredItem] = []
+        for tier in tiers:
+            if len(out) >= k:
+                break
+            out.extend(self._top(solved, tier, k - len(out)))
+        return tuple(out)
+
+    def _top(self, solved: _Solved, allowed: NDArray[np.bool_], k: int) -> list[ScoredItem]:
+        """The k best ``allowed`` item positions by score (popularity on fallback)."""
+        if not allowed.any():
+            return []
+        if solved.push is not None:  # the approximate solver ranks without scoring every item
+            if self._push_order is None and self._push is not None:
+                self._push_order = self._push.item_order(self.item_index)
+            assert self._push_order is not None
+            top_arr, scores = solved.push.top_items(
+                self.item_index,
+                self._push_order,
+                k=k,
+                allowed=lambda positions: allowed[positions],
+                secondary=self.item_popularity,
+            )
+            return [ScoredItem(self.item_qid(int(i)), float(x)) for i, x in zip(top_arr, scores, strict=True)]
         if solved.fallback_reason is not None:
-            allowed &= ~self._carries_disliked_value(profile)
             primary = self.item_popularity
         else:
             assert solved.scores is not None
             primary = solved.scores[self.item_index]
-        top = _top_k(primary, self.item_popularity, allowed, k)
-        items = tuple(ScoredItem(self.item_qid(i), float(primary[i])) for i in top)
-        if solved.fallback_reason:
-            logger.info("recommend: fallback %s (unknown likes: %s)", solved.fallback_reason, solved.unknown)
-        return Recommendations(items, solved.fallback_reason, solved.unknown)
+        return [
+            ScoredItem(self.item_qid(i), float(primary[i])) for i in top_k(primary, self.item_popularity, allowed, k)
+        ]
+
+    def _later(self, profile: Profile) -> NDArray[np.bool_] | None:
+        """(n_items,) items shown only after all others (module docstring), None when there are none."""
+        later = self._without_creator.copy() if self._without_creator is not None else None
+        for creator in disliked_creators(self.kb, profile):
+            pids = CREATOR_PIDS.get(getattr(self.kb, "domain", ""), ())
+            for pid, item in self.kb.value_items(creator):
+                pos = self._pos_of_item.get(item) if pid in pids else None
+                if pos is not None:
+                    if later is None:
+                        later = np.zeros(len(self.item_index), dtype=bool)
+                    later[pos] = True
+        return later
+
+    @property
+    def shown_after(self) -> NDArray[np.bool_] | None:
+        """(n_items,) items every list shows only after all the others whatever the profile (music
+        items without a known performer), or None in a domain without such an order."""
+        return self._without_creator
+
+    @functools.cached_property
+    def _without_creator(self) -> NDArray[np.bool_] | None:
+        """(n_items,) music items without a named performer (``constraints.without_creator``)."""
+        return without_creator(self.kb, self.item_index, self.item_qid)
 
     def explain(self, profile: Profile, item: QID) -> tuple[Reason, ...]:
         """Up to 3 reasons, taken from the PageRank mass that reaches ``item`` (see explain.py).
@@ -572,8 +459,6 @@ class Recommender:
         Returns:
             Reasons, strongest first; empty if the item is unknown or the ranking fell back.
         """
-        from recommender.explain import top_reasons
-
         profile = self.canonical_profile(profile)  # a liked merged genre is liked as the genre it became
         solved = self.solve(profile)
         scores = solved.dense()
@@ -581,18 +466,6 @@ class Recommender:
             return ()
         liked = {q for q in profile.liked if q in self.graph.index and q not in profile.disliked}
         return top_reasons(self, scores, solved.mask, liked, item)
-
-    def _carries_disliked_value(self, profile: Profile) -> NDArray[np.bool_]:
-        """(n_items,) True for items that have a disliked property value."""
-        bad = np.zeros(len(self.item_index), dtype=bool)
-        for q in profile.disliked:
-            if q in self._pos_of_item:
-                continue
-            for _pid, item in self.kb.value_items(q):
-                pos = self._pos_of_item.get(item)
-                if pos is not None:
-                    bad[pos] = True
-        return bad
 
 
 class _ItemPositions(Mapping[QID, int]):
@@ -662,12 +535,12 @@ def prior_vector(n: int, liked: NDArray[np.int64], mask: NDArray[np.bool_], prio
     return prior
 
 
-def _top_k(
+def top_k(
     primary: NDArray[np.float64], secondary: NDArray[np.float64], allowed: NDArray[np.bool_], k: int
 ) -> list[int]:
     """Indices of the k best allowed entries by ``primary`` desc, then ``secondary`` desc, then index."""
     idx = np.flatnonzero(allowed)
-    if idx.size == 0:
+    if idx.size == 0 or k <= 0:
         return []
     vals = primary[idx]
     if idx.size > k:
@@ -678,558 +551,29 @@ def _top_k(
     return [int(i) for i in idx[order[:k]]]
 
 
-def add_user_edges(graph: nx.Graph, interactions: Mapping[str, Iterable[QID]]) -> tuple[nx.Graph, tuple[str, ...]]:
-    """The collaborative graph: ``graph`` plus one node per user linked to the QIDs they liked.
-
-    Args:
-        graph: the KB's item-value graph (not modified).
-        interactions: user key -> liked QIDs; QIDs that are not nodes of ``graph`` are ignored,
-            users with no such QID get no node.
-
-    Returns:
-        (graph, user keys with a node): ``graph`` itself when nothing is added, else a copy whose
-        user edges carry ``pids=(LIKED_BY,)``.
-    """
-    edges: list[tuple[str, QID]] = []
-    keys: list[str] = []
-    for key, qids in interactions.items():
-        node = user_node(key)
-        linked = [q for q in dict.fromkeys(qids) if q in graph and not is_user_node(q)]
-        if linked:
-            keys.append(str(key))
-            edges.extend((node, q) for q in linked)
-    if not edges:
-        return graph, ()
-    out = graph.copy()
-    out.add_edges_from(edges, pids=(LIKED_BY,))
-    logger.info("collaborative graph: %d user nodes, %d user edges", len(keys), len(edges))
-    return out, tuple(keys)
-
-
-def build_sparse_graph(graph: nx.Graph, kb: KnowledgeBaseLike, weighting: GraphWeighting) -> SparseGraph:
-    """Weight the item-value graph per :class:`GraphWeighting` and build its sparse matrix.
-
-    Args:
-        graph: the KB's undirected graph (edge attribute ``pids``: tuple of PIDs).
-        kb: tells items from values (``is_item``).
-        weighting: property weights and degree exponents.
-
-    Returns:
-        The :class:`SparseGraph` (unit weights if ``weighting`` is plain).
-    """
-    beta, eta = weighting.hub_exponent, weighting.item_exponent
-    degree = dict(graph.degree())
-    is_item = kb.is_item
-    pid_weight: dict[str, float] = {}
-
-    gamma = weighting.user_exponent
-
-    def factor(node: Hashable) -> float:
-        d = max(degree.get(node, 1), 1)
-        if is_user_node(node):
-            return float(d) ** -gamma if gamma else 1.0
-        if is_item(str(node)):
-            return float(d) ** eta if eta else 1.0
-        return float(d) ** -beta if beta else 1.0
-
-    def weight(u: Hashable, v: Hashable, data: Mapping[str, object]) -> float:
-        pids = data.get("pids") or ()
-        if pids:
-            w = 0.0
-            for p in pids:  # type: ignore[union-attr,attr-defined]
-                if p not in pid_weight:
-                    pid_weight[p] = weighting.pid_weight(p)
-                w += pid_weight[p]
-        else:
-            w = weighting.default_pid_weight
-        if w == 0 or not (beta or eta or gamma):
-            return w
-        return w * factor(u) * factor(v)
-
-    return SparseGraph.from_networkx(graph, weight=weight)
-
-
-# --------------------------------------------------------------------------------------------
-# critiquing
-
-
-@dataclass(frozen=True, slots=True)
-class Critique:
-    """A user's critique of an item on screen.
-
-    Attributes:
-        item_polarity: "+" (I like it), "-" (I don't) or None (no opinion on the item itself).
-        values: (QID or role name, "+"/"-") pairs: "but not Mel Gibson" -> ("Q42229", "-"),
-            "but I like the director" -> ("director", "+"). Role names resolve to the item's
-            values for that role.
-    """
-
-    item_polarity: str | None = None
-    values: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class CritiqueResult:
-    """Outcome of :func:`apply_critique`.
-
-    Attributes:
-        profile: the updated profile.
-        recommendations: the re-ranked remaining suggestions.
-        applied: (QID, polarity) actually added to the profile, in order.
-        unresolved: critique targets that matched nothing on the item (role it lacks, bad QID).
-    """
-
-    profile: Profile
-    recommendations: Recommendations
-    applied: tuple[tuple[QID, str], ...]
-    unresolved: tuple[str, ...]
-
-
-def role_values(kb: KnowledgeBaseLike, item: QID, role: str) -> tuple[QID, ...]:
-    """The item's values for a role named in words ("director", "the actors", "genre").
-
-    Args:
-        kb: knowledge base.
-        item: the item QID.
-        role: a role word (case-insensitive, leading "the"/"its" ignored) or a PID ("P57").
-
-    Returns:
-        QIDs in the KB's order (empty if the item has no value for that role).
-    """
-    word = " ".join(role.lower().split())
-    for article in ("the ", "its ", "his ", "her ", "their "):
-        if word.startswith(article):
-            word = word[len(article) :]
-    pids: set[str] = set()
-    if word.upper().startswith("P") and word[1:].isdigit():
-        pids.add(word.upper())
-    words = role_words_for(getattr(kb, "domain", None))  # the project's one role vocabulary
-    if word in words:
-        pids.add(words[word])
-    elif word.rstrip("s") in words:
-        pids.add(words[word.rstrip("s")])
-    values = kb.item_values(item)
-    if not pids:
-        names = _role_names({p for p, _ in values})
-        pids = {p for p, name in names.items() if name.lower() in (word, word.rstrip("s"))}
-    out: list[QID] = []
-    for pid, value in values:
-        if pid in pids and value not in out:
-            out.append(value)
-    return tuple(out)
-
-
-def _role_names(pids: Iterable[str]) -> dict[str, str]:
-    """PID -> role name, via ``recommender.schema.role_name`` when available."""
-    try:
-        from recommender.schema import role_name
-    except ImportError:  # the schema module is optional for the recommender
-        return {}
-    out = {}
-    for p in pids:
-        try:
-            out[p] = role_name(p)  # type: ignore[arg-type]
-        except Exception:  # noqa: BLE001 - an unknown PID simply has no name
-            continue
-    return out
-
-
-def apply_critique(
-    recommender: Recommender,
-    profile: Profile,
-    item: QID,
-    critique: Critique,
-    *,
-    k: int = 5,
-    exclude: Iterable[QID] = (),
-) -> CritiqueResult:
-    """Update the profile from a critique of ``item`` and re-rank the remaining suggestions.
-
-    Examples: "I like it, but not Mel Gibson" = ``Critique("+", (("Q42229", "-"),))``;
-    "no, but I like the director" = ``Critique("-", (("director", "+"),))``.
-
-    Args:
-        recommender: the domain's recommender.
-        profile: the current profile.
-        item: the item on screen.
-        critique: what the user said.
-        k: number of suggestions to return.
-        exclude: items not to suggest again (e.g. already shown); ``item`` is always excluded.
-
-    Returns:
-        :class:`CritiqueResult`.
-
-    Raises:
-        ConfigError: on a polarity other than "+"/"-".
-    """
-    applied: list[tuple[QID, str]] = []
-    unresolved: list[str] = []
-    new = profile
-    if critique.item_polarity is not None:
-        new = _apply(new, item, critique.item_polarity)
-        applied.append((item, critique.item_polarity))
-    item_values = {v for _p, v in recommender.kb.item_values(item)}
-    for target, polarity in critique.values:
-        if target in item_values or (target.startswith("Q") and target[1:].isdigit()):
-            qids: tuple[QID, ...] = (target,)
-        else:
-            qids = role_values(recommender.kb, item, target)
-        if not qids:
-            unresolved.append(target)
-            continue
-        for q in qids:
-            new = _apply(new, q, polarity)
-            applied.append((q, polarity))
-    recs = recommender.recommend(new, k=k, exclude=(*exclude, item))
-    return CritiqueResult(new, recs, tuple(applied), tuple(unresolved))
-
-
-def _apply(profile: Profile, qid: QID, polarity: str) -> Profile:
-    if polarity == "+":
-        return profile.like(qid)
-    if polarity == "-":
-        return profile.dislike(qid)
-    raise ConfigError(f"polarity must be '+' or '-', got {polarity!r}")
-
-
-# --------------------------------------------------------------------------------------------
-# details and preview
-
-GENRE_PIDS = frozenset({"P136"})
-PEOPLE_ROLE_ORDER: tuple[tuple[PID, str], ...] = (
-    ("P57", "director"),
-    ("P50", "author"),
-    ("P175", "performer"),
-    ("P161", "cast"),
-    ("P58", "screenwriter"),
-    ("P86", "composer"),
-    ("P162", "producer"),
-    ("P170", "creator"),
-    ("P264", "record label"),
-    ("P272", "production company"),
-)
-"""Roles shown on an item card, in display order (movies, and any domain without its own list)."""
-
-CARD_ROLES: Mapping[str, tuple[tuple[PID, str], ...]] = {
-    "book": (("P50", "author"), ("P179", "series"), ("P135", "movement"), ("P123", "publisher")),
-    "music": (
-        ("P175", "performer"),
-        ("P361", "album"),
-        ("P86", "composer"),
-        ("P676", "lyricist"),
-        ("P264", "record label"),
-    ),
-}
-"""Roles on the card of a book (author, series) and of a song or album (performer, album), in display
-order; a music performer is shown as "band" or "artist" by its kind (``schema.role_name``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ItemCard:
-    """What the dialog shows for "details" / "trailer".
-
-    Attributes:
-        qid, label: the item.
-        year: release/publication year or None.
-        description: short description or None.
-        people: (role, (name, ...)) in :data:`PEOPLE_ROLE_ORDER`, at most ``max_people`` names each.
-        genres: genre names.
-        image: image URL or None.
-        links: (site, URL) from KB identifiers (IMDb, Spotify, Last.fm, ...), may be empty.
-        trailer: a trailer/preview URL, or None.
-        preview_note: an honest sentence when no trailer/preview is known, with the search link.
-        search_url: a web search for a trailer/preview (always set).
-    """
-
-    qid: QID
-    label: str
-    year: int | None
-    description: str | None
-    people: tuple[tuple[str, tuple[str, ...]], ...]
-    genres: tuple[str, ...]
-    image: str | None
-    links: tuple[tuple[str, str], ...]
-    trailer: str | None
-    preview_note: str | None
-    search_url: str
-
-
-_LINK_TEMPLATES: tuple[tuple[tuple[str, ...], str, str], ...] = (
-    # (ItemDetails attributes tried, site name, URL template)
-    (("imdb_id", "imdb"), "IMDb", "https://www.imdb.com/title/{}/"),
-    (("tmdb_id", "tmdb"), "TMDB", "https://www.themoviedb.org/movie/{}"),
-    (("lastfm_id", "lastfm"), "Last.fm", "https://www.last.fm/music/{}"),
-    (("discogs_id", "discogs"), "Discogs", "https://www.discogs.com/master/{}"),
-    (("wikipedia",), "Wikipedia", "{}"),
-)
-_PREVIEW_SITES = (
-    "IMDb",
-    "Spotify",
-    "Last.fm",
-    "TMDB",
-    "Discogs",
-    "MusicBrainz",
-    "Open Library",
-    "Goodreads",
-    "Wikipedia",
-)
-
-
-def preview_links(details: Any) -> tuple[tuple[str, str], ...]:
-    """(site, URL) links from the identifiers of an ``ItemDetails`` (missing ones skipped).
-
-    Uses ``ItemDetails.links()`` when the object has it (minus its trailer and Wikidata entries),
-    else the attributes ``imdb_id``, ``tmdb_id``, ``spotify_id``, ``lastfm_id``, ``discogs_id``,
-    ``wikipedia``. An IMDb id starting with ``nm`` links to a person page.
-    """
-    links: list[tuple[str, str]] = []
-    if callable(getattr(details, "links", None)):
-        links = [(site, url) for site, url in details.links() if site in _PREVIEW_SITES]
-    else:
-        spotify = _first_attr(details, "spotify_id", "spotify")
-        if spotify:
-            label = str(_first_attr(details, "label") or spotify)
-            links.append(("Spotify", spotify_url(str(spotify), _first_attr(details, "spotify_kind"), label)))
-        for attrs, site, template in _LINK_TEMPLATES:
-            raw = _first_attr(details, *attrs)
-            if not raw:
-                continue
-            ident = str(raw).strip()
-            url = ident if template == "{}" else template.format(urllib.parse.quote(ident, safe="/+"))
-            links.append((site, url))
-    out: list[tuple[str, str]] = []
-    for site, url in links:
-        if site == "IMDb" and "/title/nm" in url:
-            url = url.replace("/title/", "/name/")
-        if (site, url) not in out:
-            out.append((site, url))
-    return tuple(out)
-
-
-def _first_attr(obj: Any, *names: str) -> Any:
-    for name in names:
-        value = obj.get(name) if isinstance(obj, Mapping) else getattr(obj, name, None)
-        if value:
-            return value
-    return None
-
-
-def trailer_url(raw: str | None) -> str | None:
-    """A YouTube URL from a Wikidata P1651 video id (or the URL itself); None if absent."""
-    if not raw:
-        return None
-    raw = raw.strip()
-    if raw.startswith(("http://", "https://")):
-        return raw
-    return "https://www.youtube.com/watch?v=" + urllib.parse.quote(raw, safe="")
-
-
-def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = 3) -> ItemCard:
-    """Details and preview of one item, from the KB only (no network).
-
-    Per domain (issue 16): a film's director, cast, screenwriter ... (:data:`PEOPLE_ROLE_ORDER`); a
-    book's author, series, movement, publisher; a song's or album's band or artist, album, composer,
-    lyricist, record label (:data:`CARD_ROLES`; a song without a performer of its own shows its
-    album's, and without genres of its own its album's genres). The year is
-    ``ItemDetails.year``, else the one in its description or Wikipedia title (``names.item_year``).
-    Links come from the identifiers the KB has (``ItemDetails.links``: IMDb, TMDB, Spotify by the
-    id's kind, Last.fm, Discogs, MusicBrainz recording / release group, Open Library, Goodreads,
-    Wikipedia); a song or album without a Spotify id gets a Spotify search by name, a book without an
-    Open Library id an Open Library search by title and author (never a guessed id).
-
-    Args:
-        kb: knowledge base.
-        qid: the item.
-        max_people: names shown per role.
-
-    Returns:
-        :class:`ItemCard`. When the KB has no trailer/preview (Wikidata P1651; the offline dump has
-        none), ``trailer`` is None and ``preview_note`` says so honestly, pointing to the item's
-        IMDb/Spotify/Last.fm page when known and to a search link (never an invented URL).
-    """
-    from recommender.names import item_year
-    from recommender.schema import role_name
-
-    label = kb.label(qid)
-    try:
-        details = kb.details(qid)
-    except Exception as exc:  # noqa: BLE001 - a card without details is still a card
-        logger.info("no details for %s: %s", qid, exc)
-        details = None
-    domain = getattr(kb, "domain", "")
-    order = CARD_ROLES.get(domain, PEOPLE_ROLE_ORDER)
-    role_of = dict(order)
-    has_label = getattr(kb, "has_label", None)
-    kind_of = getattr(kb, "kind", None)
-    claims = list(kb.item_values(qid))
-    if domain == "music":  # a song is by its album's performer, of its album's genres, when it says nothing
-        albums = [v for p, v in claims if p == "P361"]
-        for wanted in ("P175", "P136"):
-            if not any(p == wanted for p, _ in claims):
-                claims += [(p, v) for album in albums for p, v in kb.item_values(album) if p == wanted]
-    by_role: dict[str, list[str]] = {}
-    roles_shown: list[str] = []
-    genres: list[str] = []
-    for pid, value in claims:
-        name = kb.label(value)
-        if not (has_label(value) if has_label is not None else name != value):
-            continue  # an unlabelled value would be shown as a bare QID: not shown at all
-        if pid in GENRE_PIDS:
-            if name not in genres:
-                genres.append(name)
-        elif pid in role_of:
-            role = role_of[pid]
-            if pid == "P175" and domain == "music" and callable(kind_of):
-                role = role_name(pid, domain, kind_of(value))  # "band" or "artist"
-            names = by_role.setdefault(role, [])
-            if role not in roles_shown:
-                roles_shown.append(role)
-            if name not in names and len(names) < max_people:
-                names.append(name)
-    rank = {role: i for i, (_p, role) in enumerate(order)}
-    roles_shown.sort(key=lambda role: rank.get(role, rank.get("performer", len(rank))))
-    people = tuple((role, tuple(by_role[role])) for role in roles_shown)
-    year = _first_attr(details, "year") if details is not None else None
-    if not year:
-        year = item_year(kb, qid)
-    description = (_first_attr(details, "description") if details is not None else None) or kb.description(qid)
-    image = _first_attr(details, "image") if details is not None else None
-    trailer = trailer_url(_first_attr(details, "trailer") if details is not None else None)
-    links = preview_links(details) if details is not None else ()
-    if domain == "music" and not any(site == "Spotify" for site, _ in links):
-        links = (*links, ("Spotify", spotify_url(None, None, label)))  # a search by name, never a guessed id
-    if domain == "book" and not any(site == "Open Library" for site, _ in links):
-        authors = by_role.get("author", [])
-        query = f"{label} {authors[0]}" if authors else label
-        links = (*links, ("Open Library", "https://openlibrary.org/search?q=" + urllib.parse.quote_plus(query)))
-    kind = {"movie": "trailer", "book": "book preview", "music": "listen"}.get(getattr(kb, "domain", ""), "trailer")
-    query = f"{label} {year} {kind}" if year else f"{label} {kind}"
-    host = (
-        "https://www.google.com/search?tbm=bks&q="
-        if kind == "book preview"
-        else "https://www.youtube.com/results?search_query="
-    )
-    search_url = host + urllib.parse.quote_plus(query)
-    note = None
-    if not trailer:
-        where = f" Its {links[0][0]} page: {links[0][1]}." if links else ""
-        note = (
-            f"I don't have a trailer or preview for {label} in my knowledge base.{where} "
-            f"You can search for one: {search_url}"
-        )
-    year_int = int(year) if isinstance(year, int) or (isinstance(year, str) and year.isdigit()) else None
-    return ItemCard(
-        qid=qid,
-        label=label,
-        year=year_int,
-        description=description,
-        people=people,
-        genres=tuple(genres),
-        image=image or None,
-        links=links,
-        trailer=trailer,
-        preview_note=note,
-        search_url=search_url,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# elicitation
-
-
-@dataclass(frozen=True, slots=True)
-class Suggestion:
-    """An item proposed for rating during preference acquisition.
-
-    Attributes:
-        qid: the item.
-        source: "similar" (close to liked items in the graph) or "popular".
-        score: similarity mass or popularity.
-    """
-
-    qid: QID
-    source: str
-    score: float
-
-
-def elicitation_suggestions(
-    recommender: Recommender, profile: Profile, *, k: int = 5, similar_share: float = 0.6, exclude: Iterable[QID] = ()
-) -> tuple[Suggestion, ...]:
-    """Items to propose for rating: similar to the liked items, then popular ones (the user may skip).
-
-    Item-to-item similarity is a two-step walk on the weighted graph from the liked nodes
-    (liked item -> shared values -> other items), i.e. shared property values weighted like the
-    recommender weights them; popularity is the KB's.
-
-    Args:
-        recommender: the domain's recommender.
-        profile: current profile; rated items and ``exclude`` are never proposed.
-        k: number of suggestions.
-        similar_share: at most ``round(k * similar_share)`` come from similarity (0 when nothing
-            is liked), the rest from popularity.
-        exclude: more items not to propose (e.g. skipped ones).
-
-    Returns:
-        Suggestions, similar first then popular, no duplicates.
-    """
-    if k <= 0:
-        return ()
-    g = recommender.graph
-    banned = profile.rated | frozenset(exclude)
-    allowed = np.ones(len(recommender.item_index), dtype=bool)
-    for q in banned:
-        pos = recommender._pos_of_item.get(q)  # noqa: SLF001 - same module family
-        if pos is not None:
-            allowed[pos] = False
-    out: list[Suggestion] = []
-    liked = [g.index[q] for q in profile.liked if q in g.index and q not in profile.disliked]
-    n_similar = round(k * similar_share) if liked else 0
-    if n_similar:
-        v = np.zeros(g.n_nodes)
-        v[liked] = 1.0 / len(liked)
-        inv = np.divide(1.0, g.out_weight, out=np.zeros(g.n_nodes), where=g.out_weight > 0)
-        for _ in range(2):
-            v = g.weights_t @ (v * inv)
-        sim = v[recommender.item_index]
-        ok = allowed & (sim > 0)
-        for i in _top_k(sim, recommender.item_popularity, ok, n_similar):
-            out.append(Suggestion(recommender.item_qid(i), "similar", float(sim[i])))
-            allowed[i] = False
-    for i in _top_k(recommender.item_popularity, np.zeros_like(recommender.item_popularity), allowed, k - len(out)):
-        out.append(Suggestion(recommender.item_qid(i), "popular", float(recommender.item_popularity[i])))
-    return tuple(out)
-
-
 __all__ = [
+    "APPROX_MIN_EDGES",
+    "CG_TOL",
     "DEFAULT_PRIOR_MASS",
-    "LIKED_BY",
-    "USER_NODE_PREFIX",
-    "add_user_edges",
-    "is_user_node",
-    "user_node",
+    "DEFAULT_USER_WEIGHT",
+    "DEFAULT_WEIGHTING",
+    "DOMAIN_WEIGHTINGS",
     "FALLBACK_ISOLATED_LIKES",
     "FALLBACK_NO_LIKES",
     "FALLBACK_UNKNOWN_LIKES",
-    "DEFAULT_WEIGHTING",
-    "DOMAIN_WEIGHTINGS",
+    "LIKED_BY",
     "PLAIN_WEIGHTING",
-    "Critique",
-    "CARD_ROLES",
-    "CritiqueResult",
+    "USER_NODE_PREFIX",
+    "Avoid",
     "GraphWeighting",
-    "ItemCard",
+    "KnowledgeBaseLike",
     "Profile",
     "Recommendations",
     "Recommender",
     "ScoredItem",
-    "Suggestion",
-    "apply_critique",
-    "build_sparse_graph",
     "domain_weighting",
-    "elicitation_suggestions",
-    "item_card",
-    "preview_links",
+    "is_user_node",
     "prior_vector",
-    "role_values",
-    "trailer_url",
+    "top_k",
+    "user_node",
 ]

@@ -121,6 +121,10 @@ class Kind:
             (a band's members, ``?member wdt:P463 band``).
         roles: the roles users know such an entity by (a band: performer); empty = the roles seen
             on its edges.
+        described: a regular expression of descriptions that give this kind when it matches before
+            any item noun ("American murder mystery television series by Mark Frost": a television
+            series, even when typed film too; "pilot movie of the TV series" stays a film), empty =
+            no description rule (``recommender.kinds.described_kind``).
     """
 
     name: str
@@ -131,6 +135,7 @@ class Kind:
     claims: tuple[PID, ...] = ()
     reverse_claims: tuple[PID, ...] = ()
     roles: tuple[PID, ...] = ()
+    described: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +285,22 @@ most groups musical group and some only with these."""
 LABEL_CLASSES = _q(RECORD_LABEL, "Q2442401")  # record label, independent record label
 GENRE_CLASSES = _q(GENRE, MUSIC_GENRE, LITERARY_GENRE, FILM_GENRE)
 SERIES_CLASSES = _q(BOOK_SERIES, "Q1667921", "Q7725310")  # book series, novel series, series of creative works
+BROADCAST_CLASSES = _q(
+    TELEVISION_SERIES,  # with its subclasses: miniseries, sitcom, children's series ...
+    "Q526877",  # web series
+    "Q21191019",  # Japanese television drama series
+    "Q63952888",  # anime television series
+    "Q1555508",  # radio programme
+)
+"""Serial broadcasts: never a film or a book, whatever else they are typed as (Twin Peaks is typed both
+film and television series in the offline dump)."""
+BROADCAST_DESCRIPTION = (
+    r"\b(?:television|tv|web|anime|radio|streaming)[ -](?:mini-?series|series|serial|show|programme|program"
+    r"|sitcom|drama series)\b|\bmini-?series\b|\bsitcom\b|\bsoap opera\b|\btalk show\b|\breality show\b"
+)
+"""A description whose head noun is a serial broadcast ("American television series", "1977 miniseries",
+"TV mini-series"); a film or book noun before it keeps the item ("pilot movie of the TV series")."""
+_BROADCAST = ("broadcast", "television series")
 
 _COMMON_DETAILS: tuple[DetailField, ...] = (
     DetailField("year", PID("P577"), "date"),
@@ -344,6 +365,7 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
             kinds=(
                 Kind("person", "person", classes=(HUMAN,)),
                 Kind("genre", "genre", classes=GENRE_CLASSES, roles=_p("P136")),
+                Kind(*_BROADCAST, classes=BROADCAST_CLASSES, described=BROADCAST_DESCRIPTION),
                 Kind("film", "film", item=True, classes=(FILM,)),
             ),
         ),
@@ -380,6 +402,7 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
                 ),
                 Kind("genre", "genre", classes=GENRE_CLASSES, roles=_p("P136")),
                 Kind("series", "series", classes=SERIES_CLASSES, roles=_p("P179")),
+                Kind(*_BROADCAST, classes=BROADCAST_CLASSES, described=BROADCAST_DESCRIPTION),
                 Kind("book", "book", item=True, classes=(LITERARY_WORK, BOOK, NOVEL)),
             ),
         ),
@@ -572,7 +595,7 @@ ROLE_WORDS: Mapping[str, str] = MappingProxyType(
 """Words a user says for a role ("Tom Cruise as a producer", "actor", "the director") -> its PID, in
 every domain unless :data:`DOMAIN_ROLE_WORDS` says otherwise. The one role vocabulary of the project:
 understanding (``nlu.understand``), the linker's role hints (``nlu.linker``), answers to role questions
-(``nlu.disambiguation``) and critiques (``recommender.recommend.role_values``) all read it through
+(``nlu.disambiguation``) and critiques (``recommender.critique.role_values``) all read it through
 :func:`role_words_for`."""
 
 DOMAIN_ROLE_WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
@@ -656,6 +679,8 @@ def kind_rules_text(domain: str) -> str:
             via.append("P31 in the closure of " + ", ".join(kind.classes))
         if kind.occupations:
             via.append("P106 in the closure of " + ", ".join(kind.occupations))
+        if kind.described:
+            via.append("a description naming it before any item noun")
         what = "item" if kind.item else "property value"
         lines.append(f"  {n}. {kind.name} ({what}, '{kind.noun}'): {' or '.join(via) or 'no type rule'}")
     forced = [e for e in schema.edges if e.forced_kind]

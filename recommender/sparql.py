@@ -1005,7 +1005,7 @@ def _choose_items(ex: _Extractor, rules: KindRules, labeled: Sequence[str]) -> N
     item_kinds = set(schema.item_kinds)
     items: set[str] = set()
     for q in labeled:
-        kind = rules.by_type(ex.type_sets(q))
+        kind = rules.by_type(ex.type_sets(q), data.descriptions.get(q))
         name = forced.get(q) if (kind is None or kind.item) and q in forced else (kind.name if kind else None)
         if name is None and not item_kinds:
             continue
@@ -1017,6 +1017,12 @@ def _choose_items(ex: _Extractor, rules: KindRules, labeled: Sequence[str]) -> N
         logger.info("%s: %d typed candidates are not items by the kind rules", schema.name, dropped)
     data.items = items
     data.edges = {e for e in data.edges if e[0] in items}
+    # what each item is typed as, and what those classes stand for: the audit re-checks the kinds
+    for q in items:
+        types = ex.type_sets(q)
+        if types is not None and types.p31:
+            data.classes[q] = tuple(sorted(types.p31, key=lambda c: (len(c), c)))
+    data.class_kinds = rules.class_kinds({c for cs in data.classes.values() for c in cs})
 
 
 def _value_rounds(ex: _Extractor, rules: KindRules, declared: Mapping[str, Iterable[str]]) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import subprocess
@@ -15,24 +14,19 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from bot import paths
-from bot.cli import telegram as _telegram
-from bot.cli.telegram import DEFAULT_PROCESSES, EchoHandler
-from bot.compose import database_url
+from bot.cli import telegram_common
+from bot.cli.telegram_common import DEFAULT_PROCESSES, FAKE_SERVER_MODULE, FAKE_TOKEN, EchoHandler, control
 from bot.redact import register_secret
 from bot.turns import Reply, Turn
 from corsbot_errors import ConfigError
 
 logger = logging.getLogger(__name__)
-
-FAKE_SERVER_MODULE = "bot.channels.fake_bot_api"
-FAKE_TOKEN = "123456789:TEST-fake-token"  # the token bot/channels/fake_bot_api accepts
 
 BENCH_TEXTS = (
     "hi",
@@ -150,13 +144,6 @@ def _marker(user_key: str, k: int) -> str:
     return f"[bench {user_key} #{k}]"
 
 
-def _control(port: int, action: str, body: Any = None) -> Any:
-    data = json.dumps(body).encode() if body is not None else b""
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/control/{action}", data=data, method="POST")
-    with urllib.request.urlopen(req, timeout=30) as resp:  # noqa: S310 - 127.0.0.1 only
-        return json.loads(resp.read())["result"]
-
-
 def run_bench(
     *,
     users: int = 100,
@@ -193,7 +180,7 @@ def run_bench(
         else:
             try:  # warm-up off the clock: loads the models, the KB and the recommender
                 warmup = tuple(Turn("bench:probe", text, interaction_type="mixed") for text in BENCH_TEXTS)
-                inner = _telegram._real_dialog_manager(Path(tmp) / "bench.sqlite3", "bench", processes, warmup)
+                inner = telegram_common.real_dialog_manager(Path(tmp) / "bench.sqlite3", "bench", processes, warmup)
                 where = f"{processes} worker processes" if processes > 0 else "in the bot process"
                 label = (f"real DialogManager ({where}; KB and model from {paths.home()}, "
                          "state in a temporary database)")  # fmt: skip
@@ -255,6 +242,7 @@ async def _bench(
 ) -> BenchResult:
     from bot.channels.inbox import SqliteInbox  # noqa: PLC0415
     from bot.channels.telegram import TelegramChannel, TelegramConfig  # noqa: PLC0415
+    from bot.compose import database_url  # noqa: PLC0415 - the runtime, imported to run
 
     config = TelegramConfig(
         token=FAKE_TOKEN, base_url=f"http://127.0.0.1:{port}/bot", base_file_url=f"http://127.0.0.1:{port}/file/bot",
@@ -284,7 +272,7 @@ async def _bench(
         server_pids = [server_pid] if server_pid is not None else []
         workers_started, server_started = _cpu_of(worker_pids), _cpu_of(server_pids)
         started, cpu_started = time.perf_counter(), time.process_time()
-        await asyncio.to_thread(_control, port, "push_texts", sent)
+        await asyncio.to_thread(control, port, "push_texts", sent)
         deadline = started + timeout_s
         while time.perf_counter() < deadline:
             if handler.done >= total and len(channel.processor.locks) == 0:
@@ -294,7 +282,7 @@ async def _bench(
         workers_cpu, server_cpu = _cpu_of(worker_pids) - workers_started, _cpu_of(server_pids) - server_started
     finally:
         await channel.stop()
-    replies: dict[str, list[str]] = await asyncio.to_thread(_control, port, "replies")
+    replies: dict[str, list[str]] = await asyncio.to_thread(control, port, "replies")
     lost = 0
     for u in ids:
         got = replies.get(str(u), [])

@@ -1,9 +1,11 @@
 """The bot that ``corsbot bench durability`` kills: ``python -m bot.cli.durability_bot --port P --db D``.
 
 The production channel (durable inbox in ``D``) against the fake Bot API on ``127.0.0.1:P``, with the
-real dialog manager (session ``durability``; in ``--processes`` worker processes) or, with
-``--trivial``, :class:`AppliedTurns`, a stand-in that applies a turn the way the dialog manager does
-(one transaction: the applied record and the turn's receipt). Every reply gets a last line
+real dialog manager (session ``durability``) or, with ``--trivial``, :class:`AppliedTurns`, a stand-in
+that applies a turn the way the dialog manager does (one transaction: the applied record and the turn's
+receipt); either in ``--processes`` dialog worker processes (:class:`bot.dialog_pool.ProcessDialogHandler`,
+which the bench kills one at a time too), or in the bot process with ``--processes 0`` (the default of
+``--trivial``). Every reply gets a last line
 ``[re <user> #<k>]`` (``k`` from the text's ``#k``), added outside the handler. ``--handler MODULE:FUNCTION``
 builds another handler (the tests' small-KB dialog manager). Prints ``serving``
 once the bot is up (for the bench to start its burst).
@@ -12,6 +14,7 @@ once the bot is up (for the bench to start its burst).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import logging
@@ -23,9 +26,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bot.cli.telegram_common import DURABILITY_SESSION, FAKE_TOKEN, real_dialog_manager
 from bot.turns import Reply, Turn
 
-FAKE_TOKEN = "123456789:TEST-fake-token"
 _K = re.compile(r"#(\d+)\s*$")
 
 
@@ -36,7 +39,7 @@ class AppliedTurns:
     dialog manager does with ``Turn.key``).
     """
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str) -> None:
         self._conn = sqlite3.connect(db, timeout=30, check_same_thread=False, isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.executescript(
@@ -144,10 +147,27 @@ class _Marking:
         return replace(reply, text=f"{reply.text}\n[re {user} #{found.group(1) if found else '?'}]")
 
     def handle(self, turn: Turn) -> Reply:
+        """The inner handler's reply, marked."""
         return self._mark(turn, self.inner.handle(turn))
 
     async def _ahandle(self, turn: Turn) -> Reply:
         return self._mark(turn, await self.inner.ahandle(turn))
+
+
+def _stand_in(args: argparse.Namespace) -> Any:
+    """The ``--trivial`` stand-in: in ``--processes`` worker processes, or in this process with 0."""
+    if args.processes > 0:
+        from bot.dialog_pool import ProcessDialogHandler  # noqa: PLC0415
+
+        factory: Any = (
+            functools.partial(PgAppliedTurns, args.database)
+            if args.database
+            else functools.partial(AppliedTurns, args.db)
+        )
+        pool = ProcessDialogHandler(factory, processes=args.processes)
+        pool.start()
+        return pool
+    return PgAppliedTurns(args.database) if args.database else AppliedTurns(args.db)
 
 
 def main() -> None:
@@ -155,7 +175,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.cli.durability_bot")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", type=Path, required=True)
-    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--processes", type=int, default=None,
+                        help="dialog worker processes (default 2; with --trivial 0: the stand-in in the bot process)")  # fmt: skip
     parser.add_argument("--trivial", action="store_true")
     parser.add_argument(
         "--handler",
@@ -168,12 +189,12 @@ def main() -> None:
     parser.add_argument("--webhook-url", help="the URL Telegram posts to (default: http://127.0.0.1:PORT/telegram)")
     parser.add_argument("--secret", default="durability-secret", help="the webhook's secret token")
     args = parser.parse_args()
+    if args.processes is None:
+        args.processes = 0 if args.trivial else 2
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot import redact  # noqa: PLC0415
     from bot.channels.inbox import SqliteInbox  # noqa: PLC0415
     from bot.channels.telegram import TelegramChannel, TelegramConfig  # noqa: PLC0415
-    from bot.cli.durability import SESSION  # noqa: PLC0415
-    from bot.cli.telegram import _real_dialog_manager  # noqa: PLC0415
 
     redact.install()
     inbox: Any
@@ -182,15 +203,16 @@ def main() -> None:
 
         os.environ["CORSBOT_DATABASE_URL"] = args.database  # the dialog workers build their stores from it
         inbox = PgInbox(args.database, "telegram:durability")
-        trivial: Any = PgAppliedTurns(args.database) if args.trivial else None
     else:
         inbox = SqliteInbox(args.db, "telegram:durability")
-        trivial = AppliedTurns(args.db) if args.trivial else None
+    inner: Any
     if args.handler:
         module, _, function = args.handler.partition(":")
-        inner = getattr(importlib.import_module(module), function)(SESSION)
+        inner = getattr(importlib.import_module(module), function)(DURABILITY_SESSION)
+    elif args.trivial:
+        inner = _stand_in(args)
     else:
-        inner = trivial if trivial is not None else _real_dialog_manager(args.db, SESSION, args.processes)
+        inner = real_dialog_manager(args.db, DURABILITY_SESSION, args.processes)
     base = f"http://127.0.0.1:{args.port}"
     webhook: dict[str, Any] = {}
     if args.webhook_port:

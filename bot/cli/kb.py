@@ -6,9 +6,11 @@
   whose build finds no items (``--min-items``, default 1), or under half the items of the snapshot
   it would replace (unless ``--force``), is not written: one ``corsbot: error:`` line on stderr, the
   other domains are still built, exit status 2.
-- ``corsbot kb stats [--domain D ...]``: per-domain counts and the coverage of the QIDs the released
-  study's users named (``recognizedObjects``); last line
-  ``kb: entities=N edges=M coverage_movie=X coverage_book=Y coverage_music=Z``.
+- ``corsbot kb stats [--domain D ...]``: per-domain counts, what cards can show (items with a trailer,
+  an image, a year, a creator, a page to listen to or read them: ``recommender.cards.card_coverage``)
+  and the coverage of the QIDs the released study's users named (``recognizedObjects``); last line
+  ``kb: entities=N edges=M coverage_movie=X coverage_book=Y coverage_music=Z`` then, per domain,
+  ``trailer_<d>=A image_<d>=B year_<d>=C creator_<d>=D`` (movie, book, music; ``nan`` when not shown).
 - ``corsbot kb show QID [--domain D]``: what the bot knows about an entity.
 - ``corsbot kb pack [--domain D ...]``: rewrite each snapshot's load-ready ``kb.pack`` from its
   ``kb.json.gz`` without querying any store (after a pack format change; ``kb build`` writes both).
@@ -224,6 +226,7 @@ def study_qids(converse_dir: Path, domain: str) -> set[str]:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print per-domain counts and study-QID coverage; the last line is machine-readable."""
+    from recommender.cards import card_coverage
     from recommender.kb import KnowledgeBase, snapshot_file
     from recommender.schema import role_name
 
@@ -231,6 +234,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     domains = args.domain or list(paths.DOMAINS)
     entities = edges = 0
     coverage: dict[str, str] = {d: "nan" for d in paths.DOMAINS}
+    cards: dict[str, dict[str, int]] = {}
     for domain in domains:
         start = time.perf_counter()
         kb = KnowledgeBase.load(_snapshot(args.kb_dir, domain))
@@ -256,6 +260,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
             + ", ".join(f"{p} {role_name(p)}={n}" for p, n in sorted(per_pid.items(), key=lambda kv: -kv[1]))
         )
         print("  detail fields (items): " + ", ".join(f"{k}={v}" for k, v in kb.detail_counts().items()))
+        cards[domain] = card_coverage(kb)  # type: ignore[arg-type]
+        shown = cards[domain]
+        print(
+            f"  cards: items={shown['items']} with a trailer={shown['trailer']} an image={shown['image']} "
+            f"a year={shown['year']} a creator={shown['creator']} a listen page={shown['listen']} "
+            f"a read page={shown['read']}" + (" (the offline dump has no images)" if not shown["image"] else "")
+        )
         wanted = study_qids(converse, domain)
         if wanted:
             present = {q for q in wanted if kb.has(q)}
@@ -270,9 +281,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print(f"  study QIDs: none found under {converse}")
         entities += len(ents)
         edges += n_edges
+    card_keys = " ".join(
+        f"{field}_{d}={cards[d][field] if d in cards else 'nan'}"
+        for d in paths.DOMAINS
+        for field in ("trailer", "image", "year", "creator")
+    )
     print(
         f"kb: entities={entities} edges={edges} coverage_movie={coverage['movie']} "
-        f"coverage_book={coverage['book']} coverage_music={coverage['music']}"
+        f"coverage_book={coverage['book']} coverage_music={coverage['music']} {card_keys}"
     )
     return 0
 

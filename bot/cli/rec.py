@@ -19,10 +19,11 @@
   (the PNG: HR@10 against K per strategy); last line exactly
   ``elicitation: users=N best=S hr10_k5_S=X ... rated_share_k5_S=Y ...`` (one pair per strategy).
 - ``corsbot rec audit [--domains ...] [--sessions 300] [--seed 0]``: simulated sessions per domain
-  rendered by the dialog's handlers (:mod:`bot.cli.rec_audit`) and audited by
-  :mod:`recommender.audit`; writes ``<home>/reports/rec/audit.{md,json}``; last line exactly
-  ``audit: sessions=N wrong_kind=A bare_ids=B false_explanations=C weak_only_explanations=D
-  duplicate_options=E`` (sums over the domains).
+  (with dislikes, critiques and a constraint of the session) rendered by the dialog's handlers
+  (:mod:`bot.cli.rec_audit`) and audited by :mod:`recommender.audit`; writes
+  ``<home>/reports/rec/audit.{md,json}``; last line exactly ``audit: sessions=N wrong_kind=A bare_ids=B
+  false_explanations=C weak_only_explanations=D duplicate_options=E constraint_violations=F repeats=G
+  creator_missing=H`` (sums over the domains; H the share of cards without their known creator).
 - ``corsbot rec bench --scale [--max-edges 10000000] [--priors 50]``: the exact and the approximate
   solver on synthetic knowledge graphs from 10^4 edges to ``--max-edges``
   (:mod:`recommender.scale_bench`): p50/p99 latency of a 5-seed prior, top-10 overlap of the
@@ -44,17 +45,18 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot import paths
+from bot.cli import rec_data  # the study's users, the recommender and the report folder (tests replace its loader)
 from bot.cli.args import non_negative_int, positive_int
+from bot.cli.rec_data import out_dir, study_users
 from bot.likes import RATING_INTENT_PREFIXES, interactions_for, study_likes  # noqa: F401 (re-exported)
 from corsbot_errors import ConfigError
 
 if TYPE_CHECKING:
-    from recommender.rec_eval import StudyUser
+    pass
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +140,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     au = rec_sub.add_parser(
         "audit",
-        help="simulated sessions per domain: wrong kinds, bare ids, false or weak-only explanations, duplicate options",
+        help="simulated sessions per domain (with dislikes, critiques, a constraint of the session): wrong kinds, "
+        "bare ids, false or weak-only explanations, duplicate options, constraint violations, repeats, cards "
+        "without their creator",
     )
     au.add_argument(
         "--domains",
@@ -149,7 +153,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"domains to audit, among {', '.join(paths.DOMAINS)} (default: all three)",
     )
     au.add_argument("--sessions", type=positive_int, default=300, help="sessions per domain (default 300)")
-    au.add_argument("--seed", type=int, default=0, help="seed of the sampled profiles")
+    au.add_argument("--seed", type=int, default=0, help="seed of the sampled profiles and of the values they reject")
     au.add_argument("--examples", type=non_negative_int, default=5, help="findings printed per domain")
     au.add_argument("--out", type=Path, help="report folder (default <home>/reports/rec)")
     au.set_defaults(handler=run_audit)
@@ -182,40 +186,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     be.add_argument("--priors", type=positive_int, default=50, help="five-seed priors per size (--scale; default 50)")
     be.set_defaults(handler=run_bench)
-
-
-# -- shared ------------------------------------------------------------------------------------
-
-
-def study_users(domain: str, files: Sequence[Path] | None = None) -> list[StudyUser]:
-    """The released study's users of ``domain`` as the evaluation's :class:`StudyUser` values
-    (:func:`bot.likes.study_likes`: key, liked and disliked QIDs in first-mention order).
-
-    Raises:
-        ConfigError: if no released file of the domain exists.
-    """
-    from recommender.rec_eval import StudyUser
-
-    return [StudyUser(key, liked, disliked) for key, (liked, disliked) in study_likes(domain, files).items()]
-
-
-def load_recommender(domain: str, **options: object):
-    """Load the domain's KB snapshot and build its recommender.
-
-    Raises:
-        KnowledgeBaseError: with a clear message if the snapshot is missing (run ``corsbot kb build``).
-    """
-    from recommender.kb import KnowledgeBase
-    from recommender.recommend import Recommender
-
-    kb = KnowledgeBase.load(paths.kb_snapshot(domain))
-    return Recommender(kb, **options)  # type: ignore[arg-type]
-
-
-def _out_dir(args: argparse.Namespace) -> Path:
-    out = args.out or paths.reports_dir() / "rec"
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 # -- evaluate ----------------------------------------------------------------------------------
@@ -266,7 +236,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         # the collaborative graph: every study user's likes; each user's own node is hidden
         # during their cases (evaluate_domain), so only OTHER users' likes are used
         interactions = None if args.no_collaborative else study_interactions(users)
-        rec = load_recommender(domain, interactions=interactions, **options)
+        rec = rec_data.load_recommender(domain, interactions=interactions, **options)
         result = evaluate_domain(rec, users, seed=args.seed, knn_neighbours=args.knn_neighbours or KNN_NEIGHBOURS)
         results[domain] = result
         print(
@@ -286,7 +256,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
                 f"  group {group}: cases={count} "
                 + " ".join(f"{method}_hr10={m.hr10:.3f}" for method, m in metrics.items())
             )
-    out = _out_dir(args)
+    out = out_dir(args)
     (out / "evaluate.json").write_text(json.dumps({d: r.to_json() for d, r in results.items()}, indent=2) + "\n")
     (out / "evaluate.md").write_text(markdown_report(results))
     print(f"report: {out / 'evaluate.md'}")
@@ -323,7 +293,7 @@ def run_elicitation_eval(args: argparse.Namespace) -> int:
     if not args.no_collaborative:
         likes = {u.key: tuple(q for q, p in u.opinions if p == "+") for u in users}
         interactions = {key: liked for key, liked in likes.items() if liked}
-    rec = load_recommender(args.domain, interactions=interactions)
+    rec = rec_data.load_recommender(args.domain, interactions=interactions)
     # counts of the released studies only (no bot database: the comparison must be reproducible)
     elicitor = Elicitor(rec, logged_ratings(args.domain), seed=args.seed)
     result = evaluate(elicitor, users, strategies=strategies, seed=args.seed, part=args.part)
@@ -338,7 +308,7 @@ def run_elicitation_eval(args: argparse.Namespace) -> int:
                 f"K={k}: HR@10={r.hr10[k]:.3f} NDCG@10={r.ndcg10[k]:.3f} rated={r.rated_share[k]:.3f}" for k in r.hr10
             )
         )
-    out = _out_dir(args)
+    out = out_dir(args)
     (out / "elicitation.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
     (out / "elicitation.md").write_text(markdown_report(result))
     png = plot(result, out / "elicitation.png")

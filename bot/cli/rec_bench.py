@@ -8,7 +8,7 @@ import argparse
 import json
 from dataclasses import asdict
 
-from bot.cli import rec as cli_rec  # its load_recommender and report folder (tests replace the former)
+from bot.cli import rec_data  # the recommender loader (tests replace it) and the report folder
 from bot.likes import interactions_for
 from corsbot_errors import ConfigError
 
@@ -36,7 +36,7 @@ def run_scale_bench(args: argparse.Namespace) -> int:
             f"peak_rss_mb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}",
             flush=True,
         )
-    out = cli_rec._out_dir(args)
+    out = rec_data.out_dir(args)
     png = plot_scale(points, out / "scale.png")
     (out / "scale.json").write_text(json.dumps([as_row(p) for p in points], indent=2) + "\n")
     print(f"plot: {png}")
@@ -63,7 +63,7 @@ def run_bench(args: argparse.Namespace) -> int:
     results = []
     for domain in args.domains:
         # the production graph: KB edges plus the study's user edges (the bot adds its own users)
-        rec = cli_rec.load_recommender(domain, interactions=interactions_for(domain))
+        rec = rec_data.load_recommender(domain, interactions=interactions_for(domain))
         r = latency(rec, requests=args.requests, networkx_requests=args.networkx_requests)
         results.append(r)
         print(
@@ -79,7 +79,7 @@ def run_bench(args: argparse.Namespace) -> int:
     points = scaling([int(s) for s in sizes])
     for p in points:
         print(f"scaling: edges={p.edges} nodes={p.nodes} mean_ms={p.mean_ms:.2f} min_ms={p.min_ms:.2f}")
-    out = cli_rec._out_dir(args)
+    out = rec_data.out_dir(args)
     png = plot_scaling(points, out / "scaling.png")
     exponent = scaling_exponent(points)
     exponent_min = scaling_exponent(points, use_min=True)

@@ -9,7 +9,8 @@ to one of them, all share the SQLite database) and serves by long polling, or by
 threads instead. ``--echo`` answers with an echo handler instead of the dialog manager (to check a
 token and the channel without models).
 
-``corsbot bench telegram`` (its harness in :mod:`bot.cli.bench_telegram`) measures messages per second through python-telegram-bot and the fake
+``corsbot bench telegram`` (its harness in :mod:`bot.cli.bench_telegram`; what the commands share is in
+:mod:`bot.cli.telegram_common`) measures messages per second through python-telegram-bot and the fake
 Bot API server of :mod:`bot.channels.fake_bot_api` (run in a subprocess, as the real Bot API is
 another machine): ``--users`` users each send ``--messages`` texts, all queued at once and
 interleaved; the clock runs from the first push until every turn is handled and delivered. It uses
@@ -31,24 +32,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import logging
 import os
 from pathlib import Path
 from typing import Any
 
 from bot import paths
+from bot.cli import telegram_common
 from bot.cli.args import non_negative_int, positive_float, positive_int
 from bot.cli.args import port as port_number
+from bot.cli.telegram_common import DEFAULT_PROCESSES, EchoHandler
 from bot.redact import redact, register_secret
-from bot.turns import Choice, Reply, Turn
 from corsbot_errors import ConfigError
 from logs.store import check_database
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_PROCESSES = 2
-"""Dialog-manager worker processes of ``corsbot telegram`` and its bench (see :mod:`bot.dialog_pool`)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -142,48 +140,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     register_bench(bench_sub)
 
 
-# ------------------------------------------------------------------------------------- handlers
-
-
-class EchoHandler:
-    """A trivial dialog handler: ``you said <text>`` (buttons Like/Skip after a button press)."""
-
-    def handle(self, turn: Turn) -> Reply:
-        """Echo the turn."""
-        if turn.payload is not None:
-            return Reply(f"pressed {turn.text}", choices=(Choice("Like", "like"), Choice("Skip", "skip")), card=True)
-        return Reply(f"you said {turn.text}")
-
-
-def _real_dialog_manager(
-    db: Path, session: str, processes: int = 0, warmup: tuple[Turn, ...] = (), elicitation: str | None = None
-) -> Any:
-    """The real dialog manager on ``db``: in this process (``processes=0``, warmed up here with
-    ``warmup``) or in worker processes (:class:`bot.dialog_pool.ProcessDialogHandler`, started and
-    each warmed up with ``warmup``; close it after use). ``elicitation``: the setting of
-    :func:`bot.compose.build_dialog_manager` (None: no suggestions, as the benchmarks run).
-
-    Raises:
-        ConfigError: the model or knowledge base is missing, or a worker could not start.
-    """
-    from bot.compose import build_dialog_manager  # noqa: PLC0415 - heavy (models, KB)
-
-    if processes <= 0:
-        dm = build_dialog_manager(db=db, session=session, elicitation=elicitation)
-        for turn in warmup:
-            dm.handle(turn)
-        return dm
-    from bot.dialog_pool import ProcessDialogHandler  # noqa: PLC0415
-
-    pool = ProcessDialogHandler(
-        functools.partial(build_dialog_manager, db=db, session=session, elicitation=elicitation),
-        processes=processes,
-        warmup=warmup,
-    )
-    pool.start()
-    return pool
-
-
 # ------------------------------------------------------------------------------------- corsbot telegram
 
 
@@ -241,7 +197,7 @@ def _telegram_cli(args: argparse.Namespace) -> int:
         handler = (
             EchoHandler()
             if args.echo
-            else _real_dialog_manager(db, "telegram", args.processes, elicitation=elicitation)
+            else telegram_common.real_dialog_manager(db, "telegram", args.processes, elicitation=elicitation)
         )
         try:
             channel = TelegramChannel(handler, config, users=users, inbox=inbox)
@@ -259,13 +215,3 @@ def _bench_cli(args: argparse.Namespace) -> int:
     from bot.cli.bench_telegram import bench_cli  # noqa: PLC0415 - the harness, only for the benchmark
 
     return bench_cli(args)
-
-
-def __getattr__(name: str) -> Any:
-    """The benchmark's names, still reachable here (``run_bench``, ``BENCH_TEXTS``...)."""
-    from bot.cli import bench_telegram  # noqa: PLC0415
-
-    try:
-        return getattr(bench_telegram, name)
-    except AttributeError:
-        raise AttributeError(f"module 'bot.cli.telegram' has no attribute {name!r}") from None

@@ -194,9 +194,24 @@ class OptionsQuestion:
 
 @dataclass(slots=True)
 class CritiqueChoice(OptionsQuestion):
-    """'Which one do you mean: A, B?' after "I like it, but not the actors" (``polarity`` for the pick)."""
+    """'Which one do you mean: A, B?' after "I like it, but not the actors" (``polarity`` for the pick;
+    ``role``: the role word said, so the pick is rated in that role only)."""
 
     kind: ClassVar[str] = "critique"
+    role: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = OptionsQuestion.to_json(self)
+        if self.role:
+            data["role"] = self.role
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CritiqueChoice:
+        base = OptionsQuestion.from_json.__func__(cls, data)  # type: ignore[attr-defined]
+        role = data.get("role")
+        base.role = str(role) if role else None
+        return base  # type: ignore[no-any-return]
 
 
 @dataclass(slots=True)

@@ -15,8 +15,12 @@ from recommender.schema import Domain
 
 
 def _reset_dialog(ctx: TurnContext) -> None:
+    """A new session: no open question, no list, no constraint of the session ("not X this time")."""
+    from bot.dialog.constraints import drop_session_constraints
+
     ctx.state.pending = None
     ctx.state.rec_list, ctx.state.rec_pos = [], 0
+    drop_session_constraints(ctx.state)
 
 
 def on_switch_domain(ctx: TurnContext) -> Outcome:

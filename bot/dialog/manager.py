@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from bot import messages as msg
 from bot.agent_spec import advance_contexts
-from bot.dialog import conversation, policy, preferences, questions, render, suggestions
+from bot.dialog import conversation, policy, preferences, questions, recommendations, render, suggestions
 from bot.dialog.acts import (
     PREFERENCE_QUESTIONS,
     CritiqueChoice,
@@ -208,6 +208,7 @@ class DialogManager:
             outcome = policy.handler_for(state, policy.act_of(parse))(ctx)
             if open_question is not None and state.pending is not open_question and not outcome.settled:
                 questions.keep_ignored_question(ctx, open_question, outcome, preferences.process)
+            recommendations.after_turn(ctx, outcome)
             suggestions.after_turn(ctx, outcome)
             if switched is not None:  # "what about books? I loved Dune": the switch said first
                 outcome.text = "\n".join(line for line in (switched.text, outcome.text) if line)

@@ -15,6 +15,7 @@ reacts to differently, e.g. ``("my kind", Intent.SKIP.value)``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bot.agent_spec import satisfied
@@ -44,6 +45,11 @@ SUGGESTION_ANSWER = "answer to a suggested item"
 """Like / dislike / skip / role words about the item of the open suggestion (issue 13)."""
 ABOUT_SUGGESTED = "card question about a suggested item"
 """Why / details / trailer asked about the item of the open suggestion (no list on screen)."""
+CARD_CRITIQUE = "critique heard as a rating of the card"
+"""'I like it but not the author' classified as the card's rating (the study logs many critiques so):
+the critique handler reads its role words; the log keeps the classifier's intent."""
+SESSION_CONSTRAINT = "constraint of the session"
+"""'no horror please', 'not Radiohead this time': a constraint on this session's lists (issue 23)."""
 RESET_CHOICE = "reset choice"
 SMALLTALK = "smalltalk"
 
@@ -58,6 +64,9 @@ _ANSWER_INTENTS = frozenset(
         Intent.DELETE_PREFERENCE_DISAMBIGUATION.value,
     }
 )
+_BUT = re.compile(r"\bbut\b", re.IGNORECASE)
+_CARD_FALLBACKS = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value})
+"""What the classifier says of a bare name typed as the answer to a critique's question over a card."""
 _ANSWER_PAYLOADS = frozenset({"pick", "role", "none", "yes", "no"})
 _HELP = (
     Intent.HELP,
@@ -101,10 +110,12 @@ POLICY: dict[tuple[str, str], Handler] = {
     (ANY, Intent.REC_TRAILER.value): recommendations.on_trailer,
     (ANY, Intent.REC_WHY.value): recommendations.on_why,
     (ANY, Intent.REC_STOP.value): recommendations.on_stop,
+    (ANY, SESSION_CONSTRAINT): recommendations.on_session_constraint,
     (ANY, Intent.REC_FALLBACK.value): recommendations.on_card_fallback,
     (ANY, Intent.REC_CRITIQUING_FALLBACK.value): recommendations.on_card_fallback,
     # critiquing
     (ANY, Intent.REC_YES_BUT.value): critique.on_yes_but,
+    (ANY, CARD_CRITIQUE): critique.on_yes_but,
     (ANY, Intent.REC_NO_BUT.value): critique.on_no_but,
     ("critique", ANSWER): critique.on_critique_answer,
     # profile
@@ -122,7 +133,7 @@ POLICY: dict[tuple[str, str], Handler] = {
 """(open-question kind or ANY/NONE, act) -> handler: the whole dialog policy."""
 
 NEEDS_CARD = frozenset(
-    {Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.REC_PREFERENCE.value}
+    {Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.REC_PREFERENCE.value, CARD_CRITIQUE}
     | {Intent.REC_SKIP.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value, Intent.REC_WHY.value}
     | {Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value}
 )
@@ -156,9 +167,36 @@ def act_of(parse: TurnParse) -> str:
         return RESET_CHOICE
     if parse.confirmation is not None or parse.intent in _ANSWER_INTENTS:
         return ANSWER
+    if parse.answer is not None and parse.bare_answer and parse.intent in _CARD_FALLBACKS:
+        return ANSWER  # a typed option ("Quentin Tarantino") at "Which one do you mean?" over a card
+    if _session_constraint(parse):
+        return SESSION_CONSTRAINT
+    if parse.intent == Intent.REC_PREFERENCE and parse.roles and _BUT.search(parse.text):
+        return CARD_CRITIQUE
     if is_smalltalk(parse.intent):
         return SMALLTALK
     return parse.intent
+
+
+_CONSTRAINABLE = frozenset(
+    {
+        Intent.PREFERENCE.value,
+        Intent.RECOMMENDATION.value,
+        Intent.REC_PREFERENCE.value,
+        Intent.REC_SKIP.value,
+        Intent.FALLBACK.value,
+        Intent.REC_FALLBACK.value,
+    }
+)
+"""Intents a "not X this time" may be heard as (a critique of the card keeps its own handler)."""
+
+
+def _session_constraint(parse: TurnParse) -> bool:
+    """A constraint said for now ("no horror please") naming something disliked or negated in the message
+    ("I'm reading X right now" states no constraint)."""
+    if not parse.this_time or not (parse.intent in _CONSTRAINABLE or is_smalltalk(parse.intent)):
+        return False  # ("no horror please" may sound like a "no" of small talk)
+    return any(r.polarity.value == "-" for r in parse.readings) or bool(recommendations.negated_readings(parse))
 
 
 def handler_for(state: DialogState, act: str) -> Handler:

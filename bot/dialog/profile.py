@@ -169,9 +169,12 @@ def _reset(ctx: TurnContext, *, yes: bool) -> Outcome:
         return Outcome(msg.RESET_CANCELLED)
     what = question.what
     if what == "everything":  # the whole profile: every domain (the user sees one profile, not three)
+        from bot.dialog.constraints import drop_session_constraints
+
         for profile in state.profiles.values():
             profile.clear()
         state.skipped.clear()
+        drop_session_constraints(state)  # a fresh start: the constraints of the session go too
     profile, kb = state.profile(), ctx.kb
     for qid in list(profile):
         is_item = kb.is_item(qid) if kb.has(qid) else profile[qid].get("role") is None

@@ -1,24 +1,32 @@
 """Recommendation lists: PageRank with priors over the profile, one card at a time, and the card's
-acts (like/dislike/skip, why, details, trailer, stop)."""
+acts (like/dislike/skip, why, details, trailer, stop).
+
+A list respects what the person said (issue 23): the profile's dislikes and the session's constraints
+leave items out (said once: "I left out horror films, as you asked"), items already answered never come
+back, and a "why" never cites a contradicted reason and names a conflict that remains
+(``bot/dialog/constraints.py``, ``recommender.constraints``). Cards are rendered by ``bot/dialog/cards.py``.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot import messages as msg
-from bot.dialog import render
+from bot.dialog import constraints, render
 from bot.dialog.acts import Outcome
+from bot.dialog.cards import card_buttons, card_more, card_of, card_title, details_reply, fact_reply, trailer_reply
+from bot.dialog.constraints import MAX_SKIPPED  # noqa: F401 (re-exported)
 from bot.dialog.context import TurnContext
 from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, tasks
 from bot.dialog.questions import close_questions
-from bot.dialog.render import BARE_QID, card_choices, details, display, has_name
+from bot.dialog.render import display, has_name, name_of
 from bot.dialog.requests import store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
-
-MAX_SKIPPED = 100
-"""Skipped items remembered per domain and left out of the next lists (the oldest are forgotten)."""
+from nlu.understand import Reading, TurnParse
+from recommender.explain import Reason
 
 
 def on_recommend(ctx: TurnContext) -> Outcome:
@@ -53,9 +61,10 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -
         ctx: the turn.
         outcome: the reply so far (a request's "Got it" line, notes): the list is added after it.
         seeds: the items or people a request named ("more like X"), first named first: the list says it
-            is based on them. This is the one place where a request's seeds meet the recommender: issue
-            23's ``Recommender.recommend(..., seeds=...)`` takes them (pass ``seeds=tuple(seeds)`` to the
-            call below), to focus the list on them rather than on the whole profile.
+            is based on them. This is the one place where a request's seeds meet the recommender: they go
+            to ``Recommender.recommend(..., seeds=...)`` (issue 23: priors beside the profile's likes,
+            never returned), and the list leaves out what the profile's dislikes and the session's
+            constraints leave out (said once: ``constraints.left_out_note``).
     """
     state = ctx.state
     have, need = len(state.profile()) + sum(q not in state.profile() for q in seeds), ctx.config.min_preferences
@@ -65,7 +74,11 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -
         suggest(ctx, outcome)
         return
     result = ctx.domain.recommender.recommend(
-        profile_of(ctx), k=ctx.config.list_size, exclude=state.skipped.get(state.domain, ())
+        profile_of(ctx),
+        k=ctx.config.list_size,
+        exclude=constraints.list_exclusions(ctx),
+        seeds=tuple(seeds),
+        avoid=constraints.session_avoid(ctx),
     )
     state.pagerank_cycle += 1
     items = [scored.qid for scored in result.items]
@@ -81,7 +94,7 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -
         basis = msg.FALLBACK_POPULAR.format(reason=reason, nouns=msg.DOMAIN_NOUNS[state.domain])
     else:
         basis = based_on(ctx, seeds)
-    outcome.text = _lines(outcome.text, basis, shown.text)
+    outcome.text = _lines(outcome.text, constraints.left_out_note(ctx, result), basis, shown.text)
     outcome.events = render.dedupe([*shown.events, *(e for e in outcome.events if e != Event.RECOMMENDATION)])
     outcome.choices, outcome.image, outcome.card = shown.choices, shown.image, True
 
@@ -108,16 +121,21 @@ def _lines(*parts: str) -> str:
 
 
 def card(ctx: TurnContext, events: list[str]) -> Outcome:
-    """The card of the item on screen ("2/5: Dunkirk (2017) - ... Do you like it?") with its buttons."""
+    """The card of the item on screen ("2/5: Dunkirk (2017), by Christopher Nolan - ... Do you like
+    it?") with its buttons and image."""
     state = ctx.state
     qid = state.focus
-    found = details(ctx.kb, qid)
-    description = found.get("description")
-    extra = f" - {description}" if description else ""
+    assert qid is not None
+    found = card_of(ctx, qid)
+    extra = f" - {found.description}" if found.description else ""
     text = msg.REC_CARD.format(
-        position=state.rec_pos + 1, total=len(state.rec_list), title=display(ctx, qid), extra=extra
+        position=state.rec_pos + 1,
+        total=len(state.rec_list),
+        title=card_title(ctx, qid, found),
+        extra=extra,
+        more=card_more(found),
     )
-    return Outcome(text, choices=card_choices(qid), image=found.get("image"), card=True, events=events)
+    return Outcome(text, choices=card_buttons(ctx, qid, found), image=found.image, card=True, events=events)
 
 
 def advance(ctx: TurnContext, outcome: Outcome, events_next: list[str], events_done: list[str]) -> None:
@@ -140,8 +158,7 @@ def _remember_skipped(ctx: TurnContext) -> None:
     """The item on screen is passed over: left out of the next lists (the oldest are forgotten)."""
     state = ctx.state
     if state.focus is not None:
-        skipped = state.skipped.setdefault(state.domain, [])
-        skipped[:] = [q for q in skipped if q != state.focus][-(MAX_SKIPPED - 1) :] + [state.focus]
+        constraints.remember_skipped(state, state.focus)
 
 
 def _skip_current(ctx: TurnContext) -> Outcome:
@@ -173,8 +190,12 @@ def on_rate(ctx: TurnContext) -> Outcome:
         if polarity in ("+", "-") and focus is not None:
             state.profile()[focus] = {"polarity": polarity, "role": None}
             outcome.objects.append((focus, polarity))
+            constraints.drop_session_constraints(state, [focus])
     if others:
         process(ctx, others, outcome, NEW_PREFERENCE_EVENTS)
+        constraints.drop_session_constraints(state, [q for q, _p in outcome.objects])
+    if any(p == "-" for _q, p in outcome.objects):
+        constraints.apply_to_rest(ctx)  # a new dislike leaves out the rest of the list's items it covers
     if not outcome.objects or state.pending or focus not in dict(outcome.objects):
         # only other things were named ("I love the Avengers"): the item stays on screen
         if not state.pending:
@@ -199,70 +220,98 @@ def on_skip_item(ctx: TurnContext) -> Outcome:
 
 def on_details(ctx: TurnContext) -> Outcome:
     """The card's details, or those of an item named outside a list ("details of Inception", no
-    buttons, nothing stored)."""
+    buttons, nothing stored); "who is it by?" / "when is it from?" get that fact of the card's item."""
     named = ctx.parse.details_of
-    reply, image = details_reply(ctx, named or ctx.state.focus)  # type: ignore[arg-type]
+    qid = named or ctx.state.focus
+    assert qid is not None
+    fact = fact_reply(ctx, qid, ctx.parse.card_fact) if ctx.parse.card_fact and named is None else None
+    if fact is not None:
+        reply, image = fact, None
+    else:
+        reply, image = details_reply(ctx, qid)
     if named is not None:
         return Outcome(reply, image=image)
     return Outcome(
-        reply, choices=card_choices(ctx.state.focus), image=image, events=[Event.RECOMMENDATION, Event.QUESTION]
+        reply,
+        choices=card_buttons(ctx, ctx.state.focus),
+        image=image,
+        events=[Event.RECOMMENDATION, Event.QUESTION],
     )
 
 
-def details_reply(ctx: TurnContext, qid: str) -> tuple[str, str | None]:
-    """The details of an item (title, description, people by role, genres, links) and its image
-    URL, for the card on screen, an item named outside a list and a suggested item alike."""
-    from recommender.recommend import item_card
-
-    found = item_card(ctx.kb, qid)  # type: ignore[arg-type]
-    lines = [display(ctx, found.qid)]
-    if found.description:
-        lines.append(found.description)
-    for role, names in found.people:
-        shown = [name for name in names if not BARE_QID.match(name)]  # never a bare QID to a user
-        if shown:
-            lines.append(msg.DETAILS_PEOPLE.format(role=role.capitalize(), names=", ".join(shown)))
-    if found.genres:
-        lines.append(msg.DETAILS_GENRES.format(names=", ".join(found.genres)))
-    lines.extend(msg.DETAILS_LINK.format(site=site, url=url) for site, url in found.links)
-    reply = "\n".join(lines) if len(lines) > 1 else msg.DETAILS_NONE.format(title=lines[0])
-    return reply, found.image
-
-
 def on_trailer(ctx: TurnContext) -> Outcome:
-    """The trailer (or a preview / search link) of the item on screen."""
+    """The trailer (or a page to listen to or read it, else a search link) of the item on screen."""
     reply = trailer_reply(ctx, ctx.state.focus)  # type: ignore[arg-type]
-    return Outcome(reply, choices=card_choices(ctx.state.focus), events=[Event.QUESTION, Event.RECOMMENDATION])
-
-
-def trailer_reply(ctx: TurnContext, qid: str) -> str:
-    """The trailer of ``qid`` (a card's item or a suggested one), else a preview or search link."""
-    from recommender.recommend import item_card
-
-    found = item_card(ctx.kb, qid)  # type: ignore[arg-type]
-    title = display(ctx, found.qid)
-    if found.trailer:
-        return msg.TRAILER.format(title=title, url=found.trailer)
-    return found.preview_note or msg.TRAILER_NONE.format(title=title, url=found.search_url)
+    return Outcome(reply, choices=card_buttons(ctx, ctx.state.focus), events=[Event.QUESTION, Event.RECOMMENDATION])
 
 
 def on_why(ctx: TurnContext) -> Outcome:
-    """Why the item on screen is recommended (the paths from what the user likes)."""
+    """Why the item on screen is recommended (the paths from what the user likes), never citing a
+    reason the person contradicted, and naming what still speaks against it."""
+    qid = ctx.state.focus
+    assert qid is not None
+    return Outcome(why_text(ctx, qid), choices=card_buttons(ctx, qid), events=[Event.RECOMMENDATION, Event.QUESTION])
+
+
+def why_text(ctx: TurnContext, qid: str) -> str:
+    """The "why?" of ``qid``: its reasons (``Recommender.explain``, minus contradicted ones) and its
+    conflicts (``recommender.constraints.conflicts``) as one reply."""
+    from recommender.constraints import conflicts
     from recommender.explain import explain_text
 
-    qid = ctx.state.focus
     recommender = ctx.domain.recommender
-    reasons = recommender.explain(profile_of(ctx), qid)  # type: ignore[arg-type]
+    profile = profile_of(ctx)
+    avoid = constraints.session_avoid(ctx)
+    reasons = why_reasons(ctx, qid)
     title = display(ctx, qid)
     sentence = explain_text(recommender, reasons, item=qid) if reasons else ""  # type: ignore[arg-type]
-    reply = msg.WHY.format(title=title, reasons=sentence) if sentence else msg.WHY_NONE.format(title=title)
-    return Outcome(reply, choices=card_choices(qid), events=[Event.RECOMMENDATION, Event.QUESTION])
+    against = conflict_text(ctx, conflicts(ctx.kb, profile, qid, avoid))  # type: ignore[arg-type]
+    if against:
+        body = sentence[:1].lower() + sentence[1:] if sentence else msg.WHY_NONE.format(title=title)
+        if not sentence:
+            body = body[:1].lower() + body[1:]
+        return msg.WHY.format(title=title, reasons=msg.WHY_CONFLICT.format(conflicts=against, reasons=body))
+    return msg.WHY.format(title=title, reasons=sentence) if sentence else msg.WHY_NONE.format(title=title)
+
+
+def why_reasons(ctx: TurnContext, qid: str) -> tuple[Reason, ...]:
+    """The reasons a "why" of ``qid`` gives: ``Recommender.explain`` minus those citing something the
+    person rejected (a disliked value or item, a constraint of the session)."""
+    from recommender.explain import uncontradicted
+
+    profile = profile_of(ctx)
+    avoided = {*profile.disliked, *(a.qid for a in constraints.session_avoid(ctx))}
+    return uncontradicted(ctx.domain.recommender.explain(profile, qid), avoided)
+
+
+def conflict_text(ctx: TurnContext, found: tuple[object, ...]) -> str:
+    """The conflicts of an item in words ("It is a horror film, which you don't like"), or ""."""
+    from recommender.constraints import Conflict
+    from recommender.explain import claim_text
+
+    parts = []
+    for c in found:
+        assert isinstance(c, Conflict)
+        name = name_of(ctx.kb, c.value)
+        if name is None:
+            continue
+        claim = claim_text(c.pid, name, ctx.state.domain)
+        if c.disliked is not None:
+            other = name_of(ctx.kb, c.disliked) or ""
+            parts.append(msg.CONFLICT_CREATOR.format(claim=claim, other=other))
+        elif c.avoid is not None and c.avoid.session:
+            parts.append(msg.CONFLICT_SESSION.format(claim=claim))
+        else:
+            parts.append(msg.CONFLICT_DISLIKED.format(claim=claim))
+    text = " and ".join(parts)
+    return text[:1].upper() + text[1:]
 
 
 def on_stop(ctx: TurnContext) -> Outcome:
-    """'stop': the list is closed."""
+    """'stop': the list is closed (and with it the constraints of the session)."""
     state = ctx.state
     state.rec_list, state.rec_pos, state.pending = [], 0, None
+    constraints.drop_session_constraints(state, domain=state.domain)
     return Outcome(msg.REC_STOPPED, events=[Event.RECOMMENDATION])
 
 
@@ -270,6 +319,75 @@ def on_card_fallback(ctx: TurnContext) -> Outcome:
     """Not understood while a card is on screen: say so and show its buttons again."""
     return Outcome(
         msg.FALLBACK_IN_RECOMMENDATION.format(title=display(ctx, ctx.state.focus)),
-        choices=card_choices(ctx.state.focus),
+        choices=card_buttons(ctx, ctx.state.focus),
         events=[Event.RECOMMENDATION, Event.QUESTION],
     )
+
+
+_NEGATION = re.compile(r"\b(?:no|not|without|nothing (?:with|by|from)|none of|except|no more)\b", re.IGNORECASE)
+_BUT = re.compile(r"\bbut\b", re.IGNORECASE)
+
+
+def negated_readings(parse: TurnParse) -> list[Reading]:
+    """The names a negation governs ("no horror please", "nothing by X for now": after "no" / "not" /
+    "without" and before a "but"), whatever polarity the sentiment gave them."""
+    text = parse.text
+    out = []
+    for reading in parse.readings:
+        before = text[: reading.mention.start]
+        negations = list(_NEGATION.finditer(before))
+        if negations and not _BUT.search(before[negations[-1].end() :]):
+            out.append(reading)
+    return out
+
+
+def on_session_constraint(ctx: TurnContext) -> Outcome:
+    """ "no horror please", "not Radiohead this time" (``TurnParse.this_time``): the named things are
+    kept out of this session's lists, never stored; the rest of the list on screen follows at once
+    (the card on screen too, when it breaks the constraint), else a new list comes when the profile
+    is large enough. Other names said with a liking are preferences as usual."""
+    state, parse = ctx.state, ctx.parse
+    negated = negated_readings(parse)
+    avoid = [r for r in parse.readings if r.polarity.value == "-" or r in negated]
+    liked = [r for r in parse.readings if r not in avoid]
+    added = [
+        constraints.add_session_constraint(ctx, r.qid, r.stated_role if not ctx.kb.is_item(r.qid) else None)
+        for r in avoid
+    ]
+    if not added:
+        return Outcome(msg.SESSION_CONSTRAINT_NONE)
+    said = msg.SESSION_CONSTRAINT.format(what=", ".join(constraints.describe(ctx, a) for a in added))
+    state.announced.setdefault(state.domain, []).extend(f"{a.qid}:{a.role or '*'}" for a in added)
+    stored = Outcome("")
+    if liked:
+        process(ctx, tasks(ctx, liked), stored, NEW_PREFERENCE_EVENTS)
+    head = "\n".join(t for t in (said, stored.text) if t)
+    focus = state.focus
+    if focus is not None:
+        constraints.apply_to_rest(ctx)
+        outcome = Outcome(head, objects=stored.objects)
+        if constraints.breaks_any(ctx, focus):  # the card on screen goes too
+            advance(ctx, outcome, [Event.RECOMMENDATION, Event.QUESTION], [Event.FINISHED_RECOMMENDATION])
+        else:
+            shown = card(ctx, [Event.RECOMMENDATION, Event.QUESTION])
+            outcome.text = head + "\n" + shown.text
+            outcome.choices, outcome.image, outcome.card, outcome.events = (
+                shown.choices,
+                shown.image,
+                True,
+                shown.events,
+            )
+        return outcome
+    if state.pending is None and len(state.profile()) >= ctx.config.min_preferences:
+        outcome = on_recommend(ctx)
+        outcome.text = head + "\n" + outcome.text
+        outcome.objects = stored.objects + outcome.objects
+        return outcome
+    return Outcome(head, choices=stored.choices, objects=stored.objects, events=stored.events)
+
+
+def after_turn(ctx: TurnContext, outcome: Outcome) -> None:
+    """After any handler: a dislike stored while a list is on screen ("I don't like George R. R.
+    Martin" at a card) applies at once to the rest of that list (``DialogManager._run``)."""
+    if ctx.state.focus is not None and any(p == "-" for _q, p in outcome.objects):
+        constraints.apply_to_rest(ctx)

@@ -1,4 +1,8 @@
-"""Items offered to rate when the profile is too small or the user asks what to rate."""
+"""Items offered to rate when the profile is too small or the user asks what to rate.
+
+``profile_of`` (the conversation's profile as the recommender takes it) lives in
+``bot.dialog.constraints`` and is re-exported here for the handlers that import it from this module.
+"""
 
 from __future__ import annotations
 
@@ -6,31 +10,28 @@ from typing import Any
 
 from bot import messages as msg
 from bot.dialog.acts import Outcome
+from bot.dialog.constraints import answered, profile_of, session_avoid
 from bot.dialog.context import TurnContext
 from bot.dialog.render import option_names
 from bot.turns import Choice
-from recommender.recommend import Profile
 
 SUGGESTIONS = 4
 """Items offered to rate when the user has too few preferences or asks what to rate."""
 
 
-def profile_of(ctx: TurnContext) -> Profile:
-    """The conversation's profile in its domain, as the recommender takes it."""
-    stored = ctx.state.profile()
-    return Profile(
-        liked=frozenset(q for q, p in stored.items() if p["polarity"] == "+"),
-        disliked=frozenset(q for q, p in stored.items() if p["polarity"] == "-"),
-    )
-
-
 def suggest(ctx: TurnContext, outcome: Outcome) -> None:
-    """Offer a few items to rate (``recommender.recommend.elicitation_suggestions``: close to what
+    """Offer a few items to rate (``recommender.elicitation.elicitation_suggestions``: close to what
     the user likes, else popular): named in the text, and as 👍 buttons (``rate:+:<QID>``, logged
     as a ``preference`` turn) when the session shows buttons (interaction type ``mixed``)."""
-    from recommender.recommend import elicitation_suggestions
+    from recommender.elicitation import elicitation_suggestions
 
-    suggestions = elicitation_suggestions(ctx.domain.recommender, profile_of(ctx), k=SUGGESTIONS)  # type: ignore[arg-type]
+    suggestions = elicitation_suggestions(
+        ctx.domain.recommender,  # type: ignore[arg-type]
+        profile_of(ctx),
+        k=SUGGESTIONS,
+        exclude=answered(ctx),
+        avoid=session_avoid(ctx),
+    )
     qids = [s.qid for s in suggestions]
     if not qids:
         return
@@ -45,6 +46,9 @@ def suggest(ctx: TurnContext, outcome: Outcome) -> None:
         outcome.choices = tuple(
             Choice(msg.RATE_BUTTON.format(name=name), f"rate:+:{qid}") for name, qid in zip(names, qids, strict=True)
         )
+
+
+__all__ = ["SUGGESTIONS", "nameable_item", "profile_of", "suggest"]
 
 
 def nameable_item(kb: Any, qid: str) -> bool:

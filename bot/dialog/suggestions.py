@@ -47,6 +47,9 @@ def on_answer(ctx: TurnContext) -> Outcome:
     state.pending = None
     answer = parse.suggestion
     if answer is None or answer.kind == "skip":  # "/skip", the skip button, "I haven't seen it"
+        from bot.dialog.constraints import remember_skipped
+
+        remember_skipped(state, question.qid)  # an answered suggestion never comes back as a recommendation
         outcome = Outcome(msg.SUGGESTION_SKIPPED.format(title=display(ctx, question.qid)), settled=True)
         ask_next(ctx, outcome)
         return outcome
@@ -102,7 +105,7 @@ def on_refine(ctx: TurnContext) -> Outcome:
 
 def on_card_question(ctx: TurnContext) -> Outcome:
     """Why / details / trailer about the suggested item: answered, then the suggestion asked again."""
-    from bot.dialog.recommendations import details_reply, trailer_reply
+    from bot.dialog.cards import details_reply, fact_reply, trailer_reply
 
     question = ctx.state.pending
     if not isinstance(question, SuggestionQuestion):
@@ -114,6 +117,9 @@ def on_card_question(ctx: TurnContext) -> Outcome:
     elif about == Intent.REC_TRAILER:
         text = trailer_reply(ctx, question.qid)
     else:
+        fact = fact_reply(ctx, question.qid, ctx.parse.card_fact) if ctx.parse.card_fact else None
+        if fact is not None:  # "who is it by?" about the suggested item
+            return _ask_again(ctx, Outcome(fact))
         text, image = details_reply(ctx, question.qid)
         return _ask_again(ctx, Outcome(text, image=image))
     return _ask_again(ctx, Outcome(text))

@@ -5,8 +5,10 @@ webhook workers on one database need."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import psycopg
@@ -15,6 +17,8 @@ from bot.channels.inbox import KEEP_FINISHED_S, InboxUpdate
 from bot.pgstore.connection import Connection, now_ms
 
 __all__ = ["PgInbox"]
+
+logger = logging.getLogger(__name__)
 
 
 class PgInbox(Connection):
@@ -25,6 +29,7 @@ class PgInbox(Connection):
         self.source = source
         self._waiting: set[int] = set()  # finished update ids not written yet (see finish)
         self._waiting_guard = threading.Lock()
+        self._sender: ThreadPoolExecutor | None = None  # record_sent's writer, started at its first call
         with self._lock:
             self._conn.execute(
                 "DELETE FROM channel_inbox WHERE source = %s AND finished_ms < %s",
@@ -67,8 +72,17 @@ class PgInbox(Connection):
         Raises:
             StoreError: the database cannot be written (the ids stay waiting for the next call).
         """
+        self.finish_many((update_id,))
+
+    def finish_many(self, update_ids: Sequence[int]) -> None:
+        """See :meth:`bot.channels.inbox.UpdateInbox.finish_many` (with the ids other threads are
+        finishing meanwhile, in one statement: see :meth:`finish`).
+
+        Raises:
+            StoreError: the database cannot be written (the ids stay waiting for the next call).
+        """
         with self._waiting_guard:
-            self._waiting.add(update_id)
+            self._waiting.update(update_ids)
         with self._lock:
             with self._waiting_guard:
                 batch, self._waiting = sorted(self._waiting), set()
@@ -85,7 +99,29 @@ class PgInbox(Connection):
             except psycopg.Error as exc:
                 with self._waiting_guard:
                     self._waiting.update(batch)
-                raise self._error(f"mark update {update_id} handled", exc) from None
+                raise self._error(f"mark {len(batch)} updates handled", exc) from None
+
+    def record_sent(self, update_id: int) -> None:
+        """See :meth:`bot.channels.inbox.UpdateInbox.record_sent`: handed to a writer thread of its own
+        (a round trip to the server does not belong on the event loop), which finishes the update;
+        ids recorded meanwhile share its next statement (see :meth:`finish`). Other workers see the
+        mark once it is written, which their sweep (older than a few seconds) always waits for."""
+        with self._waiting_guard:
+            if self._sender is None:
+                self._sender = ThreadPoolExecutor(1, thread_name_prefix="corsbot-sent")
+            sender = self._sender
+        try:
+            sender.submit(self.finish, update_id).add_done_callback(_log_failure)
+        except RuntimeError as exc:  # closed meanwhile: finish() after the turn marks it
+            logger.warning("could not record a sent reply: %s", exc)
+
+    def close(self) -> None:
+        """Write the sent replies still waiting, then close the connection (idempotent)."""
+        with self._waiting_guard:
+            sender, self._sender = self._sender, None
+        if sender is not None:
+            sender.shutdown(wait=True)
+        super().close()
 
     def unfinished(self, user_key: str | None = None) -> list[InboxUpdate]:
         """See :meth:`bot.channels.inbox.UpdateInbox.unfinished` (optionally of one user only)."""
@@ -129,3 +165,8 @@ class PgInbox(Connection):
                 (self.source, now_ms() - int(age_ms)),
             ).fetchall()
         return [InboxUpdate(int(r[0]), r[1], r[2]) for r in rows]
+
+
+def _log_failure(future: Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.warning("could not record a sent reply: %s", future.exception())

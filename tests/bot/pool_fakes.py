@@ -70,3 +70,82 @@ class _StoreFailing:
 def make_store_failing_handler() -> object:
     """A handler whose every turn fails on a locked database."""
     return _StoreFailing()
+
+
+class ReceiptHandler:
+    """Applies each turn once per key, as the dialog manager does: the turn's row and its receipt in
+    one SQLite transaction; a key with a receipt gets the stored reply. Answers ``"<pid> <text>"``.
+
+    Special texts: ``"slow"`` sleeps 1 s before applying (time to kill the worker mid-turn),
+    ``"commit-then-die"`` applies the turn, then kills its worker (the reply never leaves it),
+    ``"die"`` kills its worker before applying anything.
+    """
+
+    def __init__(self, db: str) -> None:
+        import sqlite3  # noqa: PLC0415
+
+        self._conn = sqlite3.connect(db, timeout=30, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("CREATE TABLE IF NOT EXISTS applied (key TEXT, text TEXT, pid INTEGER)")
+        self._conn.execute("CREATE TABLE IF NOT EXISTS receipts (key TEXT PRIMARY KEY, reply TEXT)")
+
+    def handle(self, turn: Turn) -> Reply:
+        if turn.text == "die":
+            os._exit(9)
+        if turn.text == "slow":
+            time.sleep(1.0)
+        row = self._conn.execute("SELECT reply FROM receipts WHERE key = ?", (turn.key,)).fetchone()
+        if row is not None:
+            return Reply(row[0])
+        reply = f"{os.getpid()} {turn.text}"
+        self._conn.execute("BEGIN IMMEDIATE")
+        self._conn.execute("INSERT INTO applied VALUES (?, ?, ?)", (turn.key, turn.text, os.getpid()))
+        if turn.key is not None:
+            self._conn.execute("INSERT INTO receipts VALUES (?, ?)", (turn.key, reply))
+        self._conn.execute("COMMIT")
+        if turn.text == "commit-then-die":
+            os._exit(9)
+        return Reply(reply)
+
+
+def make_receipt_handler(db: str) -> ReceiptHandler:
+    """Factory of :class:`ReceiptHandler` on the SQLite file ``db``."""
+    return ReceiptHandler(db)
+
+
+def applied(db: str) -> list[tuple[str, str, int]]:
+    """Every (key, text, pid) a :class:`ReceiptHandler` applied, in order."""
+    import sqlite3  # noqa: PLC0415
+
+    conn = sqlite3.connect(db)
+    try:
+        return [(k, t, p) for k, t, p in conn.execute("SELECT key, text, pid FROM applied ORDER BY rowid")]
+    finally:
+        conn.close()
+
+
+class _SlowFirst:
+    """Wraps a handler: each turn whose text ends with ``(slow)`` sleeps 1 s first (time to kill the worker)."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+
+    def handle(self, turn: Turn) -> Reply:
+        if turn.text.endswith("(slow)"):
+            time.sleep(1.0)
+        return self.inner.handle(turn)  # type: ignore[attr-defined]
+
+
+def make_slow_fake_dialog_manager(db: str) -> object:
+    """:func:`make_fake_dialog_manager`, slow on the turns whose text ends with ``(slow)``."""
+    return _SlowFirst(make_fake_dialog_manager(db))
+
+
+class _Niceness:
+    def handle(self, turn: Turn) -> Reply:
+        return Reply(str(os.getpriority(os.PRIO_PROCESS, 0)))
+
+
+def make_niceness_handler() -> object:
+    """A handler answering its process's niceness."""
+    return _Niceness()

@@ -78,6 +78,29 @@ def test_export_into_a_fifo_writes_through_it(logged_db, tmp_path, capsys):
     assert len(json.loads(received[0])) == 3
 
 
+def test_export_into_a_fifo_with_no_reader_gives_up_with_one_line(logged_db, tmp_path, capsys, monkeypatch):
+    import time
+
+    import logs.output
+
+    monkeypatch.setattr(logs.output, "WRITE_WAIT_S", 0.5)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    code, out, err = _run(capsys, "export", "--out", str(fifo))
+    assert time.monotonic() - started < 10 and code == 2 and "exported" not in out
+    assert err == f"corsbot: error: {fifo}: cannot write (no reader opened it within 0.5 s (a FIFO with no reader?))\n"
+    assert fifo.is_fifo()
+
+
+def test_export_into_a_read_only_folder_names_the_folder(logged_db, tmp_path, capsys, read_only):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    read_only(folder)
+    code, _, err = _run(capsys, "export", "--out", str(folder / "export.json"))
+    assert code == 2 and err == f"corsbot: error: {folder / 'export.json'}: cannot write (read-only folder)\n"
+
+
 def test_export_to_stdout(logged_db, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # without the fix a file named '-' would be written here
     code, out, err = _run(capsys, "export", "--out", "-")
@@ -171,7 +194,9 @@ def test_unopenable_database_is_one_line_naming_it(argv, logged_db, tmp_path, ca
     assert code == 2
     assert "Traceback" not in err and err.count("\n") == 1
     assert "cannot open the database" in err and str(logged_db.parent) in err
-    assert "read-only folder?" in err and "set CORSBOT_HOME to a writable folder" in err
+    # the folder is writable: the hint names no cause it cannot see (issue 25), only what to check
+    assert "(unable to open database file): check that its folder exists, is writable and has space" in err
+    assert "read-only" not in err
 
 
 def test_chat_with_a_folder_where_the_database_should_be(home, capsys, no_services):
@@ -189,7 +214,7 @@ def test_chat_in_a_read_only_home(home, capsys, no_services):
         code, _, err = _run(capsys, "chat")
     finally:
         home.chmod(0o700)
-    assert code == 2 and "Traceback" not in err and "read-only folder?" in err
+    assert code == 2 and "Traceback" not in err and "(read-only folder)" in err
 
 
 # --------------------------------------------------------------------------- 3. replay edge cases

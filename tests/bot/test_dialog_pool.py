@@ -1,11 +1,14 @@
 """Dialog handlers in worker processes (:mod:`bot.dialog_pool`): each user pinned to one process,
 turns answered in order on both the blocking and the event-loop path, errors mapped, a dead worker
-restarted, and the Telegram channel end to end over the pipe."""
+restarted with the keyed turns it held run again once (issue 25), and the Telegram channel end to end
+over the pipe."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
+import signal
 
 import pytest
 
@@ -13,7 +16,7 @@ from bot.dialog_pool import ProcessDialogHandler, WorkerCrash, WorkerError
 from bot.turns import Turn
 from corsbot_errors import ConfigError
 from tests.bot.fake_telegram import wait_until
-from tests.bot.pool_fakes import make_broken_handler, make_pid_handler
+from tests.bot.pool_fakes import applied, make_broken_handler, make_pid_handler, make_receipt_handler
 
 
 @pytest.fixture
@@ -152,3 +155,111 @@ async def test_dialog_manager_in_workers_keeps_preferences_when_its_worker_is_ki
         assert len(handler.pids()) == 2 and pid not in handler.pids()
     finally:
         handler.close()
+
+
+@pytest.fixture
+def receipt_pool(tmp_path):
+    db = str(tmp_path / "pool.sqlite3")
+    handler = ProcessDialogHandler(functools.partial(make_receipt_handler, db), processes=2)
+    handler.start()
+    yield handler, db
+    handler.close()
+
+
+def _users_of_worker(pool: ProcessDialogHandler, index: int, n: int) -> list[str]:
+    return [u for u in (f"tg:{i}" for i in range(1, 200)) if pool.worker_of(u) == index][:n]
+
+
+async def test_keyed_turns_in_flight_on_a_killed_worker_are_run_again_once_on_its_restart(receipt_pool):
+    pool, db = receipt_pool
+    users = _users_of_worker(pool, 0, 3)  # three turns in the same worker's pipe: one running, two queued
+    other = _users_of_worker(pool, 1, 1)[0]
+    victim = pool.pids()[0]
+    turns = [Turn(u, "slow", key=f"k-{u}") for u in users]
+    pending = [asyncio.ensure_future(pool.ahandle(t)) for t in turns]
+    await asyncio.sleep(0.4)  # the first one sleeps in the worker
+    os.kill(victim, signal.SIGKILL)
+    meanwhile = await pool.ahandle(Turn(other, "meanwhile", key="k-other"))
+    replies = await asyncio.wait_for(asyncio.gather(*pending), timeout=60)
+    assert all(r.text.endswith(" slow") and int(r.text.split()[0]) not in (victim, os.getpid()) for r in replies)
+    assert meanwhile.text.endswith("meanwhile") and int(meanwhile.text.split()[0]) == pool.pids()[1]
+    runs = [(key, pid) for key, _, pid in applied(db)]
+    assert sorted(key for key, _ in runs) == sorted([t.key for t in turns] + ["k-other"])  # each applied once
+    assert victim not in {pid for _, pid in runs}
+
+
+async def test_a_turn_committed_by_a_worker_that_then_died_gets_its_stored_reply(receipt_pool):
+    pool, db = receipt_pool
+    reply = await pool.ahandle(Turn("tg:1", "commit-then-die", key="k1"))
+    first = applied(db)
+    assert [(k, t) for k, t, _ in first] == [("k1", "commit-then-die")]
+    assert reply.text == f"{first[0][2]} commit-then-die"  # the dead worker's stored reply, not a new one
+    assert int((await pool.ahandle(Turn("tg:1", "next", key="k2"))).text.split()[0]) != first[0][2]
+
+
+async def test_a_turn_that_kills_its_worker_twice_or_has_no_key_is_not_run_again(receipt_pool, caplog):
+    pool, db = receipt_pool
+    with pytest.raises(WorkerCrash):
+        await pool.ahandle(Turn("tg:1", "die", key="poison"))
+    assert caplog.text.count("running it again") == 1  # run twice in all, never a third time
+    with pytest.raises(WorkerCrash):
+        await pool.ahandle(Turn("tg:1", "die"))  # no key: a second run could apply it twice
+    assert caplog.text.count("running it again") == 1
+    assert (await pool.ahandle(Turn("tg:1", "fine", key="k3"))).text.endswith("fine")
+    assert applied(db) == [("k3", "fine", pool.pids()[pool.worker_of("tg:1")])]
+
+
+def test_blocking_path_runs_a_keyed_turn_again_when_its_worker_is_killed(receipt_pool):
+    import threading
+
+    pool, db = receipt_pool
+    victim = pool.pids()[pool.worker_of("tg:1")]
+    threading.Timer(0.4, os.kill, (victim, signal.SIGKILL)).start()
+    reply = pool.handle(Turn("tg:1", "slow", key="k1"))
+    assert int(reply.text.split()[0]) not in (victim, 0)
+    assert [(k, t) for k, t, _ in applied(db)] == [("k1", "slow")]
+
+
+async def test_a_preference_whose_worker_is_killed_mid_turn_gets_one_answer_and_is_stored(
+    fake_tg, make_channel, tmp_path
+):
+    """The issue's case: "I like ..." in flight on a dialog worker killed with SIGKILL: no apology, one
+    answer, the like stored once (the real dialog manager, on the small fake KB)."""
+    from bot.store import StateStore
+    from logs.store import LogStore
+    from tests.bot.pool_fakes import make_slow_fake_dialog_manager
+
+    db = tmp_path / "dm.sqlite3"
+    handler = ProcessDialogHandler(functools.partial(make_slow_fake_dialog_manager, str(db)), processes=2)
+    await asyncio.to_thread(handler.start)
+    try:
+        await make_channel(handler)
+        user = 7
+        fake_tg.push_text(user, "/start")
+        assert await wait_until(lambda: len(fake_tg.sent(user)) == 1, timeout=20)
+        victim = handler.pids()[handler.worker_of(f"tg:{user}")]
+        fake_tg.push_text(user, "I love Christopher Nolan (slow)")
+        await asyncio.sleep(0.5)  # the turn sleeps in the worker
+        os.kill(victim, signal.SIGKILL)
+        assert await wait_until(lambda: len(fake_tg.sent(user)) == 2, timeout=60)
+        await asyncio.sleep(0.5)
+        texts = fake_tg.texts(user)
+        assert len(texts) == 2 and "Sorry" not in texts[1] and "Christopher Nolan" in texts[1]
+        assert "Q100" in StateStore(db).load(f"tg:{user}").profile("movie")
+        logged = [r.message for r in LogStore(db).records("pool-test")]
+        assert logged.count("I love Christopher Nolan (slow)") == 1
+        assert victim not in handler.pids()
+    finally:
+        handler.close()
+
+
+@pytest.mark.parametrize("niceness", [None, 0])
+def test_workers_run_nicer_than_the_bot_so_its_event_loop_comes_first(niceness):
+    from bot.dialog_pool import WORKER_NICENESS
+    from tests.bot.pool_fakes import make_niceness_handler
+
+    options = {} if niceness is None else {"niceness": niceness}
+    with ProcessDialogHandler(make_niceness_handler, processes=1, **options) as pool:
+        got = int(pool.handle(Turn("tg:1", "hi")).text)
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert got == min(ours + (WORKER_NICENESS if niceness is None else 0), 19)

@@ -1,4 +1,5 @@
-"""The durable update inbox (issue 17.1): stored before confirmed, handled once, resumed after a crash."""
+"""The durable update inbox (issue 17.1): stored before confirmed, handled once, resumed after a crash;
+a reply recorded sent is never sent again after a restart (issue 25)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from bot.channels.inbox import InboxUpdate, SqliteInbox
+from bot.channels.inbox import JOURNAL_COMPACT_BYTES, InboxUpdate, SqliteInbox, journal_path
 from bot.cli.durability import run_durability
 from tests.bot.fake_telegram import FakeTelegram, ScriptedHandler, wait_until
 
@@ -32,6 +33,54 @@ def test_sqlite_inbox_stores_each_update_once_and_lists_the_unfinished_in_order(
     assert [u.update_id for u in reopened.unfinished()] == [2, 3]
     assert reopened.add([InboxUpdate(1, "tg:7", "{}")]) == []  # finished and redelivered: not again
     assert SqliteInbox(tmp_path / "db.sqlite3", "telegram:2").unfinished() == []  # another bot's
+
+
+def test_a_reply_recorded_sent_is_not_handed_out_again_after_a_kill(tmp_path):
+    db = tmp_path / "db.sqlite3"
+    inbox = SqliteInbox(db, "telegram:1")
+    inbox.add([InboxUpdate(i, "tg:7", "{}") for i in (1, 2, 3)])
+    inbox.record_sent(2)  # killed right after: the table was never told
+    journal = journal_path(db, "telegram:1")
+    assert journal.name == "db.sqlite3-sent-telegram_1" and journal.read_text() == "2\n"
+    del inbox  # a killed process: nothing closed, nothing flushed by Python
+    reopened = SqliteInbox(db, "telegram:1")
+    assert [u.update_id for u in reopened.unfinished()] == [1, 3]
+    assert not journal.exists()  # folded into the table
+    assert [u.update_id for u in SqliteInbox(db, "telegram:1").unfinished()] == [1, 3]
+
+
+def test_the_sent_journal_is_emptied_once_everything_in_it_is_finished(tmp_path):
+    inbox = SqliteInbox(tmp_path / "db.sqlite3", "telegram:1")
+    journal = journal_path(tmp_path / "db.sqlite3", "telegram:1")
+    n = -(-JOURNAL_COMPACT_BYTES // 7)  # lines of 7 bytes: the last one reaches the size
+    inbox.add([InboxUpdate(100_000 + i, "tg:7", "{}") for i in range(n + 1)])
+    for i in range(n):
+        inbox.record_sent(100_000 + i)
+        inbox.finish(100_000 + i)
+    assert journal.stat().st_size == 0  # every id in it finished in the table: emptied
+    inbox.record_sent(100_000 + n)
+    assert journal.read_text() == f"{100_000 + n}\n"  # appended at the start again
+
+
+async def test_a_restart_resends_only_the_replies_whose_sending_was_not_recorded(fake_tg, make_channel, tmp_path):
+    db = tmp_path / "inbox.sqlite3"
+    first = SqliteInbox(db, "telegram:123456789")
+    first.finish = first.finish_many = lambda ids: None  # killed after each reply went out, before it was finished
+    handler = ScriptedHandler()
+    channel = await make_channel(handler, inbox=first)
+    fake_tg.push_text(U, "sent and recorded")
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 1)
+    first.record_sent = lambda update_id: None  # killed between the send and its record
+    fake_tg.push_text(U, "sent, not recorded")
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 2)
+    await channel.stop()
+    await make_channel(handler, inbox=SqliteInbox(db, "telegram:123456789"))  # the restart
+    assert await wait_until(lambda: len(fake_tg.sent(U)) == 3)
+    await asyncio.sleep(0.5)
+    assert fake_tg.texts(U) == [
+        f"you said {t}" for t in ("sent and recorded", "sent, not recorded", "sent, not recorded")
+    ]
+    assert handler.texts("tg:7") == ["sent and recorded", "sent, not recorded", "sent, not recorded"]
 
 
 async def test_updates_left_unfinished_by_a_killed_run_are_handled_first_in_order(fake_tg, make_channel, tmp_path):
@@ -91,9 +140,17 @@ async def test_webhook_checks_the_secret_token_and_stores_before_answering(fake_
 
 def test_sigkill_during_bursts_loses_nothing_and_applies_nothing_twice():
     """The durability bench with the storing stand-in handler (the real dialog manager: `corsbot bench durability`)."""
-    result = run_durability(users=6, per_burst=5, kills=3, processes=0, timeout_s=60, trivial=True, seed=3,
-                            echo=lambda line: None)  # fmt: skip
-    assert (result.kills, result.messages, result.lost, result.duplicated) == (3, 90, 0, 0)
+    result = run_durability(users=6, per_burst=5, kills=3, worker_kills=0, processes=0, timeout_s=60, trivial=True,
+                            seed=3, echo=lambda line: None)  # fmt: skip
+    assert (result.kills, result.messages, result.lost, result.applied_twice, result.apologies) == (3, 90, 0, 0, 0)
+
+
+def test_sigkill_of_dialog_workers_mid_turn_gets_no_apology_and_loses_nothing():
+    """Issue 25: the turns a killed worker held are run again on its restarted worker, once."""
+    result = run_durability(users=6, per_burst=5, kills=1, worker_kills=3, processes=2, timeout_s=90, trivial=True,
+                            seed=5, echo=lambda line: None)  # fmt: skip
+    assert (result.kills, result.worker_kills, result.messages) == (1, 3, 90)
+    assert (result.lost, result.applied_twice, result.apologies) == (0, 0, 0)
 
 
 async def test_update_ids_going_backwards_are_handled_and_the_offset_is_the_batch_just_returned(

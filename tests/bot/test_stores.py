@@ -89,6 +89,14 @@ def test_inbox_dedupes_and_keeps_the_unfinished_in_order(backend):
     assert backend("inbox", "telegram:2").unfinished() == []
 
 
+def test_a_reply_recorded_sent_is_not_unfinished_for_the_next_process(backend):
+    inbox = backend("inbox")
+    inbox.add([InboxUpdate(i, "tg:7", "{}") for i in (1, 2, 3)])
+    inbox.record_sent(2)  # on the event loop: no waiting on the database there
+    inbox.close()  # PostgreSQL: its writer thread writes what is waiting first
+    assert [u.update_id for u in backend("inbox").unfinished()] == [1, 3]
+
+
 def test_channel_users(backend):
     users = backend("users")
     users.seen("tg:1", 1)

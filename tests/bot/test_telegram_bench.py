@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cli import telegram as cli_telegram
+from bot.cli import bench_telegram as cli_telegram
+from bot.cli import telegram_common
 from bot.turns import Reply, Turn
 
 
@@ -30,7 +31,7 @@ class _ShapedHandler:
 @pytest.mark.parametrize(("fail_on", "lost"), [(None, 0), (cli_telegram.BENCH_TEXTS[1], 3)])
 def test_bench_counts_every_reply_shape_and_apologies_as_lost(monkeypatch, fail_on, lost):
     monkeypatch.setattr(
-        cli_telegram, "_real_dialog_manager", lambda db, session, processes=0, warmup=(): _ShapedHandler(fail_on)
+        telegram_common, "real_dialog_manager", lambda db, session, processes=0, warmup=(): _ShapedHandler(fail_on)
     )
     result = cli_telegram.run_bench(users=3, per_user=3, timeout_s=60)
     assert result.handler.startswith("real DialogManager")
@@ -50,7 +51,7 @@ def test_bench_with_dialog_worker_processes_counts_every_reply(monkeypatch):
         made.append(handler)
         return handler
 
-    monkeypatch.setattr(cli_telegram, "_real_dialog_manager", workers)
+    monkeypatch.setattr(telegram_common, "real_dialog_manager", workers)
     result = cli_telegram.run_bench(users=4, per_user=3, timeout_s=60, processes=2)
     assert result.handler.startswith("real DialogManager (2 worker processes")
     assert (result.messages, result.lost) == (12, 0)

@@ -102,3 +102,46 @@ def test_with_a_card_on_screen(text, intent):
 )
 def test_stop_and_help(text, focus, intent):
     assert phrased_intent(fold(text), focus=focus, named=False) == intent
+
+
+# -- issue 23: the one fact of the card asked for, and constraints said for now only ---------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("who is it by?", "creator"),
+        ("Who's this one by", "creator"),
+        ("who wrote it", "creator"),
+        ("who's the singer?", "creator"),
+        ("by whom?", "creator"),
+        ("when is it from?", "year"),
+        ("What year is it?", "year"),
+        ("when was this published", "year"),
+        ("what's the plot", None),
+        ("who is in it", None),
+    ],
+)
+def test_card_fact(text, fact):
+    from nlu.phrasings import card_fact
+
+    assert card_fact(fold(text)) == fact
+
+
+@pytest.mark.parametrize(
+    ("text", "now"),
+    [
+        ("not Blondie this time", True),
+        ("no westerns please", True),
+        ("nothing by Ian Rankin for now", True),
+        ("without Hugh Grant please", True),
+        ("I like it but not the band this time", True),
+        ("I don't like westerns", False),
+        ("I watched it today and loved it", False),
+        ("not really my thing", False),
+    ],
+)
+def test_for_this_time(text, now):
+    from nlu.phrasings import for_this_time
+
+    assert for_this_time(fold(text)) is now

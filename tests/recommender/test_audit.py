@@ -140,6 +140,7 @@ def test_audit_counts_and_summary_line(rec):
     result = audit(rec, [session])
     assert result.summary_line() == (
         "audit: sessions=1 wrong_kind=1 bare_ids=1 false_explanations=1 weak_only_explanations=0 duplicate_options=1"
+        " constraint_violations=0 repeats=0 creator_missing=0"
     )
 
 

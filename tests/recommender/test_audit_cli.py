@@ -45,7 +45,8 @@ def test_audit_prints_the_summary_line_and_writes_its_report(tiny_snapshots, tmp
     assert cli.main(["rec", "audit", "--domains", "movie", "--sessions", "12"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert re.fullmatch(
-        r"audit: sessions=12 wrong_kind=0 bare_ids=0 false_explanations=0 weak_only_explanations=0 duplicate_options=0",
+        r"audit: sessions=12 wrong_kind=0 bare_ids=0 false_explanations=0 weak_only_explanations=0 duplicate_options=0"
+        r" constraint_violations=0 repeats=0 creator_missing=0",
         lines[-1],
     ), lines
     report = json.loads((home / "reports" / "rec" / "audit.json").read_text())

@@ -9,7 +9,7 @@ import pytest
 from _rec_fakes import FakeKB  # noqa: E402
 
 from bot import cli
-from bot.cli import rec as cli_rec
+from bot.cli import rec_data
 from bot.likes import file_key, logged_ratings, study_opinions
 from recommender.elicitation import STRATEGIES
 from recommender.recommend import Recommender
@@ -63,7 +63,7 @@ def studies(tmp_path, monkeypatch):
     )
     monkeypatch.setenv("CORSBOT_SHARED", str(shared))
     monkeypatch.setenv("CORSBOT_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr(cli_rec, "load_recommender", lambda domain, **kw: Recommender(FakeKB(), **kw))
+    monkeypatch.setattr(rec_data, "load_recommender", lambda domain, **kw: Recommender(FakeKB(), **kw))
     return tmp_path
 
 

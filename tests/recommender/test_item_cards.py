@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from recommender.cards import item_card, preview_links
 from recommender.kb import ItemDetails
-from recommender.recommend import item_card, preview_links
 
 
 def test_book_card_has_author_series_genre_and_an_open_library_search(tiny_kbs):

@@ -176,7 +176,8 @@ def test_snapshot_is_deterministic(tmp_path, embedded_backend, tiny_snapshots):
 
 def test_snapshot_document_layout(tiny_snapshots):
     doc = read_snapshot(tiny_snapshots["book"])
-    assert doc["format"] == "corsbot-kb" and doc["version"] == 1 and doc["domain"] == "book"
+    assert doc["format"] == "corsbot-kb" and doc["version"] == 2 and doc["domain"] == "book"
+    assert doc["classes"]["0"] == ["Q8261"]  # version 2: each item's P31 classes (issue 23): a novel
     assert doc["entities"][: doc["n_items"]] == ["Q8337", "Q11678", "Q190192"]  # numeric order
     assert len(doc["edge_item"]) == len(doc["edge_pid"]) == len(doc["edge_value"]) == 9
     assert doc["kind_names"][: len(DOMAINS["book"].kinds)] == [k.name for k in DOMAINS["book"].kinds]
@@ -454,7 +455,7 @@ def test_snapshot_of_the_old_format_infers_the_spotify_page_kind(tmp_path, tiny_
 
 
 def test_music_card_without_spotify_id_links_a_search_by_name(tiny_kbs):
-    from recommender.recommend import item_card
+    from recommender.cards import item_card
 
     music = tiny_kbs["music"]
     no_id = sorted(q for q in music.items if not music.details(q).spotify_id)[0]

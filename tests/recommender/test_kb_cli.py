@@ -81,10 +81,16 @@ def test_stats_last_line_and_coverage(built, capsys):
     assert main(["kb", "stats", "--kb-dir", str(built / "kb"), "--converse", str(conv)]) == 0
     lines = capsys.readouterr().out.splitlines()
     movie_entities, book_entities, music_entities = 16, 12, 12
-    assert lines[-1] == (
+    assert lines[-1].startswith(
         f"kb: entities={movie_entities + book_entities + music_entities} edges={14 + 9 + 9} "
-        "coverage_movie=0.750 coverage_book=1.000 coverage_music=0.667"
+        "coverage_movie=0.750 coverage_book=1.000 coverage_music=0.667 "
     )
+    # issue 23: what cards can show, per domain
+    assert lines[-1].endswith(
+        " trailer_movie=0 image_movie=1 year_movie=1 creator_movie=2 trailer_book=0 image_book=0 year_book=0"
+        " creator_book=3 trailer_music=0 image_music=0 year_music=0 creator_music=3"
+    ), lines[-1]
+    assert any(line.startswith("  cards: items=7 with a trailer=") for line in lines)
     text = "\n".join(lines)
     assert "[movie]" in text and "items=7" in text and "P57 director=" in text
     assert "imdb_id=1" in text  # detail fields present

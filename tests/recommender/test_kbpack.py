@@ -8,14 +8,8 @@ import pytest
 from recommender.errors import KnowledgeBaseError
 from recommender.kb import KnowledgeBase
 from recommender.kbpack import PACK_FILE, Pack, document_digest, write_pack
-from recommender.recommend import (
-    DEFAULT_WEIGHTING,
-    GraphWeighting,
-    Profile,
-    Recommender,
-    add_user_edges,
-    build_sparse_graph,
-)
+from recommender.nxgraph import add_user_edges, build_sparse_graph
+from recommender.recommend import DEFAULT_WEIGHTING, GraphWeighting, Profile, Recommender
 
 DOC = {
     "format": "corsbot-kb",

@@ -7,19 +7,17 @@ import pytest
 from _rec_fakes import FakeKB  # noqa: E402  (tests/recommender is on sys.path)
 
 from corsbot_errors import ConfigError
+from recommender.cards import item_card
+from recommender.critique import Critique, apply_critique, role_values
+from recommender.elicitation import elicitation_suggestions
 from recommender.recommend import (
     FALLBACK_ISOLATED_LIKES,
     FALLBACK_NO_LIKES,
     FALLBACK_UNKNOWN_LIKES,
-    Critique,
     GraphWeighting,
     Profile,
     Recommender,
-    apply_critique,
-    elicitation_suggestions,
-    item_card,
     prior_vector,
-    role_values,
 )
 
 INCEPTION, INTERSTELLAR, DARK_KNIGHT, DUNKIRK = "Q25188", "Q13417189", "Q163872", "Q24053263"
@@ -60,13 +58,13 @@ def test_rated_and_excluded_items_never_returned(rec):
     assert len(got) == len(set(got))
 
 
-def test_disliked_value_is_removed_from_the_walk(rec):
+def test_disliked_value_is_removed_from_the_walk_and_its_items_from_the_list(rec):
     base = rec.recommend(Profile(liked=frozenset({ACTION})), k=10)
     assert LETHAL in qids(base)
     masked = rec.recommend(Profile(liked=frozenset({ACTION}), disliked=frozenset({GIBSON})), k=10)
-    # Braveheart and Lethal Weapon lose Gibson's mass; the result stays a valid ranking
-    pos = {q: i for i, q in enumerate(qids(masked))}
-    assert pos[LETHAL] > pos[MAD_MAX]
+    # issue 23: Braveheart and Lethal Weapon carry the disliked Mel Gibson: left out while it stands
+    assert LETHAL not in qids(masked) and BRAVEHEART not in qids(masked)
+    assert [a.qid for a in masked.left_out] == [GIBSON]
     solved = rec.solve(Profile(liked=frozenset({ACTION}), disliked=frozenset({GIBSON})))
     assert solved.scores[rec.graph.index[GIBSON]] == 0.0
 
@@ -241,8 +239,8 @@ def test_item_card_with_trailer_id():
 
 
 def test_item_card_uses_real_item_details_links():
+    from recommender.cards import preview_links
     from recommender.kb import ItemDetails
-    from recommender.recommend import preview_links
 
     details = ItemDetails(qid="Q1", label="Song", spotify_id="abc", lastfm_id="Radiohead/OK+Computer", trailer="vid")
     links = preview_links(details)

@@ -8,12 +8,12 @@ import pytest
 from _rec_fakes import FakeKB  # noqa: E402
 
 from recommender.explain import ReasonKind, explain_text
+from recommender.nxgraph import add_user_edges
 from recommender.recommend import (
     LIKED_BY,
     GraphWeighting,
     Profile,
     Recommender,
-    add_user_edges,
     is_user_node,
     user_node,
 )

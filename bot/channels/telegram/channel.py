@@ -99,6 +99,7 @@ class TelegramChannel:
             users=users_record,
             key_prefix=f"tg:{bot_id_of(config.token)}:",
             finish=self._intake.finish,
+            sent=self._intake.sent,
         )
         self._handlers.register()
 
@@ -238,6 +239,7 @@ class TelegramChannel:
                 await step()
             except Exception as exc:  # noqa: BLE001 - keep tearing down the rest
                 logger.warning("stopping the %s failed: %s", name, exc)
+        await self._intake.drain()  # the handled updates still waiting to be marked finished
         for request in self._requests:  # PTB skips them when initialize() failed half-way
             try:
                 await request.shutdown()

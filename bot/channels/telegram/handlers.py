@@ -96,6 +96,8 @@ class UpdateHandlers:
         users: the record of active users.
         key_prefix: ``tg:<bot id>:``, the prefix of each turn's key (the update id follows).
         finish: marks an update handled (a debounced tap run after the first one).
+        sent: records that an update's reply went out, called right after its delivery returns
+            (before any other await), so that a restart re-sends only replies not recorded.
     """
 
     def __init__(
@@ -109,6 +111,7 @@ class UpdateHandlers:
         users: KnownUsers,
         key_prefix: str,
         finish: Callable[[Update], None],
+        sent: Callable[[Update], None] = lambda update: None,
     ) -> None:
         self.application = application
         self.texts = texts
@@ -118,6 +121,7 @@ class UpdateHandlers:
         self._users = users
         self._key_prefix = key_prefix
         self._finish = finish
+        self._sent = sent
 
     def register(self) -> None:
         """Add the handlers (and the error handler) to the application."""
@@ -152,6 +156,7 @@ class UpdateHandlers:
         reply = await self._runner.compute(turn, message.chat.id)
         if reply is not None:
             await self._sender.deliver(key, message.chat.id, reply)
+            self._sent(update)
 
     async def on_edit(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """An edited message is never re-read (F01): the user is asked to send it again."""
@@ -161,6 +166,7 @@ class UpdateHandlers:
         await self._sender.deliver(
             f"{USER_PREFIX}{user.id}", message.chat.id, Reply(self.texts.edits_not_read), reply_to=message.message_id
         )
+        self._sent(update)
 
     async def on_media(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Media without a caption never reach the dialog (F02): "I can only read text"."""
@@ -168,6 +174,7 @@ class UpdateHandlers:
         if message is None or user is None:
             return
         await self._sender.deliver(f"{USER_PREFIX}{user.id}", message.chat.id, Reply(self.texts.only_text))
+        self._sent(update)
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press: answered at once, then a turn; then the last tap debounced meanwhile (F05)."""
@@ -202,6 +209,7 @@ class UpdateHandlers:
                     reply = await self._runner.compute(turn, chat_id)
                     if reply is not None:
                         edited = await self._sender.deliver(key, chat_id, reply, card=card_message)
+                        self._sent(current)
                 if current is not update:  # a debounced tap run after the first one: handled now
                     self._finish(current)
                 current = self._taps.next_tap(card, q.data if q is not None else None, edited=edited)

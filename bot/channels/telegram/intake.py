@@ -26,6 +26,11 @@ T = TypeVar("T")
 SWEEP_S = 3.0
 """Webhook workers look for updates left unfinished (by a killed worker) this often, and take those
 older than this."""
+SCHEDULE_SLICE = 8
+"""Updates parsed and queued in a row before the loop gets a turn (a batch of 100 costs it 10-30 ms, which
+would hold up the replies arriving meanwhile and the record that they went out)."""
+FINISH_BATCH_S = 0.05
+"""Updates handled within this long are marked finished together (one thread hop, one transaction)."""
 
 
 class UpdateIntake:
@@ -47,6 +52,8 @@ class UpdateIntake:
         self.inbox = inbox
         self._application_of = application_of
         self._executor_of = executor_of
+        self._to_finish: list[int] = []  # handled, to be marked finished at the next flush
+        self._flush_timer: asyncio.TimerHandle | None = None
 
     @property
     def shared(self) -> bool:
@@ -64,8 +71,10 @@ class UpdateIntake:
         left = await self.in_thread(self.inbox.unfinished)
         if left:
             logger.warning("handling %d updates left unfinished by the previous run", len(left))
-            for stored in left:
+            for n, stored in enumerate(left, 1):
                 self.schedule(json.loads(stored.payload))
+                if n % SCHEDULE_SLICE == 0:
+                    await asyncio.sleep(0)
 
     async def accept(self, raw: list[dict[str, Any]]) -> None:
         """Store raw updates in the inbox (a thread), then schedule those not seen before, in order.
@@ -76,9 +85,13 @@ class UpdateIntake:
         stored = [InboxUpdate(u["update_id"], user_key_of(u, USER_PREFIX), json.dumps(u)) for u in raw]
         new = await self.in_thread(self.inbox.add, stored)
         fresh = {u.update_id for u in new}
+        scheduled = 0
         for update in raw:
             if update["update_id"] in fresh:
                 self.schedule(update)
+                scheduled += 1
+                if scheduled % SCHEDULE_SLICE == 0:
+                    await asyncio.sleep(0)
 
     def schedule(self, raw: dict[str, Any]) -> None:
         """Hand one update to PTB's queue (processed per user in queue order, see locks.py)."""
@@ -88,13 +101,51 @@ class UpdateIntake:
             return
         application.update_queue.put_nowait(update)
 
+    def sent(self, update: object) -> None:
+        """The update's reply went out (the Bot API accepted its last message): record it at once, on
+        the loop, so that a restart never sends it again (``UpdateInbox.record_sent``; never raises)."""
+        if not isinstance(update, Update):
+            return
+        try:
+            self.inbox.record_sent(update.update_id)
+        except Exception as exc:  # noqa: BLE001 - the update is still finished after the turn
+            logger.warning("could not record the reply to update %s as sent: %s", update.update_id, exc)
+
     def finish(self, update: object) -> None:
-        """Mark a handled update finished in the inbox (in a thread; a failure is logged)."""
+        """Mark a handled update finished in the inbox, in a thread (a failure is logged; called on the
+        loop). Updates handled within :data:`FINISH_BATCH_S` share one thread hop and one transaction:
+        a thread per update costs the loop interpreter-lock hand-offs, and nothing waits for the mark
+        (a reply that went out is recorded at once by :meth:`sent`). Webhook workers sharing the inbox
+        mark each update at once (the others read the marks)."""
         executor = self._executor_of()
         if not isinstance(update, Update) or executor is None:
             return
-        future = executor.submit(self.inbox.finish, update.update_id)
-        future.add_done_callback(_log_failure)
+        if self.shared:
+            executor.submit(self.inbox.finish, update.update_id).add_done_callback(_log_failure)
+            return
+        self._to_finish.append(update.update_id)
+        if self._flush_timer is None:
+            self._flush_timer = asyncio.get_running_loop().call_later(FINISH_BATCH_S, self._flush)
+
+    def _flush(self) -> None:
+        """Loop callback: hand the updates handled since the last flush to a thread, to be marked finished."""
+        self._flush_timer = None
+        batch, self._to_finish = self._to_finish, []
+        executor = self._executor_of()
+        if batch and executor is not None:
+            executor.submit(self.inbox.finish_many, batch).add_done_callback(_log_failure)
+
+    async def drain(self) -> None:
+        """Mark the updates still waiting for a flush finished now (at stop, before the threads go)."""
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+            self._flush_timer = None
+        batch, self._to_finish = self._to_finish, []
+        if batch and self._executor_of() is not None:
+            try:
+                await self.in_thread(self.inbox.finish_many, batch)
+            except Exception as exc:  # noqa: BLE001 - handled again after the restart, answered from receipts
+                logger.error("could not mark %d handled updates finished: %s", len(batch), exc)
 
     @contextlib.asynccontextmanager
     async def shared_turn(self, update: object) -> AsyncIterator[bool]:
