@@ -37,7 +37,7 @@ from typing import Any
 from nlu.linker import EntityLinker, Step
 from nlu.linking.decision import Decision
 
-__all__ = ["KS", "GoldMention", "StepScores", "evaluate", "summary_line"]
+__all__ = ["KS", "GoldMention", "Mistake", "StepScores", "evaluate", "summary_line"]
 
 KS = (1, 3, 8)
 """The k of the recall@k figures."""
@@ -60,6 +60,23 @@ class GoldMention:
     words: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """One wrong decision, for reading the errors (``corsbot nlu evaluate-linking --errors N``).
+
+    Attributes:
+        kind: ``needless_question``, ``wrong_link``, ``wrong_ask`` or ``wrong_drop``.
+        text: the message.
+        gold: the gold QID.
+        top: the span's top candidate.
+    """
+
+    kind: str
+    text: str
+    gold: str
+    top: str
+
+
 @dataclass(slots=True)
 class StepScores:
     """Additive counts behind the figures (module docstring); :meth:`add` sums domains."""
@@ -74,6 +91,7 @@ class StepScores:
     wrong_links: int = 0
     wrong_asks: int = 0
     wrong_drops: int = 0
+    mistakes: list[Mistake] = field(default_factory=list)
 
     def add(self, other: StepScores) -> None:
         """Add ``other``'s counts (in place)."""
@@ -88,6 +106,7 @@ class StepScores:
         self.wrong_links += other.wrong_links
         self.wrong_asks += other.wrong_asks
         self.wrong_drops += other.wrong_drops
+        self.mistakes.extend(other.mistakes)
 
     def recall(self, k: int) -> float:
         """Share of gold entities among the first ``k`` candidates of a covering span."""
@@ -147,21 +166,23 @@ def _best(steps: Iterable[Step], qid: str, canonical: Callable[[str], str]) -> t
     return step, rank
 
 
-def _decide(scores: StepScores, step: Step, rank: int) -> None:
+def _decide(scores: StepScores, step: Step, rank: int, gold: GoldMention) -> None:
     scores.decided += 1
+    kind = None
     if step.decision is Decision.DROP:
-        scores.wrong_drops += 1
+        kind = "wrong_drop"
     elif step.decision is Decision.LINK:
-        if rank == 0:
-            scores.right += 1
-        else:
-            scores.wrong_links += 1
+        kind = None if rank == 0 else "wrong_link"
     elif rank == 0:
-        scores.needless_questions += 1
-    elif rank < OPTIONS:
+        kind = "needless_question"
+    elif rank >= OPTIONS:
+        kind = "wrong_ask"
+    if kind is None:
         scores.right += 1
-    else:
-        scores.wrong_asks += 1
+        return
+    counter = kind + "s"
+    setattr(scores, counter, getattr(scores, counter) + 1)
+    scores.mistakes.append(Mistake(kind, gold.text, gold.qid, step.ranked.candidates[0].qid))
 
 
 def evaluate(
@@ -203,7 +224,7 @@ def evaluate(
         step, rank = best
         for k in KS:
             scores.hits[k] += rank < k
-        _decide(scores, step, rank)
+        _decide(scores, step, rank, gold)
     return scores
 
 

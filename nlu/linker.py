@@ -12,8 +12,10 @@ step  module                       reads -> adds
                                    (``nlu.linking.guard``); ``nlu.linking.fuzzy``: typo'd names
 2     ``nlu.linking.works``        spans, the KB's credits -> the work of "TITLE by PERSON", "PERSON's
                                    TITLE" in place of the person, who only says which
-3     ``nlu.linking.filters``      spans -> spans without genres that only describe, acronym readings
-4     ``nlu.linking.scoring``      a span, the context -> ranked candidates and features (``Ranked``)
+3     ``nlu.linking.filters``      spans -> spans without genres that only describe, acronym readings;
+                                   ``nlu.linking.namesakes``: "the remake" -> another reading of a title
+4     ``nlu.linking.scoring``      a span, the context -> ranked candidates and features (``Ranked``);
+                                   ``nlu.linking.namesakes``: the namesake the message or the priors take
 5     ``nlu.linking.decision``     ranked candidates -> link, ask (``Mention.ambiguous``) or drop
 ====  ===========================  ======================================================================
 
@@ -47,14 +49,17 @@ from nlu.linking.fuzzy import FuzzyMatcher
 from nlu.linking.guard import SpanGuard
 from nlu.linking.index_build import IndexBuilder, index_fingerprint
 from nlu.linking.matching import SpanMatcher
+from nlu.linking.namesakes import age_references
 from nlu.linking.scoring import CandidateRanker, Ranked
 from nlu.linking.tokens import Token, bracketed_tokens, name_key, tokenize
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
     FUZZY_CUTOFF,
+    PERSON_ROLES,
     PID,
     QID,
     SAYS_WHICH,
+    SIM_ALIAS,
     SIM_TITLE_WORD,
     Candidate,
     LinkContext,
@@ -98,12 +103,15 @@ class Step:
         decision: link, ask or drop.
         start: character offset of the mention it makes (of the role word for "the director of X").
         end: character offset after it.
+        guessed: linked, the top candidate taken among same-named works by the priors
+            (:meth:`nlu.linking.decision.Decider.guessed`, ``Mention.taken``).
     """
 
     ranked: Ranked
     decision: Decision
     start: int
     end: int
+    guessed: bool = False
 
 
 class EntityLinker:
@@ -167,7 +175,8 @@ class EntityLinker:
         Args:
             text: the user message as typed (any length; cut at ``textnorm.MAX_CHARS``).
             focus: the item being discussed (on screen); "it", "this movie" ... refer to it.
-            history: QIDs mentioned earlier in the dialog (ranking bonus).
+            history: QIDs mentioned earlier in the dialog (ranking bonus; its persons say which of a
+                title's namesakes is meant, :mod:`nlu.linking.namesakes`).
 
         Returns:
             Mentions in text order, non-overlapping; each has at least one candidate. Empty for
@@ -190,6 +199,7 @@ class EntityLinker:
                     ranked.candidates,
                     step.decision is Decision.ASK,
                     partial=ranked.span.kind == "ask" and all(v == SIM_TITLE_WORD for v in ranked.scored.values()),
+                    taken=step.guessed,
                 )
             )
         return tuple(mentions)
@@ -212,9 +222,12 @@ class EntityLinker:
             return []
         return tokenize(text)
 
-    def _propose(self, text: str, tokens: list[Token], focus: QID | None) -> tuple[list[Span], set[int], set[int]]:
+    def _propose(
+        self, text: str, tokens: list[Token], focus: QID | None
+    ) -> tuple[list[Span], set[int], set[int], set[str], dict[int, str]]:
         """Steps 1-3: the spans to rank (in text order), the tokens of persons who only say which work
-        is meant, and the end tokens of works named by their person."""
+        is meant, the end tokens of works named by their person, the persons the message names, and
+        the cues of age titles take from "the remake" / "the original" (:mod:`nlu.linking.namesakes`)."""
         bracketed = bracketed_tokens(text, tokens)
         spans = [s for s in self._matcher.exact_spans(text, tokens) if not bracketed.issuperset(range(s[0], s[1]))]
         spans += self._matcher.reference_spans(tokens, spans, focus)
@@ -226,15 +239,21 @@ class EntityLinker:
         # works named by their person ("Flowers by Miley Cyrus"): no namesake person of the title's word
         says_which = {t.start for t in spans if t.kind == SAYS_WHICH}
         credited = {s.end for s in spans if s.kind != SAYS_WHICH and s.end + 1 in says_which}
+        people = set()
+        for s in spans:  # named by their own name, saying which, or by a last name only ("tarkovsky")
+            persons = {q for q in s.scored if PERSON_ROLES.intersection(self.kb.roles(q))}
+            alone = s.kind == SAYS_WHICH or len(persons) == len(s.scored)
+            people |= {q for q in persons if alone or s.scored[q] >= SIM_ALIAS}
         spans = [s for s in spans if s.kind != SAYS_WHICH]
         spans = self._filter.drop_genre_attributes(tokens, spans)
         spans = self._filter.drop_acronym_readings(tokens, spans)
+        spans, ages = age_references(self.kb, text, tokens, spans)  # "Oldboy ..., the remake is garbage"
         spans.sort(key=lambda s: s.start)
-        return spans, explained, credited
+        return spans, explained, credited, people, ages
 
     def _steps(self, text: str, tokens: list[Token], focus: QID | None, history: Sequence[QID]) -> list[Step]:
         """Steps 4-5 over the proposed spans."""
-        spans, explained, credited = self._propose(text, tokens, focus)
+        spans, explained, credited, people, ages = self._propose(text, tokens, focus)
         years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}
         context = LinkContext(
             focus=focus,
@@ -244,11 +263,14 @@ class EntityLinker:
             explained=explained,
             credited=credited,
             covered={k for s in spans for k in range(s.start, s.end)} | explained,
+            people=people,
+            ages=ages,
         )
         steps = []
         for span in spans:
             ranked = self._ranker.candidates(text, tokens, span, context)
             if ranked is not None:
                 decision = self._decider.decide(text, tokens, ranked, context)
-                steps.append(Step(ranked, decision, tokens[ranked.first].start, tokens[span.end - 1].end))
+                guessed = decision is Decision.LINK and self._decider.guessed(ranked, context)
+                steps.append(Step(ranked, decision, tokens[ranked.first].start, tokens[span.end - 1].end, guessed))
         return steps

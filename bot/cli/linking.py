@@ -5,7 +5,7 @@ and the released messages (``bot.cli.entities``' reader, the study's preference 
 gold of :func:`nlu.entity_eval.audit_tasks`), loads each domain's KB snapshot and linker, and calls
 :func:`nlu.link_eval.evaluate`. Prints per domain and gold set, then per gold set, then the last
 line ``linking: dev_golds=N dev_recall_at_1=.. ... study_decision_accuracy=..``
-(:func:`nlu.link_eval.summary_line`).
+(:func:`nlu.link_eval.summary_line`); ``--errors N`` prints N wrong decisions of each domain and set.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from bot import paths
+from bot.cli.args import non_negative_int
 
 DEFAULT_SET = Path(__file__).resolve().parents[2] / "tests" / "data" / "realistic" / "dev.jsonl"
 """The development half of the realistic test set (the held-back half is scored only at the end)."""
@@ -31,6 +32,9 @@ def register(nlu_sub: argparse._SubParsersAction) -> None:
         "--realistic", type=Path, default=DEFAULT_SET, help="realistic test-set file (default: the dev half)"
     )
     parser.add_argument("--data", type=Path, help="folder of the released messages (default: shared converse)")
+    parser.add_argument(
+        "--errors", type=non_negative_int, default=0, metavar="N", help="print N wrong decisions per domain and set"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -78,6 +82,11 @@ def run(args: argparse.Namespace) -> int:
         dev, study = evaluate(linker, dev_golds), evaluate(linker, study_golds)
         print(f"{domain} dev: {dev.line()}")
         print(f"{domain} study: {study.line()}")
+        for name, scores in (("dev", dev), ("study", study)):
+            for m in scores.mistakes[: args.errors]:
+                print(
+                    f"  {name} {m.kind}: {m.text!r} gold {m.gold} ({kb.label(m.gold)}), top {m.top} ({kb.label(m.top)})"
+                )
         dev_total.add(dev)
         study_total.add(study)
         evaluated += 1

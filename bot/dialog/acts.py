@@ -40,6 +40,8 @@ class PreferenceTask:
         partial: the words are only part of the candidate's name ("dunk" for Dunkirk), or part of a
             longer name typed around them ("Innocence" in "Songs of Innocence"): even one candidate is
             asked about; a full name with one unsure candidate is taken and said.
+        taken: the linker took the best candidate among works of the same name by the KB's priors
+            (``Mention.taken``: popularity, recency): stored, said, and "not that one" offered.
     """
 
     mention: str
@@ -53,6 +55,7 @@ class PreferenceTask:
     all_values: bool = False
     answered: bool = False
     partial: bool = False
+    taken: bool = False
 
     @property
     def qid(self) -> str:

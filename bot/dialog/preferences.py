@@ -54,6 +54,7 @@ def tasks(ctx: TurnContext, readings: Sequence[Reading]) -> list[PreferenceTask]
                 ambiguous=bool(mention.ambiguous),  # one unsure candidate of part of a name is confirmed too
                 polarity=reading.polarity.value,
                 partial=bool(getattr(mention, "partial", False)) or reading.embedded,
+                taken=bool(getattr(mention, "taken", False)),
             )
         )
     return out
@@ -66,9 +67,10 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
     took: list[tuple[str, str]] = []
     while queue:
         task = queue[0]
-        if task.ambiguous and len(task.candidates) == 1 and not task.partial:
-            # no question with one option (issue 22): a full name is taken, said, and "not that one" offered
-            task.ambiguous = False
+        if (task.ambiguous and len(task.candidates) == 1 and not task.partial) or (task.taken and not task.ambiguous):
+            # no question with one option (issue 22): a full name is taken, said, and "not that one" offered;
+            # so is the namesake the linker took by popularity or recency ("Joker": the 2019 film)
+            task.ambiguous, task.taken = False, False
             took.append((task.qid, msg.TOOK_ONLY.format(name=display(ctx, task.qid), mention=task.mention)))
         if task.ambiguous:
             questions.ask_item(ctx, task, queue[1:], outcome, events)

@@ -13,9 +13,11 @@ for a short word that is the whole object of a like-verb ("I like sia": F29 says
 titles ("I like lebowski"); for a typo of a little-known person's surname only; and for a one-word
 match glued to an unknown word ("Laura Prepon"). Link (not ambiguous) when the context singles out the
 top candidate and not the second: the focus item, an earlier mention, the year named in the message
-("Inside Out (2011)"; items of another year count as no homonyms), the punctuation typed ("Mother!");
-and when the popularity prior settles it (a far better-known entity carrying the name itself, or an
-artist before works of the same name). Drop a match that is only part of a longer Title Cased title
+("Inside Out (2011)"; items of another year count as no homonyms), the punctuation typed ("Mother!"),
+a cue of age ("the new Lion King") or a person credited ("peter jackson's king kong"); and when the
+popularity prior settles it (a far better-known entity carrying the name itself, or an artist before
+works of the same name) or the priors of namesakes take one (:mod:`nlu.linking.namesakes`: a clear
+popularity margin, recency). Drop a match that is only part of a longer Title Cased title
 the KB lacks ("Spider-Man" of "Spider-Man: No Way Home") or a word of the subject opening an opinion
 ("Clair" of "Clair de lune is the most beautiful piece").
 
@@ -32,7 +34,7 @@ from enum import Enum
 from typing import Any
 
 from nlu.linking.filters import dangling, fragment, subject_fragment
-from nlu.linking.scoring import Ranked, is_kind
+from nlu.linking.scoring import Ranked
 from nlu.linking.tokens import Token
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -48,6 +50,7 @@ from nlu.linking.values import (
     LinkContext,
     credited,
     entity_year,
+    is_kind,
 )
 
 NOTABLE_QUANTILE = 0.9
@@ -90,14 +93,16 @@ class Decider:
         """The decision on one ranked span of ``text`` (module docstring)."""
         i, j, _scored, kind = ranked.span
         cands, scored, namesakes, picked = ranked.candidates, ranked.scored, ranked.namesakes, ranked.picked
-        focus, years, relation = context.focus, context.years, ranked.relation
+        focus, years, relation = context.focus, ranked.years, ranked.relation
         ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
         if kind != "ask" and not relation and len(cands) > 1:
             if self._dominant(cands, scored):
                 ambiguous = False  # "I love Taylor Swift": the star, not her album of the same name
             elif self.context_pick(cands[0], focus, picked, years):
-                # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!")
+                # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!", "the new X")
                 ambiguous = ambiguous and self.context_pick(cands[1], focus, picked, years)
+            elif ranked.taken is not None and not self._namesake_person(cands, namesakes):
+                ambiguous = False  # the priors take one of the namesakes ("Drive": 2011; "Joker": 2019)
             elif kind == "exact":
                 hint = ranked.kind_hint
                 fitting = [c for c in cands if hint is None or is_kind(self.kb, c, hint)]
@@ -106,13 +111,7 @@ class Decider:
                 ambiguous = ambiguous or homonyms(fitting or cands, scored) >= 2
                 # a lone name that is also the first or last name of a person at least as
                 # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
-                ambiguous = ambiguous or (
-                    cands[0].qid not in namesakes
-                    and any(
-                        c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid)
-                        for c in cands[1:]
-                    )
-                )
+                ambiguous = ambiguous or self._namesake_person(cands, namesakes)
         if (
             kind == "fuzzy"
             and not ambiguous
@@ -128,6 +127,25 @@ class Decider:
             ambiguous = dangling(text, tokens, i, j, context.covered)
         return Decision.ASK if ambiguous else Decision.LINK
 
+    def guessed(self, ranked: Ranked, context: LinkContext) -> bool:
+        """A linked span's top candidate was taken among works of the same name by the priors (a clear
+        popularity margin, recency: :mod:`nlu.linking.namesakes`, or the popularity prior of
+        :meth:`_dominant`), not singled out by the message or the dialog (``Mention.taken``)."""
+        cands = ranked.candidates
+        if ranked.relation or ranked.span.kind == "ref" or len(cands) < 2:
+            return False
+        if self.context_pick(cands[0], context.focus, ranked.picked, ranked.years):
+            return False
+        if ranked.taken is not None:
+            return not ranked.taken.cue
+        return cands[0].is_item and homonyms(cands, ranked.scored) >= 2
+
+    def _namesake_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str]) -> bool:
+        """A person whose first or last name the lone word is, at least as popular as the top candidate."""
+        return cands[0].qid not in namesakes and any(
+            c.qid in namesakes and self.kb.popularity(c.qid) >= self.kb.popularity(cands[0].qid) for c in cands[1:]
+        )
+
     def _dominant(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
         """The popularity prior settles it: the top candidate carries the typed words as its own
         name, is well known (popularity >= :data:`DOMINANT_MIN_POPULARITY`) and at least
@@ -138,6 +156,8 @@ class Decider:
         own_name = scored.get(top.qid, 0.0) >= SIM_FOREIGN_ALIAS and scored.get(top.qid) != SIM_NAMESAKE
         if person and (top.is_item or own_name) and self._lone_artist(cands, scored):
             return True  # the band or singer among works of the same name ("Weezer", "Elvis")
+        if self._genre_over_unknown_works(cands, scored):
+            return True  # "not really into romance": the genre, not three books "Romance" the KB knows nothing of
         if scored.get(top.qid, 0.0) < (SIM_ALIAS if person else SIM_VARIANT) or not (top.is_item or person):
             return False  # genres, and people named by a first or last name only, are asked about as before
         pop = self.kb.popularity(top.qid)
@@ -156,6 +176,16 @@ class Decider:
         if not person and any(not c.is_item and top.score - c.score < AMBIGUITY_MARGIN for c in rivals):
             return False
         return all(pop >= DOMINANT_RATIO * self.kb.popularity(c.qid) for c in rivals)
+
+    def _genre_over_unknown_works(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The top candidate is a genre named by the typed words, and every close rival is a work of that
+        name with no edge at all in the KB (issue 22: "romance" is the genre, not an unknown book
+        "Romance"; a known work, the album "Thriller", still makes it a question)."""
+        top = cands[0]
+        if top.is_item or "P136" not in self.kb.roles(top.qid) or scored.get(top.qid, 0.0) < SIM_VARIANT:
+            return False
+        rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
+        return all(c.is_item and self.kb.popularity(c.qid) == 0 for c in rivals)
 
     def _notable_popularity(self) -> float:
         """The popularity above which an item is among the best-known tenth of the domain's items

@@ -19,6 +19,7 @@ from nlu.linking.syntax import MAX_SUBJECT_TOKENS, calendar_word, is_verb, title
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import Span
 from nlu.linking.words import (
+    ADDITION_WORDS,
     ASPECT_WORDS,
     CLAUSE_STOP,
     COPULAS,
@@ -100,19 +101,33 @@ def fragment(
 def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
     """A match inside the subject that opens an opinion ("Clair de lune is the most beautiful piece")
     while the subject holds other words that no part or adverb explains (matched or not: one subject
-    names one thing): the subject is a title the KB lacks, and the match only a word of it. Lists,
-    "by" and possessives are no single subject; an everyday or common word, an adverb ("totally"), a
-    number ("Frozen 2") or a word for a part of a work ("soundtrack") is no sign."""
-    k = next((m for m in range(1, min(len(tokens), MAX_SUBJECT_TOKENS + 1)) if is_verb(tokens, m)), 0)
-    if k == 0 or j > k or any(boundary(text, tokens, m) for m in range(1, k)):
+    names one thing): the subject is a title the KB lacks, and the match only a word of it. The subject
+    may open a clause after a comma ("also mac demarco, salad days is a vibe": not the band "Salad").
+    Lists ("X and Y are"; with a singular verb, "love and monsters was ...", one title), "by" and
+    possessives are no single subject; a common word, an adverb ("totally"), a number
+    ("Frozen 2") or a word for a part of a work ("soundtrack", "concerts") is no sign, nor an everyday
+    word but the one noun between a lowercase match and the verb ("salad days is")."""
+    a = i  # the clause the match opens: the message's, or one after a comma ("..., salad days is a vibe")
+    while a > 0 and not boundary(text, tokens, a):
+        a -= 1
+    while a < i and tokens[a].key in ADDITION_WORDS | {"oh"}:
+        a += 1  # "oh and X was ...": the subject starts after the addition
+    limit = min(len(tokens), a + MAX_SUBJECT_TOKENS + 1)
+    k = next((m for m in range(a + 1, limit) if is_verb(tokens, m)), 0)
+    if k == 0 or j > k or any(boundary(text, tokens, m) for m in range(a + 1, k)):
         return False
-    keys = [t.key for t in tokens[:k]]
-    if {"and", "or", "by", "with", "s", "vs"} & set(keys) or keys[0] in NOT_TITLE_OPENERS:
-        return False
-    if any(key in LIKE_VERBS or key in CLAUSE_STOP for key in keys):
-        return False  # "I liked The Maze Runner but Divergent was boring": no single subject
+    if j < k and tokens[j].key in MODIFIER_LEADS:
+        k = j  # "ember from the winter nights soundtrack is a bop": what follows "from" tells where it is from
+    keys = [t.key for t in tokens[a:k]]
+    joints = {"or", "by", "with", "s", "vs"} | ({"and"} if tokens[k].key in PLURAL_VERBS else set())
+    if joints & set(keys) or keys[0] in NOT_TITLE_OPENERS:
+        return False  # ("X and Y was ...": one title, a singular verb after it; "X and Y are": a list)
+    if any((key in LIKE_VERBS and keys[m + 1 : m + 2] != ["and"]) or key in CLAUSE_STOP for m, key in enumerate(keys)):
+        return False  # "I liked The Maze Runner but Divergent was boring": no single subject (not "love and ...")
+    if (j == k and i - 2 >= a and tokens[i - 1].key == "and") or (j + 2 == k and tokens[j].key == "and"):
+        return True  # "love and monsters was such a fun surprise": "X and Y" before a singular verb is one title
     common = common_words()
-    for m in range(k):
+    for m in range(a, k):
         if i <= m < j:
             continue
         t = tokens[m]
@@ -120,16 +135,28 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
             not t.raw[:1].islower()  # capitalised runs are fragment's ("Nolan Inception is great" names both)
             or t.key in common
             or t.key in TITLE_JOINERS
-            or t.key in ROLE_OR_TYPE_WORDS
-            or t.key in ASPECT_WORDS
+            or _part_or_kind(t.key)
             or t.key in SUBJECT_ADVERBS
             or t.key.endswith("ly")
             or not t.key.isalpha()
-            or is_everyday(t.key)
+            or (is_everyday(t.key) and not (m == j == k - 1 and j - i == 1 and tokens[i].raw.islower()))
         ):
-            continue
+            continue  # (an everyday noun is a sign only as the one word between a lowercase match and the verb)
         return True
     return False
+
+
+MODIFIER_LEADS = frozenset("from by with in on at for about".split())
+"""Prepositions after a subject's name that open a modifier of it, no part of a title."""
+
+PLURAL_VERBS = frozenset("are were r have re".split())
+"""Verbs that take a list as their subject ("Ponyo and Totoro are ...")."""
+
+
+def _part_or_kind(word: str) -> bool:
+    """A role, type or part word, or its plural ("soundtrack", "songs", "concerts")."""
+    words = ROLE_OR_TYPE_WORDS | ASPECT_WORDS
+    return word in words or (word.endswith("s") and word[:-1] in words)
 
 
 class SpanFilter:
@@ -145,22 +172,27 @@ class SpanFilter:
     def drop_genre_attributes(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
         """A genre that describes another named thing is no opinion of the genre: after
         "favourite"/"best"/"greatest" ("Vertigo is my favourite thriller", "Halloween is the best
-        horror film"), after "is"/"are" ("Neuromancer and Snow Crash are cyberpunk classics") or a
-        word of praise ("Massive Attack and Tricky, perfect trip hop"); alone it is one ("My
+        horror film"), after "is"/"are" ("Neuromancer and Snow Crash are cyberpunk classics"), after a
+        name's possessive ("agatha christie's mysteries": her works) or a word of praise ("Massive Attack and Tricky, perfect trip hop"); alone it is one ("My
         favourite genre is horror", "I love Radiohead and trip hop"). A genre after "for" is an
         audience, never an opinion ("dad rock for teens"). A genre word typed in lowercase counts as
         the genre even when a title shares it ("thriller")."""
         out: list[Span] = []
         for span in spans:
             i = span[0]
+            possessed = any(s[1] == i - 1 and s is not span for s in spans) and tokens[i].raw.islower()
             genre = any("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2]) and (
-                tokens[i].raw.islower() or all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+                tokens[i].raw.islower()
+                or all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+                or possessed
             )
             if not genre:
                 out.append(span)
                 continue
             if i > 0 and tokens[i - 1].key == "for":
                 continue  # "for teens", "for kids": an audience
+            if i > 1 and tokens[i - 1].key == "s" and possessed:
+                continue  # "agatha christie's mysteries": the person's works, no opinion of the genre
             others = [s for s in spans if s is not span and not self._is_genre_span(s)]
             k = i - 1
             while k >= 0 and tokens[k].key in DESCRIPTOR_FILLERS:

@@ -6,12 +6,15 @@ names). Adds: ``fuzzy`` :class:`nlu.linking.values.Span` values, and removes the
 whole-span hit replaces.
 
 Name-like spans that are not fully matched exactly (the objects of a like-verb up to the clause end,
-comma lists included; runs of capitalised words; the subject before "is"/"was"; a short message with
-no verb: "shutter iland 🔥🔥") are matched with ``rapidfuzz.fuzz.ratio`` over folded names of similar
+comma lists included, and what "also", "and", "plus" opening the message add; runs of capitalised
+words; the subject of a verb opening the message or a clause, split at a possessive: "Faulkner's | As I
+Lay Dying"; a short message with no verb: "shutter iland 🔥🔥"; never only words for a part of a work:
+"the acting") are matched with ``rapidfuzz.fuzz.ratio`` over folded names of similar
 length sharing a blocking key (cut-offs :data:`nlu.linking.values.FUZZY_CUTOFF` /
 :data:`FUZZY_CUTOFF_LONG`, at least ``FUZZY_MIN_CHARS`` letters, one substituted or swapped letter in
 a word of :data:`MIN_SUBSTITUTION_CHARS`; no WRatio/partial matching; never a lone everyday word,
-which is spelled right: "a great Bond" is no "Bound"). A span is tried whole first, then cut before
+which is spelled right: "a great Bond" is no "Bound", nor one English word another's: "bleach" is no
+"Breach"). A span is tried whole first, then cut before
 inner connectives; a whole-span hit replaces shorter exact matches inside it ("mullholand drive" is
 Mulholland Drive, not Drive). A lone capitalised first or last name ("I love Jackson") is looked up in
 the person-name table and yields the persons who carry it (usually an ambiguous mention).
@@ -30,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from nlu.linking.syntax import MAX_SUBJECT_TOKENS, opinion_typo, trim
+from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, opinion_typo, trim
 from nlu.linking.tokens import Token, block_keys, boundary
 from nlu.linking.values import (
     FUZZY_CUTOFF,
@@ -42,12 +45,15 @@ from nlu.linking.values import (
     Span,
 )
 from nlu.linking.words import (
+    APOSTROPHES,
+    ASPECT_WORDS,
     CLAUSE_STOP,
     LIKE_VERBS,
     OBJECT_LEAD,
     PREDICATES,
     PREPOSITIONS,
     SPAN_STOP,
+    SUBJECT_LEADS,
     SUPERLATIVES,
     TYPE_WORDS,
     common_words,
@@ -82,6 +88,9 @@ MAX_WHOLE_SPAN_TOKENS = 14
 MAX_CUTS = 3
 """Cuts before inner connectives tried per name-like span, after the whole span."""
 
+OPENERS = frozenset({"also", "and", "plus"})
+"""Words that open a message adding names to what was said ("also X and Y", "oh and X")."""
+
 MAX_WHOLE_MESSAGE_TOKENS = 4
 """A message of at most this many words with no verb is tried as one (typo'd) name ("shutter iland 🔥")."""
 
@@ -103,6 +112,28 @@ def _other_word(query: str, name: str) -> bool:
         a != b and len(a) >= 4 and a.isalpha() and fuzz.ratio(a, b) < OTHER_WORD_RATIO and zipf(a) >= KNOWN_WORD_ZIPF
         for a, b in zip(typed, named, strict=True)
     )
+
+
+WORD_ZIPF = 3.0
+"""``wordfreq`` Zipf frequency from which one typed word is an English word spelled right (:func:`_another_word`)."""
+
+
+def _possessive(text: str, tokens: Sequence[Token], m: int) -> bool:
+    """Token ``m`` is the "s" of a possessive ("Faulkner's")."""
+    return tokens[m].key == "s" and m > 0 and text[tokens[m - 1].end : tokens[m].start] in APOSTROPHES
+
+
+def _another_word(query: str, name: str) -> bool:
+    """One typed English word and a name of one other English word (articles aside), neither the other's
+    plural: a word spelled right, no typo ("bleach" is not "Breach" nor "The Beach"; "jaw" may be "Jaws")."""
+    typed = query.split()
+    named = [w for w in name.split() if w not in ("the", "a", "an")]
+    if len(typed) != 1 or len(named) != 1 or typed[0] == named[0]:
+        return False
+    a, b = typed[0], named[0]
+    if a + "s" == b or b + "s" == a:
+        return False
+    return a.isalpha() and b.isalpha() and zipf(a) >= WORD_ZIPF and zipf(b) >= WORD_ZIPF
 
 
 def _fuzzy_cutoff(letters: int, words: int) -> float:
@@ -147,6 +178,8 @@ class FuzzyMatcher:
                 continue  # overlaps a span chosen otherwise
             inside = [s for s in taken if i <= s[0] and s[1] <= j]
             covered = {k for s in inside for k in range(s[0], s[1])}
+            # (and what an earlier name-like span matched already: a listed title is tried twice)
+            covered |= {k for s in out if i <= s[0] and s[1] <= j for k in range(s[0], s[1])}
             content = [k for k in range(i, j) if tokens[k].key not in common]
             fragmented = len(inside) >= 2
             if not content or (all(k in covered for k in content) and not fragmented):
@@ -169,6 +202,8 @@ class FuzzyMatcher:
                     )
                 ):
                     continue  # "..., by the way": an idiom of everyday words in lowercase is no (typo'd) title
+                if all(tokens[k].key in common or tokens[k].key in ASPECT_WORDS for k in range(a, b)):
+                    continue  # "the acting was great": a part of the work, no typo'd title ("The Atoning")
                 scored = lookup(tokens[a:b], allow_partial=False)
                 need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
                 if scored and max(scored.values()) >= FUZZY_SIM_FACTOR * need / 100.0 * SIM_VARIANT:
@@ -223,12 +258,15 @@ class FuzzyMatcher:
 
     def _name_like_spans(self, text: str, tokens: list[Token]) -> list[tuple[int, int, list[int]]]:
         """Spans that probably name something, with the ends to try (whole span first, then cuts
-        before inner connectives): like-verb objects up to the clause end, capitalised runs."""
+        before inner connectives): like-verb objects up to the clause end (and what "also", "and",
+        "plus" opening the message add), capitalised runs."""
         common = common_words()
         spans: list[tuple[int, int, list[int]]] = []
         n = len(tokens)
         for v, tok in enumerate(tokens):
-            if tok.key not in LIKE_VERBS:
+            # an addition opening the message opens an object too: "also the usual suspets and la confidential"
+            opener = tok.key in OPENERS and (v == 0 or (v == 1 and tokens[0].key in OPENERS | {"oh"}))
+            if tok.key not in LIKE_VERBS and not opener:
                 continue
             i = v + 1
             while i < n and (
@@ -261,13 +299,19 @@ class FuzzyMatcher:
             t.key in LIKE_VERBS or t.key in PREDICATES or t.key in CLAUSE_STOP for t in tokens
         ):  # a short message that is only a (typo'd) name, maybe with emoji: "shutter iland 🔥🔥", "beyonse"
             spans.append((0, n, [n]))
-        for k in range(1, min(n, MAX_SUBJECT_TOKENS + 1)):  # the subject of an opinion: "the terminater was amazing"
-            if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
-                break
-            if tokens[k].key in PREDICATES and not boundary(text, tokens, k):
-                if not any(boundary(text, tokens, m) for m in range(1, k)):
-                    spans.append((0, k, [k]))
-                break
+        # the subject of an opinion opening the message or a clause: "the terminater was amazing", "solaris too,
+        # tarkovsky is a genius"
+        starts = [m for m in range(1, n) if boundary(text, tokens, m) or tokens[m - 1].key in SUBJECT_LEADS]
+        for a in [0, *starts]:
+            for k in range(a + 1, min(n, a + MAX_SUBJECT_TOKENS + 1)):
+                if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
+                    break
+                if is_verb(tokens, k) and not boundary(text, tokens, k):  # (not the possessive of "kiedis's memoir")
+                    if not any(boundary(text, tokens, m) for m in range(a + 1, k)):
+                        # a possessive splits the owner from the work: "Faulkner's As I Lay Dying is brilliant"
+                        poss = next((m for m in range(a + 1, k) if _possessive(text, tokens, m)), None)
+                        spans += [(a, k, [k])] if poss is None else [(a, poss, [poss]), (poss + 1, k, [k])]
+                    break
         i = 1
         while i < n:
             if tokens[i].raw[:1].isupper() and tokens[i].key not in common:
@@ -318,8 +362,8 @@ class FuzzyMatcher:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
                 if ratio < strict and OSA.distance(query, name) > 1:
                     continue  # under the cut-off only one substituted or swapped letter is a typo ("coldpaly")
-                if _other_word(query, name):
-                    continue  # "the matrix resurrections" is not "The Matrix Revolutions"
+                if _other_word(query, name) or _another_word(query, name):
+                    continue  # "the matrix resurrections" is not "The Matrix Revolutions", "bleach" no "Breach"
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:

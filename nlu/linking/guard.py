@@ -17,6 +17,14 @@ with its label's "!" or "?" ("Help! is my favourite Beatles song"). The pronoun 
 signal. Everyday English words alone ("kids", "spirit") need such a signal, and the words of an opinion
 ("big fan", "gives me chills") never name a title.
 
+Where a name is expected (issue 22, :func:`nlu.linking.syntax.name_slot`: the whole object of a
+like-verb or of "fan of", "similar to", "more"; the subject opening a clause before its verb; a clause
+adding only "too"; a title opening the message before "i loved"; a name listed after another), a full
+name typed in lowercase is taken unless its words are the chat's own (:meth:`SpanGuard._fits_slot`).
+Never a title: the pronoun of a question ("Can You recommend ..."), an English word after a name's copula
+("... is just noise"), the sentence's first word and a capitalised one with nothing else to show the
+message is not Title Cased ("Happy Holidays!").
+
 Example:
     >>> SpanGuard(kb).strong_enough("I watched it", tokenize("I watched it"), 2, 3, {"Q...": 1.0})  # doctest: +SKIP
     False
@@ -32,8 +40,10 @@ from nlu.linking.syntax import (
     calendar_word,
     inside_opinion_phrase,
     listed_with_a_name,
+    name_slot,
     opinion_subject,
     predicate_noun,
+    predicate_of_a_name,
     subject_title,
     whole_message,
 )
@@ -41,15 +51,18 @@ from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import MIN_STRONG_CHARS
 from nlu.linking.words import (
     ARGUMENT_LEADS,
+    AUXILIARIES,
     CLAUSE_STOP,
     COPULAS,
     DETERMINERS,
     LABEL_PUNCTUATION,
     LIKE_VERBS,
+    NOT_TITLE_OPENERS,
     NOUN_DETERMINERS,
     OBJECT_WORDS,
     PREDICATES,
     PREPOSITIONS,
+    PRONOUNS,
     QUOTES,
     RARE_ZIPF,
     ROLE_OR_TYPE_WORDS,
@@ -75,16 +88,27 @@ class SpanGuard:
         self.kb = kb
 
     def strong_enough(
-        self, text: str, tokens: list[Token], i: int, j: int, hit: dict[str, float], ends: Container[int] = ()
+        self,
+        text: str,
+        tokens: list[Token],
+        i: int,
+        j: int,
+        hit: dict[str, float],
+        ends: Container[int] = (),
+        titles: Container[int] = (),
     ) -> bool:
         """F29 guard: weak spans (common words / < 4 letters) need a strong signal. ``ends``: where
-        the names matched before this span end (exclusive token indexes)."""
+        the names matched before this span end (exclusive token indexes); ``titles``: the ends of those
+        that may name a work."""
         words = [t.key for t in tokens[i:j]]
         content = words[1:] if words[0] == "the" and len(words) > 1 else words
         common = common_words() if len(content) == 1 else stop_words()
         letters = sum(len(w) for w in words)
         if words == ["i"]:
             return False
+        if j - i == 1 and words[0] in PRONOUNS and 0 < i <= 2 and tokens[i - 1].key in AUXILIARIES:
+            if not (text[: tokens[i].start].rstrip().endswith(tuple(QUOTES))):
+                return False  # "Can You recommend me a Book?": the question's subject, not the novel "You"
         if len(words) > 1 and words[0] == "i" and words[1] in LIKE_VERBS and tokens[i + 1].raw.islower():
             return False  # "i love hip hop": the user's own words, not the album "I Love Hip Hop"
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
@@ -107,13 +131,11 @@ class SpanGuard:
         ):
             return False  # "Spiegel im Spiegel is so peaceful": a predicate, not the song "So Peaceful"
         if (
-            i > 1
-            and tokens[i - 1].key in COPULAS
-            and not (quoted or typed)
+            not (quoted or typed)
             and all(t.raw.islower() and zipf(t.key) >= RARE_ZIPF for t in tokens[i:j])
-            and i - 1 in ends
+            and predicate_of_a_name(text, tokens, i, ends)
         ):
-            return False  # "Gone Girl was twisted": an English word after the named subject's verb, no "Twisted"
+            return False  # "Gone Girl was twisted", "Yeezus ... is just noise to me": what the named subject is
         subject = opinion_subject(text, tokens, i, j)
         if typed_as_label(self.kb, text, tokens, i, j, hit) and (
             subject or (i > 0 and tokens[i - 1].key in LIKE_VERBS)
@@ -130,6 +152,9 @@ class SpanGuard:
             return False  # "Big fan of ...", "a must read": the words of an opinion, not a title
         if not (quoted or typed) and inside_opinion_phrase(tokens, i, j):
             return False  # "chills" of "gives me chills", "jam" of "is my jam"
+        slot = name_slot(text, tokens, i, j, ends)
+        if slot is not None and self._fits_slot(content, slot, hit, listed=slot == "list" and i - 1 in titles):
+            return True  # "a big fan of stephen king", "lady bird too", "numb and in the end are ..." (issue 22)
         if len(content) == 1 and content[0] in opinion_words():
             return quoted or typed  # "favourite", "love", a bare "Like" (a rating): never a title on their own
         if len(content) == 1 and calendar_word(tokens, i, j) and not (quoted or typed or whole):
@@ -219,10 +244,39 @@ class SpanGuard:
             others = [
                 t.raw for k, t in enumerate(tokens) if k and not i <= k < j and t.raw[:1].isalpha() and t.key != "i"
             ]
-            title_cased = bool(others) and all(w[:1].isupper() for w in others)
+            # with no other word but a capitalised first one, nothing shows the message is not Title Cased
+            # ("Happy Holidays!" names no film "Holidays")
+            title_cased = all(w[:1].isupper() for w in others) and (bool(others) or tokens[0].raw[:1].isupper())
             shouting = all(t.raw.isupper() for t in tokens if t.raw[:1].isalpha() and t.key != "i")
             return not title_cased and not shouting
         return False
+
+    def _fits_slot(self, content: list[str], slot: str, hit: dict[str, float], *, listed: bool = False) -> bool:
+        """A full name typed in any case where a name is expected (:func:`nlu.linking.syntax.name_slot`):
+        taken unless its words are the chat's own (F29). One word: no stop word, no everyday word but
+        alone ("heat too") or listed after a title (``listed``: "sofia and bags are my comfort songs"; the
+        other rules weigh the rest: "heat was great", "I like drive" asks), no opinion word unless it opens a
+        clause before its verb ("stan is his best song") or is a genre liked ("i don't like poetry");
+        only function words: a title-like run of them that is the subject of a verb or listed with a
+        name ("numb and in the end are still perfect songs")."""
+        letters = sum(len(w) for w in content)
+        if content[0] == "i" and len(content) < 3:
+            return False  # the pronoun, always capitalised: "I've had X on repeat" names no "I've ..."
+        if len(content) == 1:
+            word = content[0]
+            if (
+                letters < MIN_STRONG_CHARS
+                or word in stop_words()
+                or (is_everyday(word) and not (slot == "alone" or listed))
+            ):
+                return False  # ("heat too", "also heat": alone, as the whole message; "sofia and bags": after a title)
+            if word in opinion_words():
+                genre = any("P136" in self.kb.roles(q) for q in hit)
+                return slot == "subject" or (slot == "object" and genre)
+            return True
+        if all(w in stop_words() for w in content):
+            return slot in ("subject", "list") and letters >= 6 and content[0] not in NOT_TITLE_OPENERS
+        return True
 
     def short_object(self, text: str, tokens: list[Token], i: int, j: int) -> bool:
         """A short (< 4 letters) non-stop word that is the whole object of a like-verb ("I like

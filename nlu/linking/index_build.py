@@ -10,10 +10,11 @@ tuple of folded tokens maps to the QIDs that carry it, with a similarity (:mod:`
 - a label 1.0; an alias 0.95 (0.7 when the same words are another entity's label);
 - derived forms 0.94: labels starting with "the" also without it; labels with a bracketed suffix also
   without it ("Havana (feat. Young Thug)"); genre values also as "horror", "horror films", "comedy
-  movies", "romantic movies" (a genre label plus a type noun: 0.96); a sequel's Roman numeral as a
+  movies", "romantic movies" (a genre label plus a type noun: 0.96), and their aliases in the plural
+  ("romcoms"); a sequel's Roman numeral as a
   digit and back ("Evil Dead II" as "evil dead 2"); a person without the middle initial ("Philip Dick");
 - an item's subtitle of two words or more 0.92 ("Fury Road"); the main title before it 0.9 when no
-  other item and no other name has it ("Batman v Superman");
+  other item has it and no other name but a work's label ("Batman v Superman");
 - item titles keyed by their content words only (the skeleton table, 0.9: "fast and furious" finds
   "The Fast and the Furious");
 - persons by their first and last names (the namesake table: "I love Jackson"); distinctive words of
@@ -233,6 +234,10 @@ class IndexBuilder:
             adjective = _GENRE_ADJECTIVES.get(base[0])
             if adjective is not None:  # "romance film" -> "romantic movies", "crime film" -> "criminal film"
                 variants.update((adjective, *base[1:], noun) for noun in nouns)
+            for alias in self.kb.aliases(qid):  # "romcoms": an alias's plural ("romcom")
+                alias_key = name_key(alias)
+                if alias_key and alias_key[-1].isalpha():
+                    variants.add(alias_key[:-1] + (plural(alias_key[-1]),))
             for variant in variants:
                 if variant != key:
                     self._add(index, tuple(sys.intern(t) for t in variant), qid, SIM_VARIANT)
@@ -311,7 +316,8 @@ class IndexBuilder:
     def _main_titles(self, index: dict, labels: dict[str, str]) -> None:
         """Index an item also by its main title, the words before its subtitle ("Batman v Superman:
         Dawn of Justice" -> "Batman v Superman", "Mistborn: The Final Empire" -> "Mistborn"), when
-        nothing else carries those words as a name (then "Star Wars" stays the franchise) and no other
+        nothing but works carries those words as a name (then "Star Wars" stays the franchise; "Sunflower"
+        reads both the song of that label and "Sunflower - Spider-Man: ...") and no other
         item has that main title ("Harry Potter: A Magical Year" and "Harry Potter: Page to Screen" are
         no "Harry Potter", nor the four "Mistborn: ..." books "Mistborn"), but for its numbered sequels
         and same-labelled copies ("Paul Blart" is "Paul Blart: Mall Cop", not "... Mall Cop 2"). Similarity
@@ -327,8 +333,9 @@ class IndexBuilder:
             if key and len(key) <= MAX_NGRAM and sum(len(t) for t in key if not t.isdigit()) >= MIN_STRONG_CHARS:
                 mains[key].append(qid)
         for key, qids in mains.items():
-            if key in index:
-                continue
+            if key in index and not all(self.kb.is_item(q) for q in index[key]):
+                continue  # "Star Wars" stays the franchise
+            # (another work's label: both read so, "Sunflower" the song and "Sunflower - Spider-Man: ...")
             if len(qids) > 1:  # "Paul Blart: Mall Cop" (twice in the dump) and "... Mall Cop 2": the first film
                 full = {q: self._label_keys.get(q) or name_key(labels[q]) for q in qids}
                 firsts = {

@@ -8,7 +8,8 @@ with the entities the index gives for it and their similarity.
   tried first; a weak one passes only the F29 guard (:mod:`nlu.linking.guard`), a short one that is
   the whole object of a like-verb is kept to be asked about ("I like sia"); titles are also found by
   their content words (the skeleton table: "the lord of rings"); the longest non-overlapping spans win
-  (F28, like spaCy's ``filter_spans``).
+  (F28, like spaCy's ``filter_spans``); a genre word ending a longer name the guard refused is a word of
+  that name ("the new star wars movie": no "war film").
 - :meth:`SpanMatcher.reference_spans`: "this movie", "this one", "it", "that song" refer to the focus
   (the item on screen); with no focus they link nothing ("I liked it" -> no mention).
 - :meth:`SpanMatcher.title_word_spans`: a lone distinctive word of titles that is the whole object of
@@ -48,6 +49,7 @@ class SpanMatcher:
         """The longest non-overlapping index matches that pass the guard (``exact``), short objects
         of a like-verb (``ask``) and skeleton matches, in no particular order."""
         found: list[Span] = []
+        refused: list[tuple[int, int]] = []  # names of several words the guard refused
         keys = [t.key for t in tokens]
         for i, tok in enumerate(tokens):
             longest = self._names.max_len(tok.key)
@@ -55,14 +57,25 @@ class SpanMatcher:
                 hit = self._names.exact(tuple(keys[i : i + n]))
                 if hit is None:
                     continue
-                if self._guard.strong_enough(text, tokens, i, i + n, hit, {f[1] for f in found}):
+                ends = {f[1] for f in found}
+                titles = {f[1] for f in found if any(self._guard.kb.is_item(q) for q in f[2])}
+                if self._guard.strong_enough(text, tokens, i, i + n, hit, ends, titles):
                     found.append(Span(i, i + n, dict(hit), "exact"))
                     break
                 if self._guard.short_object(text, tokens, i, i + n):
                     found.append(Span(i, i + n, dict(hit), "ask"))  # F29: "I like sia" -> ask
                     break
+                if n > 1:
+                    refused.append((i, i + n))
+        # a genre word ending a longer name typed in everyday words is a word of that name, not a genre
+        # opinion ("the new star wars movie": no "war film"; issue 22)
+        found = [s for s in found if not (self._genre_only(s) and any(a < s[0] and s[1] <= b for a, b in refused))]
         found = self._skeleton_spans(text, tokens, found)
         return longest_first(found)
+
+    def _genre_only(self, span: Span) -> bool:
+        kb = self._guard.kb
+        return all("P136" in kb.roles(q) and not kb.is_item(q) for q in span[2])
 
     def _skeleton_spans(self, text: str, tokens: list[Token], found: list[Span]) -> list[Span]:
         """Add title matches that differ only in articles, "of", "and" or a possessive "s" (the

@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from nlu.linking.guard import typed_as_label
+from nlu.linking.namesakes import NamesakeResolver, Taken
 from nlu.linking.syntax import kind_hint_of
-from nlu.linking.tokens import Token, boundary
+from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
     DOMINANT_MIN_POPULARITY,
@@ -54,7 +55,9 @@ from nlu.linking.values import (
     LinkContext,
     Span,
     entity_year,
+    is_kind,
     qid_order,
+    span_years,
 )
 from nlu.linking.words import CLAUSE_STOP, LIKE_VERBS, SPAN_STOP, TYPE_WORDS
 from nlu.name_index import NameIndex
@@ -79,9 +82,12 @@ class Ranked:
         candidates: ranked, best first (at most ``MAX_CANDIDATES``); never empty.
         scored: QID -> similarity, with the namesakes added.
         namesakes: persons whose first or last name the span's one word is.
-        picked: QIDs the dialog or the message singles out (earlier mentions, typed with the label's "!").
+        picked: QIDs the dialog or the message singles out (earlier mentions, typed with the label's "!",
+            a cue of age or a credit: :mod:`nlu.linking.namesakes`).
         kind_hint: the kind a type noun next to the span names ("performer", "album", "song"), or None.
         relation: the candidates are the values of "<role> of <item>", not what the span names.
+        taken: the namesake taken by the message or the priors (first among the candidates), or None.
+        years: the years typed that may single out a candidate (:func:`nlu.linking.values.span_years`).
     """
 
     span: Span
@@ -92,6 +98,8 @@ class Ranked:
     picked: frozenset[QID]
     kind_hint: str | None
     relation: bool
+    taken: Taken | None = None
+    years: frozenset[int] = frozenset()
 
 
 class CandidateRanker:
@@ -110,6 +118,7 @@ class CandidateRanker:
         self._names = names
         self._pop_scale = names.pop_scale
         self._role_words = role_words
+        self._namesakes = NamesakeResolver(kb)
 
     def candidates(self, text: str, tokens: list[Token], span: Span, context: LinkContext) -> Ranked | None:
         """Rank the candidates of one span in the message's context; None when none is left."""
@@ -121,18 +130,32 @@ class CandidateRanker:
             scored = {**scored, **{q: SIM_NAMESAKE for q in namesakes}}
         typed = typed_as_label(self.kb, text, tokens, i, j, scored) if kind == "exact" else frozenset()
         picked = frozenset(map(QID, context.history | typed))  # the message or the dialog singles these out
-        cands = self.rank(scored, tokens, i, context.focus, context.history, years=context.years, typed=typed)
+        years = span_years(self.kb, scored, context.years)
+        cands = self.rank(scored, tokens, i, context.focus, context.history, years=years, typed=typed)
         if not cands:
             return None
         relation = self.relation(tokens, i, cands[0])
         if relation is not None:  # "the director of Terminator 2" -> James Cameron
             i, cands = relation
-        kind_hint = kind_hint_of(text, tokens, i, j, self.domain)
+        kind_hint = kind_hint_of(text, tokens, i, j, self.domain) or self.sibling_kind(text, tokens, span, context)
         if kind_hint is not None and len(cands) > 1:  # "Queen is my favourite band": the band
             cands = self.prefer_kind(cands, kind_hint)
-        if kind_hint not in ("album", "song") and len(cands) > 1:
-            cands = self.artist_first(cands, scored)  # "I love Weezer": the band, not its album "Weezer"
-        return Ranked(span, i, cands, scored, namesakes, picked, kind_hint, relation is not None)
+        singled = picked | {context.focus} if context.focus else picked
+        dated = bool(years) and any(entity_year(self.kb, c.qid) in years for c in cands)
+        if kind_hint not in ("album", "song", "work") and len(cands) > 1:
+            words = tuple(t.key for t in tokens[i:j])
+            # "I love Weezer": the band, not its album "Weezer" (the popularity prior only when nothing said which)
+            prior = not dated and not singled.intersection(c.qid for c in cands)
+            cands = self.artist_first(cands, scored, words, prior=prior)
+        taken = None
+        if relation is None and len(cands) > 1 and not singled.intersection(c.qid for c in cands) and not dated:
+            # "the new Lion King", "Drive" (2011), "Joker" (2019): unless the dialog or the message said which
+            taken = self._namesakes.take(tokens, text, i, j, cands, scored, context, kind_hint)
+            if taken is not None:
+                cands = _first(cands, taken.qid)
+                if taken.cue:
+                    picked = picked | {QID(taken.qid)}
+        return Ranked(span, i, cands, scored, namesakes, picked, kind_hint, relation is not None, taken, years)
 
     def rank(
         self,
@@ -229,6 +252,40 @@ class CandidateRanker:
             return frozenset()  # the word already names one of these persons ("Tolkien")
         return frozenset(people)
 
+    def sibling_kind(self, text: str, tokens: list[Token], span: Span, context: LinkContext) -> str | None:
+        """``work`` or ``person`` when the span is listed ("and", "&", a comma) next to a name all of whose
+        candidates are works or all persons: the items of a list are of one kind ("Feel Good Inc. and Clint
+        Eastwood are classics": the song, not the actor; "Space Oddity, Starman and ..."); else None."""
+        i, j = span[0], span[1]
+        persons = {q for q in span.scored if PERSON_ROLES.intersection(self.kb.roles(q))}
+        if not persons or not any(self.kb.is_item(q) and q not in persons for q in span.scored):
+            return None  # it only tells works from persons (a genre listed with a work stays one: "X and cyberpunk")
+        for other in context.spans:
+            before = other.end == i - 1 and tokens[i - 1].key == "and"
+            after = other.start == j + 1 and j < len(tokens) and tokens[j].key == "and"
+            comma = (other.end == i and i > 0 and text[tokens[i - 1].end : tokens[i].start].strip() == ",") or (
+                other.start == j and j < len(tokens) and text[tokens[j - 1].end : tokens[j].start].strip() == ","
+            )
+            if other is span or not (before or after or comma) or not other.scored:
+                continue
+            people = [bool(PERSON_ROLES.intersection(self.kb.roles(q))) for q in other.scored]
+            if not any(people) and all(self.kb.is_item(q) for q in other.scored):
+                return "work"
+            if all(people):
+                return "person"
+        return None
+
+    def _own_name(self, cand: Candidate, scored: dict[str, float], typed: tuple[str, ...]) -> bool:
+        """The typed words are the entity's own name: its label or alias, or (an alias another entity has
+        as its label) a short form of its label ("Elvis" of "Elvis Presley"; not "Starman" of David Bowie)."""
+        sim = scored.get(cand.qid, 0.0)
+        if sim >= SIM_ALIAS:
+            return True
+        if sim < SIM_FOREIGN_ALIAS or not typed:
+            return False
+        label = set(name_key(self.kb.label(cand.qid)))
+        return set(typed) <= label
+
     def prefer_kind(self, cands: tuple[Candidate, ...], kind: str) -> tuple[Candidate, ...]:
         """Candidates of the kind a type noun names ("band", "album", "song") get :data:`_TYPE_BONUS`;
         when exactly the top one fits, the others drop below the ambiguity margin."""
@@ -240,19 +297,26 @@ class CandidateRanker:
         boosted.sort(key=lambda c: (-c.score, qid_order(c.qid)))
         return tuple(boosted)
 
-    def artist_first(self, cands: tuple[Candidate, ...], scored: dict[str, float]) -> tuple[Candidate, ...]:
+    def artist_first(
+        self, cands: tuple[Candidate, ...], scored: dict[str, float], typed: tuple[str, ...] = (), *, prior: bool = True
+    ) -> tuple[Candidate, ...]:
         """Works named after their own author or performer ("Weezer" the album by Weezer, "Bon Jovi"
         by Bon Jovi) leave the candidates when the artist is one of them, and a name that is a far
         better-known person's alias ("Elvis", "Mozart") puts that person first: the popularity prior
-        over every reading of the typed words (:data:`DOMINANT_RATIO`, :data:`DOMINANT_MIN_POPULARITY`)."""
+        over every reading of the typed words (:data:`DOMINANT_RATIO`, :data:`DOMINANT_MIN_POPULARITY`).
+        An alias that is another entity's label names the person only as a short form of their name
+        (``typed``, the span's words: "Elvis" of "Elvis Presley"); a nickname or a former name ("Starman"
+        for David Bowie, "Hybrid Theory" for Linkin Park) leaves the work of that label first (issue 22).
+        ``prior`` false (a year typed, the item on screen, an earlier mention single one out): no popularity
+        prior ("Solstice 2019" is not the better-known Solstice of 1994)."""
         item_values = getattr(self.kb, "item_values", None)
-        qids = {c.qid for c in cands}
+        own = {c.qid for c in cands if self._own_name(c, scored, typed)}
         if item_values is not None:
             kept = tuple(
                 c
                 for c in cands
                 if PERSON_ROLES.intersection(c.roles)
-                or not any(p in PERSON_ROLES and v in qids and v != c.qid for p, v in item_values(c.qid))
+                or not any(p in PERSON_ROLES and v in own and v != c.qid for p, v in item_values(c.qid))
                 or scored.get(c.qid, 0.0) < SIM_VARIANT
             )
             if kept:
@@ -270,6 +334,7 @@ class CandidateRanker:
                     scored.get(c.qid, 0.0) >= SIM_FOREIGN_ALIAS
                     and scored.get(c.qid) != SIM_NAMESAKE  # a first or last name only ("Boccaccio") names no one
                     and PERSON_ROLES.intersection(c.roles)
+                    and c.qid in own
                 )
             )
         ]
@@ -291,7 +356,7 @@ class CandidateRanker:
             if (pop >= others or eponymous) and (not weaker or pop >= DOMINANT_RATIO * others):
                 top = dataclasses.replace(artist, score=round(max(artist.score, cands[0].score) + 1e-6, 6))
                 cands = (top, *(c for c in cands if c.qid != artist.qid))
-        if len(named) > 1:
+        if len(named) > 1 and prior:  # (not over a year typed or the item on screen: "Solstice 2019")
             pops = {c.qid: self.kb.popularity(c.qid) for c in named}
             best = max(named, key=lambda c: pops[c.qid])
             if best.qid != cands[0].qid and pops[best.qid] >= DOMINANT_MIN_POPULARITY:
@@ -301,19 +366,10 @@ class CandidateRanker:
         return cands
 
 
-def is_kind(kb: Any, cand: Candidate, kind: str) -> bool:
-    """The candidate is of the kind a type noun names: ``performer``, ``album``, ``song``, ``work``
-    (an item that is no person) or ``person``."""
-    roles = set(cand.roles) | set(kb.roles(cand.qid))
-    if kind == "performer":
-        return "P175" in roles
-    if kind == "album":
-        return "P361" in roles and "P175" not in roles
-    if kind == "song":
-        values = getattr(kb, "item_values", None)
-        return bool(cand.is_item and values is not None and any(p == "P361" for p, _ in values(cand.qid)))
-    if kind == "work":
-        return cand.is_item and not roles.intersection(PERSON_ROLES)
-    if kind == "person":
-        return bool(roles.intersection(PERSON_ROLES))
-    return False
+def _first(cands: tuple[Candidate, ...], qid: str) -> tuple[Candidate, ...]:
+    """``cands`` with ``qid`` first, scored just above the old first."""
+    chosen = next(c for c in cands if c.qid == qid)
+    if chosen is cands[0]:
+        return cands
+    top = dataclasses.replace(chosen, score=round(max(chosen.score, cands[0].score) + 1e-6, 6))
+    return (top, *(c for c in cands if c.qid != qid))

@@ -23,21 +23,29 @@ from rapidfuzz.distance import OSA
 
 from nlu.linking.tokens import Token, boundary
 from nlu.linking.words import (
+    ADDITION_WORDS,
     CALENDAR_LEADS,
     CALENDAR_WORDS,
     CHAT_ACRONYMS,
+    CLAUSE_STOP,
     COPULAS,
     KIND_NOUNS,
     LABEL_PUNCTUATION,
+    LEAD_PAIRS,
+    LIKE_VERBS,
     MAX_PHRASE_TOKENS,
+    NAME_LEADS,
     NOT_TITLE_OPENERS,
     PREDICATE_OPENERS,
     PREDICATE_STOPS,
     PREDICATES,
+    PREPOSITIONS,
     ROLE_OR_TYPE_WORDS,
     S_SUBJECTS,
     SPAN_STOP,
     SUBJECT_ADVERBS,
+    SUBJECT_LEADS,
+    SUBJECT_PRONOUNS,
     SUPERLATIVES,
     TITLE_JOINERS,
     TRIM_WORDS,
@@ -95,6 +103,62 @@ def opinion_subject(text: str, tokens: list[Token], i: int, j: int) -> bool:
     return not boundary(text, tokens, j) or gap.strip() in LABEL_PUNCTUATION
 
 
+def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[int] = ()) -> str | None:
+    """Where tokens ``i:j`` stand if a name is expected there (issue 22: lowercase is how people type in
+    chat), else None:
+
+    - ``object``: the whole object of a like-verb or a lead ("i loved misery", "a big fan of stephen
+      king", "anything similar to fight club?", "more blur", "especially here comes the sun": the span
+      ends the object);
+    - ``subject``: it opens the message or a clause and a verb follows, maybe after the rest of a list
+      ("numb and in the end are still perfect songs", "..., meteora is a bit too polished");
+    - ``alone``: its clause says nothing else but "too", "also" ... ("lady bird too", "sapiens was
+      brilliant, thinking fast and slow too");
+    - ``list``: it follows "and" right after a name matched (``ends``: "californication and under the
+      bridge"); ``comma``: a comma ("heat, ronin");
+    - ``topic``: it opens the message and "i loved" follows ("the giver i loved though").
+    """
+    n = len(tokens)
+    ends_object = j == n or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP | CHAT_ACRONYMS
+    k = i - 1 if i > 0 and tokens[i - 1].key != "the" else i - 2
+    if k >= 0 and not boundary(text, tokens, k + 1) and ends_object:
+        lead = tokens[k].key
+        pair = (tokens[k - 1].key, lead) if k > 0 else ("", lead)
+        if lead in LIKE_VERBS or lead in NAME_LEADS or pair in LEAD_PAIRS or (lead == "more" and k <= 4):
+            return "object"
+    a, b = i, j  # the span's clause
+    while a > 0 and not boundary(text, tokens, a):
+        a -= 1
+    while b < n and not boundary(text, tokens, b):
+        b += 1
+    rest = [t.key for m, t in enumerate(tokens[a:b], a) if not i <= m < j]
+    if all(w in ADDITION_WORDS or w == "the" for w in rest) and ((a, b) == (0, n) or ADDITION_WORDS.intersection(rest)):
+        return "alone"  # (a clause of its own is an addition only with "too" ...: not "By the way, ...")
+    if i > 0 and tokens[i - 1].key == "and" and i - 1 in ends:
+        return "list"
+    if i in ends and text[tokens[i - 1].end : tokens[i].start].strip() == "," and tokens[i].key not in PREPOSITIONS:
+        return "comma"  # "heat, ronin and collateral" (not ", for the record": a phrase of its own)
+    opens = (
+        i == 0
+        or boundary(text, tokens, i)
+        or tokens[i - 1].key in ("and", "but", "though", "also", "especially")
+        or tokens[i - 1].key in SUBJECT_LEADS  # "i think tarantino is overrated"
+    )
+    if opens and j < n:
+        m = j
+        if tokens[m].key == "and":  # "numb and in the end are ...": the rest of a listed subject
+            m += 1
+            while m < n and m - j <= MAX_SUBJECT_TOKENS and not is_verb(tokens, m) and not boundary(text, tokens, m):
+                m += 1
+        if m < n and tokens[m].key in SUBJECT_ADVERBS and m + 1 < n:
+            m += 1
+        if m < n and is_verb(tokens, m) and not boundary(text, tokens, m):
+            return "subject"
+    if i == 0 and j + 1 < n and tokens[j].key in SUBJECT_PRONOUNS and tokens[j + 1].key in LIKE_VERBS:
+        return "topic"
+    return None
+
+
 def subject_title(tokens: list[Token], i: int, j: int, content: Sequence[str]) -> bool:
     """A subject of several words that reads as a title: all capitalised in a message not Title Cased
     throughout ("Me Before You made me cry"), or, in any case, three words or more not opening with a
@@ -125,6 +189,30 @@ def listed_with_a_name(text: str, tokens: list[Token], j: int) -> bool:
     return gap.strip() == "," and tokens[j].raw[:1].isupper() and tokens[j].key != "i"
 
 
+PREDICATE_FILLERS = frozenset(
+    "just pure total absolute utter such so a an bit little kind sort of really truly".split()
+)
+"""Words between a copula and its predicate ("is just noise", "was a bit of a mess")."""
+
+
+def predicate_of_a_name(text: str, tokens: list[Token], i: int, ends: Container[int]) -> bool:
+    """Token ``i`` follows a copula (maybe after fillers: "is just", "was such a") whose subject is a name
+    matched earlier in the same clause ("Gone Girl was twisted", "Yeezus on the other hand is just noise
+    to me"), and no superlative frames it ("X is my favourite, twisted" is no frame; "my favourite film
+    is twisted" names one: no name before the copula)."""
+    k = i - 1
+    while k > 0 and tokens[k].key in PREDICATE_FILLERS and not boundary(text, tokens, k + 1):
+        k -= 1
+    if k <= 0 or tokens[k].key not in COPULAS or boundary(text, tokens, k + 1):
+        return False
+    a = k
+    while a > 0 and not boundary(text, tokens, a):
+        a -= 1
+    if any(t.key in SUPERLATIVES for t in tokens[a:k]):
+        return False
+    return any(e in ends for e in range(a + 1, k + 1))
+
+
 def predicate_noun(text: str, tokens: list[Token], i: int, j: int, ends: Container[int]) -> bool:
     """Tokens ``i:j``, in lowercase, end a predicate noun phrase after a name's copula ("Neil Gaiman is a
     wonderful storyteller", "... is an amazing world builder", "... is the queen of crime"): a few
@@ -152,15 +240,16 @@ def opinion_typo(word: str) -> bool:
 
 
 def trim(tokens: list[Token], a: int, b: int, common: frozenset[str]) -> tuple[int, int]:
-    """Drop stop words at both ends and type words at the end ("the long movies" -> "long").
+    """Drop stop words at both ends (and a possessive "s" at the start) and type words at the end ("the
+    long movies" -> "long").
 
     ``common`` is accepted for symmetry with the callers but only function and chat words are
     trimmed: VADER and spaCy stop words such as "full" or "beauty" belong to titles ("Full Metal
     Jacket", "American Beauty").
     """
     stop = TRIM_WORDS
-    while a < b and tokens[a].key in stop and tokens[a].key != "the":
-        a += 1
+    while a < b and (tokens[a].key in stop or tokens[a].key == "s") and tokens[a].key != "the":
+        a += 1  # (a possessive "s" opens no name: "agatha christie's mysteries")
     while a < b and tokens[a].key == "the" and (b - a == 1 or tokens[a + 1].key in stop):
         a += 1
     while b > a and (tokens[b - 1].key in stop or tokens[b - 1].key in TYPE_WORDS):
@@ -216,11 +305,27 @@ def title_run(text: str, tokens: list[Token], i: int, j: int) -> tuple[int, int]
 
 def kind_hint_of(text: str, tokens: list[Token], i: int, j: int, domain: str) -> str | None:
     """The kind a type noun next to the mention names: "the band Queen", "Queen is my favourite band",
-    "Queen, the album" (a type noun right before, or within the clause's next four words)."""
+    "Queen, the album", "my favourite songs are X" (a type noun right before, or before its copula, or
+    within the clause's next four words)."""
     if i > 0 and tokens[i - 1].key in KIND_NOUNS and not boundary(text, tokens, i):
         return KIND_NOUNS[tokens[i - 1].key]
-    if domain == "music" and j < len(tokens) and tokens[j].key in ("are", "were") and not boundary(text, tokens, j):
-        return "performer"  # "Train are alright": a band takes the plural
+    if i > 1 and tokens[i - 1].key in COPULAS and tokens[i - 2].key in KIND_NOUNS and not boundary(text, tokens, i):
+        return KIND_NOUNS[tokens[i - 2].key]  # "my fave songs are californication and ..."
+    listed = (
+        i > 1
+        and tokens[i - 2].key not in ADDITION_WORDS
+        and (  # not "oh and Franz Ferdinand are ..."
+            tokens[i - 1].key == "and" or text[tokens[i - 1].end : tokens[i].start].strip() == ","
+        )
+    )
+    if (
+        domain == "music"
+        and j < len(tokens)
+        and tokens[j].key in ("are", "were")
+        and not boundary(text, tokens, j)
+        and not listed
+    ):
+        return "performer"  # "Train are alright": a band takes the plural (not "X and Y are": a list does)
     for k in range(j, min(j + 5, len(tokens))):
         if k > j and boundary(text, tokens, k):
             break

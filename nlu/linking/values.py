@@ -22,9 +22,9 @@ Example:
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from recommender.names import item_year
@@ -40,6 +40,7 @@ __all__ = [
     "Span",
     "SpanKind",
     "entity_year",
+    "is_kind",
 ]
 
 # ---------------------------------------------------------------------------------------------- thresholds
@@ -107,7 +108,8 @@ class Span(NamedTuple):
     Attributes:
         start: index of the first token (``nlu.linking.tokens.tokenize``).
         end: index after the last token.
-        scored: QID -> similarity in [0, 1] (module docstring); empty for ``says-which``.
+        scored: QID -> similarity in [0, 1] (module docstring); for ``says-which``, the persons the
+            span may name (they say which work is meant, :mod:`nlu.linking.namesakes`).
         kind: how it was found (:data:`SpanKind`).
     """
 
@@ -152,6 +154,9 @@ class Mention:
             mention is a short word that needs a confirmation ("I like sia", F29).
         partial: the span is one word of the candidates' titles, not a whole name ("I like
             lebowski"): confirm even a single candidate before storing it.
+        taken: not ambiguous, but the top candidate was taken among works of the same name by the KB's
+            priors (popularity, recency: :mod:`nlu.linking.namesakes`), not by the message or the
+            dialog: the dialog says which it took and offers "not that one" (issue 22).
     """
 
     text: str
@@ -160,6 +165,7 @@ class Mention:
     candidates: tuple[Candidate, ...]
     ambiguous: bool
     partial: bool = False
+    taken: bool = False
 
     @property
     def best(self) -> Candidate | None:
@@ -181,6 +187,11 @@ class LinkContext:
         credited: end tokens of works named by their person ("Flowers by Miley Cyrus"): no namesake
             persons of the title's word.
         covered: tokens covered by a span or explained.
+        people: persons (and bands) the message names: the ones who only say which work is meant
+            ("Spielberg's Hook") and the ones matched by their own name (issue 22: they say which of a
+            title's namesakes is meant, :mod:`nlu.linking.namesakes`).
+        ages: the cue of age a title takes from a reference to its other reading elsewhere in the
+            message (its first token -> ``newer`` / ``older``: "Oldboy ..., the remake ...").
     """
 
     focus: QID | None
@@ -190,6 +201,8 @@ class LinkContext:
     explained: AbstractSet[int]
     credited: AbstractSet[int]
     covered: AbstractSet[int]
+    people: AbstractSet[str] = frozenset()
+    ages: Mapping[int, str] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------------------- KB facts
@@ -206,6 +219,21 @@ def entity_year(kb: Any, qid: str) -> int | None:
     return item_year(kb, qid)
 
 
+YEAR_SLACK = 1
+"""A release year typed may differ by this much from the KB's (a festival premiere, a release elsewhere)."""
+
+
+def span_years(kb: Any, qids: Iterable[str], years: AbstractSet[int]) -> frozenset[int]:
+    """The years typed in the message that may single out one of ``qids``: as typed when one of them has
+    such a year, else :data:`YEAR_SLACK` either way ("Suspiria (the 2018 one)": the KB's film of 2017)."""
+    if not years:
+        return frozenset()
+    qids = tuple(qids)
+    if any(entity_year(kb, q) in years for q in qids):
+        return frozenset(years)
+    return frozenset(y + d for y in years for d in range(-YEAR_SLACK, YEAR_SLACK + 1))
+
+
 def creators(kb: Any, qid: str) -> set[str]:
     """The persons the item is credited to by :data:`SOLE_CREATORS` (author, director)."""
     item_values = getattr(kb, "item_values", None)
@@ -216,3 +244,21 @@ def credited(kb: Any, qid: str, roles: frozenset[str] = PERSON_ROLES) -> bool:
     """The item has a creator in the KB (author, director, performer, composer ...; or one of ``roles``)."""
     item_values = getattr(kb, "item_values", None)
     return item_values is not None and any(pid in roles for pid, _v in item_values(qid))
+
+
+def is_kind(kb: Any, cand: Candidate, kind: str) -> bool:
+    """The candidate is of the kind a type noun names: ``performer``, ``album``, ``song``, ``work``
+    (an item that is no person) or ``person``."""
+    roles = set(cand.roles) | set(kb.roles(cand.qid))
+    if kind == "performer":
+        return "P175" in roles
+    if kind == "album":
+        return "P361" in roles and "P175" not in roles
+    if kind == "song":
+        values = getattr(kb, "item_values", None)
+        return bool(cand.is_item and values is not None and any(p == "P361" for p, _ in values(cand.qid)))
+    if kind == "work":
+        return cand.is_item and not roles.intersection(PERSON_ROLES)
+    if kind == "person":
+        return bool(roles.intersection(PERSON_ROLES))
+    return False

@@ -86,7 +86,8 @@ TRIM_WORDS = frozenset(
 ) | frozenset(
     """the a an of and or for by with in on at to from about as is was are be been i my me you your it
     its this that these those all any some very really so too much more most also just only but not
-    don't dont do does did he she his her they them their we our""".split()
+    don't dont do does did he she his her they them their we our probably definitely honestly maybe
+    totally absolutely literally actually basically""".split()
 )
 
 PREPOSITIONS = frozenset("of by in from with for on at to about and or as".split())
@@ -151,6 +152,21 @@ ARGUMENT_LEADS = (
 
 SUPERLATIVES = frozenset("favourite favorite fave best greatest top finest".split())
 
+NAME_LEADS = frozenset("into than over especially particularly including like".split())
+"""Words after which a name is expected ("i'm into X", "better than X", "especially X"); with "fan of",
+"more of", "similar to", "more" and the like-verbs (:func:`nlu.linking.syntax.name_slot`)."""
+LEAD_PAIRS = frozenset(
+    {("fan", "of"), ("fans", "of"), ("more", "of"), ("similar", "to"), ("such", "as"), ("big", "on")}
+)
+"""Two-word leads of a name ("a big fan of X", "anything similar to X")."""
+ADDITION_WORDS = frozenset("too also as well either and oh plus".split())
+"""Words around a name that only add it to what was said ("lady bird too", "oh and X")."""
+SUBJECT_LEADS = frozenset("think thought guess believe reckon feel felt honestly personally tbh imo".split())
+"""Words after which a clause, and its subject, opens ("i think tarantino is overrated")."""
+
+SUBJECT_PRONOUNS = frozenset("i we".split())
+"""Pronouns after a topicalised name ("the giver i loved though")."""
+
 NOUN_DETERMINERS = frozenset("my your his our their a an".split())
 """Determiners before a lowercase word that make it a common noun even when a genre shares it ("my
 teens", "a twist"); "her" is also an object ("I love her"), "the" opens titles and genres ("the blues")."""
@@ -160,9 +176,10 @@ DETERMINERS = frozenset("my your his her our their a an some any every no this t
 
 PREDICATES = frozenset(
     """is was s are were isn wasn aren weren has had have made makes blew bored bores rocks rocked rules sucks sucked slaps slapped
-    deserves deserved will gets got kept changed""".split()
+    deserves deserved will gets got kept changed gives gave hits hit brings broke breaks r""".split()
 )
-"""Verbs after a sentence-initial name that make it the subject of an opinion ("Frozen was great")."""
+"""Verbs after a sentence-initial name that make it the subject of an opinion ("Frozen was great"; "r" is
+chat's "are")."""
 
 
 @lru_cache(maxsize=65536)
@@ -257,7 +274,8 @@ WORK_OF_LEADS = frozenset({"by", "with", "from"})
 """Words between a title and the person who says which work it is: "Misery by Stephen King", "Big with Tom
 Hanks", "A Ghost Story from David Lowery" ("with" and "from" only when the title is one of the person's works)."""
 
-COPULAS = frozenset("is are was were s re been".split())
+COPULAS = frozenset("is are was were s re been r".split())
+"""Forms of "to be" ("r": chat's "are", "X and Y r my fav albums")."""
 
 DESCRIPTOR_FILLERS = frozenset("a an the such so pure real true proper total absolute".split())
 
@@ -278,6 +296,11 @@ ASPECT_WORDS = frozenset(
     movie movies films music chapter chapters season seasons episode episodes era stuff""".split()
 )
 """Words after a name that talk about a part or a form of it ("Pulp Fiction soundtrack is great")."""
+
+AUXILIARIES = frozenset("can could will would should do does did have has are is may might shall".split())
+"""Verbs that open a question before its subject ("Can You recommend ...", "Do You know ...")."""
+PRONOUNS = frozenset("you me it us her him them i we they she he".split())
+"""Pronouns: after an auxiliary opening the message, the question's subject, never a title ("You")."""
 
 OBJECT_WORDS = frozenset("her him us them me up yes".split())
 """Words that cannot open a sentence as its subject: followed by a verb, they are a title ("Her is such a
@@ -302,7 +325,10 @@ CALENDAR_WORDS = frozenset(
     august september october november december christmas easter halloween""".split()
 )
 
-CALENDAR_LEADS = frozenset("on last next this every since until till by in of each early late one that".split())
+CALENDAR_LEADS = frozenset(
+    "on last next this every since until till by in of each early late one that merry happy".split()
+)
+"""Words that make a day, month or holiday after them a date ("on Friday") or a greeting ("Merry Christmas")."""
 
 PREDICATE_OPENERS = frozenset("a an the such one".split())
 

@@ -3,8 +3,9 @@
 Reads: the proposed spans (:mod:`nlu.linking.matching`, :mod:`nlu.linking.fuzzy`), the message's
 tokens, the KB's credits (``value_items``: a person's works; ``item_values``: a work's creators) and
 the name index. Adds: a span of the work in place of the person's, and a ``says-which`` span for the
-person, who only says which work is meant (no mention: the person is rated only when named on their
-own; its words are explained, so they make no part of an unknown title).
+person (with the persons it may name), who only says which work is meant (no mention: the person is
+rated only when named on their own; its words are explained, so they make no part of an unknown
+title; the persons say which of a title's namesakes is meant, :mod:`nlu.linking.namesakes`).
 
 - "TITLE by PERSON" ("1984 by Orwell", "Misery by Stephen King", "Hello by Adele"), "TITLE is my
   favourite PERSON film", and "TITLE with/from PERSON" when the title is one of the person's works
@@ -150,9 +151,10 @@ class WorkResolver:
                     out = [s for s in out if s is not span]  # "Tenet by Nolan", Tenet unknown: Nolan is no opinion
                 continue
             a, scored = found
+            scored = self._with_namesakes(tokens, a, end, scored, set(people))
             out = [s for s in out if s is not span and not (a <= s[0] < end or a < s[1] <= end)]
             out.append(Span(a, end, scored, "exact"))
-            out.append(Span(span[0], span[1], {}, SAYS_WHICH))
+            out.append(Span(span[0], span[1], dict.fromkeys(people, SIM_LABEL), SAYS_WHICH))
             out = self._co_credited(text, tokens, span[1], out)
             # "Emma and Persuasion are my favourite Austen novels": the works listed before it are theirs too
             for _listed in range(MAX_LIST_ITEMS):
@@ -168,6 +170,23 @@ class WorkResolver:
                 a = b
         return out
 
+    def _with_namesakes(
+        self, tokens: list[Token], a: int, b: int, works: dict[str, float], named: set[str] | None = None
+    ) -> dict[str, float]:
+        """The person's works named by tokens ``a:b``, and the other items the index gives for the same
+        words (their other readings: :mod:`nlu.linking.namesakes` takes the credited one, and "sorry, I
+        meant the 1933 one" still finds the others); with ``named`` ("TITLE by PERSON"), not the ones
+        written or directed by someone else."""
+        others = self._names.exact(tuple(t.key for t in tokens[a:b])) or {}
+        readings = {
+            q: v
+            for q, v in others.items()
+            if q not in works
+            and self.kb.is_item(q)
+            and (named is None or not credited(self.kb, q, SOLE_CREATORS) or named.intersection(creators(self.kb, q)))
+        }
+        return {**works, **readings} if readings else works
+
     def _co_credited(self, text: str, tokens: list[Token], j: int, spans: list[Span]) -> list[Span]:
         """ "TITLE by A and B" ("Under Pressure by Queen and David Bowie"): a person named right after the
         one who says which work is meant, joined by "and" or "&", says it too (no opinion of them)."""
@@ -177,7 +196,8 @@ class WorkResolver:
         if follower is None or not any(PERSON_ROLES.intersection(self.kb.roles(q)) for q in follower[2]):
             return spans
         out = [s for s in spans if s is not follower]
-        out.append(Span(follower[0], follower[1], {}, SAYS_WHICH))
+        named = {q: v for q, v in follower[2].items() if PERSON_ROLES.intersection(self.kb.roles(q))}
+        out.append(Span(follower[0], follower[1], named, SAYS_WHICH))
         return out
 
     def _works_after(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
@@ -212,14 +232,14 @@ class WorkResolver:
                     continue
                 hit = titles.get(tuple(keys[start:end]))
                 if hit:
-                    found = Span(start, end, hit, "exact")
+                    found = Span(start, end, self._with_namesakes(tokens, start, end, hit), "exact")
                     break
             if found is None:
                 continue
             a, b = found[0], found[1]
             out = [s for s in out if s is not span and not (s[0] < b and a < s[1])]
             out.append(found)
-            out.append(Span(span[0], span[1], {}, SAYS_WHICH))
+            out.append(Span(span[0], span[1], dict.fromkeys(people, SIM_LABEL), SAYS_WHICH))
         return out
 
     def _possessive_person(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
@@ -239,6 +259,8 @@ class WorkResolver:
             ):
                 continue
             follower = starts.get(j + 1)
+            if follower is not None and self._kind_word(tokens, follower):
+                follower = None  # "agatha christie's mysteries": her works of a genre, no title: she is rated
             if follower is None or not any(self.kb.is_item(q) for q in follower[2]):
                 k = j + 2 if tokens[j + 1].key == "the" and j + 2 < len(tokens) else j + 1  # "Atwood's The Testaments"
                 after = tokens[k]
@@ -250,10 +272,20 @@ class WorkResolver:
                 )
                 if not (unknown_title or ranked):
                     continue
-            if any(PERSON_ROLES.intersection(self.kb.roles(q)) for q in span[2]):
+            named = {q: v for q, v in span[2].items() if PERSON_ROLES.intersection(self.kb.roles(q))}
+            if named:
                 out = [s for s in out if s is not span]
-                out.append(Span(span[0], span[1], {}, SAYS_WHICH))
+                out.append(Span(span[0], span[1], named, SAYS_WHICH))
         return out
+
+    def _kind_word(self, tokens: list[Token], span: Span) -> bool:
+        """A span of one lowercase word that may name a genre ("mysteries", "thrillers"): after a possessive
+        it says which of the person's works, as a type noun does."""
+        return (
+            span[1] - span[0] == 1
+            and tokens[span[0]].raw.islower()
+            and any("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+        )
 
     def _title_before(
         self, text: str, tokens: list[Token], by: int, works: set[str], *, own_only: bool = False

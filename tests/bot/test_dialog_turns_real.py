@@ -164,11 +164,12 @@ def test_names_added_to_the_last_like_and_a_name_meant_instead(real_dm):
     chat.say("ronin too")
     assert chat.labels() == {"Collateral": "+", "Ronin": "+"}
     chat = Chat(real_dm, "movie")
-    chat.say("I love Heat")  # "Which Heat do you mean?" is open
+    # "Which King Kong do you mean?" is open (three well-known films: "Heat" is taken since issue 22-C)
+    chat.say("I love King Kong")
     chat.say("the insider too")  # no answer to it: more of the same opinion, and the question waits
     assert chat.labels() == {"The Insider": "+"}
     chat.say("1")
-    assert chat.labels() == {"The Insider": "+", "Heat": "+"}
+    assert chat.labels() == {"The Insider": "+", "King Kong": "+"}
     book = Chat(real_dm, "book")
     book.say("I hated Persuasion")
     book.say("sorry, I meant Mansfield Park")

@@ -28,6 +28,11 @@ def test_recall_at_k_and_the_decisions_are_counted(linker):  # noqa: F811
     assert (scores.right, scores.needless_questions, scores.wrong_drops, scores.wrong_links) == (2, 1, 1, 0)
     assert scores.decision_accuracy == pytest.approx(0.5)
     assert scores.recall(8) == pytest.approx(0.8)
+    # the wrong decisions are kept for reading (evaluate-linking --errors N)
+    assert [(m.kind, m.text, m.gold) for m in scores.mistakes] == [
+        ("needless_question", "I love the Avengers", "Q182218"),
+        ("wrong_drop", "I loved The Matrix Resurrections", "Q83495"),
+    ]
 
 
 def test_a_gold_of_the_study_is_looked_for_in_the_whole_message(linker):  # noqa: F811

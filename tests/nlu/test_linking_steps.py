@@ -146,7 +146,7 @@ def test_title_by_person_links_the_work_and_the_person_only_says_which(kb, names
     text = "I love Titanic by James Cameron"
     spans = [Span(2, 3, {"Q44578": SIM_LABEL}, "exact"), Span(4, 6, {"Q42574": SIM_LABEL}, "exact")]
     out = WorkResolver(kb, names).resolve(text, tokenize(text), spans)
-    assert Span(4, 6, {}, SAYS_WHICH) in out
+    assert Span(4, 6, {"Q42574": SIM_LABEL}, SAYS_WHICH) in out  # the person, who says which (issue 22)
     assert [s for s in out if s.kind != SAYS_WHICH] == [Span(2, 3, {"Q44578": SIM_LABEL}, "exact")]
 
 
@@ -154,7 +154,7 @@ def test_a_possessive_person_says_which_work(kb, names):
     text = "I love Steven Spielberg's Jurassic Park"
     spans = [Span(2, 4, {"Q8877": SIM_LABEL}, "exact"), Span(5, 7, {"Q131390": SIM_LABEL}, "exact")]
     out = WorkResolver(kb, names).resolve(text, tokenize(text), spans)
-    assert sorted(out) == sorted([Span(2, 4, {}, SAYS_WHICH), spans[1]])
+    assert sorted(out) == sorted([Span(2, 4, {"Q8877": SIM_LABEL}, SAYS_WHICH), spans[1]])
 
 
 # ---------------------------------------------------------------- step 3: filters
