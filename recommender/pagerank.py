@@ -522,3 +522,42 @@ def uniform_scores(graph: SparseGraph, *, damping: float = DEFAULT_DAMPING, tol:
         raise ConfigError("uniform_scores needs an undirected (symmetric) graph")
     ones = np.ones(graph.n_nodes)
     return _solve_cg_split(graph.blocks, ones, graph.out_weight, None, damping, tol, 10 * DEFAULT_MAX_ITER)
+
+
+def prior_vector(n: int, liked: NDArray[np.int64], mask: NDArray[np.bool_], prior_mass: float) -> NDArray[np.float64]:
+    """The teleport prior: ``prior_mass`` evenly on ``liked``, the rest evenly on other kept nodes.
+
+    Args:
+        n: number of nodes.
+        liked: indices of liked nodes (unique, not masked).
+        mask: (n,) True = removed node (gets 0).
+        prior_mass: share on the liked nodes in (0, 1]; if every kept node is liked, all of it.
+
+    Returns:
+        (n,) float64 summing to 1.
+    """
+    prior = np.zeros(n, dtype=np.float64)
+    n_other = n - int(mask.sum()) - len(liked)
+    if n_other > 0 and prior_mass < 1.0:
+        prior[:] = (1.0 - prior_mass) / n_other
+        prior[mask] = 0.0
+        prior[liked] = prior_mass / len(liked)
+    else:
+        prior[liked] = 1.0 / len(liked)
+    return prior
+
+
+def top_k(
+    primary: NDArray[np.float64], secondary: NDArray[np.float64], allowed: NDArray[np.bool_], k: int
+) -> list[int]:
+    """Indices of the k best allowed entries by ``primary`` desc, then ``secondary`` desc, then index."""
+    idx = np.flatnonzero(allowed)
+    if idx.size == 0 or k <= 0:
+        return []
+    vals = primary[idx]
+    if idx.size > k:
+        kth = np.partition(vals, idx.size - k)[idx.size - k]
+        keep = vals >= kth
+        idx, vals = idx[keep], vals[keep]
+    order = np.lexsort((idx, -secondary[idx], -vals))
+    return [int(i) for i in idx[order[:k]]]

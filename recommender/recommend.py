@@ -13,8 +13,11 @@ weighted sparse matrix once (:class:`GraphWeighting` decides the edge weights), 
 - prior: ``prior_mass`` (0.85 in the original ConveRSE system) spread evenly over the liked items
   and property values found in the graph, the rest (0.15) evenly over every other node;
 - disliked items and values are removed from the graph for that request (mask, no rebuild);
-- seeds ("more like X", issue 23): more nodes of the prior, beside the likes, for one request;
-  never stored, never recommended themselves;
+- seeds ("more like X", issue 23): for one request, :data:`SEED_SHARE` of the scores come from a
+  walk whose prior is on the seeds alone (PageRank is linear in its prior, so this is the walk of a
+  prior with that share on the seeds), the rest from the profile's; never stored, never
+  recommended themselves; ``require``: values every item of the list must have ("a comedy", "songs
+  by Adele"), unless no item has them;
 - rated items (liked or disliked), ``exclude``, the seeds and the parts of a liked series or album
   are never recommended; items breaking a constraint (a disliked genre, person, band, author, in
   the role it was disliked in, or a constraint of the session: :mod:`recommender.constraints`) are
@@ -69,7 +72,7 @@ from recommender.kbgraph import (
     weighted_graph,
     with_users,
 )
-from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, personalized_pagerank
+from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, personalized_pagerank, prior_vector, top_k
 from recommender.push import PushScores, PushSolver
 from recommender.values import PID, QID, Avoid, KnowledgeBaseLike, Profile, Recommendations, ScoredItem
 from recommender.weighting import (
@@ -120,6 +123,11 @@ FALLBACK_ISOLATED_LIKES = "isolated_likes"
 """The liked nodes have no edge left (isolated, or all neighbours disliked): popularity ranking."""
 
 _SCORE_CACHE_SIZE = 64
+
+SEED_SHARE = 0.75
+"""Share of a seeded list's scores from the seeds' walk: "more like X" is mostly about X even when X
+is one like among many (with the seeds merely added to the likes, a long profile drowned them); the
+profile's walk keeps the rest, so it still orders X's neighbours."""
 
 
 class Recommender:
@@ -347,6 +355,7 @@ class Recommender:
         exclude: Iterable[QID] = (),
         seeds: Iterable[QID] = (),
         avoid: Iterable[Avoid] = (),
+        require: Iterable[QID] = (),
     ) -> Recommendations:
         """The top-k items for ``profile`` that respect what the person said (see the module docstring).
 
@@ -355,11 +364,13 @@ class Recommender:
                 and reported in ``unknown``); its dislikes are constraints (in the role said).
             k: number of items (>= 0).
             exclude: more QIDs never to return (e.g. items already shown, skipped, answered).
-            seeds: items or values the list should be like ("more like X"): nodes of the prior
-                beside the profile's likes for this request only, never stored and never returned.
-                A disliked seed is ignored.
+            seeds: items or values the list should be like ("more like X"): the prior of
+                :data:`SEED_SHARE` of the scores, for this request only, never stored and never
+                returned. A disliked seed is ignored.
             avoid: constraints of the session (``Avoid(qid, role, session=True)``: "no horror this
                 time") on top of the profile's dislikes.
+            require: values (genres, people) every listed item must have, any property ("recommend
+                me a comedy", "songs by Adele"); ignored when no allowed item has them all.
 
         Returns:
             :class:`Recommendations`, best first; ties are broken by popularity then QID. Items
@@ -369,13 +380,14 @@ class Recommender:
         if k <= 0:
             return Recommendations((), None, ())
         seed_set = frozenset(q for q in seeds if q not in profile.disliked)
-        walk = Profile(profile.liked | seed_set, profile.disliked, profile.disliked_roles) if seed_set else profile
-        solved = self.solve(walk)
+        solved = self._seeded(profile, seed_set)
         cons = Constraints(self.kb, (*profile_constraints(profile, self.kb), *avoid))
         banned = profile.rated | frozenset(exclude) | seed_set | parts_of_liked(self.kb, profile)
         excluded = cons.excluded()
         later = self._later(profile)
-        items = self._rank(solved, banned | excluded, later, k)
+        only = self._having(frozenset(require) - profile.disliked)
+        items = self._rank(solved, banned | excluded, later, k, only) if only is not None else ()
+        items = items or self._rank(solved, banned | excluded, later, k)
         left_out: tuple[Avoid, ...] = ()
         relaxed: tuple[Avoid, ...] = ()
         if cons:
@@ -388,11 +400,46 @@ class Recommender:
             logger.info("recommend: fallback %s (unknown likes: %s)", solved.fallback_reason, solved.unknown)
         return Recommendations(items, solved.fallback_reason, solved.unknown, left_out, relaxed)
 
+    def _seeded(self, profile: Profile, seeds: frozenset[QID]) -> _Solved:
+        """The scores of a list asked "like" ``seeds``: :data:`SEED_SHARE` from the seeds' walk, the
+        rest from the profile's (the profile's alone without seeds, the seeds' alone without likes)."""
+        base = self.solve(profile)
+        if not seeds:
+            return base
+        focus = self.solve(Profile(seeds, profile.disliked, profile.disliked_roles))
+        mine, theirs = base.dense(), focus.dense()
+        if theirs is None:  # no seed in the graph: the profile's list
+            return base
+        if mine is None:
+            return focus
+        return _Solved(SEED_SHARE * theirs + (1.0 - SEED_SHARE) * mine, base.mask, None, base.unknown)
+
+    def _having(self, values: frozenset[QID]) -> NDArray[np.bool_] | None:
+        """(n_items,) items linked to every value of ``values`` (by any property), None for none."""
+        if not values:
+            return None
+        having = np.ones(len(self.item_index), dtype=bool)
+        canonical = getattr(self.kb, "canonical", None)
+        for value in values if canonical is None else {canonical(v) for v in values}:
+            linked = np.zeros(len(self.item_index), dtype=bool)
+            positions = [
+                pos for _, item in self.kb.value_items(value) if (pos := self._pos_of_item.get(item)) is not None
+            ]
+            linked[positions] = True
+            having &= linked
+        return having
+
     def _rank(
-        self, solved: _Solved, banned: frozenset[QID], later: NDArray[np.bool_] | None, k: int
+        self,
+        solved: _Solved,
+        banned: frozenset[QID],
+        later: NDArray[np.bool_] | None,
+        k: int,
+        only: NDArray[np.bool_] | None = None,
     ) -> tuple[ScoredItem, ...]:
-        """The k best items not ``banned`` nor masked; those marked ``later`` only after all others."""
-        allowed = np.ones(len(self.item_index), dtype=bool)
+        """The k best items not ``banned`` nor masked, within ``only`` if given; those marked
+        ``later`` only after all others."""
+        allowed = np.ones(len(self.item_index), dtype=bool) if only is None else only.copy()
         banned_pos = [pos for q in banned if (pos := self._pos_of_item.get(q)) is not None]
         allowed[banned_pos] = False
         allowed &= ~solved.mask[self.item_index]
@@ -510,45 +557,6 @@ class _Solved:
         if self.scores is not None:
             return self.scores
         return self.push.dense() if self.push is not None else None
-
-
-def prior_vector(n: int, liked: NDArray[np.int64], mask: NDArray[np.bool_], prior_mass: float) -> NDArray[np.float64]:
-    """The teleport prior: ``prior_mass`` evenly on ``liked``, the rest evenly on other kept nodes.
-
-    Args:
-        n: number of nodes.
-        liked: indices of liked nodes (unique, not masked).
-        mask: (n,) True = removed node (gets 0).
-        prior_mass: share on the liked nodes in (0, 1]; if every kept node is liked, all of it.
-
-    Returns:
-        (n,) float64 summing to 1.
-    """
-    prior = np.zeros(n, dtype=np.float64)
-    n_other = n - int(mask.sum()) - len(liked)
-    if n_other > 0 and prior_mass < 1.0:
-        prior[:] = (1.0 - prior_mass) / n_other
-        prior[mask] = 0.0
-        prior[liked] = prior_mass / len(liked)
-    else:
-        prior[liked] = 1.0 / len(liked)
-    return prior
-
-
-def top_k(
-    primary: NDArray[np.float64], secondary: NDArray[np.float64], allowed: NDArray[np.bool_], k: int
-) -> list[int]:
-    """Indices of the k best allowed entries by ``primary`` desc, then ``secondary`` desc, then index."""
-    idx = np.flatnonzero(allowed)
-    if idx.size == 0 or k <= 0:
-        return []
-    vals = primary[idx]
-    if idx.size > k:
-        kth = np.partition(vals, idx.size - k)[idx.size - k]
-        keep = vals >= kth
-        idx, vals = idx[keep], vals[keep]
-    order = np.lexsort((idx, -secondary[idx], -vals))
-    return [int(i) for i in idx[order[:k]]]
 
 
 __all__ = [

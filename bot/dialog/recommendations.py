@@ -21,7 +21,7 @@ from bot.dialog.context import TurnContext
 from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, tasks
 from bot.dialog.questions import close_questions
 from bot.dialog.render import display, has_name, name_of
-from bot.dialog.requests import store_request
+from bot.dialog.requests import required_seeds, store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
@@ -42,7 +42,7 @@ def on_recommend(ctx: TurnContext) -> Outcome:
     outcome = Outcome("", events=[Event.RECOMMENDATION])
     _remember_skipped(ctx)  # a new list asked for over a card: that card was seen, the new list has others
     seeds = store_request(ctx, outcome) if request is not None else []
-    new_list(ctx, outcome, seeds=seeds)
+    new_list(ctx, outcome, seeds=seeds, require=required_seeds(ctx, seeds))
     if outcome.card and question is not None:
         state.pending = question
         notes = close_questions(ctx, outcome)
@@ -52,7 +52,7 @@ def on_recommend(ctx: TurnContext) -> Outcome:
     return outcome
 
 
-def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -> None:
+def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = (), require: Sequence[str] = ()) -> None:
     """A new recommendation list into ``outcome``, its first card shown, saying what it is based on.
 
     With fewer preferences than the configuration's minimum, no list: what to tell, and items to rate.
@@ -65,6 +65,8 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -
             to ``Recommender.recommend(..., seeds=...)`` (issue 23: priors beside the profile's likes,
             never returned), and the list leaves out what the profile's dislikes and the session's
             constraints leave out (said once: ``constraints.left_out_note``).
+        require: the seeds every item of the list must have (``requests.required_seeds``: "a comedy",
+            "songs by Adele"), while some item has them.
     """
     state = ctx.state
     have, need = len(state.profile()) + sum(q not in state.profile() for q in seeds), ctx.config.min_preferences
@@ -79,6 +81,7 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = ()) -
         exclude=constraints.list_exclusions(ctx),
         seeds=tuple(seeds),
         avoid=constraints.session_avoid(ctx),
+        require=tuple(require),
     )
     state.pagerank_cycle += 1
     items = [scored.qid for scored in result.items]

@@ -81,6 +81,17 @@ def store_request(ctx: TurnContext, outcome: Outcome) -> list[str]:
     return seeds
 
 
+def required_seeds(ctx: TurnContext, seeds: list[str]) -> list[str]:
+    """The seeds every item of the list must have: a genre asked for ("recommend me a comedy") and a
+    person named with the preposition of a role ("songs by Adele", "books from Pratchett"); an item
+    or a person named "like" is only what the list should resemble."""
+    request, kb = ctx.parse.request, ctx.kb
+    role = request.role if request is not None else None
+    return [
+        q for q in seeds if _is_kind_of_list(ctx, q) or (role is not None and not kb.is_item(q) and role in kb.roles(q))
+    ]
+
+
 def _is_kind_of_list(ctx: TurnContext, qid: str) -> bool:
     """A genre named with no opinion in a request ("an action movie", "a thriller novel"): the kind of
     list asked for, a seed of this list only; the profile keeps the items and people a request names."""

@@ -318,3 +318,24 @@ def test_a_neutral_mention_said_for_now_is_no_constraint(movies):
     """'I'm watching X right now' (a realistic-set sentence of the same shape) states no constraint."""
     _say(movies, "I'm watching Salt Road right now")
     assert _state(movies).session_constraints == {}
+
+
+# -- a request for a kind or a creator keeps the list to it (seeds take most of the prior) ----------
+
+
+@pytest.fixture()
+def books(tmp_path):
+    return dialog_for(book_kb(), tmp_path / "db.sqlite3")
+
+
+def test_books_by_a_person_are_that_persons_books(books):
+    _say(books, "I like The Orchard")
+    reply = _say(books, "can you recommend me some books by Lea Hart?")
+    assert "Lea Hart" in reply.text
+    assert _list(books) and set(_list(books)) <= {"B3", "B4", "B5"}
+
+
+def test_a_genre_asked_for_is_the_kind_of_list(books):
+    _say(books, "I like The Orchard")
+    _say(books, "recommend me some fantasy")
+    assert _list(books) and set(_list(books)) <= {"B3", "B4", "B5", "B7"}

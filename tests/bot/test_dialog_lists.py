@@ -85,7 +85,9 @@ def test_a_request_gives_its_seeds_to_the_list(dm, monkeypatch):
     seen = []
     real = recommendations.new_list
     monkeypatch.setattr(
-        recommendations, "new_list", lambda ctx, outcome, *, seeds=(): seen.append(list(seeds)) or real(ctx, outcome)
+        recommendations,
+        "new_list",
+        lambda ctx, outcome, *, seeds=(), **_: seen.append(list(seeds)) or real(ctx, outcome),
     )
     _say(dm, "I love Inception")
     _say(dm, "more like Memento please")

@@ -199,6 +199,28 @@ def test_seeds_are_priors_for_one_request_never_stored_nor_returned():
     assert rec.recommend(profile.dislike("B6"), k=3, seeds=("B6",)).items  # a disliked seed is ignored
 
 
+def test_a_seed_already_liked_still_focuses_the_list_on_it():
+    # a long profile of mystery books; "more like Maps of Salt" (liked too) asks for its neighbours
+    rec = Recommender(book_kb())
+    profile = Profile(liked=frozenset({"B1", "B8", "G1", "B7"}))
+    plain = _qids(rec.recommend(profile, k=3))
+    seeded = _qids(rec.recommend(profile, k=3, seeds=("B7",)))
+    assert seeded[0] in {"B6", "B3", "B4", "B5"}  # by Jon Ware or of fantasy, as Maps of Salt is
+    assert plain != seeded
+
+
+def test_required_values_keep_the_list_to_them_unless_no_item_has_them():
+    rec = Recommender(book_kb())
+    profile = Profile(liked=frozenset({"B8"}))  # a mystery reader asks "books by Lea Hart"
+    got = _qids(rec.recommend(profile, k=5, seeds=("A4",), require=("A4",)))
+    assert got and set(got) <= {"B3", "B4", "B5"}
+    fantasy = _qids(rec.recommend(profile, k=5, require=("G2",)))  # "recommend me a fantasy book"
+    assert fantasy and set(fantasy) <= {"B3", "B4", "B5", "B7"}
+    # nothing left that has them (every fantasy book rated): the list is the usual one, not empty
+    rated = Profile(liked=frozenset({"B8", "B3", "B4", "B5", "B7"}))
+    assert _qids(rec.recommend(rated, k=2, require=("G2",)))
+
+
 # -- elicitation suggestions and the Constraints object --------------------------------------------
 
 
