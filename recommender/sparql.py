@@ -63,7 +63,7 @@ from recommender.errors import (
     KnowledgeBaseError,
     TruncatedResultError,
 )
-from recommender.kb import SnapshotData, snapshot_items, write_snapshot
+from recommender.kbsnapshot import SnapshotData, snapshot_items, write_snapshot
 from recommender.kinds import KindRules, TypeSets, connected_edges, merge_near_duplicates, plain_genre_name
 from recommender.schema import WDT, DomainSchema, get_domain, schema_fingerprint
 
