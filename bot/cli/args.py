@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 __all__ = ["at_least", "non_negative_int", "port", "positive_float", "positive_int", "unit_interval"]
 
@@ -49,7 +50,7 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-def at_least(minimum: int):
+def at_least(minimum: int) -> Callable[[str], int]:
     """An argparse type: an integer >= ``minimum`` (e.g. ``at_least(2)`` for cross-validation folds).
 
     Returns:

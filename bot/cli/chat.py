@@ -42,11 +42,15 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot import paths
 from bot.cli.args import positive_int
 from bot.turns import Reply, Turn
+
+if TYPE_CHECKING:
+    from bot.dialog.manager import DialogManager
+    from logs.record import LogRecord
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +130,7 @@ def render_plain(reply: Reply) -> str:
     return text
 
 
-def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
+def chat(dm: DialogManager, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
     """Run a terminal chat until end of input; returns 0."""
     reply = dm.handle(Turn(user, f"/{domain}"))
     print(f"bot> {render_plain(reply)}", file=stdout, flush=True)
@@ -172,7 +176,9 @@ def _chat_cli(args: argparse.Namespace) -> int:
     return chat(dm, user=args.user, domain=args.domain, stdin=sys.stdin, stdout=sys.stdout)
 
 
-def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
+def replay_file(
+    dm: DialogManager, path: Path, *, run_id: str, limit_users: int | None = None
+) -> tuple[list[LogRecord], list[LogRecord], int, float]:
     """Replay one dataset file; returns ``(logged, ours, exceptions, seconds)``.
 
     ``logged`` and ``ours`` are aligned lists of ``LogRecord`` (ours[i] answers logged[i]).
@@ -187,7 +193,9 @@ def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
     result = read_records(path)
     for problem in result.problems:  # each names the file and the record's index
         print(f"corsbot: warning: skipped {problem}", file=sys.stderr)
-    logged, ours, exceptions = [], [], 0
+    logged: list[LogRecord] = []
+    ours: list[LogRecord] = []
+    exceptions = 0
     started = time.perf_counter()
     users = conversations(result.records)
     for n, (user_id, records) in enumerate(users.items()):

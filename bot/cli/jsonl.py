@@ -27,13 +27,16 @@ kept stable: scripted tests and outside evaluation tools drive the bot through i
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.turns import Choice, Reply, Turn
 from nlu.understand import DOMAIN_WORDS
 
+if TYPE_CHECKING:
+    from bot.dialog.manager import DialogManager
 
-def chat_jsonl(dm: Any, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
+
+def chat_jsonl(dm: DialogManager, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
     """Run the scripted chat until end of input (see the module docstring); returns 0."""
     last_choices: dict[str, tuple[Choice, ...]] = {}
     seen: set[str] = set()  # users who had a line in this run (the first one puts them in ``domain``)
@@ -88,7 +91,7 @@ def _request(line: str, number: int, *, default_user: str) -> dict[str, str]:
     return request
 
 
-def _answer(dm: Any, user: str, reply: Reply) -> dict[str, object]:
+def _answer(dm: DialogManager, user: str, reply: Reply) -> dict[str, object]:
     records = dm.last_records(user, 1)
     record = records[0] if records else None
     return {
