@@ -76,6 +76,7 @@ from nlu.cue_spelling import CueSpeller
 from nlu.errors import NluError
 from nlu.opinion_scope import CONCESSIVE_WORDS, degree_phrases, opens_concession, opens_own_subject, without_degrees
 from nlu.textnorm import contraction_repairs, repair_contractions
+from nlu.wording import phrase_regex
 
 logger = logging.getLogger(__name__)
 
@@ -176,13 +177,13 @@ class SentimentRecognizer:
     def __init__(self) -> None:
         self._vader = SentimentIntensityAnalyzer()
         self._cues = [
-            (_compile_phrases(lex.STATED_NEGATIVE), Polarity.NEGATIVE, STATED),
-            (_compile_phrases(lex.STATED_POSITIVE), Polarity.POSITIVE, STATED),
-            (_compile_phrases(lex.EVALUATIVE_NEGATIVE), Polarity.NEGATIVE, EVALUATIVE),
-            (_compile_phrases(lex.EVALUATIVE_POSITIVE), Polarity.POSITIVE, EVALUATIVE),
+            (phrase_regex(lex.STATED_NEGATIVE), Polarity.NEGATIVE, STATED),
+            (phrase_regex(lex.STATED_POSITIVE), Polarity.POSITIVE, STATED),
+            (phrase_regex(lex.EVALUATIVE_NEGATIVE), Polarity.NEGATIVE, EVALUATIVE),
+            (phrase_regex(lex.EVALUATIVE_POSITIVE), Polarity.POSITIVE, EVALUATIVE),
         ]
-        self._hedges = _compile_phrases(lex.HEDGES)
-        self._descriptive = _compile_phrases(lex.DESCRIPTIVE)
+        self._hedges = phrase_regex(lex.HEDGES)
+        self._descriptive = phrase_regex(lex.DESCRIPTIVE)
         groups = (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE)
         self._speller = CueSpeller(w for group in groups for w in group)  # "giid" -> "good" (issue 22)
 
@@ -590,11 +591,6 @@ def _fix_mojibake(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, lis
         return pos + sum(len(new) - (end - start) for start, end, new in repairs if end <= pos)
 
     return repair_contractions(text), [(shift(a), shift(b)) for a, b in spans]
-
-
-def _compile_phrases(phrases: Sequence[str]) -> re.Pattern[str]:
-    alternatives = sorted({re.escape(p).replace(r"\ ", r"\s+") for p in phrases}, key=len, reverse=True)
-    return re.compile(r"(?<![a-z'])(?:" + "|".join(alternatives) + r")(?![a-z'])")
 
 
 def _mask(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[int]]:
