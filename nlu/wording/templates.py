@@ -19,7 +19,7 @@ template                    meaning
 ``<rest>``                  the rest of the message, at least one character
 ``!{not|never}``            not followed by one of these (after the space, if written after one)
 ``^ ...``, ``^~ ...``       the message opens with this; ``^~``: after any signs (``^\\W*``: "...more")
-``... $``                   the message ends here, but for any signs after it (``\\W*$``: "more!!")
+``... $``, ``... ~$``       the message ends here; ``~$``: but for any signs after it (``\\W*$``: "more!!")
 ==========================  ====================================================================
 
 Words match whole words: a template that opens (ends) with a letter or digit does not match inside a
@@ -130,11 +130,11 @@ class Element:
 @dataclass(frozen=True, slots=True)
 class Seq:
     """Elements separated by spaces; ``start``: anchored at the message's start (``"^"``, or ``"^~"`` after any
-    signs); ``end``: at its end (signs after it allowed)."""
+    signs); ``end``: at its end (``"$"``, or ``"~$"`` before any signs)."""
 
     elements: tuple[Element, ...]
     start: str = ""
-    end: bool = False
+    end: str = ""
 
 
 # ------------------------------------------------------------------------------------------ parsing
@@ -241,12 +241,13 @@ def parse(template: str, *, _top: bool = True) -> Seq:
         TemplateError: unbalanced braces.
     """
     text = template.strip() if _top else template
-    start, end = "", False
+    start = end = ""
     if _top and text.startswith("^"):
         start = "^~" if text.startswith("^~") else "^"
         text = text[len(start) :].lstrip()
     if _top and text.endswith("$") and not text.endswith("\\$"):
-        end, text = True, text[:-1].rstrip()
+        end = "~$" if text.endswith("~$") else "$"
+        text = text[: -len(end)].rstrip()
     words = [w for w in _split_top(text, " ") if w != ""] if text.strip() else []
     return Seq(tuple(_element(w, template) for w in words), start, end)
 
@@ -364,7 +365,7 @@ def regex_source(template: str, lists: Lists, *, edges: bool = True, after_lead:
     if not edges:
         return body
     head = "" if after_lead else {"": "", "^": "^", "^~": r"^\W*"}[seq.start] + _WORD_START
-    tail = r"\W*$" if seq.end else ""
+    tail = {"": "", "$": "$", "~$": r"\W*$"}[seq.end]
     return f"{head}(?:{body}){_WORD_END}{tail}"
 
 
