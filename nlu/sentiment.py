@@ -76,7 +76,7 @@ from nlu.cue_spelling import CueSpeller
 from nlu.errors import NluError
 from nlu.opinion_scope import CONCESSIVE_WORDS, degree_phrases, opens_concession, opens_own_subject, without_degrees
 from nlu.textnorm import contraction_repairs, repair_contractions
-from nlu.wording import phrase_regex
+from nlu.wording import family, phrase_regex
 
 logger = logging.getLogger(__name__)
 
@@ -90,43 +90,29 @@ NEGATION_WINDOW = 3
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'", "`": "'"})
 _PLACEHOLDER = "ENTITY"
 
-_CONTRAST = r"but|however|although|though|whereas|while|except|yet"
-_PLAIN = r"and|or|nor|plus|also"
-# a colon before lowercase words ends a clause ("great voice, boring songs: that's X"), one inside a title
-# ("Spider-Man: No Way Home") does not
+_SCOPE = family("opinion_scope")
+_CUES = family("opinion_cues")
+_HEDGED = family("hedges")
+# Clauses end at sentence signs, commas, semicolons, new lines and the connectives of the data; a colon before
+# lowercase words ends a clause ("great voice, boring songs: that's X"), one inside a title ("Spider-Man: No Way
+# Home") does not: the signs are the structure, the connectives data.
 _SPLIT = re.compile(
-    rf"(?P<punct>[.;!?]+(?:\s|$)|:(?=\s+(?-i:[a-z]))|,|\n)|\b(?P<contrast>{_CONTRAST})\b|\b(?P<plain>{_PLAIN})\b",
+    r"(?P<punct>[.;!?]+(?:\s|$)|:(?=\s+(?-i:[a-z]))|,|\n)"
+    rf"|\b(?P<contrast>{_SCOPE.alternation('contrast')})\b|\b(?P<plain>{_SCOPE.alternation('plain')})\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z']+|" + _PLACEHOLDER.lower() + r"\d*")
 
-_NEGATIONS = frozenset(
-    """not no never don't dont doesn't doesnt didn't didnt isn't isnt wasn't wasnt aren't arent
-    weren't werent won't wont wouldn't wouldnt can't cant cannot couldn't couldnt nor neither
-    without hardly barely n't haven't havent hasn't hasnt ain't aint nothing none""".split()
-)
-_REFERENCE = re.compile(
-    r"\b(?:(?:this|that|the)\s+(?:movie|film|book|song|album|one|track|record|series|novel|show|band|artist)"
-    r"|it|this|that)\b",
-    re.IGNORECASE,
-)
+_NEGATIONS = _SCOPE.word_set("negations")
+_REFERENCE = _SCOPE.pattern("reference")
 """A reference to the item being discussed ("it", "this movie"), for :meth:`SentimentRecognizer.message_polarity`."""
-_YES_ANSWERS = frozenset(
-    {"yes", "yeah", "yep", "yup", "sure", "of course", "absolutely", "definitely", "yes i do", "i do"}
-)
-_NO_ANSWERS = frozenset(
-    {"no", "nope", "nah", "not really", "no i don't", "no i dont", "i don't", "i dont", "not at all"}
-)
-_EXPERIENCE_VERBS = frozenset(
-    """seen see saw watched watch watching read reading heard hear listened listen listening tried try played play
-    finished know knew bought buy rewatched reread streamed""".split()
-)
+_YES_ANSWERS = _SCOPE.word_set("yes_answers")
+_NO_ANSWERS = _SCOPE.word_set("no_answers")
+_EXPERIENCE_VERBS = _SCOPE.word_set("experience_verbs")
 """Not having seen/read/heard something is no opinion about it ("I haven't seen it")."""
-_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "im"})
+_SUBJECTS = _SCOPE.word_set("subjects")
 """A negation before the subject of the cue's clause does not negate the cue ("No I dislike it")."""
-_INTENSIFIER_NEGATIONS = frozenset(
-    {"really", "that", "so", "very", "too", "much", "a", "big", "huge", "the", "at", "all"}
-)
+_INTENSIFIER_NEGATIONS = _SCOPE.word_set("intensifiers")
 
 
 class Polarity(Enum):
@@ -448,64 +434,52 @@ class SentimentRecognizer:
         return out
 
 
-_BACK_REFERENCE = re.compile(
-    r"\b(?:it|this|that|them|those|these|him|her|they|(?:this|that|the)\s+(?:movie|film|book|song|album|one|track"
-    r"|record|series|novel|show|band|artist))\b",
-    re.IGNORECASE,
-)
-_ASPECT = re.compile(
-    r"\b(?:the|its|their|his|her)\s+(?:story|plot|ending|end|rest|acting|cast|music|soundtrack|lyrics|writing|prose"
-    r"|characters|dialogue|visuals|effects|pacing|beginning|start|middle|first half|second half|last act|voice|vocals"
-    r"|songs|production|premise|execution|script|direction|world ?building)\b",
-    re.IGNORECASE,
-)
+_BACK_REFERENCE = _SCOPE.pattern("back_reference")
+_ASPECT = _SCOPE.pattern("aspect")
 """A part of a work ("the story", "the ending"): an opinion of it is not an opinion of the whole."""
 """A clause that names no entity but refers back to one ("I loved it", "the film is a masterpiece")."""
-_SUBJECT_PREDICATES = frozenset(
-    """is was are were has have had got gets gives gave made makes kept keeps blew blows takes took never always
-    still just really sounds sound looks look feels feel reads""".split()
-)
+_SUBJECT_PREDICATES = _SCOPE.word_set("subject_predicates")
 """A verb after a named subject that opens the message: the message says something about it."""
+# The structures below place the data's words around an entity placeholder ("ENTITY's albums", "nothing beats
+# ENTITY"), after a negation glued to its verb ("wasn't") or a few words apart ("I'd watch it again"): what
+# comes before and after the entity is the code's, the words are data.
 _POSSESSED_PART = re.compile(
-    r"entity\d*\s*'s\s+(?:\w+\s+)?(?:albums?|songs?|records?|lyrics|books?|novels?|films?|movies?|stuff|music"
-    r"|work|output|sequels?)\b",
+    rf"entity\d*\s*'s\s+(?:\w+\s+)?{_CUES.alternation('works_of')}\b",
     re.IGNORECASE,
 )
 """A part of a person's or a band's work ("Muse's albums", "her later novels"): an opinion of it is not of the whole."""
 _NOTHING_LIKE = re.compile(
     r"\b(?:no one|nobody|nothing|none|no other \w+|no (?!(?:i|we|you|it|not|way|idea)\b)[a-z]+)\b.{0,30}\b"
-    r"(?:like|beats|compares to|comes close to|tops)\s+(?:the\s+)?entity"
+    rf"{_CUES.alternation('extremes')}\s+(?:the\s+)?entity"
 )
 """X as the extreme of its kind: "nothing beats X", "no one sings like X" (the best), "no book has bored me like X"
 (the worst: the sign of the verb in between)."""
-_NOT_FOR_ME = re.compile(
-    r"(?:\bnot|n't|\bisnt|\bwasnt)\s+(?:really\s+|quite\s+|just\s+|exactly\s+)?(?:for me|my (?:thing|cup of tea"
-    r"|style|taste|type|jam|vibe|kind of \w+))\b"
-)
+_NEGATED = r"(?:\bnot|n't|\bisnt|\bwasnt)\s+"
+"""A negation, also glued to its verb ("wasn't"), before the words it negates."""
+_NOT_FOR_ME = re.compile(_NEGATED + f"(?:{_CUES.source('not_for_me', after_lead=True)})")
 _WOULD_AGAIN = re.compile(
-    r"\b(?P<modal>could|can|would|will|i'd|we'd|couldn't|couldnt|wouldn't|wouldnt|won't|wont)\s+"
-    r"(?P<never>never\s+|not\s+)?(?:happily\s+|gladly\s+|totally\s+)?(?:re)?(?:watch|read|listen to|hear|see|play)\b"
-    r"[^.!?]{0,40}?\b(?:again|forever|on repeat|all day|every day|over and over|a (?:hundred|thousand|million) times)\b"
+    rf"\b(?P<modal>{_CUES.alternation('modals')})\s+"
+    r"(?P<never>never\s+|not\s+)?(?:happily\s+|gladly\s+|totally\s+)?(?:re)?"
+    rf"{_CUES.alternation('again_verbs')}\b[^.!?]{{0,40}}?\b{_CUES.alternation('again')}\b"
 )
 """Wanting to watch/read/hear a work again: a like; never again: a dislike."""
 _COMPARATIVE_HEDGE = re.compile(
-    r"\bless\s+(?:\w+\s+)?than\b"  # "less bad than", "less annoying than I remembered"
-    r"|\b(?:slightly|a bit|a little|a tad|marginally|somewhat|kind of|kinda)\s+(?:better|worse|\w+er)\s+than\b"
-    r"|(?:\bnot|n't|\bisnt|\bwasnt)\s+(?:quite\s+|nearly\s+)?as\s+\w+\s+as\b"  # "wasn't as good as Knives Out"
+    _HEDGED.source("comparative") + "|" + _NEGATED + f"(?:{_HEDGED.source('as_good_as', after_lead=True)})"
 )
 """A mild comparison: the subject is judged only relative to something else, so the reading is a hedge (F22)."""
 _LEANS_POSITIVE = re.compile(
-    r"(?:\bnot|n't|\bisnt|\bwasnt|\baint|\bnever)\s+(?:\w+\s+){0,2}?(?:bad|terrible|awful|horrible|the worst|overrated"
-    r"|boring|as bad)\b|\bbetter than (?:i |we )?(?:expected|thought|remembered|feared)|\bbetter than expected\b"
+    r"(?:\bnot|n't|\bisnt|\bwasnt|\baint|\bnever)\s+"
+    + f"(?:{_HEDGED.source('leaning_negated', after_lead=True)})|"
+    + _HEDGED.source("leaning")
 )
 """Hedges that lean to a like ("not bad", "isn't overrated", "better than I expected"): a like said next confirms them."""
-_TOO_FOR_ME = re.compile(r"\btoo(?:\s+\w+){1,2}\s+for\s+me\b")
+_TOO_FOR_ME = _CUES.pattern("too_for_me")
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
-_SCOPED_NEGATION = frozenset({"not", "neither", "nor", "never"})
+_SCOPED_NEGATION = _SCOPE.word_set("scoped_negations")
 
 
 _CAPITAL_WORD = re.compile(r"(?<![\w'])[A-Z][\w'!-]*")
-_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "ENTITY", "OK", "Ok"})
+_NOT_NAMES = _SCOPE.word_set("not_names")
 
 
 def _names_something(piece: str, *, opens_sentence: bool = True) -> bool:
