@@ -341,6 +341,58 @@ class _Compiler:
         return f"(?:{body})", optional
 
 
+def _edge_chars(seq: Seq, lists: Lists, *, last: bool) -> set[bool]:
+    """Whether the first (``last``: the last) character a sequence can match is a word character: ``{True}``,
+    ``{False}`` or both (then the general edge is needed). A sequence that can be empty adds the outside's."""
+    out: set[bool] = set()
+    elements = [e for e in seq.elements if not _zero_width(e)]
+    for element in reversed(elements) if last else elements:
+        found, optional = _element_edge(element, lists, last=last)
+        out |= found
+        if not optional:
+            return out
+    return out | {True, False}  # all optional: what surrounds it decides
+
+
+def _element_edge(element: Element, lists: Lists, *, last: bool) -> tuple[set[bool], bool]:
+    out: set[bool] = set()
+    for piece in reversed(element.pieces) if last else element.pieces:
+        if isinstance(piece, Not):
+            continue
+        if isinstance(piece, Lit):
+            if not piece.text:
+                continue
+            return out | {bool(re.match(r"\w", piece.text[-1 if last else 0]))}, False
+        if isinstance(piece, Plus):
+            return out | {bool(re.match(r"\w", piece.char))}, False
+        if isinstance(piece, More):
+            if last:
+                continue  # "\w*" after a word ends with its word
+            return out | {True}, False
+        if isinstance(piece, Wild):
+            if piece.high == 0:
+                return out | {True, False}, False
+            out.add(True)
+            if piece.low > 0:
+                return out, False
+            continue
+        group = _slot_group(piece.name, lists) if isinstance(piece, Slot) else piece
+        optional = False
+        for alt in group.alternatives:
+            found = _edge_chars(alt, lists, last=last) if alt.elements else {True, False}
+            if not alt.elements or _only_optional(alt, lists):
+                optional = True
+            out |= found - ({True, False} if not alt.elements else set())
+        if not optional:
+            return out, False
+    return out, True
+
+
+def _only_optional(seq: Seq, lists: Lists) -> bool:
+    """Every element of the sequence can be left out."""
+    return all(_element_edge(e, lists, last=False)[1] for e in seq.elements if not _zero_width(e))
+
+
 def _zero_width(element: Element) -> bool:
     """The element only says what may not follow (``!{...}``)."""
     return bool(element.pieces) and all(isinstance(p, Not) for p in element.pieces)
@@ -364,9 +416,14 @@ def regex_source(template: str, lists: Lists, *, edges: bool = True, after_lead:
         raise TemplateError(f"template {template!r} can match nothing at all: one word must always be there")
     if not edges:
         return body
-    head = "" if after_lead else {"": "", "^": "^", "^~": r"^\W*"}[seq.start] + _WORD_START
+    # the edge a template needs, simplest first: "\b" when every way to start (end) is a word character, none
+    # when none is, else the general edge
+    starts, ends = _edge_chars(seq, lists, last=False), _edge_chars(seq, lists, last=True)
+    start_edge = r"\b" if starts == {True} else "" if starts == {False} else _WORD_START
+    end_edge = r"\b" if ends == {True} else "" if ends == {False} else _WORD_END
+    head = "" if after_lead else {"": "", "^": "^", "^~": r"^\W*"}[seq.start] + start_edge
     tail = {"": "", "$": "$", "~$": r"\W*$"}[seq.end]
-    return f"{head}(?:{body}){_WORD_END}{tail}"
+    return f"{head}(?:{body}){end_edge}{tail}"
 
 
 def compile_template(template: str, lists: Lists, *, ignore_case: bool = False) -> re.Pattern[str]:
