@@ -13,6 +13,13 @@ template outweighs the others. A template's ``state`` is the dialog state its ph
 (nothing open) or ``any`` (small talk: shown in sampled states by the trainer, see
 :meth:`nlu.intents.IntentRecognizer.train`).
 
+The wording the understanding reads as rules is taught to the classifier too (issue 24,
+:func:`wording_examples`): every pattern of ``nlu/wording/`` that names an ``intent`` ("what made you pick
+it", "wipe my profile", "any recs?") gives at most :data:`MAX_VARIANTS` phrases per template and domain
+(drawn by a seeded generator: some templates stand for millions of phrases), in the pattern's ``state``,
+so that the classifier's own answer to those wordings is the rules' and stays so from one retrain to the
+next (``corsbot nlu evaluate``'s steadiness figures).
+
 Example:
     >>> sorted({e.intent for e in augmented_examples()})[:2]   # doctest: +SKIP
     ['help', 'request_recommendation']
@@ -29,7 +36,7 @@ from pathlib import Path
 from nlu.errors import NluError
 from nlu.intents import REC_CONTEXT, IntentExample
 
-__all__ = ["TEMPLATES_PATH", "MAX_VARIANTS", "augmented_examples", "expand"]
+__all__ = ["TEMPLATES_PATH", "MAX_VARIANTS", "augmented_examples", "expand", "wording_examples"]
 
 TEMPLATES_PATH = Path(__file__).with_name("intent_templates.json")
 MAX_VARIANTS = 8
@@ -94,8 +101,9 @@ def expand(template: str, words: dict[str, tuple[str, ...]]) -> list[str]:
     return sorted(set(out))
 
 
-def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12) -> list[IntentExample]:
-    """The templates' phrases as training examples (``validated`` False: weighed as the agent's phrases; events unknown).
+def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12, wording: bool = True) -> list[IntentExample]:
+    """The templates' phrases as training examples (``validated`` False: weighed as the agent's phrases; events
+    unknown), and with ``wording`` those of the wording families (:func:`wording_examples`).
 
     Raises:
         NluError: the file is missing or malformed.
@@ -118,4 +126,33 @@ def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12) -> list[I
             out.extend(
                 IntentExample(text, contexts, intent, f"augment:{intent}", domain, False, None) for text in phrases
             )
+    return out + wording_examples() if wording else out
+
+
+def wording_examples(*, seed: int = 24) -> list[IntentExample]:
+    """The phrases of every wording pattern with an ``intent`` (``nlu/wording/``) as training examples: at most
+    :data:`MAX_VARIANTS` per template and domain, drawn with ``seed``; a ``<name>`` is said as the classifier's
+    marker of a word it does not know (``nlu.intent_features.RARE_TOKEN``: what a title or a person's name is to
+    it), a template with another word that must be there but is not written (``<w>``) gives none. Groups
+    ``augment:<family>.<pattern>``; events unknown.
+
+    Raises:
+        TemplateError: a family that cannot be read.
+    """
+    from nlu.intent_features import RARE_TOKEN
+    from nlu.wording import FAMILIES, family
+    from nlu.wording.templates import sample
+
+    rng = random.Random(seed)
+    out: list[IntentExample] = []
+    for name in FAMILIES:
+        wording = family(name)
+        for spec in wording.specs():
+            if spec.intent is None:
+                continue
+            contexts = (REC_CONTEXT,) if spec.state == "card" else ()
+            group = f"augment:{name}.{spec.name}"
+            for template, domain in itertools.product(spec.phrases, DOMAIN_WORDS):
+                phrases = sorted(sample(template, wording.lists, rng, n=MAX_VARIANTS, name=RARE_TOKEN))
+                out.extend(IntentExample(text, contexts, spec.intent, group, domain, False, None) for text in phrases)
     return out

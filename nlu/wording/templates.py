@@ -17,6 +17,8 @@ template                    meaning
 ``<w0-3>``, ``<w1-2>``      from 0 to 3 (1 to 2) words; ``<a>``, ``<a0-3>``: words with ``'`` inside
                             ("what's"); ``<t>``, ``<t0-3>``: with ``' . -`` ("jackson's", "sci-fi")
 ``<rest>``                  the rest of the message, at least one character
+``<name>``                  a name (one to six words of a title or a person); in training phrases the
+                            classifier's placeholder of a name it does not know
 ``!{not|never}``            not followed by one of these (after the space, if written after one)
 ``^ ...``, ``^~ ...``       the message opens with this; ``^~``: after any signs (``^\\W*``: "...more")
 ``... $``, ``... ~$``       the message ends here; ``~$``: but for any signs after it (``\\W*$``: "more!!")
@@ -53,8 +55,10 @@ _WORD_START = r"(?:(?<!\w)(?=\w)|(?!\w))"
 """A template's start: not inside a word when it opens with a word character (``\\b`` there only)."""
 _WORD_END = r"(?:(?<=\w)(?!\w)|(?<!\w))"
 """A template's end: not inside a word when it ends with a word character."""
-_WILD = re.compile(r"<(w|a|t)(?:(\?)|(\d+)-(\d+))?>|<rest>")
-_WILD_WORD = {"w": r"\w+", "a": r"[\w']+", "t": r"[\w.'-]+"}
+_WILD = re.compile(r"<(w|a|t)(?:(\?)|(\d+)-(\d+))?>|<rest>|<name>")
+_WILD_WORD = {"w": r"\w+", "a": r"[\w']+", "t": r"[\w.'-]+", "name": r"[\w'.&:!-]+"}
+NAME_WORDS = 6
+"""Words of a name ``<name>`` matches at most ("The Good, the Bad and the Ugly" is 6 words after its signs)."""
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _GROUP_NAME = re.compile(r"^([a-z][a-z0-9_]*)=")
 
@@ -220,6 +224,8 @@ def _element(text: str, template: str) -> Element:
             flush()
             if wild.group(0) == "<rest>":
                 pieces.append(Wild(1, 0))
+            elif wild.group(0) == "<name>":
+                pieces.append(Wild(1, NAME_WORDS, "name"))
             elif wild.group(2):
                 pieces.append(Wild(0, 1, wild.group(1)))
             elif wild.group(3):
@@ -442,8 +448,11 @@ def compile_template(template: str, lists: Lists, *, ignore_case: bool = False) 
 # ------------------------------------------------------------------------------------------ phrases
 
 
-def _phrases(seq: Seq, lists: Lists, pick: Callable[[Sequence[Seq]], Sequence[Seq]]) -> list[str]:
-    """The phrases of a sequence, each group's alternatives chosen by ``pick`` (all of them, or one)."""
+def _phrases(
+    seq: Seq, lists: Lists, pick: Callable[[Sequence[Seq]], Sequence[Seq]], name: str | None = None
+) -> list[str]:
+    """The phrases of a sequence, each group's alternatives chosen by ``pick`` (all of them, or one); ``<name>``
+    is said as ``name`` (without one, a template with a name gives no phrase)."""
     out = [""]
     for element in seq.elements:
         words = [""]
@@ -452,8 +461,10 @@ def _phrases(seq: Seq, lists: Lists, pick: Callable[[Sequence[Seq]], Sequence[Se
                 words = [w + (piece.text if isinstance(piece, Lit) else piece.char) for w in words]
             elif isinstance(piece, Slot | Group):
                 group = piece if isinstance(piece, Group) else _slot_group(piece.name, lists)
-                options = [p for alt in pick(group.alternatives) for p in _phrases(alt, lists, pick)]
+                options = [p for alt in pick(group.alternatives) for p in _phrases(alt, lists, pick, name)]
                 words = [w + o for w in words for o in options]
+            elif isinstance(piece, Wild) and piece.kind == "name" and name is not None:
+                words = [w + name for w in words]
             elif isinstance(piece, Wild) and piece.low > 0:
                 return []  # a word that must be there but is not written: no phrase to say
         out = [f"{a} {w}" if a and w else a or w for a in out for w in words]
@@ -467,15 +478,15 @@ def expand(template: str, lists: Lists) -> set[str]:
     return {" ".join(p.split()) for p in _phrases(parse(template), lists, lambda alts: alts)}
 
 
-def sample(template: str, lists: Lists, rng: random.Random, *, n: int) -> set[str]:
+def sample(template: str, lists: Lists, rng: random.Random, *, n: int, name: str | None = None) -> set[str]:
     """At most ``n`` phrases of ``template``, each group's alternative drawn by ``rng`` (fewer if the
-    template has fewer, or has a wildcard that must be there)."""
+    template has fewer, or has a wildcard that must be there); ``<name>`` is said as ``name``."""
     seq = parse(template)
     out: set[str] = set()
     for _ in range(n * 3):
         if len(out) >= n:
             break
-        phrases = _phrases(seq, lists, lambda alts: [rng.choice(alts)])
+        phrases = _phrases(seq, lists, lambda alts: [rng.choice(alts)], name)
         if not phrases:
             break
         out.add(" ".join(phrases[0].split()))

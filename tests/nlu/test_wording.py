@@ -44,6 +44,7 @@ def test_each_family_says_what_it_is_and_every_list_reads(name):
         ("more $", ["one more"], ["one more!!"]),
         ("?$", ["any films?"], ["? no"]),
         ("the <t1-3> one", ["the peter jackson's one"], ["the one"]),
+        ("i love <name>", ["i love the good, the bad and the ugly", "i love heat!"], ["i love"]),
     ],
 )
 def test_the_notation(template, found, not_found):
@@ -78,6 +79,10 @@ def test_expanding_and_sampling_a_template():
         "give me more stuff",
     }
     assert expand("how about <w>", {}) == set()  # a word that must be there is not written
+    assert sample("i {love|hate} <name>", {}, random.Random(0), n=2, name="xxrare") == {
+        "i love xxrare",
+        "i hate xxrare",
+    }
     drawn = sample("{a|b|c|d} {e|f|g|h} x", {}, random.Random(0), n=5)
     assert len(drawn) == 5 and all(p.endswith(" x") for p in drawn)
 
