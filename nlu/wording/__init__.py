@@ -13,9 +13,10 @@ applies them. A file holds:
 - ``[tables]``: mappings (``card_commands = {why = "request_recommendation - why", ...}``);
 - ``[patterns.<name>]``: ``phrases`` (templates, :mod:`nlu.wording.templates`), ``about``, optional
   ``ignore_case``, the ``intent`` the phrases ask for and the dialog ``state`` they belong to (``card``: a
-  recommendation on screen; ``start``: nothing open; ``any``), read by the intent classifier's
-  augmentation (:mod:`nlu.augment`); ``examples`` the pattern must find and ``counter`` examples it must
-  not (each family's tests read them: ``tests/nlu/test_wording.py``).
+  recommendation on screen; ``start``: nothing open; ``any``: either); ``train = true`` when the phrases are
+  whole messages whose intent the classifier learns from them (:mod:`nlu.augment`; not the requests for a list,
+  which the rules find anywhere in a message and let overrule the classifier); ``examples`` the pattern must
+  find and ``counter`` examples it must not (each family's tests read them: ``tests/nlu/test_wording.py``).
 
 The code keeps only what data cannot say: the structure of a sentence (a clause before "but", the seeds
 after a request's marker), offsets and the order in which the dialog's state lets a reading win; each such
@@ -46,7 +47,7 @@ __all__ = ["FAMILIES", "Family", "PatternSpec", "TemplateError", "family", "phra
 FOLDER = Path(__file__).parent
 FAMILIES = tuple(sorted(p.stem for p in FOLDER.glob("*.toml")))
 """Every family of wording (a ``.toml`` file of this folder)."""
-_PATTERN_KEYS = frozenset({"phrases", "about", "ignore_case", "intent", "state", "examples", "counter"})
+_PATTERN_KEYS = frozenset({"phrases", "about", "ignore_case", "intent", "state", "train", "examples", "counter"})
 _STATES = frozenset({"card", "start", "any"})
 
 
@@ -60,6 +61,7 @@ class PatternSpec:
     ignore_case: bool = False
     intent: str | None = None
     state: str = "start"
+    train: bool = False
     examples: tuple[str, ...] = ()
     counter: tuple[str, ...] = ()
 
@@ -106,6 +108,7 @@ class Family:
             bool(raw.get("ignore_case", False)),
             raw.get("intent"),
             state,
+            bool(raw.get("train", False)),
             self._strings(raw.get("examples", []), f"patterns.{name}.examples"),
             self._strings(raw.get("counter", []), f"patterns.{name}.counter"),
         )
