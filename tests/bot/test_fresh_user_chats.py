@@ -439,7 +439,6 @@ def test_fault_songs_by_an_artist(real_dm):
     assert first is not None and ADELE in chat.values(first, PERFORMER)
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: titles liked at a card on screen are read as 'details' of the card")
 def test_fault_songs_liked_while_a_card_is_on_screen(real_dm):
     chat = Chat(real_dm, "music")
     assert card(chat.say("can you show me more foo fighters")) is not None
@@ -509,7 +508,6 @@ def test_fault_no_pop_please(real_dm):
     assert "didn't get" not in reply.text and "pop" in reply.text
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: 'whats that about?' at 'Do you like X?' is a fallback, not X's details")
 def test_fault_what_is_it_about_at_a_suggested_item(suggesting_dm):
     chat = Chat(suggesting_dm, "movie")
     chat.say("i loved pulp fiction and fight club")
@@ -567,9 +565,6 @@ def test_fault_a_which_director_question_survives_show_my_profile(real_dm):
     assert "Wachowski" in reply.text  # re-shown after the profile, as other open questions are
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fresh2: 'not the director' of a film whose director the KB lacks is dropped unsaid"
-)
 def test_fault_not_the_director_of_a_film_without_one_is_said(real_dm):
     chat = Chat(real_dm, "movie")
     chat.say("i loved pulp fiction and fight club")
