@@ -54,6 +54,10 @@ per fold on the other folds' out-of-fold predictions and reports them; the shipp
 config is their (rounded) median. Messages without any letter or digit (empty, whitespace, emoji
 only, "???") get the fallback with confidence 1.0 without calling the classifier.
 
+Context gate (issue 22, ``context_gate``; :mod:`nlu.intent_gate`): an intent whose training examples all had some
+contexts (the agent's follow-ups) is a candidate only while they are active; the scores are renormalised before the
+fallback threshold. ``context_boost`` (1.0 in the shipped config: off, see there) ranks such a follow-up up.
+
 Deterministic rules (the original agent was deterministic there): ``/start`` (also ``\\start``) is
 ``start`` and ``/help`` is ``help``, confidence 1.0.
 
@@ -88,6 +92,7 @@ from nlu.intent_features import (
     register_feature_tokenizer,
     repair_text,
 )
+from nlu.intent_gate import gate, required_contexts
 from nlu.textnorm import chat_spelling, has_letters, normalize
 
 __all__ = [
@@ -120,6 +125,8 @@ MODEL_FORMAT = "corsbot-intent-1"
 _META_FILE = "recognizer.json"
 _PIPELINE_DIR = "spacy"
 
+_CURATED = "curated_weight"
+"""The option weighing the curated phrases (the agent's and our small talk: no dialog state, events None)."""
 _RULES: Mapping[str, str] = {"/start": "start", "\\start": "start", "/help": "help", "\\help": "help"}
 
 
@@ -264,7 +271,8 @@ class IntentRecognizer:
                 config's ``fallback_threshold`` is used.
             **options: overrides of the ``[corsbot]`` options (``epochs``, ``batch_size``,
                 ``learn_rate``, ``seed``, ``max_chars``, ``rare_min_groups``,
-                ``context_conjunctions``, ``char_ngrams``, ``fallback_threshold``, ``top_k``).
+                ``context_conjunctions``, ``char_ngrams``, ``context_gate``, ``context_boost``, ``fallback_threshold``,
+                ``top_k``).
 
         Returns:
             The trained recognizer; ``options["fallback_threshold"]`` holds the threshold used and
@@ -305,6 +313,8 @@ class IntentRecognizer:
         textcat = nlp.get_pipe("textcat")
         for label in labels:
             textcat.add_label(label)  # type: ignore[attr-defined]
+        # the context gate (nlu/intent_gate.py): learned before small talk is shown in sampled states
+        opts["required_contexts"] = required_contexts(examples) if opts.get("context_gate") else {}
         recognizer = cls(nlp, known_words=known, options=opts)
         rng = random.Random(opts["seed"])
         dropout = float(opts["event_dropout"])
@@ -352,7 +362,7 @@ class IntentRecognizer:
                 (
                     float(opts["augment_weight"])
                     if e.group.startswith("augment:")
-                    else (1.0 if e.validated else float(opts["unvalidated_weight"]))
+                    else (1.0 if e.validated else float(opts[_CURATED if e.events is None else "unvalidated_weight"]))
                 )
                 * (top / freq[e.intent]) ** power
                 for e in examples
@@ -469,8 +479,13 @@ class IntentRecognizer:
     ) -> dict[str, float]:
         features = self._features(text, contexts, events, domain)
         if self._scorer is not None:
-            return dict(zip(self.labels, self._scorer.scores(features), strict=True))
-        return dict(self._textcat(self._doc(features)).cats)
+            scores = dict(zip(self.labels, self._scorer.scores(features), strict=True))
+        else:
+            scores = dict(self._textcat(self._doc(features)).cats)
+        required = self.options.get("required_contexts")
+        if not required:
+            return scores
+        return gate(scores, contexts, required, boost=float(self.options.get("context_boost", 1.0)))
 
     def predict(
         self,
