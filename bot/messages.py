@@ -64,6 +64,8 @@ ITS_ROLES = "its roles"
 QUESTION_STILL_OPEN = '(Still open: {question} Answer with a number or a name, or say "skip".)'
 QUESTION_LATER = 'I\'ll come back to "{mention}" after this.'
 QUESTION_DROPPED = 'I dropped my question about "{mention}": tell me again if you want it stored.'
+QUESTIONS_DROPPED = "I dropped my questions about {mentions}: tell me again if you want them stored."
+QUESTION_STILL_OPEN_YES_NO = '(Still open: {question} Answer yes or no, or say "skip".)'
 SUGGEST_TEXT = 'Not sure what to tell me? Do you like any of these {nouns}: {items}? Say e.g. "I like {first}" or "I don\'t like {first}".'
 SUGGEST_BUTTONS = "Not sure what to tell me? Tap the {nouns} you like below, or tell me what you think of them."
 RATE_BUTTON = "👍 {name}"
@@ -161,6 +163,7 @@ RESET_CONFIRM = "Are you sure you want to reset {what}? (yes/no)"
 RESET_DONE = "Done: I reset {what}."
 RESET_CANCELLED = "OK, nothing was reset."
 RESET_YES_OR_NO = "Please answer yes or no: {question}"
+RESET_WHICH = "Which one? {question}"
 UNAVAILABLE = "Sorry, the {what} is not available right now ({reason}). Try again later."
 SMALLTALK = {
     "smalltalk.greetings.hello": "Hello! Tell me a {item} you like, or ask for recommendations.",

@@ -47,6 +47,7 @@ class RecommenderLike(Protocol):
         exclude: Iterable[str] = (),
         seeds: Iterable[str] = (),
         avoid: Iterable[Avoid] = (),
+        require: Iterable[str] = (),
     ) -> Recommendations: ...
     def explain(self, profile: Profile, item: str) -> tuple[Reason, ...]: ...
 

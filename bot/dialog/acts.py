@@ -241,6 +241,35 @@ class ResetConfirm:
 
 
 @dataclass(slots=True)
+class ResetChoice:
+    """'What should I reset: everything, only the movies, or only the properties?' (issue 22: a typed open
+    question, so that a "yes" or a typed "everything" answers it and never rates a card on screen).
+
+    ``scopes``: the options in order (``everything``, ``items``, ``properties``), chosen by the buttons
+    ``reset:<scope>`` or typed words (``bot.dialog.profile.scope_words``)."""
+
+    kind: ClassVar[str] = "reset_scope"
+    question: str
+    scopes: tuple[str, ...] = ("everything", "items", "properties")
+    origin: str = "profile"
+    stamp: int | None = None
+    choices: tuple[Choice, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "question": self.question,
+            "scopes": list(self.scopes),
+            "choices": _choices_json(self.choices),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ResetChoice:
+        scopes = tuple(str(s) for s in data.get("scopes", ())) or ("everything", "items", "properties")
+        return cls(question=str(data.get("question", "")), scopes=scopes, choices=_choices(data.get("choices")))
+
+
+@dataclass(slots=True)
 class SuggestionQuestion:
     """'Do you like Scarface?' about an item the elicitation strategy suggested (issue 13).
 
@@ -275,7 +304,14 @@ class SuggestionQuestion:
 
 
 OpenQuestion = (
-    ItemQuestion | RoleQuestion | ConfirmQuestion | CritiqueChoice | DeleteChoice | ResetConfirm | SuggestionQuestion
+    ItemQuestion
+    | RoleQuestion
+    | ConfirmQuestion
+    | CritiqueChoice
+    | DeleteChoice
+    | ResetChoice
+    | ResetConfirm
+    | SuggestionQuestion
 )
 """The open question of a conversation (at most one; others wait in a preference question's queue)."""
 QUESTION_TYPES: dict[str, type[Any]] = {
@@ -286,6 +322,7 @@ QUESTION_TYPES: dict[str, type[Any]] = {
         ConfirmQuestion,
         CritiqueChoice,
         DeleteChoice,
+        ResetChoice,
         ResetConfirm,
         SuggestionQuestion,
     )

@@ -129,6 +129,7 @@ POLICY: dict[tuple[str, str], Handler] = {
     **{(ANY, f"{intent} - no"): profile.on_reset_no for intent in RESET_INTENTS.values()},
     (ANY, Intent.RESET_PROFILE_CANCEL.value): profile.on_reset_no,
     ("reset", ANSWER): profile.on_reset_answer,
+    ("reset_scope", ANSWER): profile.on_reset_scope_answer,
 }
 """(open-question kind or ANY/NONE, act) -> handler: the whole dialog policy."""
 
@@ -197,6 +198,36 @@ def _session_constraint(parse: TurnParse) -> bool:
     if not parse.this_time or not (parse.intent in _CONSTRAINABLE or is_smalltalk(parse.intent)):
         return False  # ("no horror please" may sound like a "no" of small talk)
     return any(r.polarity.value == "-" for r in parse.readings) or bool(recommendations.negated_readings(parse))
+
+
+_YES_NO_QUESTIONS = frozenset({"confirm", "reset"})
+"""Open questions a bare yes or no answers ("Did you like X?", "Are you sure?", "What should I reset?")."""
+
+
+def act_in(state: DialogState, parse: TurnParse) -> str:
+    """The act of the turn in the state it comes in: :func:`act_of`, except that an answer to the open
+    question answers it, also with a card on screen (issue 22: the question was asked after the card was
+    shown, so "yes obviously" at "Did you like X?" or "Are you sure?" is no rating of the card)."""
+    act = act_of(parse)
+    pending = state.pending
+    if pending is None or act == ANSWER or parse.payload is not None or parse.request is not None:
+        return act
+    if pending.kind == "reset_scope":  # "everything", "only the movies", "no": short words, nothing named
+        if parse.bare_answer and not parse.readings and (parse.answer is not None or parse.yes_no or parse.affirmative):
+            return ANSWER
+        return act
+    if act not in NEEDS_CARD and not is_smalltalk(act):
+        return act
+    if parse.readings and not all(
+        r.qid in getattr(getattr(pending, "task", None), "candidates", ()) for r in parse.readings
+    ):
+        return act  # another name: a preference of its own, not this answer
+    said_yes_no = parse.yes_no is not None or parse.affirmative or parse.negative
+    if said_yes_no and (pending.kind in _YES_NO_QUESTIONS or pending.kind in ("item", "role")):
+        return ANSWER  # at "Which Titanic do you mean?", a "yes" is asked again, a "no" is "none of these"
+    if pending.kind in ("item", "role", "critique", "delete") and parse.answer is not None and parse.bare_answer:
+        return ANSWER
+    return act
 
 
 def handler_for(state: DialogState, act: str) -> Handler:

@@ -252,7 +252,9 @@ def refine(ctx: TurnContext) -> Outcome:
     qid, polarity = task.qid, task.polarity
     outcome = Outcome("", events=[Event.PREFERENCE])
     roles = parse.roles
-    if roles and not kb.is_item(qid) and len(fold(parse.text).split()) <= 3:
+    # "actor" names a role; "kind of blue" is a title that has a role word in it (a name of more words)
+    titled = any(len(r.mention.text.split()) > 1 for r in parse.readings)
+    if roles and not kb.is_item(qid) and len(fold(parse.text).split()) <= 3 and not titled:
         task.role = roles[0]
         state.profile()[qid] = {"polarity": polarity, "role": roles[0]}
         state.last_stored = [task]

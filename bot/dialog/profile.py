@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot import messages as msg
-from bot.dialog.acts import DeleteChoice, Outcome, ResetConfirm, RoleQuestion
+from bot.dialog.acts import DeleteChoice, Outcome, ResetChoice, ResetConfirm, RoleQuestion
 from bot.dialog.context import TurnContext
 from bot.dialog.questions import MAX_CHOICES, ask_options, close_questions
 from bot.dialog.render import display, has_name
@@ -93,7 +93,8 @@ def on_delete_answer(ctx: TurnContext) -> Outcome:
 
 def on_reset_profile(ctx: TurnContext) -> Outcome:
     """'reset my profile': what to reset (everything: every domain's profile; only this domain's items or
-    only its properties); an open question is dropped aloud."""
+    only its properties), an open question of its own (:class:`~bot.dialog.acts.ResetChoice`: a "yes" or
+    the scope typed answers it, never the card on screen); an open question is dropped aloud."""
     state = ctx.state
     items = msg.DOMAIN_NOUNS[state.domain]
     choices = (
@@ -103,9 +104,35 @@ def on_reset_profile(ctx: TurnContext) -> Outcome:
     )
     outcome = Outcome("", choices=choices, events=[Event.QUESTION], settled=True)
     notes = close_questions(ctx, outcome)  # the reset question replaces an open one, aloud
-    state.pending = None
-    outcome.text = "\n".join([*notes, msg.RESET_WHAT.format(items=items)])
+    question = msg.RESET_WHAT.format(items=items)
+    state.pending = ResetChoice(question=question, choices=choices)
+    outcome.text = "\n".join([*notes, question])
     return outcome
+
+
+def scope_words(domain: str) -> list[list[str]]:
+    """Words naming each option of the reset question, in :attr:`ResetChoice.scopes` order (for typed
+    answers: "everything", "only the movies", "the properties")."""
+    return [
+        ["everything", "all", "whole profile", "all of it", "both"],
+        [msg.DOMAIN_NOUNS[domain], msg.ITEM_NOUNS[domain], "items", "titles"],
+        ["properties", "people", "genres", "persons"],
+    ]
+
+
+def on_reset_scope_answer(ctx: TurnContext) -> Outcome:
+    """The answer to "What should I reset ...?": a scope (then "Are you sure?"), a no (nothing is reset),
+    anything else the question again (a "yes" says no scope)."""
+    state, parse = ctx.state, ctx.parse
+    question = state.pending
+    assert isinstance(question, ResetChoice)
+    choice = parse.answer
+    if isinstance(choice, int) and choice < len(question.scopes):
+        return _confirm(ctx, question.scopes[choice])
+    if choice == "none" or parse.negative or parse.confirmation == "no":
+        state.pending = None
+        return Outcome(msg.RESET_CANCELLED)
+    return Outcome(msg.RESET_WHICH.format(question=question.question), choices=question.choices)
 
 
 _SCOPES = {intent: scope for scope, intent in RESET_INTENTS.items()}
@@ -115,6 +142,11 @@ def on_reset_choice(ctx: TurnContext) -> Outcome:
     """What to reset was chosen (button ``reset:<scope>`` or words): confirm it first."""
     payload = ctx.parse.payload
     what = payload.value if payload is not None and payload.kind == "reset" else _SCOPES[ctx.parse.intent]
+    return _confirm(ctx, what)
+
+
+def _confirm(ctx: TurnContext, what: str) -> Outcome:
+    """ "Are you sure you want to reset ...?" about ``what`` (the one confirmation a reset needs)."""
     question = msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what])
     ctx.state.pending = ResetConfirm(what=what, question=question)
     return Outcome(question, choices=_YES_NO)

@@ -389,8 +389,29 @@ def on_session_constraint(ctx: TurnContext) -> Outcome:
     return Outcome(head, choices=stored.choices, objects=stored.objects, events=stored.events)
 
 
-def after_turn(ctx: TurnContext, outcome: Outcome) -> None:
-    """After any handler: a dislike stored while a list is on screen ("I don't like George R. R.
-    Martin" at a card) applies at once to the rest of that list (``DialogManager._run``)."""
-    if ctx.state.focus is not None and any(p == "-" for _q, p in outcome.objects):
+def after_turn(ctx: TurnContext, outcome: Outcome, *, shown: str | None = None) -> None:
+    """After any handler (``DialogManager._run``): a dislike stored while a list is on screen ("I don't like
+    George R. R. Martin" at a card) applies at once to the rest of that list; and the list goes on (issue 22):
+    when the turn rated the card on screen by its name ("yesss love the matrix 😍", heard as a preference),
+    the next card comes, as after its like button; when it stored other things or said it found nothing, the
+    card is shown again (it is still what the bot asks about), unless the reply asks a question of its own.
+
+    Args:
+        shown: the item of the card on screen when the turn came (None: no list was open).
+    """
+    state = ctx.state
+    if state.focus is not None and any(p == "-" for _q, p in outcome.objects):
         constraints.apply_to_rest(ctx)
+    if shown is None or state.focus != shown or outcome.card or outcome.choices or state.pending is not None:
+        return  # no list, the list moved or closed, or the reply shows its own card or question
+    if dict(outcome.objects).get(shown) in ("+", "-"):
+        advance(
+            ctx,
+            outcome,
+            [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE],
+            [Event.FINISHED_RECOMMENDATION, Event.PREFERENCE, Event.RECOMMENDATION],
+        )
+    elif outcome.objects or outcome.text == msg.NOTHING_FOUND:
+        again = card(ctx, [])
+        outcome.text = _lines(outcome.text, again.text)
+        outcome.choices, outcome.image, outcome.card = again.choices, again.image, True
