@@ -274,7 +274,9 @@ class SuggestionQuestion:
     """'Do you like Scarface?' about an item the elicitation strategy suggested (issue 13).
 
     Answered by like / dislike / skip (buttons ``sugg:+|-|skip:<QID>@<stamp>``, or the same words typed;
-    ``nlu.suggestion_answer.read_answer``); a new title instead ends it (``bot/dialog/suggestions.py``).
+    ``nlu.suggestion_answer.read_answer``); a new title instead is a preference, and the question is asked
+    again after it (``ignored``: turns that left it unanswered; after ``QUESTION_LIFESPAN`` the next item
+    comes; ``bot/dialog/suggestions.py``).
     """
 
     kind: ClassVar[str] = "suggestion"
@@ -283,6 +285,7 @@ class SuggestionQuestion:
     stamp: int | None = None
     choices: tuple[Choice, ...] = ()
     origin: str = "preference"
+    ignored: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -291,6 +294,7 @@ class SuggestionQuestion:
             "question": self.question,
             "stamp": self.stamp,
             "choices": _choices_json(self.choices),
+            "ignored": self.ignored,
         }
 
     @classmethod
@@ -300,6 +304,7 @@ class SuggestionQuestion:
             question=str(data.get("question", "")),
             stamp=data.get("stamp"),
             choices=_choices(data.get("choices")),
+            ignored=int(data.get("ignored", 0)),
         )
 
 

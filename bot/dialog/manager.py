@@ -159,7 +159,7 @@ class DialogManager:
                     state,
                     intent=intent,
                     events=events,
-                    objects=outcome.objects,
+                    objects=list(dict.fromkeys(outcome.objects)),  # a QID stored twice is logged once
                     contexts=logged_contexts,
                     started_ms=started,
                     now_ms=self._now_ms(),
@@ -207,11 +207,12 @@ class DialogManager:
             )
             ctx = TurnContext(state, turn, parse, self._services, self._config, refinable)
             shown = state.focus
+            waiting = state.pending if isinstance(state.pending, SuggestionQuestion) else None
             outcome = policy.handler_for(state, policy.act_in(state, parse))(ctx)
             if open_question is not None and state.pending is not open_question and not outcome.settled:
                 questions.keep_ignored_question(ctx, open_question, outcome, preferences.process)
             recommendations.after_turn(ctx, outcome, shown=shown)
-            suggestions.after_turn(ctx, outcome)
+            suggestions.after_turn(ctx, outcome, waiting=waiting)
             if switched is not None:  # "what about books? I loved Dune": the switch said first
                 outcome.text = "\n".join(line for line in (switched.text, outcome.text) if line)
                 outcome.objects[:0] = switched.objects

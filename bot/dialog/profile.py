@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from bot import messages as msg
-from bot.dialog.acts import DeleteChoice, Outcome, ResetChoice, ResetConfirm, RoleQuestion
+from bot.dialog.acts import PREFERENCE_QUESTIONS, DeleteChoice, Outcome, ResetChoice, ResetConfirm, RoleQuestion
 from bot.dialog.context import TurnContext
+from bot.dialog.preferences import shares_a_word
 from bot.dialog.questions import MAX_CHOICES, ask_options, close_questions
 from bot.dialog.render import display, has_name
 from bot.turns import Choice
@@ -41,10 +42,17 @@ def on_show_profile(ctx: TurnContext) -> Outcome:
 
 
 def on_delete(ctx: TurnContext) -> Outcome:
-    """'delete Top Gun': removed when named in full; asked about when named in part ("delete Top")."""
+    """'delete Top Gun': removed when named in full; asked about when named in part ("delete Top"); with a
+    preference question open, "remove that" (or its subject named) drops what is asked about."""
     state, target = ctx.state, ctx.parse.delete_target
     matches, named = profile_matches(ctx, target)
     outcome = Outcome("", events=[Event.PREFERENCE])
+    pending = state.pending
+    if isinstance(pending, PREFERENCE_QUESTIONS) and (not matches or shares_a_word(target, pending.task.mention)):
+        # "remove that" while "Which Heat do you mean?" is open: what is asked about is not stored (issue 22-D)
+        state.pending = None
+        outcome.text, outcome.settled = msg.NOT_STORED.format(label=pending.task.mention), True
+        return outcome
     if not matches:
         outcome.text = msg.DELETE_NOT_FOUND
         return outcome

@@ -170,3 +170,53 @@ def test_a_title_with_a_role_word_after_a_genre_is_a_title(real_dm):
     chat.say("kind of blue")
     labels = chat.labels()
     assert labels.get("Kind of Blue") == "+"
+
+
+@pytest.fixture(scope="module")
+def suggesting_dm(tmp_path_factory):
+    """The dialog as ``corsbot chat`` builds it in the movie domain: items to rate suggested after three
+    preferences (the successor study's protocol)."""
+    needed = [paths.kb_snapshot(domain) for domain in ("movie", "book", "music")]
+    if not all(path.exists() for path in needed) or not (paths.home() / "models" / "intent").exists():
+        pytest.skip("KB snapshots or the intent model not built (make kb model)")
+    from bot.compose import build_dialog_manager
+
+    db = tmp_path_factory.mktemp("fresh-user-suggesting") / "db.sqlite3"
+    return build_dialog_manager(db=db, session="test", elicitation="movie=popularity,book=none,music=none")
+
+
+def test_a_suggestion_left_unanswered_waits_and_is_asked_again(suggesting_dm):
+    # finding 13: "Do you like X?" was replaced by Y, then Z, while the user talked about other titles
+    from bot.dialog.acts import SuggestionQuestion
+
+    chat = Chat(suggesting_dm, "movie")
+    for text in ("I love Goodfellas", "I like Casablanca", "I hate Avatar"):
+        chat.say(text)
+    first = chat.state.pending
+    assert isinstance(first, SuggestionQuestion)
+    reply = chat.say("the shawshank redemption was great")
+    assert chat.labels().get("The Shawshank Redemption") == "+"
+    again = chat.state.pending
+    assert isinstance(again, SuggestionQuestion) and again.qid == first.qid
+    assert first.question in reply.text
+
+
+def test_remove_that_at_a_which_one_question_stores_nothing(real_dm):
+    # finding 11: "no no i didnt mean X, remove that" at a which-one question was blocked or stored X
+    chat = Chat(real_dm, "movie")
+    chat.say("i love goodfellas")
+    chat.say("i love titanic")
+    assert isinstance(chat.state.pending, ItemQuestion)
+    reply = chat.say("remove that")
+    assert chat.state.pending is None
+    assert "titanic" in reply.text.lower()
+    assert chat.labels() == {"Goodfellas": "+"}
+
+
+def test_an_entity_stored_twice_in_a_turn_is_logged_once(real_dm):
+    # finding 19: objects "Q193606-, Q193606-" in one record
+    chat = Chat(real_dm, "book")
+    chat.say("i hate horror, horror is the worst")
+    records = real_dm.last_records(chat.user, 1)
+    objects = [o.strip() for o in records[0].recognized_objects.split(",") if o.strip()]
+    assert len(objects) == len(set(objects))
