@@ -38,8 +38,13 @@ $(DUMP):
 	@echo "corsbot: error: the shared Wikidata dump is missing at $(DUMP) (clone this repository next to the shared folder)" >&2
 	@exit 2
 
-# one snapshot per domain, rebuilt when the dump or the code that builds it changes
-$(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) recommender/schema.py recommender/sparql.py recommender/kb.py recommender/kinds.py
+# one snapshot per domain, rebuilt when the dump or the code that builds it changes: every recommender module
+# `corsbot kb build` reaches from recommender/sparql.py, but errors.py and kbpack.py (kb.pack has its own rule)
+# (tests/recommender/test_build_rule.py checks the list)
+KB_BUILD := recommender/sparql.py recommender/sparql_client.py recommender/sparql_queries.py \
+	recommender/sparql_store.py recommender/sparql_extract.py recommender/kbsnapshot.py recommender/kinds.py \
+	recommender/schema.py recommender/schema_types.py recommender/roles.py
+$(CORSBOT_HOME)/kb/%/kb.json.gz: $(BIN)/corsbot $(DUMP) $(KB_BUILD)
 	$(BIN)/corsbot kb build --domain $*
 
 # its load-ready kb.pack (kb build writes it too): repacked from kb.json.gz, seconds, when the pack format changes

@@ -1,44 +1,10 @@
-"""The knowledge base of one domain, loaded from its snapshot (written by ``recommender.sparql``).
+"""The knowledge base of one domain, loaded from its snapshot (``recommender.kbsnapshot``).
 
-A snapshot is a folder (``var/kb/<domain>/``, see ``bot.paths.kb_snapshot``) holding two files
-written together from one document (:meth:`SnapshotData.to_json`):
-
-- ``kb.json.gz``: the document, gzip-compressed (level 6) JSON with *columnar* arrays indexed by
-  entity number (no pickle: a snapshot is data, safe to read from anywhere, and diffable after
-  ``zcat``); tools read it with :func:`read_snapshot`;
-- ``kb.pack``: the same document, load-ready (:mod:`recommender.kbpack`): arrays and string blobs
-  that :meth:`KnowledgeBase.load` memory-maps instead of parsing, so a domain opens in
-  milliseconds, holds almost no Python objects, and processes share its pages. Only this file is
-  read at run time; a folder with only ``kb.json.gz`` (an older corsbot) is refused with the
-  command that rebuilds it.
-
-Document layout::
-
-    {
-      "format": "corsbot-kb", "version": 2, "domain": "movie",
-      "source": "embedded:/…/wikidata-subset.nt.gz", "built_at": "2026-…Z",
-      "entities": ["Q1", …],              # items first (n_items of them), then the other values;
-      "n_items": 17207,                   #   each group sorted by numeric id
-      "schema": "3f0c…",                  # recommender.schema.schema_fingerprint of the domain
-      "labels": ["The Matrix", null, …],  # per entity; en > mul > any language; null = no label
-      "label_langs": ["en", null, …],
-      "aliases": {"12": ["Matrix"], …},   # entity index (as string) -> sorted aliases (en/mul)
-      "descriptions": {"12": "1999 film", …},
-      "pids": ["P57", "P161", …],          # the domain's edge properties (schema order)
-      "edge_item": [12, …], "edge_pid": [0, …], "edge_value": [40213, …],   # parallel arrays
-      "details": {"12": {"imdb_id": "tt0133093", "year": 1999, …}, …},     # items only
-      "sitelinks": {"12": "https://en.wikipedia.org/wiki/The_Matrix", …},
-      "declared_roles": {"40999": [1], …}, # entity -> pid indexes from the schema's value types
-                                           #   (a writer with no book in the graph is still "author")
-      "kind_names": ["person", "genre", "film"],   # the schema's kinds (recommender.kinds)
-      "kinds": [2, 2, …, 0, -1, …],        # per entity: index into kind_names, -1 = none
-      "merged": {"Q1123": 40213, …},       # near-duplicate genre QID -> the entity it became
-      "classes": {"12": ["Q11424"], …},    # item -> its P31 classes (version 2)
-      "class_kinds": {"Q5398426": "broadcast", …}  # class -> kind whose closure holds it (version 2)
-    }
-
-Edges join an item or a property value (a *value claim*: an artist's genre, a band member's band) to a
-value; ``edge_item`` is the claim's subject.
+:class:`KnowledgeBase` maps the snapshot's ``kb.pack`` (:mod:`recommender.kbpack`): arrays and string
+blobs, so a domain opens in milliseconds, holds almost no Python objects, and processes share its
+pages. The document it is written from, and how it is written and read, is in
+``recommender.kbsnapshot``; what is shown about an item (:class:`ItemDetails`) in
+``recommender.kbdetails``. Their public names are importable from here as well.
 
 The pack holds the per-entity indexes (item -> values, value -> items, degrees) precomputed;
 ``graph()`` builds a networkx graph lazily (tools and tests; the recommender builds its sparse matrix
@@ -54,420 +20,48 @@ Example:
 
 from __future__ import annotations
 
-import gzip
-import json
 import logging
-import os
-import re
-import shutil
-import tempfile
 import time
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 import numpy as np
 from numpy.typing import NDArray
 
 from recommender.errors import KnowledgeBaseError
-from recommender.kbpack import PACK_FILE, Pack, write_pack
-from recommender.schema import DOMAINS, PID, QID, Kind, schema_fingerprint
+from recommender.kbdetails import (
+    DETAIL_NAMES,
+    SPOTIFY_KINDS,
+    ItemDetails,
+    count_detail_fields,
+    spotify_url,
+    stored_details,
+)
+from recommender.kbpack import PACK_FILE, Pack
+from recommender.kbsnapshot import (
+    SNAPSHOT_FILE,
+    SNAPSHOT_FORMAT,
+    SNAPSHOT_VERSION,
+    SnapshotData,
+    pack_file,
+    read_snapshot,
+    repack,
+    snapshot_file,
+    snapshot_items,
+    write_snapshot,
+)
+from recommender.schema import DOMAINS, PID, QID, Kind
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx
 
 logger = logging.getLogger(__name__)
 
-SNAPSHOT_FILE = "kb.json.gz"
-"""Name of the snapshot file inside a domain's snapshot folder."""
-SNAPSHOT_FORMAT = "corsbot-kb"
-SNAPSHOT_VERSION = 2
-"""2: items carry their ``classes`` (P31) and the snapshot ``class_kinds`` (issue 23); a version-1
-snapshot is refused by ``read_snapshot`` (``corsbot kb build`` rewrites it)."""
 SITELINK_BONUS = 2.0
 """Popularity added for an English Wikipedia article (a degree-2 equivalent)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ItemDetails:
-    """What the bot can show about an entity beyond its name.
-
-    Attributes:
-        qid: the entity.
-        label: its display name (en > mul > any; the QID only if it has no label at all).
-        description: short description (en > mul) or None.
-        year: publication year (P577, else inception P571) or None.
-        image: Commons image URL (P18) or None.
-        trailer: YouTube video id (P1651) or None.
-        imdb_id: IMDb id (P345), e.g. ``"tt0133093"``, or None.
-        tmdb_id: TMDB movie id (P4947) or None.
-        spotify_id: Spotify track (P2207), album (P2205) or artist (P1902) id, or None.
-        spotify_kind: ``"track"``, ``"album"`` or ``"artist"`` (the open.spotify.com page kind of
-            ``spotify_id``), or None when unknown (then only a search link is built).
-        lastfm_id: Last.fm id (P3192) or None.
-        discogs_id: Discogs master id (P1954) or None.
-        wikipedia: English Wikipedia article URL or None.
-        openlibrary_id: Open Library id (P648, ``OL…W`` work or ``OL…M`` edition) or None.
-        goodreads_id: Goodreads work id (P8383, else the version id P2969) or None.
-        musicbrainz_id: MusicBrainz recording (P4404) or release-group (P436) id, or None.
-        musicbrainz_kind: ``"recording"`` or ``"release-group"`` (the page kind of ``musicbrainz_id``).
-    """
-
-    qid: QID
-    label: str
-    description: str | None = None
-    year: int | None = None
-    image: str | None = None
-    trailer: str | None = None
-    imdb_id: str | None = None
-    tmdb_id: str | None = None
-    spotify_id: str | None = None
-    lastfm_id: str | None = None
-    discogs_id: str | None = None
-    wikipedia: str | None = None
-    spotify_kind: str | None = None
-    openlibrary_id: str | None = None
-    goodreads_id: str | None = None
-    musicbrainz_id: str | None = None
-    musicbrainz_kind: str | None = None
-
-    def links(self) -> tuple[tuple[str, str], ...]:
-        """External pages about the entity as ``((site name, URL), ...)``, most useful first.
-
-        URLs follow the Wikidata formatter URLs of the identifiers (P1651 YouTube video, P345 IMDb
-        title ``tt…`` or name ``nm…``, P4947 TMDB movie, P2207/P2205/P1902 Spotify
-        track/album/artist, P3192 Last.fm, P1954 Discogs master, P4404/P436 MusicBrainz recording /
-        release group, P648 Open Library, P8383 Goodreads work), with each id URL-quoted. A Spotify
-        id of unknown kind or malformed gives a Spotify search for the label instead.
-        """
-        out: list[tuple[str, str]] = []
-        if self.trailer:
-            out.append(("trailer", "https://www.youtube.com/watch?v=" + quote(self.trailer.strip(), safe="")))
-        if self.imdb_id:
-            kind = "name" if self.imdb_id.startswith("nm") else "title"
-            out.append(("IMDb", f"https://www.imdb.com/{kind}/{quote(self.imdb_id.strip(), safe='')}/"))
-        if self.tmdb_id:
-            out.append(("TMDB", f"https://www.themoviedb.org/movie/{quote(self.tmdb_id.strip(), safe='')}"))
-        if self.spotify_id:
-            out.append(("Spotify", spotify_url(self.spotify_id, self.spotify_kind, self.label)))
-        if self.lastfm_id:  # Wikidata stores it URL-ready ("Pink+Floyd", "%EB%B0%95"): only spaces are fixed
-            out.append(
-                (
-                    "Last.fm",
-                    "https://www.last.fm/music/"
-                    + quote(self.lastfm_id.strip().replace(" ", "+"), safe="/+%_-.~!*'(),:@&=;$"),
-                )
-            )
-        if self.discogs_id:
-            out.append(("Discogs", f"https://www.discogs.com/master/{quote(self.discogs_id.strip(), safe='')}"))
-        if self.musicbrainz_id and self.musicbrainz_kind in ("recording", "release-group"):
-            mbid = quote(self.musicbrainz_id.strip(), safe="")
-            out.append(("MusicBrainz", f"https://musicbrainz.org/{self.musicbrainz_kind}/{mbid}"))
-        if self.openlibrary_id:
-            olid = self.openlibrary_id.strip()
-            kind = "works" if olid.endswith("W") else "authors" if olid.endswith("A") else "books"
-            out.append(("Open Library", f"https://openlibrary.org/{kind}/{quote(olid, safe='')}"))
-        if self.goodreads_id:
-            out.append(
-                ("Goodreads", f"https://www.goodreads.com/work/show/{quote(self.goodreads_id.strip(), safe='')}")
-            )
-        if self.wikipedia:
-            out.append(("Wikipedia", self.wikipedia))
-        out.append(("Wikidata", f"https://www.wikidata.org/wiki/{self.qid}"))
-        return tuple(out)
-
-
-SPOTIFY_KINDS = ("track", "album", "artist")
-"""open.spotify.com page kinds, by the Wikidata property of the id (P2207, P2205, P1902)."""
-_SPOTIFY_ID = re.compile(r"^[0-9A-Za-z]{22}$")
-
-
-def _detail_group(name: str) -> str:
-    """The ``ItemDetails`` field a stored detail fills (``spotify_album_id`` -> ``spotify_id``)."""
-    for prefix in ("spotify_", "musicbrainz_"):
-        if name.startswith(prefix):
-            return prefix + "id"
-    return name
-
-
-def spotify_url(spotify_id: str | None, kind: str | None, label: str) -> str:
-    """The open.spotify.com page of an id of a known ``kind``, else a Spotify search for ``label``.
-
-    Args:
-        spotify_id: a Spotify base-62 id (22 characters) or None.
-        kind: ``"track"``, ``"album"``, ``"artist"`` or None (unknown).
-        label: the entity's name, used for the search URL.
-
-    Returns:
-        ``https://open.spotify.com/<kind>/<id>`` when both are valid, else
-        ``https://open.spotify.com/search/<label, URL-quoted>``.
-
-    Example:
-        >>> spotify_url("4Z8W4fKeB5YxbusRsdQVPb", "artist", "Radiohead")
-        'https://open.spotify.com/artist/4Z8W4fKeB5YxbusRsdQVPb'
-        >>> spotify_url(None, None, "AC/DC & friends")
-        'https://open.spotify.com/search/AC%2FDC%20%26%20friends'
-    """
-    if spotify_id and kind in SPOTIFY_KINDS and _SPOTIFY_ID.match(spotify_id.strip()):
-        return f"https://open.spotify.com/{kind}/{spotify_id.strip()}"
-    return "https://open.spotify.com/search/" + quote(label, safe="")
-
-
-DETAIL_NAMES: tuple[str, ...] = (
-    "year",
-    "image",
-    "trailer",
-    "imdb_id",
-    "tmdb_id",
-    "spotify_id",
-    "lastfm_id",
-    "discogs_id",
-    "openlibrary_id",
-    "goodreads_id",
-    "musicbrainz_id",
-)
-"""The ``ItemDetails`` fields filled from detail properties (see ``DomainSchema.details``); the snapshot
-stores the Spotify id under ``spotify_<kind>_id`` (kinds: :data:`SPOTIFY_KINDS`), older ones under
-``spotify_id``, and the MusicBrainz id under ``musicbrainz_<kind>_id`` (recording, release_group)."""
-
-
-@dataclass(slots=True)
-class SnapshotData:
-    """A domain's extracted facts, before they are written (built by ``recommender.sparql``).
-
-    Attributes are keyed by QID; ``edges`` holds ``(item, pid, value)`` triples. ``write`` sorts
-    everything so that the same facts always give byte-identical snapshots (whatever the backend
-    or the order in which rows arrived).
-    """
-
-    domain: str
-    source: str
-    items: set[str] = field(default_factory=set)
-    labels: dict[str, tuple[str, str]] = field(default_factory=dict)  # qid -> (label, lang)
-    aliases: dict[str, set[str]] = field(default_factory=dict)
-    descriptions: dict[str, str] = field(default_factory=dict)
-    edges: set[tuple[str, str, str]] = field(default_factory=set)
-    details: dict[str, dict[str, Any]] = field(default_factory=dict)
-    sitelinks: dict[str, str] = field(default_factory=dict)
-    declared_roles: dict[str, set[str]] = field(default_factory=dict)  # qid -> pids (ValueType)
-    kinds: dict[str, str] = field(default_factory=dict)  # qid -> kind name (recommender.kinds)
-    merged: dict[str, str] = field(default_factory=dict)  # near-duplicate qid -> the qid it became
-    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # item -> its P31 classes
-    class_kinds: dict[str, str] = field(default_factory=dict)  # class -> the kind whose closure holds it
-
-    def to_json(self, *, built_at: str | None = None) -> dict[str, Any]:
-        """The snapshot document (see the module docstring); deterministic but for ``built_at``."""
-        schema = DOMAINS[self.domain]
-        items = sorted(self.items, key=_qid_key)
-        ends = {v for _, _, v in self.edges} | {s for s, _, _ in self.edges}
-        values = sorted((ends | set(self.declared_roles)) - self.items, key=_qid_key)
-        entities = items + values
-        index = {q: i for i, q in enumerate(entities)}
-        pids: list[str] = list(schema.edge_pids)
-        used = {p for _, p, _ in self.edges} | {p for ps in self.declared_roles.values() for p in ps}
-        extra = sorted(used - set(pids), key=_qid_key)
-        pids += extra
-        pid_index = {p: i for i, p in enumerate(pids)}
-        edges = sorted((index[i], pid_index[p], index[v]) for i, p, v in self.edges)
-        labels = [self.labels.get(q, (None, None)) for q in entities]
-        kind_names = [k.name for k in schema.kinds]
-        kind_names += sorted({k for q, k in self.kinds.items() if q in index} - set(kind_names))
-        kind_index = {k: i for i, k in enumerate(kind_names)}
-        doc: dict[str, Any] = {
-            "format": SNAPSHOT_FORMAT,
-            "version": SNAPSHOT_VERSION,
-            "domain": self.domain,
-            "source": self.source,
-            "built_at": built_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "entities": entities,
-            "n_items": len(items),
-            "schema": schema_fingerprint(self.domain),
-            "labels": [lab for lab, _ in labels],
-            "label_langs": [lang for _, lang in labels],
-            "aliases": {
-                str(index[q]): sorted(a)
-                for q, a in sorted(self.aliases.items(), key=lambda kv: _qid_key(kv[0]))
-                if q in index and a
-            },
-            "descriptions": {
-                str(index[q]): d
-                for q, d in sorted(self.descriptions.items(), key=lambda kv: _qid_key(kv[0]))
-                if q in index
-            },
-            "pids": pids,
-            "edge_item": [e[0] for e in edges],
-            "edge_pid": [e[1] for e in edges],
-            "edge_value": [e[2] for e in edges],
-            "details": {
-                str(index[q]): dict(sorted(d.items()))
-                for q, d in sorted(self.details.items(), key=lambda kv: _qid_key(kv[0]))
-                if q in index and d
-            },
-            "sitelinks": {
-                str(index[q]): s
-                for q, s in sorted(self.sitelinks.items(), key=lambda kv: _qid_key(kv[0]))
-                if q in index
-            },
-            "declared_roles": {
-                str(index[q]): sorted(pid_index[p] for p in ps)
-                for q, ps in sorted(self.declared_roles.items(), key=lambda kv: _qid_key(kv[0]))
-                if q in index and ps
-            },
-            "kind_names": kind_names,
-            "kinds": [kind_index.get(self.kinds.get(q, ""), -1) for q in entities],
-            "merged": {
-                q: index[c] for q, c in sorted(self.merged.items(), key=lambda kv: _qid_key(kv[0])) if c in index
-            },
-            "classes": {
-                str(index[q]): list(cs)
-                for q, cs in sorted(self.classes.items(), key=lambda kv: _qid_key(kv[0]))
-                if q in index and cs
-            },
-            "class_kinds": dict(sorted(self.class_kinds.items(), key=lambda kv: _qid_key(kv[0]))),
-        }
-        return doc
-
-
-def _qid_key(qid: str) -> tuple[str, int, str]:
-    """Sort key: prefix letter, then numeric id (``Q9 < Q10``), then the raw text."""
-    head, digits = qid[:1], qid[1:]
-    return (head, int(digits), "") if digits.isdigit() else (head, -1, qid)
-
-
-def write_snapshot(data: SnapshotData, out_dir: Path, *, built_at: str | None = None) -> Path:
-    """Write a snapshot folder (``kb.json.gz`` and ``kb.pack``) atomically.
-
-    The document is written into a temporary sibling folder, then swapped in with renames, so a
-    failure at any point leaves the previous snapshot intact. When ``out_dir`` is a symlink, the
-    folder it points to is replaced (the temporary folder is made beside that one) and the link
-    is kept.
-
-    Args:
-        data: the extracted facts.
-        out_dir: the snapshot folder (e.g. ``var/kb/movie``); its parent is created if needed.
-        built_at: ISO timestamp to record (default: now); fixed in tests for identical bytes.
-
-    Returns:
-        The path of the written ``kb.json.gz`` (``kb.pack`` is beside it).
-
-    Raises:
-        KnowledgeBaseError: if the folder cannot be written.
-    """
-    out_dir = Path(out_dir)
-    if out_dir.is_symlink():  # swap in the folder the link points to; the link stays a link
-        out_dir = out_dir.resolve()
-    doc = data.to_json(built_at=built_at)
-    try:
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.tmp-", dir=out_dir.parent))
-        raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        with open(tmp / SNAPSHOT_FILE, "wb") as fh:
-            # mtime=0: identical facts give identical bytes
-            with gzip.GzipFile(filename="", mode="wb", fileobj=fh, compresslevel=6, mtime=0) as gz:
-                gz.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        write_pack(doc, tmp)  # the load-ready copy of the same document, swapped in with it
-        old = None
-        if out_dir.exists():
-            old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}-{time.monotonic_ns()}")
-            os.replace(out_dir, old)
-        os.replace(tmp, out_dir)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except (OSError, KnowledgeBaseError) as exc:
-        _remove_tmp(locals().get("tmp"))
-        raise KnowledgeBaseError(f"could not write the knowledge-base snapshot {out_dir}: {exc}") from exc
-    except BaseException:  # interrupted (Ctrl-C): the previous snapshot is still in place
-        _remove_tmp(locals().get("tmp"))
-        raise
-    logger.info("wrote snapshot %s (%d bytes uncompressed)", out_dir, len(raw))
-    return out_dir / SNAPSHOT_FILE
-
-
-def _remove_tmp(tmp: object) -> None:
-    if isinstance(tmp, Path) and tmp.exists():
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def snapshot_file(path: Path) -> Path:
-    """The ``kb.json.gz`` of a snapshot folder (``path`` may also be the file itself)."""
-    path = Path(path)
-    if path.name == PACK_FILE:
-        return path.with_name(SNAPSHOT_FILE)
-    return path if path.name.endswith(".json.gz") or path.is_file() else path / SNAPSHOT_FILE
-
-
-def snapshot_items(path: Path, *, schema: str | None = None) -> int | None:
-    """Number of items of the snapshot at ``path``, or None if there is no readable snapshot there.
-
-    Used before overwriting a snapshot (``recommender.sparql.build_snapshot``); reads the pack's
-    header (milliseconds), else the whole document of an older snapshot (about a second).
-
-    Args:
-        path: the snapshot folder or file.
-        schema: a :func:`recommender.schema.schema_fingerprint`; when given, a snapshot built with
-            another schema gives None (its item count says nothing about the new build's).
-    """
-    try:
-        meta = Pack.open(pack_file(path)).meta
-    except (KnowledgeBaseError, KeyError, TypeError, ValueError):
-        try:
-            meta = read_snapshot(path)
-        except (KnowledgeBaseError, KeyError, TypeError, ValueError):
-            return None
-    try:
-        if schema is not None and meta.get("schema") != schema:
-            return None
-        return int(meta["n_items"])
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def repack(path: Path) -> Path:
-    """Rewrite a snapshot folder's ``kb.pack`` from its ``kb.json.gz`` (no query to any store).
-
-    For a pack of an older format (``kb.pack`` changed, the facts did not): seconds instead of a
-    full ``kb build``.
-
-    Raises:
-        KnowledgeBaseError: the document is missing, unreadable or malformed, or the folder is not writable.
-    """
-    folder = snapshot_file(path).parent
-    return write_pack(read_snapshot(path), folder.resolve() if folder.is_symlink() else folder)
-
-
-def read_snapshot(path: Path) -> dict[str, Any]:
-    """Read and check a snapshot document.
-
-    Raises:
-        KnowledgeBaseError: if it is missing, unreadable, or not a corsbot snapshot of a known version.
-    """
-    file = snapshot_file(path)
-    if not file.exists():
-        raise KnowledgeBaseError(f"no knowledge-base snapshot at {file}; build it with `corsbot kb build`")
-    try:
-        with open(file, "rb") as fh:
-            raw = gzip.decompress(fh.read())
-        doc = json.loads(raw)
-    except (OSError, EOFError, zlib.error, ValueError) as exc:
-        raise KnowledgeBaseError(
-            f"knowledge-base snapshot {file} is unreadable ({exc.__class__.__name__}: {exc}); "
-            "rebuild it with `corsbot kb build`"
-        ) from exc
-    if not isinstance(doc, dict) or doc.get("format") != SNAPSHOT_FORMAT:
-        raise KnowledgeBaseError(f"{file} is not a corsbot knowledge-base snapshot")
-    if doc.get("version") != SNAPSHOT_VERSION:
-        raise KnowledgeBaseError(
-            f"{file} has snapshot version {doc.get('version')!r}, expected {SNAPSHOT_VERSION}; "
-            "rebuild it with `corsbot kb build`"
-        )
-    return doc
 
 
 class ItemSet(AbstractSet[QID]):
@@ -833,53 +427,20 @@ class KnowledgeBase:
         i = self.index_of(qid)
         if i is None:
             return ItemDetails(qid=QID(qid), label=qid)
-        d = self._details.get(i) or {}
-        year = d.get("year")
-        spotify_id, spotify_kind = self._spotify(qid, d)
-        return ItemDetails(
-            qid=QID(qid),
-            label=self.label(qid),
+        return stored_details(
+            QID(qid),
+            self.label(qid),
+            self._details.get(i) or {},
             description=self._descriptions.get(i),
-            year=int(year) if isinstance(year, int) else None,
-            image=d.get("image"),
-            trailer=d.get("trailer"),
-            imdb_id=d.get("imdb_id"),
-            tmdb_id=d.get("tmdb_id"),
-            spotify_id=spotify_id,
-            spotify_kind=spotify_kind,
-            lastfm_id=d.get("lastfm_id"),
-            discogs_id=d.get("discogs_id"),
             wikipedia=self._sitelinks.get(i),
-            openlibrary_id=d.get("openlibrary_id"),
-            goodreads_id=d.get("goodreads_id"),
-            musicbrainz_id=d.get("musicbrainz_recording_id") or d.get("musicbrainz_release_group_id"),
-            musicbrainz_kind="recording"
-            if d.get("musicbrainz_recording_id")
-            else "release-group"
-            if d.get("musicbrainz_release_group_id")
-            else None,
+            is_work=lambda: any(pid == "P175" for pid, _ in self.item_values(qid)),
         )
-
-    def _spotify(self, qid: str, d: Mapping[str, Any]) -> tuple[str | None, str | None]:
-        """(Spotify id, page kind) of an entity's details; snapshots written before the kinds were
-        kept (one ``spotify_id`` field, album id preferred over artist id) give ``album`` for a work
-        (it has a performer) and ``artist`` otherwise."""
-        for kind in SPOTIFY_KINDS:
-            if d.get(f"spotify_{kind}_id"):
-                return d[f"spotify_{kind}_id"], kind
-        legacy = d.get("spotify_id")
-        if not legacy:
-            return None, None
-        is_work = any(pid == "P175" for pid, _ in self.item_values(qid))
-        return legacy, "album" if is_work else "artist"
 
     def detail_counts(self) -> dict[str, int]:
         """How many items have each detail field (incl. ``description`` and ``wikipedia``)."""
-        counts: Counter[str] = Counter()
         n_items = self._n_items
-        for i, d in self._details.items():
-            if i < n_items:  # property values (an artist's Spotify id) are not counted
-                counts.update({_detail_group(k) for k, v in d.items() if v is not None})
+        # property values (an artist's Spotify id) are not counted
+        counts = count_detail_fields(d for i, d in self._details.items() if i < n_items)
         counts["description"] = int(self._descriptions.present()[:n_items].sum())
         counts["wikipedia"] = int(self._has_sitelink[:n_items].sum())
         return {k: counts.get(k, 0) for k in ("description", *DETAIL_NAMES, "wikipedia")}
@@ -942,16 +503,6 @@ def _networkx_graph(kb: KnowledgeBase) -> networkx.Graph:
     return g
 
 
-def pack_file(path: Path) -> Path:
-    """The ``kb.pack`` of a snapshot folder (``path`` may also be the pack or the ``kb.json.gz``)."""
-    path = Path(path)
-    if path.name == PACK_FILE:
-        return path
-    if path.name.endswith(".json.gz"):
-        return path.with_name(PACK_FILE)
-    return path / PACK_FILE
-
-
 def load_all(paths: Mapping[str, Path] | Sequence[tuple[str, Path]]) -> dict[str, KnowledgeBase]:
     """Load several domains' snapshots: ``{domain: KnowledgeBase}``.
 
@@ -967,6 +518,9 @@ __all__ = [
     "PACK_FILE",
     "SITELINK_BONUS",
     "SNAPSHOT_FILE",
+    "SNAPSHOT_FORMAT",
+    "SNAPSHOT_VERSION",
+    "SPOTIFY_KINDS",
     "ItemDetails",
     "ItemSet",
     "KnowledgeBase",
@@ -975,5 +529,8 @@ __all__ = [
     "pack_file",
     "read_snapshot",
     "repack",
+    "snapshot_file",
+    "snapshot_items",
+    "spotify_url",
     "write_snapshot",
 ]

@@ -24,6 +24,12 @@ property does not accept (a record label as a performer, a band as an album), an
 *value claims* of property values (an artist's genres, record label and band), so a song reaches other
 songs through its album, its performer and the performer's genres.
 
+This module holds the three schemas (:data:`DOMAINS`) and what is read from them (:func:`role_name`,
+:func:`weak_pids`, :func:`kind_rules_text`, :func:`schema_fingerprint`); the types they are made of
+(:class:`DomainSchema`, :class:`EdgeProperty`, :class:`Kind` ...) live in ``recommender.schema_types``
+and the role vocabulary (:data:`ROLE_WORDS`, :func:`role_words_for`) in ``recommender.roles``, both
+importable from here as well.
+
 Example:
     >>> DOMAINS["movie"].role("P161")
     'actor'
@@ -33,209 +39,30 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import StrEnum
 from types import MappingProxyType
-from typing import NewType
 
 from corsbot_errors import ConfigError
-
-
-class Domain(StrEnum):
-    """The three domains (a ``str``: ``Domain.MOVIE == "movie"``, usable as a key of ``DOMAINS``)."""
-
-    MOVIE = "movie"
-    BOOK = "book"
-    MUSIC = "music"
-
-
-QID = NewType("QID", str)
-"""A Wikidata entity id such as ``"Q83495"``."""
-PID = NewType("PID", str)
-"""A Wikidata property id such as ``"P57"``."""
-
-WD = "http://www.wikidata.org/entity/"
-"""IRI prefix of Wikidata entities (``wd:``)."""
-WDT = "http://www.wikidata.org/prop/direct/"
-"""IRI prefix of Wikidata direct claims (``wdt:``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class EdgeProperty:
-    """A property whose (subject, value) claims become graph edges.
-
-    Attributes:
-        pid: the Wikidata property, e.g. ``"P57"``.
-        role: the user-facing role of a value, e.g. ``"director"`` ("X the director").
-        kinds: the :class:`Kind` names a value may have (empty: any); an edge whose value has
-            another kind is dropped at build time (a record label is never a performer).
-        default_kind: the kind of a value that no type rule classifies (an untyped performer is
-            an ``"artist"``); None leaves it without a kind.
-        forced_kind: the kind a value gets whatever its types say, after the person, group, label
-            and genre rules (a book's series, ``P179``, is a series even when typed literary work).
-        weak: a property that says little about taste (record label, publisher, production
-            company, instrument): never the only reason given when a stronger one exists.
-        on_items: read from items (False: only a value claim, see :attr:`Kind.claims`).
-        role_by_kind: ``((kind, role), ...)``: the role word for values of that kind ("band" for a
-            performer that is a band, "artist" for a solo one).
-    """
-
-    pid: PID
-    role: str
-    kinds: tuple[str, ...] = ()
-    default_kind: str | None = None
-    forced_kind: str | None = None
-    weak: bool = False
-    on_items: bool = True
-    role_by_kind: tuple[tuple[str, str], ...] = ()
-
-    def accepts(self, kind: str | None) -> bool:
-        """Whether a value of ``kind`` (None: unknown) may be the value of this property."""
-        return kind is None or not self.kinds or kind in self.kinds
-
-    def role_for(self, kind: str | None) -> str:
-        """The role word for a value of ``kind`` (:attr:`role_by_kind`, else :attr:`role`)."""
-        for k, word in self.role_by_kind:
-            if k == kind:
-                return word
-        return self.role
-
-
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """What an entity is in a domain: an item kind (film, book, song, album) or a property kind
-    (person, band, artist, genre, record label, series ...).
-
-    Attributes:
-        name: ``"film"``, ``"book"``, ``"song"``, ``"album"``, ``"band"``, ``"artist"`` ...
-        noun: the user's word for it ("film", "band", "record label").
-        item: True for an item kind (recommended and suggested); property kinds are rated,
-            critiqued and used in explanations, never recommended.
-        classes: ``wdt:P31`` roots (their ``wdt:P279*`` closure) that give this kind.
-        occupations: ``wdt:P106`` roots (closure) that give this kind (a musician without P31).
-        claims: properties read from an entity of this kind when it is a property value (value
-            claims: an artist's genres, record label, band); each must be one of the domain's edges.
-        reverse_claims: properties ``p`` whose claims ``?x p this`` are read for such an entity
-            (a band's members, ``?member wdt:P463 band``).
-        roles: the roles users know such an entity by (a band: performer); empty = the roles seen
-            on its edges.
-        described: a regular expression of descriptions that give this kind when it matches before
-            any item noun ("American murder mystery television series by Mark Frost": a television
-            series, even when typed film too; "pilot movie of the TV series" stays a film), empty =
-            no description rule (``recommender.kinds.described_kind``).
-    """
-
-    name: str
-    noun: str
-    item: bool = False
-    classes: tuple[QID, ...] = ()
-    occupations: tuple[QID, ...] = ()
-    claims: tuple[PID, ...] = ()
-    reverse_claims: tuple[PID, ...] = ()
-    roles: tuple[PID, ...] = ()
-    described: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class DetailField:
-    """A property shown to users about an item (not an edge).
-
-    Attributes:
-        name: the ``ItemDetails`` attribute it fills (``year``, ``image``, ``imdb_id`` ...).
-        pid: the Wikidata property (``P577`` publication date, ``P18`` image, ``P345`` IMDb id ...).
-        kind: ``"date"`` (an ``xsd:dateTime``; the year is kept), ``"url"`` (an IRI, e.g. a Commons
-            file) or ``"id"`` (a plain external-identifier string).
-    """
-
-    name: str
-    pid: PID
-    kind: str
-
-
-@dataclass(frozen=True, slots=True)
-class ValueType:
-    """A kind of entity known to the domain as a property value even when no item links to it.
-
-    Such entities (e.g. a writer whose books are not in the graph, a genre nobody is tagged with)
-    are kept so the bot can recognise them by name and say it knows too little about them, rather
-    than not recognising them at all.
-
-    Attributes:
-        via: ``"P31"`` (instance of a class) or ``"P106"`` (occupation of a person).
-        roots: root classes / occupations; their ``wdt:P279*`` closure is used.
-        role: the property whose values they are (``P136`` for genres, ``P50`` for writers ...).
-    """
-
-    via: PID
-    roots: tuple[QID, ...]
-    role: PID
-
-
-@dataclass(frozen=True, slots=True)
-class DomainSchema:
-    """What the knowledge base of one domain contains.
-
-    Attributes:
-        name: ``"movie"``, ``"book"`` or ``"music"``.
-        item_classes: roots of the item classes; item candidates have ``wdt:P31`` in their
-            ``wdt:P279*`` closure (their kind, by :attr:`kinds`, decides whether they are items).
-        excluded_classes: roots whose closure is removed from the item classes (another domain's);
-            the domain's own roots and their subclasses are kept if a root is itself under one.
-        item_occupations: roots of occupations (``wdt:P106``) that make a person an item
-            candidate; empty in every domain since issue 16 (music artists are properties).
-        edges: edge properties, most important first.
-        details: detail fields shown to users.
-        value_types: entities kept as values even without an edge (with their declared role).
-        kinds: the kind rules, in priority order (the first kind whose classes or occupations
-            match an entity's types wins; see :func:`kind_rules_text`).
-    """
-
-    name: str
-    item_classes: tuple[QID, ...]
-    excluded_classes: tuple[QID, ...]
-    item_occupations: tuple[QID, ...]
-    edges: tuple[EdgeProperty, ...]
-    details: tuple[DetailField, ...]
-    value_types: tuple[ValueType, ...] = ()
-    kinds: tuple[Kind, ...] = ()
-
-    @property
-    def edge_pids(self) -> tuple[PID, ...]:
-        """The edge properties' ids, in schema order."""
-        return tuple(e.pid for e in self.edges)
-
-    @property
-    def item_edge_pids(self) -> tuple[PID, ...]:
-        """The edge properties read from items (schema order)."""
-        return tuple(e.pid for e in self.edges if e.on_items)
-
-    @property
-    def item_kinds(self) -> tuple[str, ...]:
-        """Names of the item kinds."""
-        return tuple(k.name for k in self.kinds if k.item)
-
-    def edge(self, pid: str) -> EdgeProperty | None:
-        """The edge property ``pid`` of this domain, or None."""
-        for edge in self.edges:
-            if edge.pid == pid:
-                return edge
-        return None
-
-    def kind(self, name: str | None) -> Kind | None:
-        """The kind called ``name``, or None."""
-        for kind in self.kinds:
-            if kind.name == name:
-                return kind
-        return None
-
-    def role(self, pid: str) -> str:
-        """The role name of ``pid`` in this domain, or the global :func:`role_name`."""
-        for edge in self.edges:
-            if edge.pid == pid:
-                return edge.role
-        return role_name(PID(pid))
+from recommender.roles import (
+    DOMAIN_ROLE_WORDS,
+    ROLE_WORDS,
+    generic_role_name,
+    role_pattern,
+    role_words,
+    role_words_for,
+)
+from recommender.schema_types import (
+    PID,
+    QID,
+    WD,
+    WDT,
+    DetailField,
+    Domain,
+    DomainSchema,
+    EdgeProperty,
+    Kind,
+    ValueType,
+)
 
 
 def _q(*ids: str) -> tuple[QID, ...]:
@@ -470,165 +297,6 @@ DOMAINS: Mapping[str, DomainSchema] = MappingProxyType(
 )
 """The three domain schemas, by name."""
 
-_ROLE_NAMES: Mapping[str, str] = MappingProxyType(
-    {
-        "P57": "director",
-        "P161": "actor",
-        "P58": "screenwriter",
-        "P162": "producer",
-        "P1431": "executive producer",
-        "P86": "composer",
-        "P136": "genre",
-        "P50": "author",
-        "P175": "performer",
-        "P264": "record label",
-        "P463": "band",
-        "P179": "series",
-        "P8345": "franchise",
-        "P144": "source work",
-        "P921": "subject",
-        "P272": "production company",
-        "P1040": "film editor",
-        "P344": "cinematographer",
-        "P155": "prequel",
-        "P156": "sequel",
-        "P676": "lyricist",
-        "P1303": "instrument",
-        "P361": "collection",
-        "P135": "movement",
-        "P123": "publisher",
-        "P170": "creator",
-        "P737": "influence",
-        "P31": "type",
-        "P495": "country",
-        "P840": "setting",
-        "P110": "illustrator",
-        "P655": "translator",
-        "P407": "language",
-        "P364": "original language",
-        "P166": "award",
-    }
-)
-
-
-ROLE_WORDS: Mapping[str, str] = MappingProxyType(
-    {
-        "director": "P57",
-        "directed": "P57",
-        "directors": "P57",
-        "actor": "P161",
-        "actors": "P161",
-        "actress": "P161",
-        "actresses": "P161",
-        "protagonist": "P161",
-        "protagonists": "P161",
-        "cast": "P161",
-        "acting": "P161",
-        "star": "P161",
-        "screenwriter": "P58",
-        "writer": "P58",
-        "script": "P58",
-        "screenplay": "P58",
-        "producer": "P162",
-        "producers": "P162",
-        "composer": "P86",
-        "soundtrack": "P86",
-        "music": "P86",
-        "genre": "P136",
-        "genres": "P136",
-        "theme": "P921",
-        "subject": "P921",
-        "author": "P50",
-        "writers": "P50",
-        "performer": "P175",
-        "singer": "P175",
-        "band": "P175",
-        "label": "P264",
-        "series": "P179",
-        "saga": "P179",
-        "album": "P361",
-        "lyricist": "P676",
-        "lyrics": "P676",
-        "instrument": "P1303",
-        "publisher": "P123",
-        "movement": "P135",
-        "franchise": "P8345",
-        "cinematographer": "P344",
-        "editor": "P1040",
-        # also understood by the linker ("the actor Tom Cruise"), answers and critiques
-        "filmmaker": "P57",
-        "regista": "P57",
-        "starring": "P161",
-        "stars": "P161",
-        "cast member": "P161",
-        "wrote": "P58",
-        "writing": "P58",
-        "novelist": "P50",
-        "authors": "P50",
-        "artist": "P175",
-        "rapper": "P175",
-        "musician": "P175",
-        "group": "P175",
-        "dj": "P175",
-        "production company": "P272",
-        "studio": "P272",
-        "record label": "P264",
-        "style": "P136",
-        "country": "P495",
-        "language": "P407",
-        "topic": "P921",
-        "setting": "P840",
-        "location": "P840",
-        "illustrator": "P110",
-        "translator": "P655",
-        # answers to "as actor or producer?" ("as a performance", "the directing one")
-        "performance": "P161",
-        "directing": "P57",
-        "direction": "P57",
-        "produced": "P162",
-        "producing": "P162",
-        "composed": "P86",
-        "sings": "P175",
-        "kind": "P136",
-    }
-)
-"""Words a user says for a role ("Tom Cruise as a producer", "actor", "the director") -> its PID, in
-every domain unless :data:`DOMAIN_ROLE_WORDS` says otherwise. The one role vocabulary of the project:
-understanding (``nlu.understand``), the linker's role hints (``nlu.linker``), answers to role questions
-(``nlu.disambiguation``) and critiques (``recommender.critique.role_values``) all read it through
-:func:`role_words_for`."""
-
-DOMAIN_ROLE_WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {
-        "movie": MappingProxyType({"language": "P364"}),
-        "book": MappingProxyType(
-            {"writer": "P50", "writers": "P50", "wrote": "P50", "writing": "P50", "series": "P179"}
-        ),
-        "music": MappingProxyType(
-            {"writer": "P676", "writers": "P676", "wrote": "P676", "songwriter": "P676", "music": "P86"}
-        ),
-    }
-)
-"""Words whose role differs by domain: a "writer" is the screenwriter of a film (P58), the author of a
-book (P50), the lyricist of a song (P676)."""
-
-
-def role_words_for(domain: str | None = None) -> Mapping[str, str]:
-    """The role words of ``domain`` (word -> PID): :data:`ROLE_WORDS` with the domain's own
-    (:data:`DOMAIN_ROLE_WORDS`); None (or an unknown domain) for the general ones."""
-    own = DOMAIN_ROLE_WORDS.get(domain or "", {})
-    return {**ROLE_WORDS, **own} if own else ROLE_WORDS
-
-
-def role_pattern(domain: str | None = None) -> str:
-    """A regular-expression alternation of every role word of ``domain`` (escaped, longest first)."""
-    return "|".join(map(re.escape, sorted(role_words_for(domain), key=len, reverse=True)))
-
-
-def role_words(pid: PID | str, domain: str | None = None) -> tuple[str, ...]:
-    """The role words of ``domain`` that name ``pid``."""
-    return tuple(word for word, p in role_words_for(domain).items() if p == str(pid))
-
 
 def role_name(pid: PID | str, domain: str | None = None, kind: str | None = None) -> str:
     """The user-facing role name of a property's values: what the value *is* to the item, as a noun.
@@ -650,7 +318,7 @@ def role_name(pid: PID | str, domain: str | None = None, kind: str | None = None
         edge = schema.edge(str(pid))
         if edge is not None:
             return edge.role_for(kind)
-    return _ROLE_NAMES.get(str(pid), f"related ({pid})")
+    return generic_role_name(pid)
 
 
 WEAK_CLAIM_PIDS: frozenset[str] = frozenset({"P495", "P27", "P17", "P166", "P1411", "P364", "P407", "P37"})

@@ -94,13 +94,13 @@ def test_the_web_dialog_side_runs_without_the_web_framework():
         }, name
 
 
-def test_only_the_sparql_module_imports_sparqlwrapper():
+def test_only_the_sparql_client_imports_sparqlwrapper():
     offenders = [
         str(path.relative_to(ROOT))
         for package in PACKAGES
         for path in sorted((ROOT / package).rglob("*.py"))
         if any(name.split(".")[0] == "SPARQLWrapper" for name in _imports(path))
-        and path.relative_to(ROOT).as_posix() != "recommender/sparql.py"
+        and path.relative_to(ROOT).as_posix() != "recommender/sparql_client.py"
     ]
     assert offenders == []
 

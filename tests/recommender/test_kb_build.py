@@ -392,7 +392,7 @@ def test_real_snapshots_load_if_built():
 
 
 def test_interrupted_write_keeps_the_previous_snapshot_and_no_temp_folder(tmp_path, tiny_snapshots, monkeypatch):
-    import recommender.kb as kbmod
+    import recommender.kbsnapshot as kbmod
 
     out = tmp_path / "book"
     shutil.copytree(tiny_snapshots["book"], out)
@@ -414,7 +414,7 @@ def test_interrupted_write_keeps_the_previous_snapshot_and_no_temp_folder(tmp_pa
 
 
 def test_write_through_a_symlinked_snapshot_folder_keeps_the_link(tmp_path, tiny_snapshots):
-    import recommender.kb as kbmod
+    import recommender.kbsnapshot as kbmod
 
     real = tmp_path / "elsewhere" / "book"
     shutil.copytree(tiny_snapshots["book"], real)
