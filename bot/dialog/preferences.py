@@ -189,6 +189,8 @@ def on_answer(ctx: TurnContext) -> Outcome:
         if new:  # the user moved on to another preference: drop the question
             notes = revise(ctx, new, asked=task)  # "The Insider too" at "Which Heat do you mean?"
             process(ctx, new, outcome, FOLLOW_UP_EVENTS)
+            if parse.correction or parse.substitutes:  # "sorry, i meant Collateral": put in its place, not asked
+                outcome.settled = True
             outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
             return outcome
         outcome.text = msg.FALLBACK_IN_QUESTION.format(question=question.question)

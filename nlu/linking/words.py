@@ -169,8 +169,10 @@ NAME_LEADS = frozenset("into than over especially particularly including like".s
 "more of", "similar to", "more" and the like-verbs (:func:`nlu.linking.syntax.name_slot`)."""
 LEAD_PAIRS = frozenset(
     {("fan", "of"), ("fans", "of"), ("more", "of"), ("similar", "to"), ("such", "as"), ("big", "on")}
+    | {("i", "meant"), ("i", "mean"), ("thinking", "of"), ("talking", "about")}
 )
-"""Two-word leads of a name ("a big fan of X", "anything similar to X")."""
+"""Two-word leads of a name ("a big fan of X", "anything similar to X", and the name put in place of another:
+"sorry, i meant collateral", "i was thinking of ronin"; issue 22-D)."""
 ADDITION_WORDS = frozenset("too also as well either and oh plus".split())
 """Words around a name that only add it to what was said ("lady bird too", "oh and X")."""
 SUBJECT_LEADS = frozenset("think thought guess believe reckon feel felt honestly personally tbh imo".split())

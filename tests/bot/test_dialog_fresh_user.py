@@ -220,3 +220,25 @@ def test_an_entity_stored_twice_in_a_turn_is_logged_once(real_dm):
     records = real_dm.last_records(chat.user, 1)
     objects = [o.strip() for o in records[0].recognized_objects.split(",") if o.strip()]
     assert len(objects) == len(set(objects))
+
+
+def test_a_name_meant_instead_at_a_which_one_question_replaces_it(real_dm):
+    # finding 11: "sorry, i meant collateral" at "Which heat?" -> "didn't get that"
+    chat = Chat(real_dm, "movie")
+    chat.say("i love titanic")
+    assert isinstance(chat.state.pending, ItemQuestion)
+    reply = chat.say("sorry, i meant goodfellas")
+    assert chat.labels() == {"Goodfellas": "+"}
+    assert chat.state.pending is None and "Still open" not in reply.text
+
+
+def test_a_genre_asked_for_steers_the_list(real_dm):
+    # "can you recommend me a comedy" linked nothing: the list ignored the genre
+    chat = Chat(real_dm, "movie")
+    chat.say("i love goodfellas")
+    reply = chat.say("can you recommend me a western")
+    card = _card(reply)
+    assert card is not None
+    kb = real_dm._services.domain("movie").kb
+    western = real_dm._services.domain("movie").linker.link("i like westerns")[0].candidates[0].qid
+    assert western in {kb.canonical(v) for _p, v in kb.item_values(card)}
