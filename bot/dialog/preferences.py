@@ -100,6 +100,8 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
     if stored:
         left = ctx.config.min_preferences - len(state.profile())
         template = msg.STORED_NEED_MORE if left > 0 else msg.STORED_READY
+        if state.focus is not None:  # a list is on screen: it goes on (no "you can ask for recommendations")
+            template = msg.STORED
         prefix = template.format(items=", ".join(stored), left=left, things=msg.THING if left == 1 else msg.THINGS)
         outcome.text = prefix + ("\n" + outcome.text if outcome.text else "")
     _say_taken(ctx, [(qid, note) for qid, note in took if qid in state.profile()], outcome)

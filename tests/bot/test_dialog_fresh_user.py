@@ -132,6 +132,7 @@ def test_another_like_at_a_card_shows_the_card_again(real_dm):
     reply = chat.say("the shawshank redemption is one of my favs!!!")
     assert chat.labels().get("The Shawshank Redemption") == "+"
     assert _card(reply) == card and chat.state.focus == card
+    assert "ask for recommendations" not in reply.text  # the list is on screen
 
 
 def test_a_question_the_turn_rated_is_not_still_open(real_dm):
