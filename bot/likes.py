@@ -24,7 +24,8 @@ from bot import paths
 from corsbot_errors import ConfigError
 
 if TYPE_CHECKING:
-    from logs.record import ReadResult
+    from logs.record import LogRecord, ReadResult
+    from recommender.elicitation import RatingCounts
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +97,7 @@ def study_likes(domain: str, files: Sequence[Path] | None = None) -> dict[str, t
 
 
 def interactions_for(
-    domain: str, *, records: Sequence[object] = (), include_study: bool = True
+    domain: str, *, records: Sequence[LogRecord] = (), include_study: bool = True
 ) -> dict[str, tuple[str, ...]]:
     """Likes for ``Recommender(kb, interactions=...)``: the released study's and the bot's own.
 
@@ -126,7 +127,7 @@ def interactions_for(
             out.update((key, liked) for key, (liked, _) in study_likes(domain).items() if liked)
         except ConfigError as exc:
             logger.warning("no study likes for %s: %s", domain, exc)
-    for user_id, recs in conversations(records).items():  # type: ignore[arg-type]
+    for user_id, recs in conversations(records).items():
         opinion: dict[str, str] = {}
         for rec in recs:
             if not rec.intent.startswith(RATING_INTENT_PREFIXES):
@@ -189,10 +190,10 @@ def study_opinions(files: Sequence[Path]) -> list[tuple[str, tuple[tuple[str, st
 def logged_ratings(
     domain: str,
     *,
-    records: Sequence[object] = (),
+    records: Sequence[LogRecord] = (),
     include_study: bool = True,
     exclude_files: Sequence[Path] = (),
-):
+) -> RatingCounts:
     """Logged likes and dislikes per QID for the elicitation strategies (popularity, variance).
 
     Counts distinct users: the released studies' users of ``domain`` (:func:`study_files`, minus
@@ -213,7 +214,7 @@ def logged_ratings(
         files = [f for f in study_files(domain) if f.resolve() not in skip]
         for _key, opinions in study_opinions(files):
             users.append(([q for q, p in opinions if p == "+"], [q for q, p in opinions if p == "-"]))
-    for _user_id, recs in conversations(records).items():  # type: ignore[arg-type]
+    for _user_id, recs in conversations(records).items():
         opinion: dict[str, str] = {}
         for rec in recs:
             if rec.intent.startswith(RATING_INTENT_PREFIXES):

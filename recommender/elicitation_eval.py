@@ -47,11 +47,15 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from recommender.elicitation import STRATEGIES, ElicitationRequest, Elicitor
 from recommender.values import Profile
+
+if TYPE_CHECKING:
+    from recommender.recommend import Recommender
 
 logger = logging.getLogger(__name__)
 
@@ -284,7 +288,12 @@ def evaluate(
 
 
 def _score(
-    rec, pos: Mapping[str, int], liked: frozenset[str], disliked: frozenset[str], test: Sequence[str], key: str
+    rec: Recommender,
+    pos: Mapping[str, int],
+    liked: frozenset[str],
+    disliked: frozenset[str],
+    test: Sequence[str],
+    key: str,
 ) -> tuple[float, float]:
     """(HR@10, NDCG@10) of the top 10 for the profile against the held-out likes (``pos``: QID -> item index)."""
     scores, _reason = rec.item_scores(Profile(liked=liked, disliked=disliked), hide_users=(key,))

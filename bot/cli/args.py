@@ -14,8 +14,23 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
-__all__ = ["at_least", "non_negative_int", "port", "positive_float", "positive_int", "unit_interval"]
+__all__ = [
+    "MAX_USER_KEY",
+    "at_least",
+    "check_user_key",
+    "non_negative_int",
+    "port",
+    "positive_float",
+    "positive_int",
+    "unit_interval",
+    "user_key",
+]
+
+MAX_USER_KEY = 128
+"""Longest user key the terminal and scripted chats take, in characters (profiles are stored per key;
+the channels' own keys, ``tg:<id>`` and ``web:<id>``, are far shorter)."""
 
 
 def _int(text: str) -> int:
@@ -49,7 +64,7 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-def at_least(minimum: int):
+def at_least(minimum: int) -> Callable[[str], int]:
     """An argparse type: an integer >= ``minimum`` (e.g. ``at_least(2)`` for cross-validation folds).
 
     Returns:
@@ -106,3 +121,28 @@ def unit_interval(text: str) -> float:
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1 (exclusive)")
     return value
+
+
+def check_user_key(key: str) -> str:
+    """A user key as the chats take it: not blank, at most :data:`MAX_USER_KEY` characters (kept as typed).
+
+    Raises:
+        ValueError: blank, or too long (one line saying which).
+    """
+    if not key.strip():
+        raise ValueError("the user key must not be empty")
+    if len(key) > MAX_USER_KEY:
+        raise ValueError(f"the user key is too long ({len(key)} characters, at most {MAX_USER_KEY})")
+    return key
+
+
+def user_key(text: str) -> str:
+    """argparse type of ``--user``: see :func:`check_user_key`.
+
+    Raises:
+        argparse.ArgumentTypeError: blank or too long.
+    """
+    try:
+        return check_user_key(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (e.g. --user alice)") from None

@@ -33,24 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from bot import paths
+from bot.cli.bench_telegram import BENCH_TEXTS  # the same texts, so the two figures compare
 from bot.turns import Reply, Turn
 from corsbot_errors import ConfigError
 
 __all__ = ["BenchResult", "run_bench", "run_client"]
 
-BENCH_TEXTS = (
-    "hi",
-    "I like Christopher Nolan",
-    "I love science fiction films",
-    "I don't like horror films",
-    "I liked The Matrix",
-    "help",
-    "show me my profile",
-    "I love Tom Hanks",
-    "recommend me something",
-    "thanks",
-)
-"""The Telegram bench's texts (``bot/cli/bench_telegram.py``), so the two figures compare."""
 _CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 

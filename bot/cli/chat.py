@@ -42,11 +42,15 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot import paths
-from bot.cli.args import positive_int
+from bot.cli.args import positive_int, user_key
 from bot.turns import Reply, Turn
+
+if TYPE_CHECKING:
+    from bot.dialog.manager import DialogManager
+    from logs.record import LogRecord
 
 logger = logging.getLogger(__name__)
 
@@ -59,13 +63,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--user",
         type=user_key,
         default="cli:local",
-        help="user key, not empty (profiles persist per user key; default cli:local)",
+        help="user key, not empty, at most 128 characters (profiles persist per user key; default cli:local)",
     )
     chat.add_argument(
         "--jsonl",
         action="store_true",
         help='scripted: one JSON object per line in ({"user": U, "text": T} or {"user": U, "press": PAYLOAD}, '
-        'optional "domain"), one per reply out (text, choices, image, intent, events, recognizedObjects); '
+        'optional "domain"; without "user" the line is --user\'s), one per line out (text, choices, image, intent, '
+        "events, recognizedObjects; an error for a bad or blank line); "
         'each user is switched to --domain at their first line, unless the line has its own "domain"',
     )
     chat.add_argument(
@@ -105,17 +110,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     replay.set_defaults(handler=_replay_cli)
 
 
-def user_key(text: str) -> str:
-    """argparse type of ``--user``: a non-blank key (kept as typed).
-
-    Raises:
-        argparse.ArgumentTypeError: empty or only spaces.
-    """
-    if not text.strip():
-        raise argparse.ArgumentTypeError("the user key must not be empty (e.g. --user alice)")
-    return text
-
-
 def render_plain(reply: Reply) -> str:
     """A reply as terminal text, buttons numbered ``[1] label``."""
     text = reply.text
@@ -126,7 +120,7 @@ def render_plain(reply: Reply) -> str:
     return text
 
 
-def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
+def chat(dm: DialogManager, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
     """Run a terminal chat until end of input; returns 0."""
     reply = dm.handle(Turn(user, f"/{domain}"))
     print(f"bot> {render_plain(reply)}", file=stdout, flush=True)
@@ -135,12 +129,21 @@ def chat(dm, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
         payload, interaction = None, "NL"
         stripped = text.strip()
         # only ASCII digits press a button ("²" and "٣" are digits to str.isdigit, not to int())
-        if stripped.isascii() and stripped.isdigit() and reply.choices and 1 <= int(stripped) <= len(reply.choices):
+        if stripped.isascii() and stripped.isdigit() and reply.choices:
+            if not 1 <= int(stripped) <= len(reply.choices):  # a typo of a button number, not a message
+                print(f"bot> {_no_such_button(stripped, len(reply.choices))}", file=stdout, flush=True)
+                continue
             choice = reply.choices[int(stripped) - 1]
             text, payload, interaction = choice.label, choice.payload, "mixed"
         reply = dm.handle(Turn(user, text, payload=payload, interaction_type=interaction))
         print(f"bot> {render_plain(reply)}", file=stdout, flush=True)
     return 0
+
+
+def _no_such_button(number: str, buttons: int) -> str:
+    """The terminal chat's answer to a button number the last reply does not have (nothing is sent)."""
+    which = "button 1" if buttons == 1 else f"buttons 1 to {buttons}"
+    return f"There is no button {number}: the last answer has {which}. Type a number among them, or a message."
 
 
 def elicitation_setting(args: argparse.Namespace) -> str:
@@ -172,7 +175,9 @@ def _chat_cli(args: argparse.Namespace) -> int:
     return chat(dm, user=args.user, domain=args.domain, stdin=sys.stdin, stdout=sys.stdout)
 
 
-def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
+def replay_file(
+    dm: DialogManager, path: Path, *, run_id: str, limit_users: int | None = None
+) -> tuple[list[LogRecord], list[LogRecord], int, float]:
     """Replay one dataset file; returns ``(logged, ours, exceptions, seconds)``.
 
     ``logged`` and ``ours`` are aligned lists of ``LogRecord`` (ours[i] answers logged[i]).
@@ -187,7 +192,9 @@ def replay_file(dm, path: Path, *, run_id: str, limit_users: int | None = None):
     result = read_records(path)
     for problem in result.problems:  # each names the file and the record's index
         print(f"corsbot: warning: skipped {problem}", file=sys.stderr)
-    logged, ours, exceptions = [], [], 0
+    logged: list[LogRecord] = []
+    ours: list[LogRecord] = []
+    exceptions = 0
     started = time.perf_counter()
     users = conversations(result.records)
     for n, (user_id, records) in enumerate(users.items()):

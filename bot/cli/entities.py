@@ -12,10 +12,18 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import paths
 from bot.cli.args import non_negative_int
+
+if TYPE_CHECKING:
+    from nlu.entity_eval import AuditCounts, EvalRecord, PreferenceTask
+    from nlu.linker import EntityLinker
+    from nlu.sentiment import SentimentRecognizer
+    from recommender.kb import KnowledgeBase
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +43,7 @@ def register(nlu_sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _eval_records(path: Path):
+def _eval_records(path: Path) -> list[EvalRecord]:
     from logs.record import read_records
     from logs.schema import parse_objects, split_list
     from nlu.entity_eval import EvalRecord
@@ -70,7 +78,6 @@ def run(args: argparse.Namespace) -> int:
         extract_ratings,
         extract_tasks,
         latency_summary,
-        simulate_task,
         summary_line,
         vader_baseline,
     )
@@ -153,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{domain} (audited gold: {_counts_text(counts)}): {summary_line(audited)}")
         print(f"{domain}: {summary_line(scores)}")
         if args.errors:
-            _print_errors(tasks, linker, sentiment, kb, args.errors, simulate_task)
+            _print_errors(tasks, linker, sentiment, kb, args.errors)
         total.add(scores)
     if not evaluated:
         print("corsbot: error: no domain could be evaluated (build the KB first: `corsbot kb build`)", file=sys.stderr)
@@ -183,14 +190,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _counts_text(counts) -> str:
+def _counts_text(counts: AuditCounts) -> str:
     return (
         f"{counts.tasks_unnamed} tasks with an unnamed gold QID dropped, {counts.signs_flipped} signs "
         f"set by the message, {counts.polarity_excluded} message-level signs not scored"
     )
 
 
-def _print_errors(tasks, linker, sentiment, kb, limit, simulate_task) -> None:
+def _print_errors(
+    tasks: Sequence[PreferenceTask],
+    linker: EntityLinker,
+    sentiment: SentimentRecognizer,
+    kb: KnowledgeBase,
+    limit: int,
+) -> None:
+    from nlu.entity_eval import simulate_task
+
     shown = 0
     for task in tasks:
         if not task.gold or shown >= limit:

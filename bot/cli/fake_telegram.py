@@ -10,10 +10,15 @@ token and ``--base-url`` this command prints.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
+from typing import TYPE_CHECKING, Any
 
 from bot.cli.args import port as port_number
+
+if TYPE_CHECKING:
+    from bot.channels.fake_bot_api import FakeTelegram
 
 USER = 1
 
@@ -41,7 +46,7 @@ def _cli(args: argparse.Namespace) -> int:
               f"  TELEGRAM_BOT_TOKEN={TOKEN} corsbot telegram --base-url http://127.0.0.1:{fake.port}/bot\n"
               "then type messages here (Ctrl-D quits; /press N taps the N-th button of the last answer)",
               flush=True)  # fmt: skip
-        last: dict | None = None
+        last: dict[str, Any] | None = None
         for line in sys.stdin:
             text = line.rstrip("\n")
             if not text.strip():
@@ -58,13 +63,18 @@ def _cli(args: argparse.Namespace) -> int:
             else:
                 fake.push_text(USER, text)
             deadline = time.monotonic() + 30
-            fake.wait_for(lambda n=seen: len(fake.events) > n, timeout=30)
+            fake.wait_for(functools.partial(_events_after, fake, seen), timeout=30)
             time.sleep(0.3)  # a reply may come in several messages
             if len(fake.events) == seen and time.monotonic() >= deadline:
                 print("  (no answer within 30 s: is the bot running with the --base-url above?)")
             for event in fake.events[seen:]:
                 body = event["text"] if event["text"] is not None else (event["caption"] or "")
-                buttons = "  ".join(f"[{label}]" for row in event["buttons"] for label, _ in row)
-                print(f"bot> {body}" + (f"\n     {buttons}" if buttons else ""), flush=True)
+                shown = "  ".join(f"[{label}]" for row in event["buttons"] for label, _ in row)
+                print(f"bot> {body}" + (f"\n     {shown}" if shown else ""), flush=True)
                 last = event
     return 0
+
+
+def _events_after(fake: FakeTelegram, seen: int) -> bool:
+    """The bot sent or edited a message since ``seen`` events."""
+    return len(fake.events) > seen

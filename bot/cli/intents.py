@@ -34,13 +34,18 @@ import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import paths
 from bot.cli.args import at_least, non_negative_int
 from bot.corrections import apply_corrections
 from logs.record import iter_records
 from logs.schema import split_list
+
+if TYPE_CHECKING:
+    from bot.corrections import Correction
+    from logs.record import LogRecord
+    from nlu.intents import IntentExample
 
 logger = logging.getLogger(__name__)
 
@@ -134,8 +139,8 @@ def sha256_of(path: Path) -> str:
 
 
 def examples_from_files(
-    files: Sequence[Path], *, validated_only: bool = False, corrections: Mapping[str, Any] | None = None
-) -> tuple[list[Any], list[dict[str, Any]], list[str]]:
+    files: Sequence[Path], *, validated_only: bool = False, corrections: Mapping[str, Correction] | None = None
+) -> tuple[list[IntentExample], list[dict[str, Any]], list[str]]:
     """Read dataset-format files into intent examples.
 
     Args:
@@ -154,7 +159,7 @@ def examples_from_files(
     Raises:
         RecordError: a file is missing, a directory, not a JSON array of records, ... (one line).
     """
-    examples: list[Any] = []
+    examples: list[IntentExample] = []
     info: list[dict[str, Any]] = []
     problems: list[str] = []
     for path in files:
@@ -184,7 +189,7 @@ def examples_from_files(
     return examples, info, problems
 
 
-def stored_corrections() -> dict[str, Any]:
+def stored_corrections() -> dict[str, Correction]:
     """The researcher's corrections in the bot's database (none when there is no database yet)."""
     from bot.corrections import open_for_log
     from logs.store import StoreError
@@ -200,17 +205,17 @@ _Row = tuple[int, int, str, str, str, str, bool, str]
 """A record as training reads it: timestampStart, position, message, intent, contexts, events, toCheck, domain."""
 
 
-def _row(rec: Any, n: int, domain: str) -> _Row:
+def _row(rec: LogRecord, n: int, domain: str) -> _Row:
     return (rec.timestamp_start, n, rec.message or "", sys.intern(rec.intent), sys.intern(rec.contexts),
             sys.intern(rec.events), rec.to_check, domain)  # fmt: skip
 
 
-def _examples(by_user: dict[int, list[_Row]], *, group: str, validated_only: bool) -> list[Any]:
+def _examples(by_user: dict[int, list[_Row]], *, group: str, validated_only: bool) -> list[IntentExample]:
     """Each user's records in conversation order, each message with the contexts and events of the
     user's previous record (see the module docstring); ``by_user`` is emptied as it is read."""
     from nlu.intents import IntentExample
 
-    out: list[Any] = []
+    out: list[IntentExample] = []
     for user in sorted(by_user):
         rows = sorted(by_user.pop(user))  # by time, then file order (the released timestamps are 1 s apart)
         prev: _Row | None = None
@@ -229,7 +234,7 @@ def _examples(by_user: dict[int, list[_Row]], *, group: str, validated_only: boo
 
 def log_training_records(
     sessions: Sequence[str] | None, *, validated_only: bool = False
-) -> tuple[list[Any], dict[str, Any]]:
+) -> tuple[list[IntentExample], dict[str, Any]]:
     """The bot's logged turns as intent examples, with the researcher's corrections applied
     (:mod:`bot.corrections`): the log of ``$CORSBOT_DATABASE_URL`` or ``$CORSBOT_HOME/corsbot.sqlite3``.
 
@@ -288,7 +293,7 @@ def _logged_domains(message_ids: Sequence[str]) -> dict[str, str]:
     return {mid: t.annotation.domain for mid, t in turns.items() if t.annotation is not None and t.annotation.domain}
 
 
-def _extra_examples() -> list[Any]:
+def _extra_examples() -> list[IntentExample]:
     from nlu.augment import augmented_examples
     from nlu.intents import agent_examples, smalltalk_examples
 
@@ -311,7 +316,7 @@ def _train_command(args: argparse.Namespace) -> int:
     has_live = (live / "recognizer.json").exists()
     out = Path(args.out or (paths.intent_candidate() if has_live else live))
     log_info: dict[str, Any] | None = None
-    log_examples: list[Any] = []
+    log_examples: list[IntentExample] = []
     if args.logs:  # first: a wrong session is one clear line before the files are read
         log_examples, log_info = log_training_records(args.session, validated_only=args.validated_only)
     corrections = stored_corrections()
@@ -383,7 +388,7 @@ def _train_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cv_figure(examples: Sequence[Any], extra: Sequence[Any], folds: int) -> dict[str, Any] | None:
+def _cv_figure(examples: Sequence[IntentExample], extra: Sequence[IntentExample], folds: int) -> dict[str, Any] | None:
     """The CV figure of the recipe on ``examples`` (:mod:`bot.intent_models`), or None (``folds`` 0, or
     fewer conversations than folds: said on stderr)."""
     if folds <= 0:

@@ -6,7 +6,9 @@ Input, one object per line::
     {"user": "alice", "press": "role:P50@3"}              # a button's payload, as sent with a reply
     {"user": "bob", "text": "I like Dune", "domain": "book"}
 
-``user`` is optional (default: ``--user``). Each user is switched to ``--domain`` at their first line
+``user`` is optional: a line without it is the ``--user`` user's (default ``cli:local``), one user for all
+such lines; given, it must be a non-blank string of at most ``bot.cli.args.MAX_USER_KEY`` (128)
+characters. Each user is switched to ``--domain`` at their first line
 of the run, as plain ``corsbot chat --domain`` does at start (a user known from an earlier run may be
 in another domain); a line's own ``domain`` wins, and switches that user to it. A switch is a logged
 ``/book`` turn whose reply is not written, made only when the user is not in the domain already. A press is
@@ -20,27 +22,30 @@ Output, one object per input line, in order::
      "recognizedObjects": "Q39829+"}
 
 ``intent``, ``events`` and ``recognizedObjects`` are those logged for the turn (dataset format). A line
-that is not such an object gets ``{"error": "line 3: ..."}`` and the next line is read. This format is
+that is not such an object (a blank line too) gets ``{"error": "line 3: ..."}`` and the next line is read,
+so the N-th output line always answers the N-th input line. This format is
 kept stable: scripted tests and outside evaluation tools drive the bot through it.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from bot.cli.args import check_user_key
 from bot.turns import Choice, Reply, Turn
 from nlu.understand import DOMAIN_WORDS
 
+if TYPE_CHECKING:
+    from bot.dialog.manager import DialogManager
 
-def chat_jsonl(dm: Any, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
+
+def chat_jsonl(dm: DialogManager, *, user: str, domain: str, stdin: TextIO, stdout: TextIO) -> int:
     """Run the scripted chat until end of input (see the module docstring); returns 0."""
     last_choices: dict[str, tuple[Choice, ...]] = {}
     seen: set[str] = set()  # users who had a line in this run (the first one puts them in ``domain``)
     dm.default_domain = domain
     for number, line in enumerate(stdin, 1):
-        if not line.strip():
-            continue
         try:
             request = _request(line, number, default_user=user)
         except ValueError as exc:
@@ -65,6 +70,13 @@ def chat_jsonl(dm: Any, *, user: str, domain: str, stdin: TextIO, stdout: TextIO
 
 
 def _request(line: str, number: int, *, default_user: str) -> dict[str, str]:
+    """The line's request (``user``, ``text`` or ``press``, optional ``domain``).
+
+    Raises:
+        ValueError: ``line <number>: <what is wrong>``.
+    """
+    if not line.strip():
+        raise ValueError(f"line {number}: empty line (one JSON object per line)")
     try:
         obj = json.loads(line)
     except ValueError:
@@ -72,8 +84,12 @@ def _request(line: str, number: int, *, default_user: str) -> dict[str, str]:
     if not isinstance(obj, dict):
         raise ValueError(f"line {number}: not a JSON object")
     user = obj.get("user", default_user)
-    if not isinstance(user, str) or not user.strip():
+    if not isinstance(user, str):
         raise ValueError(f"line {number}: 'user' must be a non-empty string")
+    try:
+        check_user_key(user)
+    except ValueError as exc:
+        raise ValueError(f"line {number}: 'user': {exc}") from None
     text, press = obj.get("text"), obj.get("press")
     if (text is None) == (press is None):
         raise ValueError(f"line {number}: give exactly one of 'text' and 'press'")
@@ -88,7 +104,7 @@ def _request(line: str, number: int, *, default_user: str) -> dict[str, str]:
     return request
 
 
-def _answer(dm: Any, user: str, reply: Reply) -> dict[str, object]:
+def _answer(dm: DialogManager, user: str, reply: Reply) -> dict[str, object]:
     records = dm.last_records(user, 1)
     record = records[0] if records else None
     return {

@@ -158,6 +158,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from recommender.sparql import (
         DEFAULT_MIN_ITEMS,
         DEFAULT_MIN_SHARE_OF_PREVIOUS,
+        Backend,
         RemoteBackend,
         build_snapshot,
         open_embedded,
@@ -165,9 +166,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     )
 
     domains = args.domain or list(paths.DOMAINS)
+    backend: Backend
     if args.endpoint:
-        backend = RemoteBackend(args.endpoint, timeout_s=args.timeout, batch_size=args.batch_size or 200)
-        print(f"endpoint: {args.endpoint} answers (self-check {backend.check():.2f} s)")
+        remote = RemoteBackend(args.endpoint, timeout_s=args.timeout, batch_size=args.batch_size or 200)
+        print(f"endpoint: {args.endpoint} answers (self-check {remote.check():.2f} s)")
+        backend = remote
     else:
         store = args.store or paths.kb_store()
         dump = args.dump or paths.wikidata_dump()
@@ -327,7 +330,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def describe(kb: KnowledgeBase, qid: str, *, limit: int = 15) -> Iterable[str]:
     """Lines describing ``qid`` in ``kb``: name, details, values by role, reverse values, roles."""
-    from recommender.schema import role_name
+    from recommender.schema import PID, QID, role_name
 
     d = kb.details(qid)
     kind = "item" if kb.is_item(qid) else "value"
@@ -352,7 +355,7 @@ def describe(kb: KnowledgeBase, qid: str, *, limit: int = 15) -> Iterable[str]:
         if value is not None:
             yield f"  {name}: {value}"
     for title, pairs in (("has", kb.item_values(qid)), ("is the value of", kb.value_items(qid))):
-        grouped: dict[str, list[str]] = {}
+        grouped: dict[PID, list[QID]] = {}
         for pid, other in pairs:
             grouped.setdefault(pid, []).append(other)
         for pid, others in grouped.items():

@@ -21,10 +21,16 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import paths
 from corsbot_errors import ConfigError
+
+if TYPE_CHECKING:
+    from bot.channels.web.store import StoredTurn
+    from bot.pgstore.store import PgLogStore
+    from logs.record import LogRecord
+    from logs.store import LogStore
 
 _DB_HELP = (
     "SQLite log database (default: the PostgreSQL database of $CORSBOT_DATABASE_URL if set, "
@@ -32,7 +38,7 @@ _DB_HELP = (
 )
 
 
-def open_log(db: Path | None) -> Any:
+def open_log(db: Path | None) -> LogStore | PgLogStore:
     """The session log to read: ``db`` (SQLite) if given, else ``$CORSBOT_DATABASE_URL``'s PostgreSQL
     database, else ``<home>/corsbot.sqlite3``. Both have ``records``, ``sessions``, ``count`` and ``path``.
 
@@ -136,7 +142,7 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sgd(db: Path | None, records: list[Any], corrected: frozenset[str]) -> list[dict[str, Any]]:
+def _sgd(db: Path | None, records: list[LogRecord], corrected: frozenset[str]) -> list[dict[str, Any]]:
     """The web channel's conversations whose turns are among ``records`` as schema-guided dialogues."""
     from bot.channels.web.store import WebStore
     from bot.compose import database_url
@@ -149,7 +155,7 @@ def _sgd(db: Path | None, records: list[Any], corrected: frozenset[str]) -> list
         turns = store.turns_by_message(list(by_id))
         pids = sorted({t.pid for t in turns.values()})
         participants = {pid: store.participant(pid) for pid in pids}
-        conversations: dict[str, list[Any]] = {}
+        conversations: dict[str, list[StoredTurn]] = {}
         for turn in store.all_turns(pids):
             who = participants.get(turn.pid)
             conversations.setdefault(f"{who.study if who else 'web'}/{turn.pid}", []).append(turn)

@@ -29,14 +29,19 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bot import paths
 from bot.cli.oracle import Option, own_name, pick_option, question_of
 from bot.turns import Reply, Turn
 from logs.schema import parse_objects
-from nlu.realistic_eval import RealisticSentence, TurnOutcome, by_group, load_sentences, score
+from nlu.realistic_eval import GoldEntity, RealisticSentence, TurnOutcome, by_group, load_sentences, score
 from nlu.textnorm import fold
+
+if TYPE_CHECKING:
+    from bot.dialog.manager import DialogManager
+    from bot.services import Services
+    from recommender.kb import KnowledgeBase
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_cli)
 
 
-def _names(entity: Any) -> list[str]:
+def _names(entity: GoldEntity) -> list[str]:
     return [n for n in {fold(entity.label), fold(entity.mention)} if n]
 
 
@@ -107,7 +112,11 @@ def _about_answered(reply: Reply, sentence: RealisticSentence, answered: set[int
 
 
 def run_sentence(
-    dm: Any, sentence: RealisticSentence, user: str, seeds: list[str], describe: Callable[[str], str] | None = None
+    dm: DialogManager,
+    sentence: RealisticSentence,
+    user: str,
+    seeds: list[str],
+    describe: Callable[[str], str] | None = None,
 ) -> TurnOutcome:
     """Send one sentence (after its context) and answer the questions; see the module docstring.
     ``describe(qid)``: the bot's option name of an entity of the sentence's domain (see :func:`_answer`)."""
@@ -144,13 +153,24 @@ def run_sentence(
     return outcome
 
 
-def _seeds(services: Any, domain: str) -> list[str]:
+def _snapshot_kb(services: Services, domain: str) -> KnowledgeBase:
+    """The domain's knowledge base as loaded from its snapshot (the test set needs its popularity and
+    merged genres, which the dialog's ``KnowledgeBaseLike`` does not name)."""
+    from recommender.kb import KnowledgeBase
+
     kb = services.domain(domain).kb
+    if not isinstance(kb, KnowledgeBase):
+        raise TypeError(f"the realistic test set runs on a loaded snapshot, not on {type(kb).__name__}")
+    return kb
+
+
+def _seeds(services: Services, domain: str) -> list[str]:
+    kb = _snapshot_kb(services, domain)
     ranked = sorted(kb.items, key=lambda q: (-kb.popularity(q), q))
     return list(ranked[:SEED_ITEMS])
 
 
-def evaluate_file(dm: Any, services: Any, path: Path, *, errors: int, out_dir: Path) -> str:
+def evaluate_file(dm: DialogManager, services: Services, path: Path, *, errors: int, out_dir: Path) -> str:
     """Run and score one file; print the breakdowns; return its ``understanding`` key=value part."""
     sentences = load_sentences(path)
     seeds: dict[str, list[str]] = {}
@@ -160,16 +180,16 @@ def evaluate_file(dm: Any, services: Any, path: Path, *, errors: int, out_dir: P
         if sentence.domain not in seeds:
             seeds[sentence.domain] = _seeds(services, sentence.domain)
         user = f"realistic:{path.stem}:{n}"
-        kb = services.domain(sentence.domain).kb
+        kb = _snapshot_kb(services, sentence.domain)
         describe = functools.partial(own_name, kb)
         pairs.append((sentence, run_sentence(dm, sentence, user, seeds[sentence.domain], describe)))
     seconds = time.perf_counter() - started
 
     def in_kb(domain: str, qid: str) -> bool:
-        return bool(services.domain(domain).kb.has(qid))
+        return services.domain(domain).kb.has(qid)
 
     def canonical(domain: str, qid: str) -> str:
-        return str(services.domain(domain).kb.canonical(qid))
+        return _snapshot_kb(services, domain).canonical(qid)
 
     for name, scores in by_group(pairs, lambda s: s.domain, in_kb, canonical).items():
         print(f"{path.name} {name}: {scores.line()}")

@@ -198,7 +198,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from recommender.rec_eval import KNN_NEIGHBOURS, evaluate_domain, markdown_report, study_interactions, summary_line
     from recommender.recommend import domain_weighting
 
-    options: dict[str, object] = {}
+    options: rec_data.RecommenderOptions = {}
     if args.prior_mass is not None:
         options["prior_mass"] = args.prior_mass
     if args.damping is not None:
@@ -235,8 +235,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         users = study_users(domain)
         # the collaborative graph: every study user's likes; each user's own node is hidden
         # during their cases (evaluate_domain), so only OTHER users' likes are used
-        interactions = None if args.no_collaborative else study_interactions(users)
-        rec = rec_data.load_recommender(domain, interactions=interactions, **options)
+        options["interactions"] = None if args.no_collaborative else study_interactions(users)
+        rec = rec_data.load_recommender(domain, **options)
         result = evaluate_domain(rec, users, seed=args.seed, knn_neighbours=args.knn_neighbours or KNN_NEIGHBOURS)
         results[domain] = result
         print(

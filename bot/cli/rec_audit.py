@@ -30,9 +30,11 @@ session's number.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -43,10 +45,14 @@ from bot.dialog.context import DialogConfig, TurnContext
 from bot.services import DomainServices, Services
 from bot.state import DialogState
 from bot.turns import Turn
+from nlu.intents import IntentPrediction
 from nlu.sentiment import Polarity
 from nlu.understand import Reading, TurnParse
 from recommender.audit import OptionList, Session, Shown
 from recommender.audit_lists import ShownList
+from recommender.kb import KnowledgeBase
+from recommender.recommend import Recommender
+from recommender.schema import QID
 from recommender.values import Profile
 
 logger = logging.getLogger(__name__)
@@ -58,15 +64,36 @@ MAX_NAMED = 6
 
 
 class _NoModel:
-    """Stands in for the intent and sentiment models: the handlers called here never use them."""
+    """Stands in for the intent and sentiment models: the handlers called here never use them.
 
-    def __getattr__(self, name: str) -> Any:
-        raise AttributeError(f"the audit calls no NLU model ({name})")
+    Raises:
+        RuntimeError: on any call (a handler that started to use a model would be audited wrongly).
+    """
+
+    def predict(
+        self, text: str, contexts: Sequence[str] = (), *, events: Sequence[str] | None = None, domain: str | None = None
+    ) -> IntentPrediction:
+        raise RuntimeError("the audit calls no intent model")
+
+    def polarities(self, text: str, spans: Sequence[tuple[int, int]]) -> Sequence[Polarity]:
+        raise RuntimeError("the audit calls no sentiment model")
+
+    def message_polarity(self, text: str) -> Polarity:
+        raise RuntimeError("the audit calls no sentiment model")
 
 
 def audit_services(domain: str, services: DomainServices) -> Services:
     """:class:`bot.services.Services` over one loaded domain (no intent or sentiment model)."""
-    return Services(_NoModel(), _NoModel(), lambda name: services)  # type: ignore[arg-type]
+    return Services(_NoModel(), _NoModel(), lambda name: services)
+
+
+def _loaded(services: DomainServices) -> tuple[KnowledgeBase, Recommender]:
+    """The real knowledge base and recommender behind a domain :func:`bot.compose.load_domain` built (the
+    audit reads more of them than the dialog's protocols name: descriptions, the recommender's graph)."""
+    kb, recommender = services.kb, services.recommender
+    if not isinstance(kb, KnowledgeBase) or not isinstance(recommender, Recommender):
+        raise TypeError(f"the audit runs on a loaded snapshot, not on {type(kb).__name__}")
+    return kb, recommender
 
 
 def _ctx(services: Services, state: DialogState, parse: TurnParse) -> TurnContext:
@@ -182,7 +209,7 @@ def _state_dislikes(
     from bot.dialog.recommendations import on_session_constraint, on_skip_item
     from recommender.constraints import CREATOR_PIDS
 
-    state, kb = ctx.state, ctx.kb
+    state, (kb, _recommender) = ctx.state, _loaded(ctx.domain)
     items = list(state.rec_list)
     lists: list[ShownList] = []
     if not items:
@@ -227,9 +254,10 @@ def _state_dislikes(
     return lists
 
 
-def _values_of(kb: Any, items: list[str], rng: random.Random) -> list[str]:
+def _values_of(kb: KnowledgeBase, items: list[str], rng: random.Random) -> list[str]:
     """Labelled property values of the list's items (genres first), shuffled: what a person may reject."""
-    genres, others = [], []
+    genres: list[str] = []
+    others: list[str] = []
     for item in items[1:] or items:
         for pid, value in kb.item_values(item):
             if kb.is_item(value) or kb.label(value) == value:
@@ -241,12 +269,12 @@ def _values_of(kb: Any, items: list[str], rng: random.Random) -> list[str]:
     return list(dict.fromkeys([*genres[:1], *others[:1], *genres[1:2], *others[1:]]))
 
 
-def _reading(kb: Any, qid: str) -> Reading:
+def _reading(kb: KnowledgeBase, qid: str) -> Reading:
     """A disliked mention of ``qid`` (linked already: the audit checks the lists, not the linker)."""
     from nlu.linker import Candidate, Mention
 
     label = kb.label(qid)
-    candidate = Candidate(qid, label, 1.0, kb.is_item(qid), tuple(kb.roles(qid))[:1], kb.description(qid))
+    candidate = Candidate(QID(qid), label, 1.0, kb.is_item(qid), tuple(kb.roles(qid))[:1], kb.description(qid))
     return Reading(Mention(label, 0, len(label), (candidate,), False), Polarity.NEGATIVE)
 
 
@@ -259,7 +287,7 @@ def _skip_a_suggestion(services: Services, ctx: TurnContext, shown: list[Shown])
 
     state = ctx.state
     offered = elicitation_suggestions(
-        ctx.domain.recommender,  # type: ignore[arg-type]
+        _loaded(ctx.domain)[1],
         profile_of(ctx),
         k=1,
         exclude=(*state.rec_list, *answered(ctx)),
@@ -273,12 +301,12 @@ def _skip_a_suggestion(services: Services, ctx: TurnContext, shown: list[Shown])
     state.pending = None
 
 
-def _turn(handler: Any, ctx: TurnContext) -> Outcome:
+def _turn(handler: Callable[[TurnContext], Outcome], ctx: TurnContext) -> Outcome:
     """A handler's outcome with the step the dialog manager runs after every handler
     (``recommendations.after_turn``: a dislike applies at once to the rest of the list)."""
     from bot.dialog.recommendations import after_turn
 
-    outcome: Outcome = handler(ctx)
+    outcome = handler(ctx)
     after_turn(ctx, outcome)
     return outcome
 
@@ -289,7 +317,7 @@ def _with(parse: TurnParse, **changes: Any) -> TurnParse:
     return replace(parse, **changes)
 
 
-def run_audit(args: Any) -> int:
+def run_audit(args: argparse.Namespace) -> int:
     """Handler of ``corsbot rec audit``."""
     from bot.cli.rec_data import study_users
     from bot.compose import load_domain
@@ -308,7 +336,7 @@ def run_audit(args: Any) -> int:
             simulate(domain, services, key, profile, seed=args.seed * 1_000_003 + n)
             for n, (key, profile) in enumerate(profiles)
         ]
-        result = audit(dom.recommender, sessions)  # type: ignore[arg-type]
+        result = audit(_loaded(dom)[1], sessions)
         results[domain] = result
         print(
             f"{domain}: sessions={result.sessions} explanations={result.explanations} claims={result.claims} "

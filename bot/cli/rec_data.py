@@ -5,15 +5,27 @@ each other (tests replace :func:`load_recommender` here)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from bot import paths
 from bot.likes import study_likes
 
 if TYPE_CHECKING:
     from recommender.rec_eval import StudyUser
+    from recommender.recommend import Recommender
+    from recommender.weighting import GraphWeighting
+
+
+class RecommenderOptions(TypedDict, total=False):
+    """The options of ``recommender.recommend.Recommender`` a ``rec`` command may set (absent: its default)."""
+
+    damping: float
+    prior_mass: float
+    method: str
+    weighting: GraphWeighting
+    interactions: Mapping[str, Iterable[str]] | None  # user key -> liked QIDs (collaborative edges)
 
 
 def study_users(domain: str, files: Sequence[Path] | None = None) -> list[StudyUser]:
@@ -28,7 +40,7 @@ def study_users(domain: str, files: Sequence[Path] | None = None) -> list[StudyU
     return [StudyUser(key, liked, disliked) for key, (liked, disliked) in study_likes(domain, files).items()]
 
 
-def load_recommender(domain: str, **options: object):
+def load_recommender(domain: str, **options: Unpack[RecommenderOptions]) -> Recommender:
     """Load the domain's KB snapshot and build its recommender.
 
     Raises:
@@ -38,7 +50,7 @@ def load_recommender(domain: str, **options: object):
     from recommender.recommend import Recommender
 
     kb = KnowledgeBase.load(paths.kb_snapshot(domain))
-    return Recommender(kb, **options)  # type: ignore[arg-type]
+    return Recommender(kb, **options)
 
 
 def out_dir(args: argparse.Namespace) -> Path:
@@ -48,4 +60,4 @@ def out_dir(args: argparse.Namespace) -> Path:
     return out
 
 
-__all__ = ["load_recommender", "out_dir", "study_users"]
+__all__ = ["RecommenderOptions", "load_recommender", "out_dir", "study_users"]

@@ -18,6 +18,7 @@ from bot.dialog.acts import PREFERENCE_QUESTIONS, ConfirmQuestion, ItemQuestion,
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
 from bot.dialog.revisions import revise
+from bot.dialog.role_values import ask_role_values, store_all_values
 from bot.dialog.suggest import nameable_item, suggest
 from bot.turns import Choice
 from logs.schema import Event
@@ -135,8 +136,6 @@ def on_preference(ctx: TurnContext) -> Outcome:
     outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
     if ctx.config.elicitation is not None and ctx.state.pending is None and ctx.parse.role_opinions:
         # the successor study's protocol: "I like Pulp Fiction for the director" -> its director, confirmed
-        from bot.dialog.suggestions import ask_role_values
-
         items = [t.qid for t in ctx.state.last_stored if ctx.kb.is_item(t.qid)]
         if items and ctx.config.elicitation(ctx.state.domain) is not None:
             ask_role_values(ctx, items[-1], ctx.parse.role_opinions, outcome)
@@ -213,8 +212,6 @@ def on_answer(ctx: TurnContext) -> Outcome:
         task.role = task.roles[choice]
         queue.insert(0, task)
     elif isinstance(question, ConfirmQuestion) and task.all_values:  # "Do you like all of them: A, B?"
-        from bot.dialog.suggestions import store_all_values
-
         # "I don't like them" at "You don't like these of X: A, B. Right?" is a yes
         agrees = parse.opinion_of_open == task.polarity if parse.opinion_of_open else choice == 0
         store_all_values(ctx, task, agrees, outcome)

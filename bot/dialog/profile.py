@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 from bot import messages as msg
+from bot.agent_spec import satisfied
 from bot.dialog.acts import PREFERENCE_QUESTIONS, DeleteChoice, Outcome, ResetChoice, ResetConfirm, RoleQuestion
 from bot.dialog.context import TurnContext
 from bot.dialog.preferences import shares_a_word
 from bot.dialog.questions import MAX_CHOICES, ask_options, close_questions
 from bot.dialog.render import display, has_name
 from bot.turns import Choice
-from logs.schema import Event
+from logs.schema import Event, Intent
 from nlu.textnorm import fold
 from nlu.understand import RESET_INTENTS
 from recommender.schema import role_name
@@ -147,8 +148,14 @@ _SCOPES = {intent: scope for scope, intent in RESET_INTENTS.items()}
 
 
 def on_reset_choice(ctx: TurnContext) -> Outcome:
-    """What to reset was chosen (button ``reset:<scope>`` or words): confirm it first."""
+    """What to reset was chosen (button ``reset:<scope>`` or words): confirm it first.
+
+    A press is taken only while the buttons of "What should I reset?" are current (its follow-up context is
+    active, as for the typed words): a ``reset:`` payload sent with no such buttons on screen (a script, an
+    old message) is refused like a stale button, and logged as a fallback."""
     payload = ctx.parse.payload
+    if payload is not None and payload.kind == "reset" and not satisfied(ctx.parse.intent, ctx.state.contexts):
+        return Outcome(msg.STALE_QUESTION, intent=Intent.FALLBACK.value)
     what = payload.value if payload is not None and payload.kind == "reset" else _SCOPES[ctx.parse.intent]
     return _confirm(ctx, what)
 

@@ -110,3 +110,58 @@ def test_each_user_is_switched_to_the_domain_option_at_their_first_line(fake_hom
     assert len(out.getvalue().splitlines()) == 4  # the switches' replies are not written
     assert seen == ["movie", "movie", "music", "music", "book", "book", "book"]  # /movie a /music b /book a a
     assert dm.current_domain("a") == "book" and dm.current_domain("b") == "music"
+
+
+def test_user_keys_blank_lines_and_presses_of_no_button_are_answered_in_line(fake_home):
+    """Found by a fresh user: a blank line got no answer (the outputs no longer matched the inputs), a
+    30,000-character user key was taken, and a reset button that was never shown was acted on."""
+    from bot.cli.args import MAX_USER_KEY
+    from bot.cli.jsonl import chat_jsonl
+    from bot.compose import build_dialog_manager
+    from bot.messages import STALE_QUESTION
+
+    dm = build_dialog_manager(db=fake_home / "db.sqlite3", session="t")
+    lines = [
+        json.dumps({"text": "I love Christopher Nolan"}),  # no "user": the --user user's line
+        "",
+        "   ",
+        json.dumps({"user": "x" * 30_000, "text": "hello"}),
+        json.dumps({"user": "", "text": "hello"}),
+        json.dumps({"user": "y" * MAX_USER_KEY, "text": "hello"}),
+        json.dumps({"press": "reset:everything"}),  # no reset question on screen
+        json.dumps({"text": "yes"}),
+    ]
+    out = io.StringIO()
+    assert chat_jsonl(dm, user="cli:me", domain="movie", stdin=io.StringIO("\n".join(lines)), stdout=out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == len(lines)  # one answer per input line, in order
+    assert answers[0]["user"] == "cli:me" and answers[0]["recognizedObjects"] == "Q100+"
+    assert answers[1] == {"error": "line 2: empty line (one JSON object per line)"}
+    assert answers[2]["error"].startswith("line 3: empty line")
+    assert answers[3] == {"error": "line 4: 'user': the user key is too long (30000 characters, at most 128)"}
+    assert answers[4]["error"] == "line 5: 'user': the user key must not be empty"
+    assert answers[5]["user"] == "y" * MAX_USER_KEY and "error" not in answers[5]
+    assert answers[6]["text"] == STALE_QUESTION and answers[6]["intent"] == "Default Fallback Intent"
+    assert "Q100" in dm._states.load("cli:me").profile()  # nothing was reset
+
+
+def test_a_button_number_the_reply_does_not_have_is_said(fake_home, monkeypatch, capsys):
+    """Found by a fresh user: '9' with 6 buttons was sent as a message ("Sorry, I didn't get that")."""
+    from bot.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("I like Tom Cruise\n9\n0\n1\n"))
+    assert main(["chat", "--user", "u"]) == 0
+    out = capsys.readouterr().out.split("bot> ")[1:]
+    assert out[1].count("[") == 3  # actor, producer, none of them
+    assert out[2].startswith("There is no button 9: the last answer has buttons 1 to 3.")
+    assert out[3].startswith("There is no button 0:")
+    assert out[4].startswith("Got it: 👍 Tom Cruise")  # "1" still presses the first button (the question is open)
+
+
+def test_the_user_key_option_is_bounded(fake_home, capsys):
+    from bot.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["chat", "--user", "z" * 200])
+    assert exc.value.code == 2
+    assert "the user key is too long (200 characters, at most 128)" in capsys.readouterr().err

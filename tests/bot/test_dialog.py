@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import messages as msg
 from bot.dialog import DialogManager
 from bot.services import DomainServices, Services
 from bot.store import StateStore
@@ -208,6 +209,20 @@ def test_delete_and_reset(dm):
     _say(dm, "Yes", payload="yes")
     assert _last(dm).intent == "reset - reset_everything - yes"
     assert dm._states.load("t:1").profile() == {}
+
+
+def test_a_reset_press_without_the_reset_buttons_on_screen_is_refused(dm):
+    # Found by a fresh user (scripted chat, web): "reset:everything" sent with no such button shown was acted on.
+    _say(dm, "I love Christopher Nolan")
+    reply = _say(dm, "Everything", payload="reset:everything")
+    assert reply.text == msg.STALE_QUESTION and not reply.choices
+    assert _last(dm).intent == "Default Fallback Intent" and dm._states.load("t:1").pending is None
+    _say(dm, "yes")
+    assert "Q100" in dm._states.load("t:1").profile()
+    _say(dm, "reset my profile")  # the buttons shown: a press is taken, also one turn later (context lifespan 2)
+    _say(dm, "hmm")
+    _say(dm, "Everything", payload="reset:everything")
+    assert _last(dm).intent == "reset - reset_everything"
 
 
 @pytest.mark.parametrize("answer", ["nope", "nah", "dont", "N", "never"])

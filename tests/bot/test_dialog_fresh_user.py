@@ -9,53 +9,18 @@ card rated by its name, questions settled by what the turn rated, the notes of d
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
-from bot import paths
 from bot.dialog.acts import ConfirmQuestion, ItemQuestion, ResetChoice, ResetConfirm
-from bot.turns import Turn
-
-_USERS = itertools.count()
+from tests.bot.real_dialog import Chat, real_dialog_manager
+from tests.bot.real_dialog import card_of as _card
 
 
 @pytest.fixture(scope="module")
 def real_dm(tmp_path_factory):
-    """The dialog manager as ``corsbot chat`` builds it, without suggestions of items to rate (so that what a
-    turn asks is the test's own), on a scratch database."""
-    needed = [paths.kb_snapshot(domain) for domain in ("movie", "book", "music")]
-    if not all(path.exists() for path in needed) or not (paths.home() / "models" / "intent").exists():
-        pytest.skip("KB snapshots or the intent model not built (make kb model)")
-    from bot.compose import build_dialog_manager
-
-    db = tmp_path_factory.mktemp("fresh-user") / "db.sqlite3"
-    return build_dialog_manager(db=db, session="test", elicitation="movie=none,book=none,music=none")
-
-
-class Chat:
-    """One fresh user of the real dialog."""
-
-    def __init__(self, dm, domain: str) -> None:
-        self.dm, self.user = dm, f"test-d:{next(_USERS)}"
-        self.say(f"/{domain}")
-
-    def say(self, text: str, payload: str | None = None):
-        return self.dm.handle(Turn(self.user, text, payload=payload))
-
-    @property
-    def state(self):
-        return self.dm._states.load(self.user)
-
-    def labels(self) -> dict[str, str]:
-        state = self.state
-        kb = self.dm._services.domain(state.domain).kb
-        return {kb.label(q): p["polarity"] for q, p in state.profile().items()}
-
-
-def _card(reply) -> str | None:
-    likes = [c.payload for c in reply.choices if c.payload.startswith("like:")]
-    return likes[0].split(":")[1].split("@")[0] if reply.card and likes else None
+    """The dialog as ``corsbot chat`` builds it, without suggestions of items to rate (so that what a turn asks
+    is the test's own)."""
+    return real_dialog_manager(tmp_path_factory, "movie=none,book=none,music=none")
 
 
 def _list_of(chat: Chat, liked: str) -> str:
@@ -177,13 +142,7 @@ def test_a_title_with_a_role_word_after_a_genre_is_a_title(real_dm):
 def suggesting_dm(tmp_path_factory):
     """The dialog as ``corsbot chat`` builds it in the movie domain: items to rate suggested after three
     preferences (the successor study's protocol)."""
-    needed = [paths.kb_snapshot(domain) for domain in ("movie", "book", "music")]
-    if not all(path.exists() for path in needed) or not (paths.home() / "models" / "intent").exists():
-        pytest.skip("KB snapshots or the intent model not built (make kb model)")
-    from bot.compose import build_dialog_manager
-
-    db = tmp_path_factory.mktemp("fresh-user-suggesting") / "db.sqlite3"
-    return build_dialog_manager(db=db, session="test", elicitation="movie=popularity,book=none,music=none")
+    return real_dialog_manager(tmp_path_factory, "movie=popularity,book=none,music=none")
 
 
 def test_a_suggestion_left_unanswered_waits_and_is_asked_again(suggesting_dm):

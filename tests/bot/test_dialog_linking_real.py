@@ -11,48 +11,16 @@ message); words that are no titles ("Happy Birthday!", a person's works of a gen
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
-from bot import paths
-from bot.turns import Turn
-
-_USERS = itertools.count()
+from tests.bot.real_dialog import Chat, real_dialog_manager
 
 
 @pytest.fixture(scope="module")
 def real_dm(tmp_path_factory):
     """The dialog manager as ``corsbot chat`` builds it, on a scratch database (no suggestions of items to
     rate, so that every reply is the turn's own)."""
-    needed = [paths.kb_snapshot(domain) for domain in ("movie", "book", "music")]
-    if not all(path.exists() for path in needed) or not (paths.home() / "models" / "intent").exists():
-        pytest.skip("KB snapshots or the intent model not built (make kb model)")
-    from bot.compose import build_dialog_manager
-
-    db = tmp_path_factory.mktemp("real-linking") / "db.sqlite3"
-    return build_dialog_manager(db=db, session="test", elicitation="none")
-
-
-class Chat:
-    """One fresh user of the real dialog."""
-
-    def __init__(self, dm, domain: str) -> None:
-        self.dm, self.user = dm, f"test-c:{next(_USERS)}"
-        self.say(f"/{domain}")
-
-    def say(self, text: str, payload: str | None = None):
-        return self.dm.handle(Turn(self.user, text, payload=payload))
-
-    def profile(self) -> dict[str, str]:
-        """QID -> polarity in the current domain."""
-        state = self.dm._states.load(self.user)
-        return {q: p["polarity"] for q, p in state.profile().items()}
-
-    def labels(self) -> dict[str, str]:
-        state = self.dm._states.load(self.user)
-        kb = self.dm._services.domain(state.domain).kb
-        return {kb.label(q): p for q, p in self.profile().items()}
+    return real_dialog_manager(tmp_path_factory, "none")
 
 
 def test_a_namesake_taken_by_recency_is_said_and_can_be_refused(real_dm):

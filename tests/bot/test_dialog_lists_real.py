@@ -8,55 +8,17 @@ domain switches and resets in words, "bye", and no question with one option.
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
-from bot import paths
-from bot.turns import Turn
-
-_USERS = itertools.count()
+from tests.bot.real_dialog import Chat, real_dialog_manager
+from tests.bot.real_dialog import card_of as _card
 
 
 @pytest.fixture(scope="module")
 def real_dm(tmp_path_factory):
     """The dialog manager as ``corsbot chat`` builds it (defaults: one preference before a list), on a
     scratch database; the models and snapshots of the runtime folder."""
-    needed = [paths.kb_snapshot(domain) for domain in ("movie", "book", "music")]
-    if not all(path.exists() for path in needed) or not (paths.home() / "models" / "intent").exists():
-        pytest.skip("KB snapshots or the intent model not built (make kb model)")
-    from bot.compose import build_dialog_manager
-
-    db = tmp_path_factory.mktemp("real-dialog") / "db.sqlite3"
-    return build_dialog_manager(db=db, session="test", elicitation="none", scratch=True)
-
-
-class Chat:
-    """One fresh user of the real dialog."""
-
-    def __init__(self, dm, domain: str) -> None:
-        self.dm, self.user = dm, f"test:{next(_USERS)}"
-        self.say(f"/{domain}")
-
-    def say(self, text: str, payload: str | None = None):
-        return self.dm.handle(Turn(self.user, text, payload=payload))
-
-    @property
-    def state(self):
-        return self.dm._states.load(self.user)
-
-    def labels(self, domain: str | None = None) -> dict[str, str]:
-        """Profile of ``domain`` as label -> polarity."""
-        kb = self.dm._services.domain(domain or self.state.domain).kb
-        return {kb.label(q): p["polarity"] for q, p in self.state.profile(domain).items()}
-
-    def intent(self) -> str:
-        return self.dm.last_records(self.user, 1)[0].intent
-
-
-def _card(reply) -> str | None:
-    likes = [c.payload for c in reply.choices if c.payload.startswith("like:")]
-    return likes[0].split(":")[1] if reply.card and likes else None
+    return real_dialog_manager(tmp_path_factory, "none", scratch=True)
 
 
 @pytest.mark.parametrize(

@@ -11,56 +11,18 @@ after a band, "X and Y were giid", "love me some X", "How about X ?", "X too") a
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
-from bot import paths
 from bot.dialog.acts import ConfirmQuestion, SuggestionQuestion
-from bot.turns import Turn
-
-_USERS = itertools.count()
+from tests.bot.real_dialog import Chat, real_dialog_manager
+from tests.bot.real_dialog import card_of as _card
 
 
 @pytest.fixture(scope="module")
 def real_dm(tmp_path_factory):
     """The dialog manager as ``corsbot chat`` builds it, suggestions of items to rate in the movie domain
     (the successor study's protocol), on a scratch database; the models and snapshots of the runtime folder."""
-    needed = [paths.kb_snapshot(domain) for domain in ("movie", "book", "music")]
-    if not all(path.exists() for path in needed) or not (paths.home() / "models" / "intent").exists():
-        pytest.skip("KB snapshots or the intent model not built (make kb model)")
-    from bot.compose import build_dialog_manager
-
-    db = tmp_path_factory.mktemp("real-turns") / "db.sqlite3"
-    return build_dialog_manager(db=db, session="test", elicitation="movie=popularity,book=none,music=none")
-
-
-class Chat:
-    """One fresh user of the real dialog."""
-
-    def __init__(self, dm, domain: str) -> None:
-        self.dm, self.user = dm, f"test-b:{next(_USERS)}"
-        self.say(f"/{domain}")
-
-    def say(self, text: str, payload: str | None = None):
-        return self.dm.handle(Turn(self.user, text, payload=payload))
-
-    @property
-    def state(self):
-        return self.dm._states.load(self.user)
-
-    def profile(self) -> dict[str, str]:
-        """QID -> polarity in the current domain."""
-        return {q: p["polarity"] for q, p in self.state.profile().items()}
-
-    def labels(self) -> dict[str, str]:
-        kb = self.dm._services.domain(self.state.domain).kb
-        return {kb.label(q): p for q, p in self.profile().items()}
-
-
-def _card(reply) -> str | None:
-    likes = [c.payload for c in reply.choices if c.payload.startswith("like:")]
-    return likes[0].split(":")[1].split("@")[0] if reply.card and likes else None
+    return real_dialog_manager(tmp_path_factory, "movie=popularity,book=none,music=none")
 
 
 def _three_likes_then_suggestion(chat: Chat) -> str:

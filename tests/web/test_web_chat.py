@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.channels.web.study import StudyConfig
+from bot.messages import STALE_QUESTION
 from tests.web.conftest import csrf_of, open_chat, say
 
 
@@ -150,3 +151,28 @@ def test_a_turn_left_unanswered_by_a_killed_process_is_answered_at_the_next_star
     turns = restarted.app.state.web.store.turns("P1")
     assert turns[-1].id == turn_id and turns[-1].reply is not None and "Dunkirk" in turns[-1].reply.text
     assert participant.user_key == "web:P1" and restarted.app.state.web.store.unfinished() == []
+
+
+def test_button_presses_do_not_count_toward_min_turns(make_client):
+    """Found by a fresh user: presses counted as messages, so a participant could finish by tapping."""
+    client = make_client(StudyConfig(min_turns=2))
+    csrf = open_chat(client)
+    asked = say(client, csrf, "I like Tom Cruise").json()  # actor or producer?
+    assert asked["typed"] == 1 and asked["can_finish"] is False
+    pressed = client.post("/chat/send", data={"csrf": csrf, "pid": "P1", "payload": asked["reply"]["choices"][0]["payload"]},
+                          headers={"Accept": "application/json"}).json()  # fmt: skip
+    assert pressed["typed"] == 1 and pressed["can_finish"] is False
+    assert "1 / 2 messages" in client.get("/chat?pid=P1").text
+    assert client.post("/chat/finish", data={"csrf": csrf, "pid": "P1"}).status_code == 409
+    assert say(client, csrf, "I like Dunkirk").json()["can_finish"] is True
+
+
+def test_a_reset_button_never_shown_is_refused_on_the_web(make_client):
+    client = make_client()
+    csrf = open_chat(client)
+    say(client, csrf, "I love Christopher Nolan")
+    refused = client.post("/chat/send", data={"csrf": csrf, "pid": "P1", "payload": "reset:everything"},
+                          headers={"Accept": "application/json"}).json()  # fmt: skip
+    assert refused["reply"]["text"] == STALE_QUESTION and refused["reply"]["choices"] == []
+    annotation = client.app.state.web.store.turns("P1")[-1].annotation
+    assert annotation is not None and annotation.intent == "Default Fallback Intent"

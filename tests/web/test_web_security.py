@@ -157,3 +157,58 @@ def test_the_evaluator_door_wants_json_and_is_off_when_the_study_says_so(make_cl
 
 def test_the_chat_routes_are_the_documented_ones():
     assert {r.path for r in chat.routes()} == {"/chat", "/chat/consent", "/chat/send", "/chat/feedback", "/chat/finish"}
+
+
+def test_errors_to_the_pages_script_are_json_with_a_readable_message(make_client):
+    """Found by a fresh user: with ``Accept: application/json`` (the page's script) the errors were HTML
+    pages, so the script could only say "That did not work (403)"."""
+    client = make_client(max_body_bytes=2048, max_text_chars=50)
+    csrf = open_chat(client)
+    json_ = {"Accept": "application/json"}
+    expired = client.post("/chat/send", data={"csrf": "wrong", "pid": "P1", "text": "hi"}, headers=json_)
+    assert expired.status_code == 403 and expired.headers["content-type"] == "application/json"
+    assert expired.json()["error"] == "This page expired; reload it and try again."
+    long = say(client, csrf, "y" * 51)
+    assert long.status_code == 413 and long.json()["error"] == "Messages are limited to 50 characters."
+    big = client.post("/chat/send", data={"csrf": csrf, "pid": "P1", "text": "x" * 5000}, headers=json_)
+    assert big.status_code == 413 and big.json() == {"error": "That was too much to send at once."}
+    page = client.post("/chat/send", data={"csrf": "wrong", "pid": "P1", "text": "hi"})  # a form post: a page
+    assert page.status_code == 403 and page.headers["content-type"].startswith("text/html")
+
+
+def test_a_rate_limited_post_of_the_script_gets_a_json_429(make_client):
+    client = make_client()
+    csrf = open_chat(client)
+    client.app.state.web.limits["turn"].allow = lambda key: False
+    slow_down = say(client, csrf, "hello")
+    assert slow_down.status_code == 429 and "Retry-After" in slow_down.headers
+    assert slow_down.json()["error"] == "You are going a bit fast: wait a moment and send it again."
+
+
+def test_a_20_mb_post_over_a_socket_gets_413_not_a_reset(tmp_path, monkeypatch):
+    """Found by a fresh user: answered before its body was read, a 20 MB post saw the connection reset
+    (the client was still sending) instead of the 413."""
+    import urllib.error
+    import urllib.request
+
+    from bot.channels.web.app import WebConfig, build_app
+    from bot.channels.web.dialogs import StudyDialogs
+    from bot.channels.web.server import start_in_thread
+    from bot.channels.web.study import StudyConfig
+    from tests.web.conftest import fake_services
+
+    monkeypatch.setenv("CORSBOT_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CORSBOT_DATABASE_URL", raising=False)
+    study, db = StudyConfig(), tmp_path / "corsbot.sqlite3"
+    config = WebConfig(study=study, database=db, signing_key=b"k" * 48, home=tmp_path / "home")
+    server = start_in_thread(build_app(config, StudyDialogs(db=db, study=study, services=fake_services())))
+    try:
+        for accept, expected in (("application/json", b'{"error": "That was too much to send at once."}'),
+                                 ("text/html", b"request too large")):  # fmt: skip
+            request = urllib.request.Request(server.url + "/chat/send", data=b"x" * (20 * 1024 * 1024),
+                                             headers={"Accept": accept})  # fmt: skip
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=30)  # noqa: S310 - 127.0.0.1
+            assert refused.value.code == 413 and refused.value.read() == expected
+    finally:
+        server.stop()

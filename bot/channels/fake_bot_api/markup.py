@@ -89,9 +89,29 @@ def utf16(text: str) -> int:
 
 
 def int_param(value: Any) -> int | None:
+    """An optional integer parameter (form values are strings); None when absent or empty.
+
+    Raises:
+        ApiError: 400 when it is no integer (Telegram answers 400, never drops the connection).
+    """
     if value is None or value == "":
         return None
-    return int(value)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ApiError(400, f"Bad Request: invalid integer parameter {value!r}") from None
+
+
+def required_int(params: dict[str, Any], name: str) -> int:
+    """A required integer parameter (``chat_id``, ``message_id``).
+
+    Raises:
+        ApiError: 400 "<name> is empty" when it is missing, as Telegram answers.
+    """
+    value = int_param(params.get(name))
+    if value is None:
+        raise ApiError(400, f"Bad Request: {name} is empty")
+    return value
 
 
 def parse_params(content_type: str, body: bytes) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.channels.fake_bot_api.markup import (
     MAX_CAPTION,
@@ -13,6 +13,7 @@ from bot.channels.fake_bot_api.markup import (
     ApiError,
     int_param,
     parse_markup,
+    required_int,
     set_markup,
     visible,
 )
@@ -29,6 +30,13 @@ class BotMethods:
     answered: list[tuple[str, str | None]]
     commands: list[dict[str, Any]]
     webhook: dict[str, Any] | None
+
+    if TYPE_CHECKING:  # given by the server and the other mixin (UpdateScripting)
+
+        def _me(self) -> dict[str, Any]: ...
+        def _message_id(self, chat_id: int) -> int: ...
+        @staticmethod
+        def private_chat(user_id: int) -> dict[str, Any]: ...
 
     def _m_getMe(self, params: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
         return self._me()
@@ -62,13 +70,13 @@ class BotMethods:
         return True
 
     def _m_deleteMessage(self, params: dict[str, Any]) -> bool:  # noqa: N802
-        key = (int_param(params["chat_id"]), int_param(params["message_id"]))
+        key = (required_int(params, "chat_id"), required_int(params, "message_id"))
         if self.messages.pop(key, None) is None:
             raise ApiError(400, "Bad Request: message to delete not found")
         return True
 
     def _m_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
-        chat_id = int_param(params["chat_id"])
+        chat_id = required_int(params, "chat_id")
         text = visible(params.get("text") or "", params.get("parse_mode"), MAX_TEXT, "message is too long")
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
@@ -78,7 +86,7 @@ class BotMethods:
         return message
 
     def _m_sendPhoto(self, params: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
-        chat_id = int_param(params["chat_id"])
+        chat_id = required_int(params, "chat_id")
         photo = params.get("photo")
         if not isinstance(photo, str) or not photo:
             raise ApiError(400, "Bad Request: there is no photo in the request")
@@ -148,8 +156,8 @@ class BotMethods:
         return message
 
     def _existing(self, params: dict[str, Any]) -> dict[str, Any]:
-        key = (int_param(params.get("chat_id")), int_param(params.get("message_id")))
-        message = self.messages.get(key)  # type: ignore[arg-type]
+        key = (required_int(params, "chat_id"), required_int(params, "message_id"))
+        message = self.messages.get(key)
         if message is None:
             raise ApiError(400, "Bad Request: message to edit not found")
         return message

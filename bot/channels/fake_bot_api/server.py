@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
@@ -178,16 +179,15 @@ class FakeTelegram(UpdateScripting, BotMethods):
             status = exc.code
         return status, json.dumps(payload).encode()
 
-    async def serve_async(self, *, host: str = "127.0.0.1", port: int = 0) -> Any:
+    async def serve_async(self, *, host: str = "127.0.0.1", port: int = 0) -> asyncio.Server:
         """Serve on an asyncio server instead (one thread, for benchmarks in a subprocess).
 
         Long polls are served by re-checking the queue every 5 ms until their timeout. Returns the
         started ``asyncio.Server``; its port is ``server.sockets[0].getsockname()[1]``.
         """
-        import asyncio  # noqa: PLC0415
         import socket  # noqa: PLC0415
 
-        async def connection(reader: Any, writer: Any) -> None:
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             writer.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
                 while True:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.channels.fake_bot_api.markup import Rule
 
@@ -28,6 +28,11 @@ class UpdateScripting:
     rules: list[Rule]
     blocked: set[int]
     webhook: dict[str, Any] | None
+
+    if TYPE_CHECKING:  # given by the server
+
+        def _me(self) -> dict[str, Any]: ...
+        def _post_to_webhook(self, update: dict[str, Any]) -> None: ...
 
     @staticmethod
     def user(user_id: int) -> dict[str, Any]:

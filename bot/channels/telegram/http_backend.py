@@ -85,14 +85,13 @@ class AiohttpRequest(BaseRequest):
         session = self._session
         if session is None or session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
-        read = self._read_timeout_s if read_timeout is BaseRequest.DEFAULT_NONE else read_timeout
+        read = _seconds(read_timeout, self._read_timeout_s)
         write, connect, pool = (
-            self._timeout_s if value is BaseRequest.DEFAULT_NONE else value
-            for value in (write_timeout, connect_timeout, pool_timeout)
+            _seconds(value, self._timeout_s) for value in (write_timeout, connect_timeout, pool_timeout)
         )
-        parts = (read, write, connect, pool)
+        parts = [p for p in (read, write, connect, pool) if p is not None]
         timeout = aiohttp.ClientTimeout(
-            total=None if any(p is None for p in parts) else sum(parts),
+            total=sum(parts) if len(parts) == 4 else None,  # any part without a limit: no total limit
             connect=None if pool is None or connect is None else pool + connect,
             sock_connect=connect,
             sock_read=read,
@@ -118,3 +117,10 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut(f"timed out calling the Bot API ({type(exc).__name__})") from None
         except aiohttp.ClientError as exc:
             raise NetworkError(redact(f"aiohttp.{type(exc).__name__}: {exc}")) from None  # the cause names the URL
+
+
+def _seconds(value: Any, default: float | None) -> float | None:
+    """A PTB timeout argument in seconds: ``default`` for PTB's ``DEFAULT_NONE``, None = no limit."""
+    if value is BaseRequest.DEFAULT_NONE:
+        return default
+    return None if value is None else float(value)

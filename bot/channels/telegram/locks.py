@@ -9,7 +9,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
-from collections.abc import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +114,11 @@ class SerialUpdateProcessor(BaseUpdateProcessor):
     PTB creates one task per update in arrival order; this processor's first step (before any
     await that can suspend) is to queue on the user's FIFO lock, so arrival order is kept. A
     ``gate`` returning False drops the update (used to debounce taps, F05).
+
+    At most ``max_concurrent_updates`` updates run at once, counted *inside* the user's lock: an update
+    waiting for its user's earlier ones holds no slot, so one user's burst never starves the others.
+    PTB's own semaphore (taken by its final ``process_update`` before the user's lock) is therefore
+    given no limit (:data:`_UNBOUNDED`), and the bound is this processor's own semaphore.
     """
 
     def __init__(
@@ -130,43 +135,61 @@ class SerialUpdateProcessor(BaseUpdateProcessor):
             manager held around each update of a user (inside the process's own lock): it holds the
             user's lock across processes and yields False when the update must not run (already
             handled elsewhere).
+
+        Raises:
+            ValueError: ``max_concurrent_updates`` below 1.
         """
-        super().__init__(max_concurrent_updates)
+        if max_concurrent_updates < 1:
+            raise ValueError("`max_concurrent_updates` must be a positive integer!")
+        super().__init__(_UNBOUNDED)
+        self._slots = asyncio.BoundedSemaphore(max_concurrent_updates)
         self._key = key
         self._gate = gate
         self._done = done
         self._shared = shared
         self.locks = KeyedLocks()
 
-    async def process_update(self, update: object, coroutine: Any) -> None:
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        """Gate, then the user's lock (and the shared one), then a slot, then the update's coroutine."""
         if not self._gate(update):
-            coroutine.close()
+            _discard(coroutine)
             return
         key = self._key(update)
         try:
             if key is None:
-                await super().process_update(update, coroutine)
+                await self._run(coroutine)
             else:
                 async with self.locks.hold(key):
                     if self._shared is None:
-                        await super().process_update(update, coroutine)
+                        await self._run(coroutine)
                     else:
                         async with self._shared(update) as run:
                             if run:
-                                await super().process_update(update, coroutine)
+                                await self._run(coroutine)
                             else:
-                                coroutine.close()
+                                _discard(coroutine)
         finally:
             self._done(update)
 
-    async def do_process_update(self, update: object, coroutine: Any) -> None:
-        await coroutine
+    async def _run(self, coroutine: Awaitable[Any]) -> None:
+        async with self._slots:
+            await coroutine
 
     async def initialize(self) -> None:
         return None
 
     async def shutdown(self) -> None:
         return None
+
+
+_UNBOUNDED = 1 << 30
+"""PTB's semaphore of :class:`SerialUpdateProcessor`: never the bound (see the class docstring)."""
+
+
+def _discard(coroutine: Awaitable[Any]) -> None:
+    """Close an update's coroutine that will not run (no "never awaited" warning)."""
+    if isinstance(coroutine, Coroutine):
+        coroutine.close()
 
 
 def serial_key(update: object) -> Hashable | None:

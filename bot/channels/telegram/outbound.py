@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+    ReplyParameters,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import Application
@@ -193,8 +201,12 @@ class ReplySender:
                     try:
                         media = InputMediaPhoto(reply.image, caption=caption, parse_mode=parse_mode)
                         await self._retrying(
-                            lambda m=media: bot.edit_message_media(
-                                m, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                            functools.partial(
+                                bot.edit_message_media,
+                                media,
+                                chat_id=chat_id,
+                                message_id=message_id,
+                                reply_markup=markup,
                             )
                         )
                         return True
@@ -207,8 +219,13 @@ class ReplySender:
             for parse_mode, text in ((ParseMode.HTML, escape_html(reply.text)), (None, reply.text)):
                 try:
                     await self._retrying(
-                        lambda t=text, p=parse_mode: bot.edit_message_text(
-                            t, chat_id=chat_id, message_id=message_id, parse_mode=p, reply_markup=markup
+                        functools.partial(
+                            bot.edit_message_text,
+                            text,
+                            chat_id=chat_id,
+                            message_id=message_id,
+                            parse_mode=parse_mode,
+                            reply_markup=markup,
                         )
                     )
                     return True
@@ -224,7 +241,7 @@ class ReplySender:
             logger.info("card %s/%s cannot be edited (%s); sending a new message", chat_id, message_id, exc.message)
             return False
 
-    async def answer_query(self, query: Any, text: str | None = None) -> None:
+    async def answer_query(self, query: CallbackQuery, text: str | None = None) -> None:
         """Answer a callback query; "query is too old" and similar errors are swallowed (F06)."""
         try:
             await query.answer(text)

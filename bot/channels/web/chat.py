@@ -7,8 +7,8 @@ refusal), assigns the study condition (balanced), shows the consent text when th
 then the chat: the whole conversation rendered on the server (escaped), the last reply's buttons,
 its image, a text box. Each message or button press is one turn through :class:`TurnIntake` (stored
 before it is answered, in order); with JavaScript the page posts with ``fetch`` and appends the reply,
-without it every form works by a normal post and redirect. After ``min_turns`` messages of their own
-the participant may finish and gets the completion code; one satisfied / frustrated click per
+without it every form works by a normal post and redirect. After ``min_turns`` messages they typed
+(button presses do not count) the participant may finish and gets the completion code; one satisfied / frustrated click per
 conversation is offered when the study wants it.
 """
 
@@ -59,6 +59,10 @@ def _remember(request: Request, pid: str, secret: str) -> None:
 
 
 def _message(state: WebState, request: Request, title: str, text: str, status: int) -> Response:
+    """An error or notice: a page, or ``{"error": text, "title": title}`` to a request that accepts JSON
+    (the page's script shows ``error`` as it is)."""
+    if _wants_json(request):
+        return JSONResponse({"error": text, "title": title}, status_code=status)
     return state.render(request, "message.html", {"title": title, "text": text}, status_code=status)
 
 
@@ -83,7 +87,7 @@ def _completion_code(state: WebState) -> str:
 
 async def _register(state: WebState, request: Request, pid: str) -> Participant | Response:
     study = state.config.study
-    blocked = state.limited("new", client_of(request))
+    blocked = state.limited("new", client_of(request), json=_wants_json(request))
     if blocked is not None:
         return blocked
     counts = await asyncio.to_thread(state.store.condition_counts, study.name)
@@ -127,7 +131,7 @@ async def chat_page(request: Request) -> Response:
 
 def _chat_context(state: WebState, participant: Participant, turns: list[StoredTurn]) -> dict[str, Any]:
     last = turns[-1].reply if turns and turns[-1].reply else None
-    typed = sum(1 for t in turns if not t.auto)
+    typed = sum(1 for t in turns if not t.auto and t.payload is None)  # as WebStore.typed_turns counts
     return {
         "pid": participant.pid,
         "turns": turns,
@@ -185,7 +189,7 @@ async def send(request: Request) -> Response:
         return _message(state, request, "Finished", COMPLETED, 409)
     if state.config.study.consent and participant.consented_ms is None:
         return _message(state, request, "Consent first", "Please read and accept the consent first.", 409)
-    blocked = state.limited("turn", participant.pid)
+    blocked = state.limited("turn", participant.pid, json=_wants_json(request))
     if blocked is not None:
         return blocked
     text, payload = (form.get("text") or "").strip(), form.get("payload") or None

@@ -2,7 +2,12 @@
 tokens, the signing key of the session cookie and the console's login secret.
 
 - **Size**: :class:`BodyLimit` (pure ASGI middleware) answers 413 to a request whose body is over the
-  limit (declared ``Content-Length`` or counted while streaming), before any handler reads it.
+  limit (declared ``Content-Length`` or counted while streaming), before any handler reads it. The rest
+  of the body is read and dropped first (up to :data:`DRAIN_MAX_BYTES` and :data:`DRAIN_MAX_S`): a server
+  that answers and closes while the client is still sending makes the client's kernel see a reset, not
+  the 413 (a client that asked ``Expect: 100-continue`` has sent nothing yet and gets the 413 at once).
+- **Errors** of the middleware (413, 429) are JSON ``{"error": "<readable message>"}`` to a request that
+  accepts ``application/json`` (the chat page's script shows the message), plain text otherwise.
 - **Rate**: :class:`RateLimiter`, token buckets per key (a client address, a participant, a login
   form), bounded in memory; a request over its bucket gets 429 with ``Retry-After``.
 - **Headers**: :class:`SecurityHeaders` adds a Content-Security-Policy (scripts and styles only from
@@ -19,8 +24,10 @@ tokens, the signing key of the session cookie and the console's login secret.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import json
 import os
 import secrets
 import threading
@@ -33,6 +40,9 @@ from typing import Any
 from corsbot_errors import ConfigError
 
 __all__ = [
+    "DRAIN_MAX_BYTES",
+    "DRAIN_MAX_S",
+    "TOO_FAST",
     "BodyLimit",
     "ClientLimit",
     "RateLimiter",
@@ -54,6 +64,16 @@ CSP = (
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
 )
 """Card images come from the knowledge base's URLs (Wikimedia Commons), so images may be remote."""
+
+
+TOO_FAST = "You are going a bit fast: wait a moment and send it again."
+"""The readable message of a 429 (rate limits) in a JSON error."""
+TOO_LARGE = "That was too much to send at once."
+"""The readable message of a 413 in a JSON error."""
+DRAIN_MAX_BYTES = 64 * 1024 * 1024
+"""The most of a refused body read (and dropped) before the 413 goes out; a larger one is cut off."""
+DRAIN_MAX_S = 10.0
+"""The longest a refused body is read before the 413 goes out (a slow sender is cut off)."""
 
 
 class _TooLarge(Exception):
@@ -78,7 +98,9 @@ class BodyLimit:
                 except ValueError:
                     declared = self.max_bytes + 1
                 if declared > self.max_bytes:
-                    await _plain(send, 413, "request too large")
+                    if declared <= DRAIN_MAX_BYTES:
+                        await _drain(scope, receive)
+                    await _refuse(scope, send, 413, "request too large", TOO_LARGE)
                     return
         seen = 0
         started = False
@@ -102,14 +124,52 @@ class BodyLimit:
             await self.app(scope, limited, tracking)
         except _TooLarge:
             if not started:
-                await _plain(send, 413, "request too large")
+                await _drain(scope, receive, DRAIN_MAX_BYTES - seen)
+                await _refuse(scope, send, 413, "request too large", TOO_LARGE)
 
 
-async def _plain(send: Send, status: int, text: str, headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
-    body = text.encode("utf-8")
+async def _drain(scope: Scope, receive: Receive, limit: int = DRAIN_MAX_BYTES) -> None:
+    """Read and drop the rest of a refused request body: at most ``limit`` bytes and :data:`DRAIN_MAX_S`
+    seconds, nothing when the client waits for ``100 Continue`` (it has not sent the body)."""
+    if (b"expect", b"100-continue") in ((k, v.lower()) for k, v in scope.get("headers", ())):
+        return
+
+    async def read() -> None:
+        dropped = 0
+        while dropped <= limit:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            dropped += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
+
+    try:
+        await asyncio.wait_for(read(), DRAIN_MAX_S)
+    except TimeoutError:
+        return
+
+
+def _wants_json(scope: Scope) -> bool:
+    return any(k == b"accept" and b"application/json" in v for k, v in scope.get("headers", ()))
+
+
+async def _refuse(
+    scope: Scope, send: Send, status: int, text: str, readable: str, headers: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
+    """The middleware's error: ``{"error": readable}`` to a request that accepts JSON, else ``text``."""
+    if _wants_json(scope):
+        await _send(send, status, json.dumps({"error": readable}).encode(), b"application/json", headers)
+    else:
+        await _send(send, status, text.encode("utf-8"), b"text/plain; charset=utf-8", headers)
+
+
+async def _send(
+    send: Send, status: int, body: bytes, content_type: bytes, headers: tuple[tuple[bytes, bytes], ...]
+) -> None:
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode()), *headers]})  # fmt: skip
+                "headers": [(b"content-type", content_type), (b"content-length", str(len(body)).encode()),
+                            *headers]})  # fmt: skip
     await send({"type": "http.response.body", "body": body})
 
 
@@ -123,8 +183,8 @@ class ClientLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
         if scope["type"] == "http" and not self.limiter.allow(str(client[0]) if client else "unknown"):
-            await _plain(send, 429, "too many requests, slow down",
-                         ((b"retry-after", str(self.limiter.retry_after()).encode()),))  # fmt: skip
+            await _refuse(scope, send, 429, "too many requests, slow down", TOO_FAST,
+                          ((b"retry-after", str(self.limiter.retry_after()).encode()),))  # fmt: skip
             return
         await self.app(scope, receive, send)
 

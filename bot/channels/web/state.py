@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.templating import Jinja2Templates
 
 from bot.channels.web.intake import TurnIntake
 from bot.channels.web.research import StudyData
 from bot.channels.web.retrain import RetrainJob
-from bot.channels.web.security import RateLimiter, csrf_token
+from bot.channels.web.security import TOO_FAST, RateLimiter, csrf_token
 from bot.channels.web.store import Participant, WebStore
 from bot.channels.web.study import StudyConfig
 
@@ -102,13 +102,16 @@ class WebState:
         context = {"csrf": csrf_token(request.session), "study": self.config.study, **context}
         return self.templates.TemplateResponse(request, name, context, status_code=status_code)
 
-    def limited(self, kind: str, key: str) -> Response | None:
-        """A 429 response if ``key`` is over its ``kind`` limit, else None."""
+    def limited(self, kind: str, key: str, *, json: bool = False) -> Response | None:
+        """A 429 response if ``key`` is over its ``kind`` limit, else None (``json``: a JSON error
+        ``{"error": ...}`` for a request that accepts JSON, else plain text)."""
         limiter = self.limits[kind]
         if limiter.allow(key):
             return None
-        return PlainTextResponse("too many requests, slow down", status_code=429,
-                                 headers={"Retry-After": str(limiter.retry_after())})  # fmt: skip
+        headers = {"Retry-After": str(limiter.retry_after())}
+        if json:
+            return JSONResponse({"error": TOO_FAST}, status_code=429, headers=headers)
+        return PlainTextResponse("too many requests, slow down", status_code=429, headers=headers)
 
 
 def state_of(request: Request) -> WebState:

@@ -183,7 +183,7 @@ class StoredTurn:
     reply: Reply | None
     annotation: Annotation | None
     typed: int | None = None
-    """Set on a turn just answered: the participant's own turns (not automatic ones) so far."""
+    """Set on a turn just answered: the messages the participant typed so far (``WebStore.typed_turns``)."""
 
     @property
     def key(self) -> str:
@@ -359,8 +359,11 @@ class WebStore:
         return _turn(rows[0]) if rows else None
 
     def typed_turns(self, pid: str) -> int:
-        """The participant's own turns (typed or pressed, not the automatic start)."""
-        rows = self._db.query("SELECT COUNT(*) FROM web_turns WHERE pid = ? AND auto = ?", (pid, False))
+        """The participant's typed messages (not button presses, not the automatic start): what the study's
+        ``min_turns`` counts."""
+        rows = self._db.query(
+            "SELECT COUNT(*) FROM web_turns WHERE pid = ? AND auto = ? AND payload IS NULL", (pid, False)
+        )
         return int(rows[0][0])
 
     def all_turns(self, pids: Sequence[str] | None = None) -> list[StoredTurn]:

@@ -7,7 +7,7 @@ Example file (every key optional)::
     start_domain = "movie"               # movie | book | music
     consent = '''You are invited to ...  # shown before the chat; the participant must agree
     '''
-    min_turns = 10                       # the participant's own messages before "Finish" appears
+    min_turns = 10                       # messages the participant typed (presses do not count) before "Finish"
     completion_code = "random"           # "random" (one per participant) or a fixed code, e.g. "C1A2B3C4"
     completion_url = "https://app.prolific.com/submissions/complete?cc={code}"   # optional link back
     feedback = true                      # the one satisfied / frustrated click (CRS Arena)
@@ -62,7 +62,7 @@ class StudyConfig:
         conditions: condition name -> elicitation setting (``bot.suggestion.parse_elicitation``).
         start_domain: the domain of a new participant.
         consent: the consent text, or None (no consent step).
-        min_turns: the participant's own messages needed before finishing.
+        min_turns: messages the participant typed (button presses do not count) needed before finishing.
         completion_code: ``"random"`` or a fixed code.
         completion_url: where the completion page links to (``{code}`` replaced), or None.
         feedback: offer the satisfied / frustrated click.

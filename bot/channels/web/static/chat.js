@@ -77,7 +77,10 @@
       });
       typing.remove();
       if (!r.ok) {
-        bubble("bot error", r.status === 429 ? "You are going a bit fast: wait a moment and send it again."
+        let said = null;  // the server's readable message ({"error": ...}), when it sent one
+        try { said = (await r.json()).error; } catch (e) { said = null; }
+        bubble("bot error", typeof said === "string" && said ? said
+          : r.status === 429 ? "You are going a bit fast: wait a moment and send it again."
           : "That did not work (" + r.status + "); please try again.");
         return;
       }
