@@ -15,7 +15,7 @@ was heard: an experience alone ("already seen it") skips, one with an opinion ra
   and the card's fallback ("I dislike"), unless the words say the user knows the item ("seen it, it's good").
 
 Only the lexicon's cues count (``nlu.sentiment.SentimentRecognizer.has_cue``), never VADER's score alone
-("no thanks"). The word lists are data.
+("no thanks"). The word lists are data (``nlu/wording/card.toml``, issue 24).
 
 Example:
     >>> from nlu.sentiment import SentimentRecognizer
@@ -27,11 +27,11 @@ Example:
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from logs.schema import Intent, is_smalltalk
 from nlu.opinion_scope import opens_own_subject
+from nlu.wording import family
 
 __all__ = ["rates_card"]
 
@@ -42,32 +42,27 @@ CARD_OPINION_INTENTS = frozenset(
 "seen it, it was great but way too long" (details), "Not my thing" (a preference naming nothing). The card's
 own fallback stays one: the released study's agent did not understand "I dislike" at a card either, and its
 replay is the reference (an overrule there lowered its figures)."""
+_WORDING = family("card")
 NOT_UNDERSTOOD = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.FALLBACK.value})
-CARD_REFERENCE = re.compile(
-    r"\b(?:it|its|it's|this|that|thats|that's|these|those|him|her|them|one|movie|film|book|novel|song|track|album"
-    r"|record|series|tune|read|watch|listen)\b"
-)
+CARD_REFERENCE = _WORDING.pattern("card_reference")
 """Words that refer to the card in an opinion of it ("hated that one", "gr8 movie"; "not my style": none)."""
-OPINION_OBJECT = re.compile(
-    r"\b(?:like|love|loved|liked|hate|hated|enjoy|enjoyed|adore|adored|dig|obsessed\s+with|fan\s+of)\s+"
-    r"(?!(?:it|this|that|these|those|him|her|them|the\s+\w+|so|really|too|a\s+lot|already|btw)\b)\w"
-)
+OPINION_OBJECT = _WORDING.pattern("opinion_object")
 """An opinion verb with an object of its own ("i love spirited away"): about that, not the card."""
 MAX_BARE_CARD_OPINION = 4
 """Words of an opinion of the card that does not refer to it ("boring 🥱", "Not my style", "meh tbh")."""
-ASKING = re.compile(r"\?|\b(?:recommend\w*|suggest\w*|can you|could you|would you|show me|give me)\b")
+ASKING = _WORDING.pattern("asking")
 """A question or a request at a card ("Can your recommend me a film?"): the lexicon's "recommend" is no opinion."""
-ANOTHER = re.compile(r"\b(?:another|next|something else|anything else|different one|else|skip|pass)\b")
+ANOTHER = _WORDING.pattern("another")
 """A request for another item ("not for me, another one", "meh, next one", "skip it"): a skip, whatever the
 opinion."""
-DECLINING = re.compile(r"^\W*(?:nah+|no+|nope|naw|meh)\b")
+DECLINING = _WORDING.pattern("declining")
 """A declining opener ("nah not my thing"): the offer declined, a skip unless a clear judgement follows."""
-STATED_VERB = re.compile(r"\b(?:dis)?(?:lik|luv|lov|hat|enjoy|ador)\w*")
+STATED_VERB = _WORDING.pattern("stated_verb")
 """A stated opinion verb in any chat spelling ("I dislike", "Lika", "luv"): at the card's fallback, the study's
 agent's reading is kept."""
-EXPERIENCED = re.compile(r"\b(?:seen|saw|watched|read|heard|listened|know|knew|finished|played|have it)\b")
+EXPERIENCED = _WORDING.pattern("experienced")
 """Words saying the user knows the item on screen ("seen it, hated it"): the opinion is a rating of it."""
-CLOSING = re.compile(r"\b(?:bye|byee+|goodbye|good night|cya|see (?:ya|you)|thanks|thank you|thx|ty|later)\b")
+CLOSING = _WORDING.pattern("closing")
 """Words that close a conversation: "Great, thanks! Bye" is a farewell, not a rating of the card."""
 
 

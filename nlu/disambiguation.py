@@ -38,6 +38,7 @@ from rapidfuzz import fuzz
 
 from nlu.linker import Candidate, Mention, entity_year
 from nlu.textnorm import fold
+from nlu.wording import family
 from recommender.schema import role_name, role_words
 
 logger = logging.getLogger(__name__)
@@ -69,11 +70,13 @@ LABEL_MATCH_CUTOFF = 80.0
 
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 
-YES_WORDS = ("yes", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "of course", "y", "si", "sì", "👍")
-"""Words that open a yes ("yes please", "sure")."""
+_ANSWERS = family("answers")
+YES_WORDS: tuple[str, ...] = _ANSWERS.words("yes_words")
+"""Words that open a yes ("yes please", "sure"); data in ``nlu/wording/answers.toml``."""
+# "\b" after the word as typed: a thumb alone is no yes here (it needs a word after it).
 _YES = re.compile(r"^(" + "|".join(map(re.escape, YES_WORDS)) + r")\b", re.I)
-_NO = re.compile(r"^(no|nope|nah|not really|n|wrong|neither)\b", re.I)
-_NONE_OF_THEM = re.compile(r"\b(none|neither|no one|nobody|nothing|other|not (this|these|those|them|it))\b", re.I)
+_NO = _ANSWERS.pattern("option_no")
+_NONE_OF_THEM = _ANSWERS.pattern("option_none")
 _ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _ORDINAL_DIGITS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth", "6th": "sixth"}
 _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six")

@@ -16,6 +16,11 @@ Protocol (``corsbot nlu evaluate``):
   precision/recall/F1/support, per-domain accuracy, a confusion matrix and the misclassified
   messages; prediction latency p50/p99 of :meth:`IntentRecognizer.predict` (wall clock, one message
   at a time, measured on every test message).
+- **Steadiness** (issue 24): the same answer from every retrain. Each fold's model is a retrain on other
+  conversations; on a probe set written apart from the study (``--probes``, default the realistic dev set,
+  each sentence in its dialog state, no events, as the dialog asks), ``probe_accuracy`` is the mean share
+  answered with the gold intent (the live model's fallback threshold applied) and ``probe_agreement`` the
+  share given the same answer by every fold's model.
 - **Baseline**: TF-IDF character 2-5-grams (``char_wb``) of the normalised message plus one-hot
   indicators of the active contexts (the same contexts our recognizer gets, but not the previous
   turn's events, the rare-word markers or the extra phrases), multinomial logistic regression
@@ -82,6 +87,17 @@ class EvalResult:
     train_seconds: list[float]
     latencies_ms: list[float]
     options: dict[str, Any] = field(default_factory=dict)
+    probes: list[IntentExample] = field(default_factory=list)
+    probe_answers: list[list[str]] = field(default_factory=list)
+
+    def steadiness(self) -> dict[str, float]:
+        """``{"probes", "probe_accuracy", "probe_agreement"}`` over the fold models (module docstring)."""
+        if not self.probes or not self.probe_answers:
+            return {"probes": 0, "probe_accuracy": 0.0, "probe_agreement": 0.0}
+        gold = [p.intent for p in self.probes]
+        accuracy = float(np.mean([_accuracy(gold, answers) for answers in self.probe_answers]))
+        agree = sum(len({answers[i] for answers in self.probe_answers}) == 1 for i in range(len(gold)))
+        return {"probes": len(gold), "probe_accuracy": _r(accuracy), "probe_agreement": _r(agree / len(gold))}
 
     def summary(self) -> dict[str, Any]:
         """Headline metrics (see module docstring), all floats rounded to 4 decimals."""
@@ -193,6 +209,7 @@ def cross_validate(
     n_folds: int = 5,
     extra: Sequence[IntentExample] = (),
     baseline: bool = True,
+    probes: Sequence[IntentExample] = (),
     **options: Any,
 ) -> EvalResult:
     """Grouped k-fold cross-validation of :class:`IntentRecognizer` (and the baseline).
@@ -202,6 +219,8 @@ def cross_validate(
         n_folds: number of folds (>= 2).
         extra: examples added to every training fold, never scored (e.g. agent phrases).
         baseline: also score the TF-IDF + logistic-regression baseline on the same folds.
+        probes: messages every fold's model answers as the live model would (its fallback threshold),
+            for :meth:`EvalResult.steadiness`; never trained on.
         **options: recognizer options (see :meth:`IntentRecognizer.train`).
 
     Returns:
@@ -219,6 +238,7 @@ def cross_validate(
     alt_latency: list[float] = []
     train_seconds: list[float] = []
     used_options: dict[str, Any] = {}
+    probe_answers: list[list[str]] = []
     for k, test in enumerate(folds):
         test_set = set(test.tolist())
         train = [e for i, e in enumerate(examples) if i not in test_set] + list(extra)
@@ -226,6 +246,7 @@ def cross_validate(
         rec = IntentRecognizer.train(train, **options)
         train_seconds.append(time.perf_counter() - started)
         used_options = dict(rec.options)
+        probe_answers.append([rec.predict(p.text, p.contexts, events=p.events, domain=p.domain).intent for p in probes])
         rec.options["fallback_threshold"] = 0.0  # raw top intent; thresholds applied below
         for i in test:
             e = examples[i]
@@ -265,7 +286,17 @@ def cross_validate(
 
     base = baseline_predictions(examples, folds) if baseline else list(predicted)
     return EvalResult(
-        examples, predicted, confidence, base, fold_of.tolist(), thresholds, train_seconds, alt_latency, used_options
+        examples,
+        predicted,
+        confidence,
+        base,
+        fold_of.tolist(),
+        thresholds,
+        train_seconds,
+        alt_latency,
+        used_options,
+        list(probes),
+        probe_answers,
     )
 
 
@@ -336,6 +367,7 @@ def write_report(result: EvalResult, out_dir: Path, *, data_files: Sequence[Mapp
     }
     report = {
         "summary": summary,
+        "steadiness": result.steadiness(),
         "per_domain": per_domain,
         "per_intent": per_intent,
         "options": result.options,

@@ -65,13 +65,10 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import random
-import re
 import time
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -81,7 +78,17 @@ from typing import Any
 import numpy as np
 
 from nlu.errors import NluError
-from nlu.textnorm import chat_spelling, has_letters, normalize, repair_mojibake
+from nlu.intent_bow import BOW_FILE, BowScorer, bow_fingerprint, bow_layers
+from nlu.intent_data import SMALLTALK_PATH, IntentExample, agent_examples, intent_counts, smalltalk_examples
+from nlu.intent_features import (
+    DOMAINS,
+    FEATURE_TOKENIZER,
+    featurize,
+    message_words,
+    register_feature_tokenizer,
+    repair_text,
+)
+from nlu.textnorm import chat_spelling, has_letters, normalize
 
 __all__ = [
     "CONFIG_PATH",
@@ -90,7 +97,9 @@ __all__ = [
     "IntentExample",
     "IntentPrediction",
     "IntentRecognizer",
+    "SMALLTALK_PATH",
     "agent_examples",
+    "intent_counts",
     "smalltalk_examples",
     "repair_text",
     "choose_threshold",
@@ -111,39 +120,7 @@ MODEL_FORMAT = "corsbot-intent-1"
 _META_FILE = "recognizer.json"
 _PIPELINE_DIR = "spacy"
 
-_WORD = re.compile(r"\w+(?:'\w+)?")
-_TOKEN = re.compile(r"\w+(?:'\w+)?|[^\w\s]")
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _RULES: Mapping[str, str] = {"/start": "start", "\\start": "start", "/help": "help", "\\help": "help"}
-RARE_TOKEN = "xxrare"
-DOMAINS = ("movie", "book", "music")
-MAX_WORDS = 60
-"""At most this many words of a message get conjunction/rare features."""
-
-
-@dataclass(frozen=True, slots=True)
-class IntentExample:
-    """One labelled user message.
-
-    Attributes:
-        text: the user's message, raw.
-        contexts: context names active before the message (the previous record's ``contexts``).
-        intent: the intent name to predict (dataset vocabulary).
-        group: conversation key (e.g. ``"<file>:<userID>"``); cross-validation never splits one.
-        domain: ``movie``, ``book`` or ``music`` (reporting only).
-        validated: ``toCheck == False`` (inside a cleanly completed task: silver standard).
-        events: the system events of the previous turn (the previous record's ``events``), or
-            ``None`` when unknown (e.g. DialogFlow training phrases). An addition to DESIGN.md's
-            fields, with a default, so positional construction with six fields still works.
-    """
-
-    text: str
-    contexts: tuple[str, ...]
-    intent: str
-    group: str
-    domain: str
-    validated: bool
-    events: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,117 +162,6 @@ def load_options(path: Path = CONFIG_PATH) -> tuple[Any, dict[str, Any]]:
     return spacy_part, options
 
 
-def _context_token(name: str) -> str:
-    return "ctx_" + (_NON_ALNUM.sub("_", name.lower()).strip("_") or "empty")
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text)[:MAX_WORDS]
-
-
-def repair_text(text: str) -> str:
-    """Undo UTF-8-read-as-cp1252 mojibake ("donâ€™t" -> "don’t"); other text is returned as is
-    (:func:`nlu.textnorm.repair_mojibake`, which :func:`nlu.textnorm.normalize` also applies)."""
-    return repair_mojibake(text)
-
-
-def featurize(
-    text: str,
-    contexts: Sequence[str] = (),
-    events: Sequence[str] | None = None,
-    *,
-    domain: str | None = None,
-    known_words: frozenset[str] | set[str] | None = None,
-    max_chars: int = 300,
-    context_conjunctions: str = "each",
-    char_ngrams: bool = False,
-) -> str:
-    """Build the classifier's input text from a message and its dialog state (see module docstring).
-
-    Args:
-        text: raw user message (any length; cut to ``max_chars`` after normalisation).
-        contexts: active context names (order does not matter).
-        events: the system events of the previous turn (``question``, ``disambiguation``, ...;
-            empty = none), or ``None`` when unknown.
-        domain: ``movie``/``book``/``music`` or ``None`` (unknown): the original agents of the
-            three domains differ (e.g. "I don't like" while a recommendation is shown is
-            ``preference`` in the movie logs, ``request_recommendation - preference`` elsewhere).
-        known_words: words that are not rare; ``None`` disables the rare-word markers.
-        max_chars: characters of the normalised message kept.
-        context_conjunctions: ``"each"`` (a ``<state token>_<word>`` token for every state token
-            and word), ``"state"`` (one key for the whole state set), ``"both"`` or ``"none"``.
-        char_ngrams: add character-trigram tokens ``cg_abc`` of every word (typo robustness).
-
-    Returns:
-        A space-separated token string, e.g. ``"ctx_none evt_none i like tom cruise | ..."``.
-    """
-    body = chat_spelling(normalize(text or "", max_chars=max_chars).lower())
-    state = [_context_token(c) for c in sorted(set(contexts))] or ["ctx_none"]
-    if events is None:
-        state.append("evt_unknown")
-    else:
-        state.extend(["evt_" + _NON_ALNUM.sub("_", e.lower()).strip("_") for e in sorted(set(events))] or ["evt_none"])
-    if domain:
-        state.append("dom_" + _NON_ALNUM.sub("_", domain.lower()))
-    words = _words(body)
-    extra: list[str] = []
-    marked = list(words)
-    if known_words is not None:
-        marked = [w if w in known_words else RARE_TOKEN for w in words]
-        extra.extend(RARE_TOKEN for w in words if w not in known_words)
-    if not marked:
-        marked = ["xxnoword"]
-    if context_conjunctions in ("state", "both"):
-        key = f"s{zlib.crc32('|'.join(state).encode('utf-8')):08x}"
-        extra.append(key)
-        extra.extend(f"{key}_{w}" for w in marked)
-    if context_conjunctions in ("each", "both"):
-        extra.extend(f"{s}_{w}" for s in state for w in marked)
-    if char_ngrams:
-        for w in words:
-            padded = f"<{w}>"
-            extra.extend("cg_" + padded[i : i + 3] for i in range(len(padded) - 2))
-    return " ".join([*state, *_TOKEN.findall(body)[: 2 * MAX_WORDS], "|", *extra])
-
-
-_FEATURE_TOKENIZER = {"nlp": {"tokenizer": {"@tokenizers": "corsbot.feature_tokenizer.v1"}}}
-"""spaCy config override of :meth:`IntentRecognizer.load`: the recognizer never tokenises text with
-spaCy (:meth:`IntentRecognizer._doc` builds the Doc from the feature tokens), so a loaded model gets
-a plain whitespace tokenizer (:func:`_feature_tokenizer`) instead of building and deserialising the
-English one (~2,700 special cases: 0.4-0.6 s of every start). Predictions are the same."""
-
-
-def _register_feature_tokenizer() -> None:
-    """Register ``corsbot.feature_tokenizer.v1`` in spaCy's tokenizer registry (idempotent)."""
-    from spacy.util import registry
-
-    if "corsbot.feature_tokenizer.v1" not in registry.tokenizers:
-        registry.tokenizers("corsbot.feature_tokenizer.v1", func=_feature_tokenizer)
-
-
-def _feature_tokenizer() -> Any:
-    """A spaCy tokenizer factory: whitespace splitting only (no prefixes, suffixes, special cases)."""
-    from spacy.tokenizer import Tokenizer
-
-    def create(nlp: Any) -> Any:
-        return Tokenizer(nlp.vocab)
-
-    return create
-
-
-def _bow_layers(model: Any) -> tuple[Any, Any, Any] | None:
-    """(extract_ngrams, linear, softmax) of a ``spacy.TextCatBOW.v3`` exclusive model, else None."""
-    try:
-        inner, output = model.layers
-        ngrams, linear = inner.layers[0].layers
-        softmax = output.layers[0]
-    except (ValueError, IndexError, AttributeError):
-        return None
-    if ngrams.name != "extract_ngrams" or softmax.name != "softmax_activation":
-        return None
-    return ngrams, linear, softmax
-
-
 def fallback_intent(contexts: Sequence[str]) -> str:
     """The intent the original agent gave to a message it did not understand in this state."""
     return REC_FALLBACK if REC_CONTEXT in contexts else DEFAULT_FALLBACK
@@ -335,170 +201,6 @@ def choose_threshold(
     return best
 
 
-_BOW_FILE = "textcat_bow.npz"
-"""Load-ready copy of the textcat's weights beside ``spacy/`` (a cache, written at the first spaCy
-load of a model, rebuilt when the model files or the spaCy/thinc/murmurhash versions change)."""
-_BOW_FORMAT = "corsbot-bow-1"
-_U64 = 0xFFFFFFFFFFFFFFFF
-_M64 = 0xC6A4A7935BD1E995
-_PROBES = (
-    "i like the matrix",
-    "skip",
-    "yes",
-    "no thanks",
-    "why",
-    "mark my words, the nsubj of this prep is a punct",
-    "i don't like horror films directed by christopher nolan",
-    "hello",
-    "reset everything",
-    "show my profile",
-)
-"""Messages whose scores the numpy forward pass must reproduce bit for bit before it is stored."""
-
-
-def _murmur64a(data: bytes, seed: int) -> int:
-    """MurmurHash64A (``murmurhash``'s ``hash64``: spaCy's string ids and thinc's n-gram keys)."""
-    n = len(data)
-    h = (seed ^ (n * _M64)) & _U64
-    end = n - (n & 7)
-    for i in range(0, end, 8):
-        k = (int.from_bytes(data[i : i + 8], "little") * _M64) & _U64
-        k = ((k ^ (k >> 47)) * _M64) & _U64
-        h = ((h ^ k) * _M64) & _U64
-    if n & 7:
-        h = ((h ^ int.from_bytes(data[end:], "little")) * _M64) & _U64
-    h = ((h ^ (h >> 47)) * _M64) & _U64
-    return h ^ (h >> 47)
-
-
-class _BowScorer:
-    """The forward pass of a ``spacy.TextCatBOW.v3`` exclusive textcat in numpy, without spaCy.
-
-    Reproduces spaCy/thinc bit for bit (checked on :data:`_PROBES` before the copy is stored, and
-    on the 9,276 released messages when this was written): a word's key is spaCy's string id (a
-    symbol's fixed id, else MurmurHash64A of its UTF-8, seed 1), an n-gram's the MurmurHash64A of
-    its keys (seed 0); the unique keys, in sorted order, add ``count * W[:, idx]`` for the two
-    indices ``MurmurHash3_x86_32(key, seed 0 and 1) & (length - 1)`` (``SparseLinear.v2``) in float32
-    to the bias; then softmax. Importing spaCy is most of a start (~1 s), and prediction needs only this.
-    """
-
-    def __init__(self, weights: np.ndarray, bias: np.ndarray, ngram_size: int, symbols: Mapping[str, int]) -> None:
-        self._weights = np.ascontiguousarray(weights.T, dtype=np.float32)  # (length, nO): one row per index
-        self._bias = np.asarray(bias, dtype=np.float32)
-        self._ngram_size = ngram_size
-        self._mask = self._weights.shape[0] - 1
-        self._symbols = dict(symbols)
-        self._ids: dict[str, int] = dict(self._symbols)
-        from murmurhash.mrmr import hash_bytes  # spaCy's own hashing library (a dependency of spaCy)
-
-        self._hash32 = hash_bytes
-
-    def _id(self, word: str) -> int:
-        found = self._ids.get(word)
-        if found is None:
-            if len(self._ids) > 200_000:  # a long-running bot: words of user messages
-                self._ids = dict(self._symbols)
-            found = self._ids[word] = _murmur64a(word.encode("utf-8"), 1)
-        return found
-
-    def scores(self, features: str) -> list[float]:
-        """The class probabilities of ``features`` (the :func:`featurize` text), in label order."""
-        keys = [self._id(w) for w in features.split()]
-        raw = [k.to_bytes(8, "little") for k in keys]
-        for n in range(2, self._ngram_size + 1):
-            keys.extend(_murmur64a(b"".join(raw[i : i + n]), 0) for i in range(len(raw) - n + 1))
-        unique, counts = np.unique(np.asarray(keys, dtype=np.uint64), return_counts=True)
-        out = self._bias.copy()
-        weights, mask, hash32 = self._weights, self._mask, self._hash32
-        for key, value in zip(unique.tolist(), counts.astype(np.float32), strict=True):
-            data = key.to_bytes(8, "little")
-            out += weights[hash32(data, 0) & mask] * value
-            out += weights[hash32(data, 1) & mask] * value
-        x = out.reshape(1, -1)
-        e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-        e /= e.sum(axis=-1, keepdims=True)
-        return [float(p) for p in e[0].tolist()]
-
-    @classmethod
-    def from_textcat(cls, textcat: Any) -> _BowScorer | None:
-        """The scorer of a loaded spaCy textcat, or None if its model is not a bag of n-grams this
-        class reproduces (other architecture, attribute, indexing, or any probe scored differently)."""
-        from spacy.attrs import ORTH
-        from spacy.symbols import IDS
-        from spacy.tokens import Doc
-
-        layers = _bow_layers(textcat.model)
-        if layers is None or not textcat.model.has_ref("output_layer"):
-            return None
-        ngrams = layers[0]
-        linear = textcat.model.get_ref("output_layer")  # the SparseLinear inside its resizable wrapper
-        length = int(linear.get_dim("length"))
-        if (
-            linear.name != "sparse_linear"
-            or ngrams.attrs.get("attr") != ORTH
-            or linear.attrs.get("v1_indexing", True)
-            or length & (length - 1)
-            or textcat.model.attrs.get("multi_label")
-        ):
-            return None
-        n_out = int(linear.get_dim("nO"))
-        scorer = cls(
-            np.asarray(linear.get_param("W"), dtype=np.float32).reshape(n_out, length),
-            np.asarray(linear.get_param("b"), dtype=np.float32),
-            int(ngrams.attrs["ngram_size"]),
-            {str(k): int(v) for k, v in IDS.items()},
-        )
-        for probe in _PROBES:
-            features = featurize(probe, ("preference-followup",), ("question",), domain="movie")
-            expected = textcat.model.predict([Doc(textcat.vocab, words=features.split())])[0]
-            if [float(p) for p in np.asarray(expected, dtype=np.float32).tolist()] != scorer.scores(features):
-                logger.info("numpy textcat differs from spaCy's on %r: predicting with spaCy", probe)
-                return None
-        return scorer
-
-    def save(self, path: Path, fingerprint: str) -> None:
-        """Write the copy to ``path`` (atomically)."""
-        tmp = path.with_name(path.name + ".tmp")
-        with tmp.open("wb") as fh:
-            np.savez(
-                fh,
-                fingerprint=np.asarray(fingerprint),
-                weights=self._weights,
-                bias=self._bias,
-                ngram_size=np.asarray(self._ngram_size),
-                symbol_names=np.asarray(list(self._symbols), dtype=str),
-                symbol_ids=np.asarray(list(self._symbols.values()), dtype=np.uint64),
-            )
-        tmp.replace(path)
-
-    @classmethod
-    def load(cls, path: Path, fingerprint: str) -> _BowScorer | None:
-        """The copy at ``path`` if it was made from the same model files and library versions."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                if str(data["fingerprint"]) != fingerprint:
-                    return None
-                symbols = dict(zip(data["symbol_names"].tolist(), data["symbol_ids"].tolist(), strict=True))
-                return cls(data["weights"].T, data["bias"], int(data["ngram_size"]), symbols)
-        except (OSError, ValueError, KeyError):  # missing, partial or foreign file: load with spaCy
-            return None
-
-
-def _bow_fingerprint(pipeline_dir: Path) -> str:
-    """What the numpy copy depends on: the textcat's files and the versions of the hashing code."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    digest = hashlib.sha256(_BOW_FORMAT.encode())
-    for name in ("spacy", "thinc", "murmurhash"):
-        try:
-            digest.update(f"{name} {version(name)}\n".encode())
-        except PackageNotFoundError:  # pragma: no cover - declared dependencies
-            digest.update(f"{name} none\n".encode())
-    for part in ("model", "cfg"):
-        digest.update((pipeline_dir / "textcat" / part).read_bytes())
-    return digest.hexdigest()
-
-
 class IntentRecognizer:
     """spaCy ``textcat`` over :func:`featurize` text, plus rules and the fallback threshold.
 
@@ -512,7 +214,7 @@ class IntentRecognizer:
         *,
         known_words: frozenset[str],
         options: Mapping[str, Any],
-        scorer: _BowScorer | None = None,
+        scorer: BowScorer | None = None,
         source: Path | None = None,
         labels: Sequence[str] = (),
     ) -> None:
@@ -534,8 +236,8 @@ class IntentRecognizer:
             import spacy
 
             assert self._source is not None, "a recognizer without a pipeline is loaded from a folder"
-            _register_feature_tokenizer()
-            self._pipeline = spacy.load(self._source / _PIPELINE_DIR, exclude=["tokenizer"], config=_FEATURE_TOKENIZER)
+            register_feature_tokenizer()
+            self._pipeline = spacy.load(self._source / _PIPELINE_DIR, exclude=["tokenizer"], config=FEATURE_TOKENIZER)
         return self._pipeline
 
     @property
@@ -590,7 +292,7 @@ class IntentRecognizer:
         groups_per_word: dict[str, set[str]] = {}
         curated: set[str] = set()
         for e in examples:
-            words = set(_words(chat_spelling(normalize(e.text, max_chars=opts["max_chars"]).lower())))
+            words = set(message_words(chat_spelling(normalize(e.text, max_chars=opts["max_chars"]).lower())))
             if e.events is None:
                 curated |= words
             for w in words:
@@ -703,7 +405,7 @@ class IntentRecognizer:
         rng = random.Random(int(o["seed"]))
         order = list(range(len(docs)))
         batch_size = int(o["batch_size"])
-        layers = _bow_layers(model)
+        layers = bow_layers(model)
         if layers is not None:
             ngrams, linear, softmax = layers
             keys, vals, lengths = ngrams.predict(docs)
@@ -818,7 +520,7 @@ class IntentRecognizer:
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         self._nlp.to_disk(path / _PIPELINE_DIR)
-        (path / _BOW_FILE).unlink(missing_ok=True)  # the numpy copy of the old weights (made again at load)
+        (path / BOW_FILE).unlink(missing_ok=True)  # the numpy copy of the old weights (made again at load)
         meta = {
             "format": MODEL_FORMAT,
             "options": self.options,
@@ -845,8 +547,8 @@ class IntentRecognizer:
             if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
                 raise ValueError(f"unknown format {meta.get('format') if isinstance(meta, dict) else meta!r}")
             known, options = frozenset(meta["known_words"]), meta["options"]
-            fingerprint = _bow_fingerprint(path / _PIPELINE_DIR)
-            scorer = _BowScorer.load(path / _BOW_FILE, fingerprint)
+            fingerprint = bow_fingerprint(path / _PIPELINE_DIR)
+            scorer = BowScorer.load(path / BOW_FILE, fingerprint)
             if scorer is not None and list(meta.get("labels", [])):
                 # the numpy copy of these very files: no spaCy import, no pipeline (~1.3 s of a start)
                 recognizer = cls(
@@ -856,12 +558,12 @@ class IntentRecognizer:
                 recognizer = cls(None, known_words=known, options=options, source=path)
                 textcat = recognizer._textcat  # loads the spaCy pipeline
                 recognizer.labels = tuple(textcat.labels)
-                recognizer._scorer = _BowScorer.from_textcat(textcat)
+                recognizer._scorer = BowScorer.from_textcat(textcat)
                 if recognizer._scorer is not None and list(recognizer.labels) == list(meta.get("labels", [])):
                     try:
-                        recognizer._scorer.save(path / _BOW_FILE, fingerprint)
+                        recognizer._scorer.save(path / BOW_FILE, fingerprint)
                     except OSError as exc:  # a read-only model folder: spaCy is loaded at each start
-                        logger.info("could not store %s (%s)", path / _BOW_FILE, exc)
+                        logger.info("could not store %s (%s)", path / BOW_FILE, exc)
         except NluError:
             raise
         except Exception as exc:  # noqa: BLE001 - corrupt files of any kind
@@ -869,67 +571,3 @@ class IntentRecognizer:
         if list(recognizer.labels) != list(meta.get("labels", [])):
             raise NluError(f"corrupt intent model at {path}: labels differ from {_META_FILE} ({hint})")
         return recognizer
-
-
-def intent_counts(examples: Iterable[IntentExample]) -> dict[str, int]:
-    """``{intent: number of examples}``, most frequent first."""
-    return dict(Counter(e.intent for e in examples).most_common())
-
-
-SMALLTALK_PATH = Path(__file__).with_name("intent_smalltalk.json")
-"""Our own small set of small-talk phrases (greetings, thanks, bye, how are you, insults, ...)."""
-
-
-def agent_examples(agent_dir: Path, *, group: str = "dialogflow-agent") -> list[IntentExample]:
-    """Training phrases of a DialogFlow ES agent export as examples (extra training data).
-
-    Reads every ``intents/NAME_usersays_en.json`` (phrases; the parts of annotated phrases are
-    joined) and ``intents/NAME.json`` (the intent's name and input ``contexts``, used as the
-    example's contexts). Events are unknown (``None``); ``validated`` is False.
-
-    Args:
-        agent_dir: the export's root (holding ``intents/``) or the ``intents`` folder itself.
-        group: conversation key given to all these examples.
-
-    Returns:
-        Examples in file-name order; empty if the folder has no intents.
-
-    Raises:
-        NluError: if the folder is missing or a file is not valid JSON.
-    """
-    agent_dir = Path(agent_dir)
-    folder = agent_dir / "intents" if (agent_dir / "intents").is_dir() else agent_dir
-    if not folder.is_dir():
-        raise NluError(f"no DialogFlow intents folder at {agent_dir}")
-    out: list[IntentExample] = []
-    for says in sorted(folder.glob("*_usersays_en.json")):
-        spec = says.with_name(says.name[: -len("_usersays_en.json")] + ".json")
-        try:
-            phrases = json.loads(says.read_text(encoding="utf-8"))
-            meta = json.loads(spec.read_text(encoding="utf-8")) if spec.is_file() else {}
-        except (OSError, ValueError) as exc:
-            raise NluError(f"cannot read DialogFlow intent {says}: {exc}") from exc
-        name = meta.get("name") or spec.stem
-        contexts = tuple(str(c) for c in meta.get("contexts", ()))
-        for phrase in phrases:
-            text = "".join(str(part.get("text", "")) for part in phrase.get("data", ()))
-            if text.strip():
-                out.append(IntentExample(text, contexts, name, group, "movie", False, None))
-    return out
-
-
-def smalltalk_examples(path: Path = SMALLTALK_PATH) -> list[IntentExample]:
-    """Our small-talk phrases (``{"intent": ["phrase", ...]}``) as context-free examples.
-
-    Raises:
-        NluError: if the file is missing or malformed.
-    """
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return [
-            IntentExample(str(text), (), str(intent), "smalltalk", "any", False, None)
-            for intent, phrases in data.items()
-            for text in phrases
-        ]
-    except (OSError, ValueError, AttributeError) as exc:
-        raise NluError(f"cannot read small-talk phrases {path}: {exc}") from exc

@@ -2,7 +2,8 @@
 
 ``nlu.sentiment`` cuts a message into clauses and gives each entity the opinion of its own clause, or
 one it inherits across "and" or takes from a later clause that goes on about it. People's chat has
-three more kinds of clause that change where an opinion goes; each is read here from the words, as data:
+three more kinds of clause that change where an opinion goes; each is read here from the words, which are
+data (``nlu/wording/opinion_scope.toml``, issue 24):
 
 - **aspect cues** judge one dimension of a work, its length, pace, volume or exposure ("way too long",
   "a bit slow", "overplayed"): an opinion of the whole outweighs them ("it was great but way too
@@ -28,50 +29,29 @@ from __future__ import annotations
 
 import re
 
+from nlu.wording import family
+
 __all__ = ["CONCESSIVE_OPENERS", "CONCESSIVE_WORDS", "degree_phrases", "opens_concession", "opens_own_subject"]
 
-_DEGREE_ADJECTIVES = (
-    "long|short|slow|fast|quick|loud|quiet|soft|late|early|polished|mainstream|commercial|poppy|glossy|busy"
-    "|wordy|dense|much|many|repetitive|predictable|simple|complicated|complex|niche|old|young|cheesy|sweet|dark"
-    "|violent|gory|sad|heavy|weird|strange|artsy|experimental|noisy|clean|safe|hyped"
-)
-_DEGREE = re.compile(
-    r"\b(?:(?:way|far|much|a\s+bit|a\s+little|a\s+tad|slightly|kinda|kind\s+of|sort\s+of|somewhat|just|maybe"
-    r"|perhaps|probably|bit)\s+)*too\s+(?:" + _DEGREE_ADJECTIVES + r")\b(?!\s+for\s+(?:me|my|us|our))"
-    r"|\b(?:over-?played|over-?long|lengthy|long-winded|drawn[\s-]out|drags?(?:\s+on)?|dragged(?:\s+on)?)\b"
-    r"|\b(?:(?:a\s+bit|a\s+little|a\s+tad|slightly|kinda|kind\s+of|sort\s+of|somewhat|rather|quite|pretty)\s+)"
-    r"(?:long|slow|loud|short)\b"
-)
+_WORDING = family("opinion_scope")
+_DEGREE = _WORDING.pattern("degree")
 """Aspect cues (data): a degree of one dimension ("way too long", "a bit slow", "overplayed", "too polished").
 "too ... for me" is not one: it says the user's own dislike ("a bit too sad for me")."""
 
-CONCESSIVE_WORDS = frozenset({"although", "though"})
+CONCESSIVE_WORDS = _WORDING.word_set("concessive_words")
 """Connectives of ``nlu.sentiment``'s contrast boundaries that open a concession, not a contrast."""
-CONCESSIVE_OPENERS = re.compile(
-    r"^\W*(?:even\s+(?:if|though|when|so)|despite|in\s+spite\s+of|albeit|granted|admittedly)\b", re.IGNORECASE
-)
+CONCESSIVE_OPENERS = _WORDING.pattern("concession")
 """Words opening a concessive clause after a comma ("..., even if it's a bit overplayed")."""
 
-_SUBJECT_VERBS = (
-    r"was|is|were|are|sucks|sucked|slaps|slapped|rocks|rocked|rules|ruled|bores|bored|felt|feels|seemed|seems"
-    r"|sounds|sounded|looks|looked|gets|got|has\s+been|had\s+been|wasn't|wasnt|isn't|isnt|weren't|werent|aren't|arent"
-)
+# A clause's own subject: up to five words of a name (any characters of one) right before one of the subject
+# verbs, or before "'s": a structure of the clause, the verbs from the data.
 _OWN_SUBJECT = re.compile(
-    r"^\W*(?P<subject>[a-z0-9][\w'&.-]*?(?:\s+[a-z0-9][\w'&.-]*?){0,4}?)(?:'s|\s+(?:" + _SUBJECT_VERBS + r"))\b"
+    r"^\W*(?P<subject>[a-z0-9][\w'&.-]*?(?:\s+[a-z0-9][\w'&.-]*?){0,4}?)"
+    rf"(?:'s|\s+{_WORDING.alternation('subject_verbs')})\b"
 )
-_NOT_A_SUBJECT = frozenset(
-    """it it's its this that that's thats these those he she they them him her i i'm im we you u there here which who
-    what whatever everything nothing anything something all both either neither each one ones mine yours ours theirs
-    his hers their our my your so then also just really honestly tbh imo btw still overall yeah yes no nah ok okay
-    well oh and but or though although plus too""".split()
-)
+_NOT_A_SUBJECT = _WORDING.word_set("not_a_subject")
 """Words that cannot open a name: pronouns, references, discourse words ("honestly it was great")."""
-_WORK_WORDS = frozenset(
-    """movie film book novel song track album record series show band artist one story plot ending end rest acting
-    cast music soundtrack lyrics writing prose characters character dialogue visuals effects pacing beginning start
-    middle voice vocals songs production premise execution script direction chorus beat melody director author singer
-    actor actress lead half act part chapter season episode""".split()
-)
+_WORK_WORDS = _WORDING.word_set("work_words")
 """Nouns that make a subject the entity itself or a part of it ("the movie", "the ending", "the film's ending",
 "the second half"): the clause is about the entity, not about a name of its own."""
 _PLACEHOLDER = re.compile(r"\bentity\d*\b")

@@ -13,8 +13,9 @@ Y": author), and whether the seed is only a reference ("anything like it?", "mor
 A statement of taste is no request: "I love songs like Hurt" and "I'd recommend Heat to anyone" name
 no request word a seeker uses (a question, "please", an opening "something / any / can you ...").
 
-The patterns are data: a new wording of a kind is a new alternative, never a rule for one sentence.
-They read the folded text respelt as chat English (``nlu.textnorm.fold`` + ``chat_spelling``: "recomend
+The patterns are data (``nlu/wording/requests.toml``, issue 24): a new wording of a kind is a new phrase
+there, never a rule for one sentence; this module keeps the structure (a request's lead of filler words, the
+seeds from a marker to the end of its clause). They read the folded text respelt as chat English (``nlu.textnorm.fold`` + ``chat_spelling``: "recomend
 me sth" -> "recommend me something"); seed spans are found on the typed text, where the linker's
 mentions are.
 
@@ -33,84 +34,51 @@ from dataclasses import dataclass
 
 from logs.schema import Intent
 from nlu.textnorm import chat_spelling, fold
+from nlu.wording import family
 
 __all__ = ["Request", "asks_more", "is_request_noun", "names_in_request", "read_request", "request_in_turn"]
 
-_FILLER = (
-    r"(?:\W*(?:ok|okay|so|and|hey|hi|hello|yo|well|now|then|also|oh|hmm+|alright|right|cool|great|nice|yes|yeah"
-    r"|thanks|thank you|please|anyway|but|actually)\b[\s,!.:;-]*)*"
-)
+_WORDING = family("requests")
+# The lead of a request: any number of filler words, each after any signs and before any punctuation ("ok,
+# recommend", "hey! anything like X?"); a repetition with punctuation between, which templates do not say.
+_FILLER = rf"(?:\W*{_WORDING.alternation('fillers')}\b[\s,!.:;-]*)*"
 """Words that may open a request before its first word ("ok recommend", "hey! anything like X?")."""
-_ITEMS = (
-    r"(?:something|anything|stuff|things|more|others?|ones?|movies?|films?|books?|novels?|reads?|songs?|tracks?"
-    r"|albums?|records?|music|tunes|bands?|artists?|singers?|titles?|picks?|works?)"
-)
-"""What a list is of, in a request's words."""
-_ASKS_WORDING = re.compile(
-    rf"^{_FILLER}(?:please |pls )?(?:recommend|suggest)\b"
-    r"|\b(?:can|could|will|would|wanna|want to) (?:you|ya) (?:please |maybe |just )?(?:recommend|suggest|find)\b"
-    r"|\bwhat (?:do|would|can|could|should|else) (?:you )?(?:recommend|suggest)\b"
-    r"|\bwhat(?:'s| is)? (?:your|ur) (?:recommendation|suggestion|pick)s?\b"
-    r"|\b(?:what|which)(?: [\w']+){0,3} (?:should|could|can|would you have) (?:i|we) (?:watch|see|read|listen to|hear"
-    r"|play|try|start with|begin with|pick|get|check out)\b"
-    r"|\b(?:show|give|send|get|play|find|bring) (?:me|us) (?:some |a few |a couple )?(?:more|something|anything|similar"
-    r"|other)\b"
-    rf"|\b(?:can|could|may) i (?:get|have|hear|see) (?:some |any |a few |more |other )*{_ITEMS}\b"
-    r"|\b(?:hit me with|throw me|give me|gimme|send me|need|want) (?:a |an |some |any |more )?(?:good |new )?"
-    r"(?:recommendations?|suggestions?|ideas)\b"
-    rf"|^{_FILLER}(?:any|some|more|other|new|good|got any)? ?(?:good |new |more )?(?:recommendations?|suggestions?"
-    r"|ideas)\W*$"
-    r"|\bany (?:more )?(?:recommendations?|suggestions?)\b"
-)
+
+
+def _after_lead(name: str) -> str:
+    """The pattern ``name`` opening the message after its lead (:data:`_FILLER`)."""
+    return rf"^{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
+
+
+_ASKS_WORDING = re.compile(_after_lead("asks_opening") + "|" + _WORDING.source("asks"))
 """A request for recommendations, whatever it names ("can you recommend some more?", "what should I
 watch?", "recs?", "hit me with a rec", "can I get some songs ..."): asks the bot for items."""
+# The bare "more X" opening a message is a seed marker only when a word (no digit) follows and it is not
+# "more please" or "more recommendations": lookaheads, which templates do not say.
 _SEED_MARKER = re.compile(
-    rf"\b{_ITEMS}\s+(?:\w+\s+)?(?:like|similar to|similar|in the (?:style|vein) of|along the lines of|comparable to"
-    r"|(?:kind|sort) of like)(?=\W|$)"
-    rf"|\b(?:more|stuff|things|anything|something|some|any|other) ?{_ITEMS}? (?:from|by|of|with|starring|featuring)(?=\W)"
-    rf"|\b(?:songs?|tracks?|albums?|records?|music|movies?|films?|books?|novels?|works?)\s+(?:from|by|of|with|starring"
-    r"|featuring)(?=\W)"
-    r"|\b(?:show|give|send|get|play|bring) (?:me|us) (?:some )?more(?: of)?(?=\W)"
-    rf"|^{_FILLER}(?P<bare>more(?: of)?)(?=\s+[^\W\d])(?!\s+(?:please|pls|recommendations?|suggestions?|recs?)\b)"
+    _WORDING.source("seed_marker")
+    + rf"|^{_FILLER}(?P<bare>{_WORDING.alternation('bare_more')})(?=\s+[^\W\d])"
+    + rf"(?!\s+{_WORDING.alternation('no_seed')}\b)"
 )
 """Words after which a request names its seeds ("something like X", "more like X", "songs from Y", "more
 of Y", "show me more Y"), up to the end of the clause."""
-_ASKING = re.compile(
-    rf"\?|\bplease\b|\bpls\b|^{_FILLER}(?:any|anything|something|some|more|other|got|have you got|do you have|can|could"
-    r"|would|will|give|show|find|get|gimme|i want|i need|i'd like|i would like|looking for|in the mood for|maybe"
-    r"|recommend|suggest|what|which|how about|hit me)\b"
-)
+_ASKING = re.compile(_WORDING.source("asking") + "|" + _after_lead("asking_opening"))
 """The message asks (a question, "please", an opener of a request): "something like Dune" asks, "I love
 songs like Hurt" states a taste."""
-_NOT_A_NEW_LIST = re.compile(
-    r"\bwhy\b|\b(?:did|do|have) (?:you|u) (?:recommend|suggest)\w*\b|\bi(?:'d| would)? (?:highly )?recommend\b"
-    r"|\b(?:trailer|details?|preview)\b|\bhow (?:do|does|can|should)\b|\bwho (?:directed|wrote|sings)\b"
-    r"|\bmore (?:preferences?|info|information)\b"
-)
+_NOT_A_NEW_LIST = _WORDING.pattern("not_a_new_list")
 """Wordings about what was recommended, how to ask, or the user's own recommendation ("I'd recommend
 Heat to anyone"): no request for a new list."""
-_CLAUSE_END = re.compile(r"[,.;!?]|\s(?:but|and not|except|although|though|because|since|as long as|just not)\s")
+# Where a seed phrase ends: a sign or a clause word between spaces (offsets into the typed text).
+_CLAUSE_END = re.compile(rf"[,.;!?]|\s{_WORDING.alternation('clause_ends')}\s")
 """Where the seeds of a marker end: the clause ("more like Heat, but not too violent")."""
-_TRAILING_FILLER = re.compile(r"(?:\s+(?:please|pls|plz|thanks|thx|too|again|then|now|ok)\b)+\W*$")
+_TRAILING_FILLER = re.compile(rf"(?:\s+{_WORDING.alternation('closing_words')}\b)+\W*$")
 """Words that may close a seed phrase without naming anything ("more like Tenet please")."""
-_REFERENCE = re.compile(
-    r"^\W*(?:it|this|that|these|those|them|this one|that one|these ones|the (?:last|previous) one|him|her)\W*$"
-)
+_REFERENCE = _WORDING.pattern("reference")
 """A seed that only refers back: to the item on screen, else to what the user just told."""
-_MORE = re.compile(
-    rf"^{_FILLER}(?:(?:one|some|any|a few|two|three) more|more|moar|mor|another(?: one| 1| list| round| batch)?"
-    r"|next(?: one| 1| please)?|something else|anything else|others?|keep (?:going|them coming)|go on|again|continue"
-    r"|more (?:please|recommendations|suggestions|ideas|of (?:that|those|these|them)|options|picks)"
-    rf"|(?:some |any )?more (?:good |new |great |other )?{_ITEMS}"
-    r"|(?:show|give) me (?:some )?more)(?: (?:please|then|now))?\W*$"
-)
+_MORE = re.compile(_after_lead("more"))
 """More of the list: "more", "one more", "another 1", "next", "something else?", "more recommendations
 please", "keep them coming"."""
-_SEED_ROLES: dict[str, dict[str, str]] = {
-    "movie": {"by": "P57", "from": "P57", "with": "P161", "starring": "P161", "featuring": "P161"},
-    "book": {"by": "P50", "from": "P50", "of": "P50"},
-    "music": {"by": "P175", "from": "P175", "of": "P175", "featuring": "P175", "with": "P175"},
-}
+_SEED_ROLES: dict[str, dict[str, str]] = {d: dict(r) for d, r in _WORDING.table("seed_roles").items()}
 """The role a person named as a seed has, by the preposition before it, per domain ("films by Y":
 director; "films with Y": actor; "books by Y": author; "songs from Y": performer)."""
 
@@ -140,7 +108,7 @@ class Request:
         return any(start < seed_end and end > seed_start for seed_start, seed_end in self.seeds)
 
 
-_REQUEST_NOUN = re.compile(rf"^(?:(?:a|an|some|any|the|more|good|new|other)\s+)*{_ITEMS}$")
+_REQUEST_NOUN = _WORDING.pattern("request_noun")
 
 
 def is_request_noun(mention: str) -> bool:

@@ -66,16 +66,30 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import Enum
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from nlu import sentiment_lexicon as lex
 from nlu.cue_spelling import CueSpeller
 from nlu.errors import NluError
+from nlu.opinion_clauses import (
+    EVALUATIVE,
+    HEDGED,
+    PLACEHOLDER,
+    STATED,
+    VADER,
+    Clause,
+    Cue,
+    Polarity,
+    after_than,
+    fix_mojibake,
+    mask,
+    presupposed,
+    resolve,
+)
 from nlu.opinion_scope import CONCESSIVE_WORDS, degree_phrases, opens_concession, opens_own_subject, without_degrees
-from nlu.textnorm import contraction_repairs, repair_contractions
+from nlu.textnorm import repair_contractions
+from nlu.wording import family, phrase_regex
 
 logger = logging.getLogger(__name__)
 
@@ -87,84 +101,30 @@ NEGATION_WINDOW = 3
 """A negation this many words (or fewer) before a cue flips it."""
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'", "`": "'"})
-_PLACEHOLDER = "ENTITY"
 
-_CONTRAST = r"but|however|although|though|whereas|while|except|yet"
-_PLAIN = r"and|or|nor|plus|also"
-# a colon before lowercase words ends a clause ("great voice, boring songs: that's X"), one inside a title
-# ("Spider-Man: No Way Home") does not
+_SCOPE = family("opinion_scope")
+_CUES = family("opinion_cues")
+_HEDGED = family("hedges")
+# Clauses end at sentence signs, commas, semicolons, new lines and the connectives of the data; a colon before
+# lowercase words ends a clause ("great voice, boring songs: that's X"), one inside a title ("Spider-Man: No Way
+# Home") does not: the signs are the structure, the connectives data.
 _SPLIT = re.compile(
-    rf"(?P<punct>[.;!?]+(?:\s|$)|:(?=\s+(?-i:[a-z]))|,|\n)|\b(?P<contrast>{_CONTRAST})\b|\b(?P<plain>{_PLAIN})\b",
+    r"(?P<punct>[.;!?]+(?:\s|$)|:(?=\s+(?-i:[a-z]))|,|\n)"
+    rf"|\b(?P<contrast>{_SCOPE.alternation('contrast')})\b|\b(?P<plain>{_SCOPE.alternation('plain')})\b",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[a-z']+|" + _PLACEHOLDER.lower() + r"\d*")
+_WORD = re.compile(r"[a-z']+|" + PLACEHOLDER.lower() + r"\d*")
 
-_NEGATIONS = frozenset(
-    """not no never don't dont doesn't doesnt didn't didnt isn't isnt wasn't wasnt aren't arent
-    weren't werent won't wont wouldn't wouldnt can't cant cannot couldn't couldnt nor neither
-    without hardly barely n't haven't havent hasn't hasnt ain't aint nothing none""".split()
-)
-_REFERENCE = re.compile(
-    r"\b(?:(?:this|that|the)\s+(?:movie|film|book|song|album|one|track|record|series|novel|show|band|artist)"
-    r"|it|this|that)\b",
-    re.IGNORECASE,
-)
+_NEGATIONS = _SCOPE.word_set("negations")
+_REFERENCE = _SCOPE.pattern("reference")
 """A reference to the item being discussed ("it", "this movie"), for :meth:`SentimentRecognizer.message_polarity`."""
-_YES_ANSWERS = frozenset(
-    {"yes", "yeah", "yep", "yup", "sure", "of course", "absolutely", "definitely", "yes i do", "i do"}
-)
-_NO_ANSWERS = frozenset(
-    {"no", "nope", "nah", "not really", "no i don't", "no i dont", "i don't", "i dont", "not at all"}
-)
-_EXPERIENCE_VERBS = frozenset(
-    """seen see saw watched watch watching read reading heard hear listened listen listening tried try played play
-    finished know knew bought buy rewatched reread streamed""".split()
-)
+_YES_ANSWERS = _SCOPE.word_set("yes_answers")
+_NO_ANSWERS = _SCOPE.word_set("no_answers")
+_EXPERIENCE_VERBS = _SCOPE.word_set("experience_verbs")
 """Not having seen/read/heard something is no opinion about it ("I haven't seen it")."""
-_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "im"})
+_SUBJECTS = _SCOPE.word_set("subjects")
 """A negation before the subject of the cue's clause does not negate the cue ("No I dislike it")."""
-_INTENSIFIER_NEGATIONS = frozenset(
-    {"really", "that", "so", "very", "too", "much", "a", "big", "huge", "the", "at", "all"}
-)
-
-
-class Polarity(Enum):
-    """Opinion about one entity, as the dataset writes it (``"+"``, ``"-"``; ``"0"`` = no opinion)."""
-
-    POSITIVE = "+"
-    NEGATIVE = "-"
-    NEUTRAL = "0"
-
-
-STATED, HEDGED, EVALUATIVE, VADER = 3, 2.5, 2, 1
-"""Strengths of a clause's cue: a stated preference ("I love", "can't stand") beats a hedge ("it was
-okay"), which beats a judgement or slang ("great", "sick", "🔥"), which beats VADER's score."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Cue:
-    polarity: Polarity  # NEUTRAL only for a hedge: ask, never store
-    strength: float
-    leaning: Polarity | None = None  # a hedge's lean: "not bad", "not overrated", "better than I expected" (+)
-
-
-@dataclass(frozen=True, slots=True)
-class _Clause:
-    start: int  # offsets in the masked text
-    end: int
-    boundary_before: str  # "start" | "plain" | "contrast"
-    cue: _Cue | None  # None = no cue
-    short: bool = False  # at most one word besides the entity: "but Avatar", "except Titanic"
-    entities: bool = False  # holds an entity placeholder
-    reference: bool = False  # refers back to an entity: "I loved it", "this one is great"
-    words: int = 0  # words besides entity placeholders
-    aspect: bool = False  # names a part of a work: "the story is boring"
-    predicate: bool = False  # a bare judgement naming nothing, no subject of its own: "..., amazing", "and wonderful"
-    degree: bool = False  # its only opinion is an aspect cue: "but way too long" (nlu.opinion_scope)
-
-    @property
-    def polarity(self) -> Polarity | None:
-        return None if self.cue is None else self.cue.polarity
+_INTENSIFIER_NEGATIONS = _SCOPE.word_set("intensifiers")
 
 
 class SentimentRecognizer:
@@ -176,13 +136,13 @@ class SentimentRecognizer:
     def __init__(self) -> None:
         self._vader = SentimentIntensityAnalyzer()
         self._cues = [
-            (_compile_phrases(lex.STATED_NEGATIVE), Polarity.NEGATIVE, STATED),
-            (_compile_phrases(lex.STATED_POSITIVE), Polarity.POSITIVE, STATED),
-            (_compile_phrases(lex.EVALUATIVE_NEGATIVE), Polarity.NEGATIVE, EVALUATIVE),
-            (_compile_phrases(lex.EVALUATIVE_POSITIVE), Polarity.POSITIVE, EVALUATIVE),
+            (phrase_regex(lex.STATED_NEGATIVE), Polarity.NEGATIVE, STATED),
+            (phrase_regex(lex.STATED_POSITIVE), Polarity.POSITIVE, STATED),
+            (phrase_regex(lex.EVALUATIVE_NEGATIVE), Polarity.NEGATIVE, EVALUATIVE),
+            (phrase_regex(lex.EVALUATIVE_POSITIVE), Polarity.POSITIVE, EVALUATIVE),
         ]
-        self._hedges = _compile_phrases(lex.HEDGES)
-        self._descriptive = _compile_phrases(lex.DESCRIPTIVE)
+        self._hedges = phrase_regex(lex.HEDGES)
+        self._descriptive = phrase_regex(lex.DESCRIPTIVE)
         groups = (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE)
         self._speller = CueSpeller(w for group in groups for w in group)  # "giid" -> "good" (issue 22)
 
@@ -201,22 +161,22 @@ class SentimentRecognizer:
         Raises:
             NluError: if a span is malformed (start > end or negative).
         """
-        text, spans = _fix_mojibake((text or "").translate(_APOSTROPHES), spans)
+        text, spans = fix_mojibake((text or "").translate(_APOSTROPHES), spans)
         for start, end in spans:
             if start < 0 or end < start:
                 raise NluError(f"bad entity span ({start}, {end}) for a text of {len(text)} characters")
-        masked, positions = _mask(text, spans)
+        masked, positions = mask(text, spans)
         clauses = self._clauses(masked, respell=respell)
         out = []
         for pos in positions:
             index = next((i for i, c in enumerate(clauses) if c.start <= pos < c.end), len(clauses) - 1)
             if not clauses:
                 out.append(Polarity.NEUTRAL)
-            elif _after_than(masked, clauses[index], pos):
+            elif after_than(masked, clauses[index], pos):
                 # "better than Tenet": a comparison, not an opinion of Tenet; "even better than Parasite" says both are good
-                out.append(_presupposed(masked[clauses[index].start : pos]))
+                out.append(presupposed(masked[clauses[index].start : pos]))
             else:
-                out.append(_resolve(clauses, index, masked, pos))
+                out.append(resolve(clauses, index, masked, pos))
         return tuple(out)
 
     def message_polarity(self, text: str) -> Polarity:
@@ -262,14 +222,14 @@ class SentimentRecognizer:
         Args:
             text: the message as typed; spans: the entity spans (offsets into ``text``).
         """
-        text, spans = _fix_mojibake((text or "").translate(_APOSTROPHES), spans)
+        text, spans = fix_mojibake((text or "").translate(_APOSTROPHES), spans)
         if not spans:
             return False
-        masked, _positions = _mask(text, spans)
+        masked, _positions = mask(text, spans)
         if any(c.cue is not None for c in self._clauses(masked)) or self._descriptive.search(masked.lower()):
             return True  # a cue, a hedge, or a description of the effect ("X made me sob")
         words = _WORD.findall(masked.lower())
-        if len(words) > 1 and words[0].startswith(_PLACEHOLDER.lower()) and words[1] in _SUBJECT_PREDICATES:
+        if len(words) > 1 and words[0].startswith(PLACEHOLDER.lower()) and words[1] in _SUBJECT_PREDICATES:
             return True  # "Sigur Rós are otherworldly", "The Cure got me through my teens"
         return any(w in _EXPERIENCE_VERBS for w in words)
 
@@ -297,16 +257,16 @@ class SentimentRecognizer:
         Args:
             text: the message as typed; spans: the entity spans (offsets into ``text``).
         """
-        text, spans = _fix_mojibake((text or "").translate(_APOSTROPHES), spans)
-        masked, positions = _mask(text, spans)
+        text, spans = fix_mojibake((text or "").translate(_APOSTROPHES), spans)
+        masked, positions = mask(text, spans)
         clauses = self._clauses(masked)
         out = []
         for pos in positions:
             clause = next((c for c in clauses if c.start <= pos < c.end), None)
             out.append(
                 clause is not None
-                and _after_than(masked, clause, pos)
-                and _presupposed(masked[clause.start : pos]) is Polarity.NEUTRAL
+                and after_than(masked, clause, pos)
+                and presupposed(masked[clause.start : pos]) is Polarity.NEUTRAL
             )
         return tuple(out)
 
@@ -316,29 +276,29 @@ class SentimentRecognizer:
         return None if cue is None else cue.polarity
 
     # ------------------------------------------------------------------ internals
-    def _clause_cue(self, clause: str, *, respell: bool = True) -> _Cue | None:
+    def _clause_cue(self, clause: str, *, respell: bool = True) -> Cue | None:
         low = clause.lower().translate(_APOSTROPHES)
         low = self._speller.respell(low) if respell else low
         words = _WORD.findall(low)
         found = self._matches(low)
         verdict = _verdict_after_name(words)
         if verdict is not None:
-            return _Cue(verdict, EVALUATIVE)  # "Jaws yes, Titanic no", "Prometheus not at all"
+            return Cue(verdict, EVALUATIVE)  # "Jaws yes, Titanic no", "Prometheus not at all"
         if (nothing := _NOTHING_LIKE.search(low)) is not None:
             # "no one sings like X", "nothing beats X": X is the best; "no book has bored me like X": the worst
             between = [f for f in found if nothing.start() <= f[0] < nothing.end() and f[2] is Polarity.NEGATIVE]
-            return _Cue(Polarity.NEGATIVE if between else Polarity.POSITIVE, STATED)
+            return Cue(Polarity.NEGATIVE if between else Polarity.POSITIVE, STATED)
         if _TOO_FOR_ME.search(low) or _NOT_FOR_ME.search(low):
-            return _Cue(Polarity.NEGATIVE, STATED)  # "too weird for me", "wasn't for me", "isn't really my thing"
+            return Cue(Polarity.NEGATIVE, STATED)  # "too weird for me", "wasn't for me", "isn't really my thing"
         if (again := _WOULD_AGAIN.search(low)) is not None:
             # "I could watch X a hundred times", "I'd read X again"; "I would never watch X again"
             negated = again.group("never") or again.group("modal").endswith(("n't", "nt"))
-            return _Cue(Polarity.NEGATIVE if negated else Polarity.POSITIVE, STATED)
+            return Cue(Polarity.NEGATIVE if negated else Polarity.POSITIVE, STATED)
         hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low)]
         if any(not _discourse_marker(low, h) for h in hedges) or _COMPARATIVE_HEDGE.search(low):
             # a hedge weakens even a stated cue of its clause ("I kind of liked X", "I guess I like X");
             # so does a mild comparison ("less bad than", "slightly better than", "not as good as")
-            return _Cue(Polarity.NEUTRAL, HEDGED, _leaning(low))
+            return Cue(Polarity.NEUTRAL, HEDGED, _leaning(low))
         for level in (STATED, EVALUATIVE):
             cues = [f for f in found if f[3] == level]
             if cues:
@@ -346,16 +306,16 @@ class SentimentRecognizer:
                 negated = self._negate(low, start, polarity)
                 if polarity is Polarity.NEGATIVE and negated is Polarity.POSITIVE:
                     # "I didn't hate it", "not overrated": no strong like, but one a later "it's brilliant" confirms
-                    return _Cue(Polarity.NEUTRAL, HEDGED, Polarity.POSITIVE)
-                return _Cue(negated, level)
+                    return Cue(Polarity.NEUTRAL, HEDGED, Polarity.POSITIVE)
+                return Cue(negated, level)
         if not words:
             return None
         if _scoped_negation(words) and not any(w in _EXPERIENCE_VERBS for w in words):
-            return _Cue(Polarity.NEGATIVE, EVALUATIVE)  # "but not The Shining", "neither X" (not "I haven't seen X")
+            return Cue(Polarity.NEGATIVE, EVALUATIVE)  # "but not The Shining", "neither X" (not "I haven't seen X")
         # a mid-clause "no" is mostly part of a title or an idiom ("No Way Home", "no idea"), not an opinion
         if self._descriptive.search(low):
             return None  # "made me cry", "tense", "devastating": the content, not an opinion of it
-        if any(w in _EXPERIENCE_VERBS for w in words) and any(w.startswith(_PLACEHOLDER.lower()) for w in words):
+        if any(w in _EXPERIENCE_VERBS for w in words) and any(w.startswith(PLACEHOLDER.lower()) for w in words):
             # "I read X on holiday", "I heard X on the radio today": what the user did, not how it was (VADER
             # scores "holiday", "party", "friends" as positive); asked about, never stored
             return None
@@ -364,9 +324,9 @@ class SentimentRecognizer:
         plain = " ".join(w for w in plain.split() if w.strip(".,!?;:") not in _EXPERIENCE_VERBS)
         compound = self._vader.polarity_scores(plain)["compound"]
         if compound >= VADER_THRESHOLD:
-            return _Cue(Polarity.POSITIVE, VADER)
+            return Cue(Polarity.POSITIVE, VADER)
         if compound <= -VADER_THRESHOLD:
-            return _Cue(Polarity.NEGATIVE, VADER)
+            return Cue(Polarity.NEGATIVE, VADER)
         return None
 
     def _matches(self, low: str) -> list[tuple[int, int, Polarity, float]]:
@@ -389,13 +349,13 @@ class SentimentRecognizer:
         before = _WORD.findall(low[:start])
         subject = max((k for k, w in enumerate(before) if w in _SUBJECTS), default=-1)
         before = before[subject + 1 :]  # "No, I dislike it": an answer's "no" does not negate the verb
-        before = [w for w in before if not w.startswith(_PLACEHOLDER.lower())]  # a "no" inside a title never negates
+        before = [w for w in before if not w.startswith(PLACEHOLDER.lower())]  # a "no" inside a title never negates
         window = [w for w in before[-(NEGATION_WINDOW + 2) :] if w not in _INTENSIFIER_NEGATIONS][-NEGATION_WINDOW:]
         if any(w in _NEGATIONS or w.endswith("n't") for w in window):
             return Polarity.NEGATIVE if polarity is Polarity.POSITIVE else Polarity.POSITIVE
         return polarity
 
-    def _clauses(self, masked: str, *, respell: bool = True) -> list[_Clause]:
+    def _clauses(self, masked: str, *, respell: bool = True) -> list[Clause]:
         spans: list[tuple[int, int, str, bool]] = []
         start, boundary, opens = 0, "start", True  # opens: the clause opens a sentence (capitals name nothing)
         for match in _SPLIT.finditer(masked):
@@ -406,7 +366,7 @@ class SentimentRecognizer:
             start = match.end()
         spans.append((start, len(masked) + 1, boundary, opens))
         out = []
-        placeholder = _PLACEHOLDER.lower()
+        placeholder = PLACEHOLDER.lower()
         for a, b, kind, opens in spans:
             piece = masked[a:b]
             words = _WORD.findall(piece.lower())
@@ -419,7 +379,7 @@ class SentimentRecognizer:
             kind = "concession" if kind != "start" and opens_concession(piece) else kind
             cue = self._clause_cue(piece, respell=respell)
             out.append(
-                _Clause(
+                Clause(
                     a,
                     b,
                     kind,
@@ -447,64 +407,47 @@ class SentimentRecognizer:
         return out
 
 
-_BACK_REFERENCE = re.compile(
-    r"\b(?:it|this|that|them|those|these|him|her|they|(?:this|that|the)\s+(?:movie|film|book|song|album|one|track"
-    r"|record|series|novel|show|band|artist))\b",
-    re.IGNORECASE,
-)
-_ASPECT = re.compile(
-    r"\b(?:the|its|their|his|her)\s+(?:story|plot|ending|end|rest|acting|cast|music|soundtrack|lyrics|writing|prose"
-    r"|characters|dialogue|visuals|effects|pacing|beginning|start|middle|first half|second half|last act|voice|vocals"
-    r"|songs|production|premise|execution|script|direction|world ?building)\b",
-    re.IGNORECASE,
-)
+_BACK_REFERENCE = _SCOPE.pattern("back_reference")
+_ASPECT = _SCOPE.pattern("aspect")
 """A part of a work ("the story", "the ending"): an opinion of it is not an opinion of the whole."""
 """A clause that names no entity but refers back to one ("I loved it", "the film is a masterpiece")."""
-_SUBJECT_PREDICATES = frozenset(
-    """is was are were has have had got gets gives gave made makes kept keeps blew blows takes took never always
-    still just really sounds sound looks look feels feel reads""".split()
-)
+_SUBJECT_PREDICATES = _SCOPE.word_set("subject_predicates")
 """A verb after a named subject that opens the message: the message says something about it."""
-_POSSESSED_PART = re.compile(
-    r"entity\d*\s*'s\s+(?:\w+\s+)?(?:albums?|songs?|records?|lyrics|books?|novels?|films?|movies?|stuff|music"
-    r"|work|output|sequels?)\b",
-    re.IGNORECASE,
-)
-"""A part of a person's or a band's work ("Muse's albums", "her later novels"): an opinion of it is not of the whole."""
+# The structures below place the data's words around an entity placeholder ("ENTITY's albums", "nothing beats
+# ENTITY"), after a negation glued to its verb ("wasn't") or a few words apart ("I'd watch it again"): what
+# comes before and after the entity is the code's, the words are data.
 _NOTHING_LIKE = re.compile(
     r"\b(?:no one|nobody|nothing|none|no other \w+|no (?!(?:i|we|you|it|not|way|idea)\b)[a-z]+)\b.{0,30}\b"
-    r"(?:like|beats|compares to|comes close to|tops)\s+(?:the\s+)?entity"
+    rf"{_CUES.alternation('extremes')}\s+(?:the\s+)?entity"
 )
 """X as the extreme of its kind: "nothing beats X", "no one sings like X" (the best), "no book has bored me like X"
 (the worst: the sign of the verb in between)."""
-_NOT_FOR_ME = re.compile(
-    r"(?:\bnot|n't|\bisnt|\bwasnt)\s+(?:really\s+|quite\s+|just\s+|exactly\s+)?(?:for me|my (?:thing|cup of tea"
-    r"|style|taste|type|jam|vibe|kind of \w+))\b"
-)
+_NEGATED = r"(?:\bnot|n't|\bisnt|\bwasnt)\s+"
+"""A negation, also glued to its verb ("wasn't"), before the words it negates."""
+_NOT_FOR_ME = re.compile(_NEGATED + f"(?:{_CUES.source('not_for_me', after_lead=True)})")
 _WOULD_AGAIN = re.compile(
-    r"\b(?P<modal>could|can|would|will|i'd|we'd|couldn't|couldnt|wouldn't|wouldnt|won't|wont)\s+"
-    r"(?P<never>never\s+|not\s+)?(?:happily\s+|gladly\s+|totally\s+)?(?:re)?(?:watch|read|listen to|hear|see|play)\b"
-    r"[^.!?]{0,40}?\b(?:again|forever|on repeat|all day|every day|over and over|a (?:hundred|thousand|million) times)\b"
+    rf"\b(?P<modal>{_CUES.alternation('modals')})\s+"
+    r"(?P<never>never\s+|not\s+)?(?:happily\s+|gladly\s+|totally\s+)?(?:re)?"
+    rf"{_CUES.alternation('again_verbs')}\b[^.!?]{{0,40}}?\b{_CUES.alternation('again')}\b"
 )
 """Wanting to watch/read/hear a work again: a like; never again: a dislike."""
 _COMPARATIVE_HEDGE = re.compile(
-    r"\bless\s+(?:\w+\s+)?than\b"  # "less bad than", "less annoying than I remembered"
-    r"|\b(?:slightly|a bit|a little|a tad|marginally|somewhat|kind of|kinda)\s+(?:better|worse|\w+er)\s+than\b"
-    r"|(?:\bnot|n't|\bisnt|\bwasnt)\s+(?:quite\s+|nearly\s+)?as\s+\w+\s+as\b"  # "wasn't as good as Knives Out"
+    _HEDGED.source("comparative") + "|" + _NEGATED + f"(?:{_HEDGED.source('as_good_as', after_lead=True)})"
 )
 """A mild comparison: the subject is judged only relative to something else, so the reading is a hedge (F22)."""
 _LEANS_POSITIVE = re.compile(
-    r"(?:\bnot|n't|\bisnt|\bwasnt|\baint|\bnever)\s+(?:\w+\s+){0,2}?(?:bad|terrible|awful|horrible|the worst|overrated"
-    r"|boring|as bad)\b|\bbetter than (?:i |we )?(?:expected|thought|remembered|feared)|\bbetter than expected\b"
+    r"(?:\bnot|n't|\bisnt|\bwasnt|\baint|\bnever)\s+"
+    + f"(?:{_HEDGED.source('leaning_negated', after_lead=True)})|"
+    + _HEDGED.source("leaning")
 )
 """Hedges that lean to a like ("not bad", "isn't overrated", "better than I expected"): a like said next confirms them."""
-_TOO_FOR_ME = re.compile(r"\btoo(?:\s+\w+){1,2}\s+for\s+me\b")
+_TOO_FOR_ME = _CUES.pattern("too_for_me")
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
-_SCOPED_NEGATION = frozenset({"not", "neither", "nor", "never"})
+_SCOPED_NEGATION = _SCOPE.word_set("scoped_negations")
 
 
 _CAPITAL_WORD = re.compile(r"(?<![\w'])[A-Z][\w'!-]*")
-_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'd", "I'll", "ENTITY", "OK", "Ok"})
+_NOT_NAMES = _SCOPE.word_set("not_names")
 
 
 def _names_something(piece: str, *, opens_sentence: bool = True) -> bool:
@@ -516,14 +459,14 @@ def _names_something(piece: str, *, opens_sentence: bool = True) -> bool:
     first = re.match(r"\W*([\w'!-]+)", piece)
     opener = first.group(1) if first and opens_sentence else ""
     lower = re.findall(r"(?<![\w'])[a-z][\w']*", piece)
-    return bool(lower) and any(w not in _NOT_NAMES and not w.startswith(_PLACEHOLDER) and w != opener for w in words)
+    return bool(lower) and any(w not in _NOT_NAMES and not w.startswith(PLACEHOLDER) and w != opener for w in words)
 
 
 def _scoped_negation(words: list[str]) -> bool:
     """A negation that governs the entity itself ("but not X", "neither X nor Y", "never X again"):
     within two words before a placeholder. A "no" is not one: inside a title ("No Way Home") it is
     masked, elsewhere it is mostly an answer ("no, Inception")."""
-    placeholder = _PLACEHOLDER.lower()
+    placeholder = PLACEHOLDER.lower()
     for k, w in enumerate(words):
         if w.startswith(placeholder) and any(v in _SCOPED_NEGATION for v in words[max(0, k - 2) : k]):
             return True
@@ -533,7 +476,7 @@ def _scoped_negation(words: list[str]) -> bool:
 def _verdict_after_name(words: list[str]) -> Polarity | None:
     """A name followed only by a yes/no answer ("Jaws yes", "Titanic no", "Prometheus not at all"):
     that answer is the verdict on it, in a list of verdicts."""
-    placeholder = _PLACEHOLDER.lower()
+    placeholder = PLACEHOLDER.lower()
     if len(words) < 2 or not words[0].startswith(placeholder):
         return None
     rest = [w for w in words if not w.startswith(placeholder)]
@@ -557,195 +500,3 @@ def _discourse_marker(low: str, hedge: tuple[int, int]) -> bool:
     """ "ok"/"okay"/"alright" opening a clause ("ok I love X") is a discourse marker, not a hedge."""
     word = low[hedge[0] : hedge[1]]
     return word in ("ok", "okay", "alright", "all right", "fine") and not low[: hedge[0]].strip()
-
-
-def _after_than(masked: str, clause: _Clause, pos: int) -> bool:
-    """The entity at ``pos`` is the standard of a comparison ("more than Tenet", "better than X",
-    "wasn't as good as X")."""
-    before = masked[clause.start : pos].lower()
-    return bool(re.search(r"\b(?:than|as\s+(?:\w+\s+){1,2}as)\s+(?:the\s+)?$", before))
-
-
-_PRESUPPOSING = re.compile(
-    r"\b(?:even|still)\s+(?:(?P<good>better|more fun)|(?P<bad>worse|more boring))\s+than\s+(?:the\s+)?$"
-)
-"""'even better than X' presupposes that X is good ('even worse than X': bad)."""
-
-
-def _presupposed(before: str) -> Polarity:
-    """The polarity a comparison presupposes of its standard (``before``: the clause up to it)."""
-    match = _PRESUPPOSING.search(before.lower())
-    if match is None:
-        return Polarity.NEUTRAL
-    return Polarity.POSITIVE if match.group("good") else Polarity.NEGATIVE
-
-
-def _fix_mojibake(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
-    """Apply :func:`nlu.textnorm.contraction_repairs` ("donâ€™t", "don t" -> "don't") and shift the spans."""
-    repairs = contraction_repairs(text)
-    if not repairs:
-        return text, list(spans)
-
-    def shift(pos: int) -> int:
-        return pos + sum(len(new) - (end - start) for start, end, new in repairs if end <= pos)
-
-    return repair_contractions(text), [(shift(a), shift(b)) for a, b in spans]
-
-
-def _compile_phrases(phrases: Sequence[str]) -> re.Pattern[str]:
-    alternatives = sorted({re.escape(p).replace(r"\ ", r"\s+") for p in phrases}, key=len, reverse=True)
-    return re.compile(r"(?<![a-z'])(?:" + "|".join(alternatives) + r")(?![a-z'])")
-
-
-def _mask(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[int]]:
-    """Replace spans by ``ENTITYn``; return the masked text and each span's position in it."""
-    order = sorted(range(len(spans)), key=lambda k: spans[k][0])
-    pieces: list[str] = []
-    positions = [0] * len(spans)
-    cursor, length = 0, 0
-    for k in order:
-        start, end = max(spans[k][0], cursor), min(max(spans[k][1], cursor), len(text))
-        start = min(start, len(text))
-        chunk = text[cursor:start]
-        pieces.append(chunk)
-        length += len(chunk)
-        token = f" {_PLACEHOLDER}{k} "
-        positions[k] = length + 1
-        pieces.append(token)
-        length += len(token)
-        cursor = max(cursor, end)
-    pieces.append(text[cursor:])
-    return "".join(pieces), positions
-
-
-def _resolve(clauses: list[_Clause], index: int, masked: str = "", pos: int = 0) -> Polarity:
-    own = clauses[index].cue
-    if own is not None and own.polarity is not Polarity.NEUTRAL and _contradicted(clauses, index, masked, pos):
-        return Polarity.NEUTRAL  # "Avatar looks great but the story is boring": mixed, ask
-    later = _later_opinion(clauses, index)
-    if later is not None:
-        return later.polarity  # "X made me cry, I loved it", "X was disturbing but I loved it"
-    if own is not None:
-        return own.polarity
-    k = index  # backwards across plain boundaries
-    while clauses[k].boundary_before == "plain" and k > 0:
-        k -= 1
-        if (found := clauses[k].polarity) is not None:
-            if _mixed_before(clauses, k, found):
-                return Polarity.NEUTRAL  # "Great premise, boring execution, that's Station Eleven for me"
-            return found
-    k = index  # forwards across plain boundaries
-    while k + 1 < len(clauses) and clauses[k + 1].boundary_before == "plain":
-        k += 1
-        if clauses[k].entities and not clauses[index].short:
-            # only a bare list item borrows the predicate of a later subject ("X and Y are great"), not a
-            # clause with words of its own ("I read X and Y last October, X was way better")
-            break
-        if (found := clauses[k].polarity) is not None:
-            return found
-    clause = clauses[index]
-    if clause.boundary_before == "contrast" and index > 0 and clause.short:
-        previous = clauses[index - 1].polarity  # "I like everything except Titanic", "... but Avatar"
-        if previous is Polarity.POSITIVE:
-            return Polarity.NEGATIVE
-        if previous is Polarity.NEGATIVE:
-            return Polarity.POSITIVE
-    return Polarity.NEUTRAL
-
-
-def _mixed_before(clauses: list[_Clause], k: int, found: Polarity) -> bool:
-    """Clauses before ``k`` (across plain boundaries, naming no entity) judge the opposite of ``found``:
-    mixed judgements ("great voice, boring songs: that's Sam Smith"), asked about, never stored."""
-    while clauses[k].boundary_before == "plain" and k > 0:
-        k -= 1
-        if clauses[k].entities:
-            return False
-        other = clauses[k].polarity
-        if other is not None and other is not Polarity.NEUTRAL and other is not found:
-            return True
-    return False
-
-
-def _contradicted(clauses: list[_Clause], index: int, masked: str, pos: int) -> bool:
-    """The entity's own opinion meets the opposite opinion of a part of it after a contrast ("... but
-    the ending was awful") while it is itself only a judgement ("looks great") or about a part
-    ("I liked the first half of X"): a mixed reading, asked about. A stated like of the whole ("I
-    like it but not the actors") stands."""
-    own = clauses[index].cue
-    if own is None:
-        return False
-    part_of = bool(
-        re.search(r"\b(?:half|part|start|beginning|end|ending|rest|middle)\s+of\s+(?:the\s+)?$", masked[:pos])
-        or _POSSESSED_PART.match(masked[pos:])
-    )
-    if own.strength > EVALUATIVE and not part_of:
-        return False
-    if part_of and clauses[index].boundary_before == "contrast":
-        # "Great live band, but I never liked Muse's albums": the whole judged against one part of it
-        for clause in reversed(clauses[:index]):
-            if clause.entities:
-                break
-            cue = clause.cue
-            if cue is not None and cue.strength >= EVALUATIVE and cue.polarity not in (own.polarity, Polarity.NEUTRAL):
-                return True
-    for clause in clauses[index + 1 :]:
-        if clause.entities:
-            break
-        cue = clause.cue
-        if (
-            clause.boundary_before == "contrast"
-            and clause.aspect
-            and cue is not None
-            and cue.strength >= EVALUATIVE
-            and cue.polarity not in (own.polarity, Polarity.NEUTRAL)
-        ):
-            return True
-    return False
-
-
-def _later_opinion(clauses: list[_Clause], index: int) -> _Cue | None:
-    """The last opinion stated after the entity's clause about the same thing, if it outweighs the
-    clause's own: a following clause that names no entity and refers back to it ("X made me cry, I
-    loved it"; at least as strong), follows a contrast ("X was slow but brilliant"; stronger, or
-    as strong and short: "but I don't like the actors" is about the actors), or is a bare judgement
-    going on from it ("X melts my brain, amazing", "messy and wonderful"; stronger, and one as strong
-    of the other sign makes the reading mixed). A hedge is outweighed only by an opinion of its own
-    lean ("not overrated, it's brilliant"; "better than I expected, still not my thing" stays a
-    hedge), except by a stated one referring back ("it was ok, I hated it"). An opinion of a part
-    ("but I hated the ending") is not one of the whole. The clause that names the next entity ends
-    the search."""
-    own = clauses[index].cue
-    found = None
-    for clause in clauses[index + 1 :]:
-        if clause.entities:
-            break
-        cue = clause.cue
-        if cue is None or (clause.aspect and not clause.reference) or clause.boundary_before == "concession":
-            continue  # a part of the work, or an aside ("even if it's a bit overplayed")
-        current = found or own
-        if clause.degree and current is not None and current.polarity is not Polarity.NEUTRAL:
-            continue  # "great but way too long": the length does not outweigh the whole
-        hedge = own is not None and own.polarity is Polarity.NEUTRAL
-        leaning = hedge and own is not None and cue.polarity is own.leaning and cue.polarity is not Polarity.NEUTRAL
-        if clause.reference and (own is None or cue.strength >= own.strength or leaning):
-            found = cue
-        elif clause.predicate and own is None and found is None:
-            found = cue  # "read it, great book but way too long": the first judgement after a bare mention
-        elif clause.predicate and own is not None:
-            if hedge:
-                if leaning:
-                    found = cue
-            elif cue.strength > own.strength:
-                found = cue
-            elif cue.strength == own.strength and cue.polarity not in (own.polarity, Polarity.NEUTRAL):
-                found = _Cue(Polarity.NEUTRAL, HEDGED)  # "great, boring though": mixed, ask
-        elif clause.boundary_before == "contrast" and (
-            own is None
-            or leaning
-            or (
-                not (hedge and own.leaning is not None)
-                and (cue.strength > own.strength or (cue.strength == own.strength and clause.words <= 3))
-            )
-        ):
-            found = cue
-    return found

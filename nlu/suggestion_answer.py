@@ -31,46 +31,33 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nlu.textnorm import fold
+from nlu.wording import family
 from recommender.schema import role_pattern, role_words_for
 
 __all__ = ["Answer", "read_answer", "role_opinions"]
 
-_SKIP = re.compile(
-    r"^\W*(please\s+|pls\s+)?(skip|pass|next|cancel)\b"
-    r"|\bskip\s+(it|this|that)\b"
-    r"|\b(i\s+)?(do\s*n[o']?t|dont|do not)\s+know(\s+(it|this|that|him|her|them))?"
-    r"(\s+(movie|film|book|song|album|artist|band|one))?\W*$"
-    r"|\b(never|not|haven'?t|have\s+not|hav\s*n[o']?t|didn'?t|did\s+not|did\s*nt|don'?t|do\s+not|dont)\s+"
-    r"(ever\s+)?(seen|saw|see|watched|watch|read|heard|hear|listened)\b"
-    r"|\bno\s+idea\b|\bnever\s+heard\b"
-    r"|\b(what'?s|what\s+is|show\s+me|give\s+me)\s+the\s+next(\s+one)?\b"
-    r"|^\W*none\s+of\s+(them|these)\W*$"
-)
+_WORDING = family("answers")
+_SKIP = _WORDING.pattern("skip_suggestion")
+# A "no" answers unless it is a determiner ("no romcoms please"): not followed by a word other than those that
+# go on an answer ("no thanks", "no, I didn't"): a lookahead inside a lookahead, which templates do not say.
 _REFERENCE = re.compile(
-    r"\b(it|this|that|these|those)\b"
-    r"|^\W*(yes|yeah|yep|yup|sure|of\s+course|nope|nah|not\s+really)\b"
-    r"|^\W*no\b(?!\s+(?!(?:i|it|its|it's|thanks|thank|thx|not|really|way|sorry|never|don'?t|didn'?t|haven'?t|wasn'?t"
-    r"|this|that|one|idea|at\s+all|no)\b)[a-z])"
-    r"|^\W*(👍|👎)"
+    _WORDING.source("about_suggestion")
+    + rf"|^\W*no\b(?!\s+(?!{_WORDING.alternation('no_followers')}\b)[a-z])"
+    + r"|^\W*(👍|👎)"
 )
 """A reference to the suggested item, or a yes / no answer opening the message; a "no" that is a determiner ("no
 romcoms please", "no horror") answers nothing: it is a request about something else (issue 22)."""
-_BARE_OPINION = re.compile(
-    r"^\W*(i\s+)?(really\s+|do\s+)?(do\s*n[o']?t\s+|dont\s+|do\s+not\s+|really\s+)?"
-    r"(like|love|dislike|hate|enjoy|adore|liked|loved|disliked|hated|enjoyed)d?\b\W*$"
-)
+_BARE_OPINION = _WORDING.pattern("bare_opinion")
 """An opinion with no object ("I like", "Dislike"): about the item on screen, when nothing is named."""
-_THE_ITEM = re.compile(r"\bthe\s+(movie|film|book|novel|song|track|album|record)\b")
+_THE_ITEM = _WORDING.pattern("the_item")
 """"I liked the movie": the item asked about, when nothing else is named."""
-_REFERENCE_WORD = re.compile(r"\b(it|this|that|these|those)\b")
-_OPINION = re.compile(
-    r"\b(like|love|hate|enjoy|dislike|adore|prefer|liked|loved|hated|enjoyed|great|good|bad|awful|boring|amazing"
-    r"|beautiful|wonderful|favou?rite|best|worst)\b"
-)
+_REFERENCE_WORD = _WORDING.pattern("reference_word")
+_OPINION = _WORDING.pattern("opinion_word")
 _ROLE_WORDS = role_words_for("movie")  # the successor study was run in the movie domain only
 """Role words of a critique-like addition about the suggested item ("and I like the actors"): the
 project's one role vocabulary (``recommender.schema``)."""
-_CLAUSE = re.compile(r"\s*(?:[,;.!?]|\bbut\b|\band\b|\balthough\b|\bthough\b|\bexcept\b)\s*")
+# Clauses end at signs or at the clause words of the data (the spans of the role words' clauses).
+_CLAUSE = re.compile(rf"\s*(?:[,;.!?]|\b{_WORDING.alternation('clause_words')}\b)\s*")
 _ROLE = re.compile(r"\b(?:the|its|his|her|their|this|these)\s+(" + role_pattern("movie") + r")\b")
 
 

@@ -13,7 +13,8 @@ music, "the Jurassic Park novel is even better" alone stays where it is (the lin
 hint). A switch phrase opens the message (after "ok", "actually", "and"...), or is the whole of a short
 request ("can we talk about books now?").
 
-The phrases are data: a new wording is a new alternative, never a rule for one sentence.
+The phrases are data (``nlu/wording/domains.toml``, issue 24): a new wording is a new phrase there, never a
+rule for one sentence; this module keeps the structure of a switch (its openers, the words closing it).
 
 Example:
     >>> domain_switch("what about movies? i loved the film trainspotting")
@@ -28,40 +29,29 @@ import re
 from dataclasses import dataclass
 
 from nlu.textnorm import fold
+from nlu.wording import family
 
 __all__ = ["DOMAIN_WORDS", "Switch", "domain_switch"]
 
-DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
-    "movie": ("movie", "movies", "film", "films", "cinema", "flicks"),
-    "book": ("book", "books", "novel", "novels", "literature", "reading"),
-    "music": ("music", "song", "songs", "album", "albums", "band", "bands", "artist", "artists", "tunes"),
-}
+_WORDING = family("domains")
+DOMAIN_WORDS: dict[str, tuple[str, ...]] = {d: _WORDING.words(f"{d}_words") for d in ("movie", "book", "music")}
 """Words naming a domain in a switch ("let's talk about books")."""
-_CONSUME_DOMAIN = {"watch": "movie", "see": "movie", "read": "book", "listen to": "music", "hear": "music"}
+_CONSUME_DOMAIN: dict[str, str] = dict(_WORDING.table("consume"))
 """What one does with a domain's items, in "what should I watch?"."""
-
-_WORD = "|".join(sorted((w for words in DOMAIN_WORDS.values() for w in words), key=len, reverse=True))
-_OPENER = (
-    r"^(?:\W*(?:ok|okay|so|and|also|hey|hmm+|well|now|alright|actually|anyway|btw|oh|right|cool|great|thanks|"
-    r"thank you|enough (?:of|about) (?:that|this|\w+)|nice)\b[\s,!.:;-]*)*"
-)
+# A switch phrase opens the message after any number of openers, each after any signs and before any
+# punctuation ("ok, so what about books?"), and ends at a sign, the end or "and"/"then"/"so" after any
+# closing words ("back to films now please, ..."): repetitions and the end group, which templates do not say.
+_OPENER = rf"^(?:\W*{_WORDING.alternation('openers')}\b[\s,!.:;-]*)*"
 _SWITCH_PHRASE = re.compile(
-    _OPENER + r"(?:(?:let'?s|can we|could we|i want to|i'd like to|we can|time to|please)\s+)?"
-    r"(?:(?:switch|switching|change|changing|move|moving|go|going|get|getting|jump|turn|head|come)(?: back)?"
-    r"(?: over)? to|(?:talk|chat|talking|chatting) about|do|try|(?:what|how) about|back to|on to|onto|now(?: for)?"
-    r"|and now)\s+(?:the |some |a |my )?(?P<word>" + _WORD + r")\b"
-    r"(?:\s+(?:now|please|pls|instead|then|again|for a (?:bit|while|change)|for now|too|as well))*"
-    r"(?P<end>\s*(?:[?!.,:;-]+|$|\s(?:and|then|so)\b))"
+    _OPENER
+    + f"(?:{_WORDING.source('switch', after_lead=True)})"
+    + rf"(?:\s+{_WORDING.alternation('switch_after')})*"
+    + r"(?P<end>\s*(?:[?!.,:;-]+|$|\s(?:and|then|so)\b))"
 )
 """A switch phrase opening the message ("what about books?", "ok back to films", "switching to books:")."""
-_DOMAIN_REQUEST = re.compile(
-    r"\b(?:recommend|suggest|find|give|show|get)(?: me| us)?(?: (?:a|an|some|any|another|other|more|good|new|great"
-    r"|nice|few|couple of))* (?P<word>" + _WORD + r")\b"
-    r"|\b(?:any|some|more|other)(?: (?:good|new|great|nice))? (?P<word2>" + _WORD + r")(?: to (?:recommend|suggest))?"
-    r"\s*(?:\?|please|pls|$)"
-    r"|\bwhat (?:should|can|could|do you think) (?:i|we) (?P<verb>watch|see|read|listen to|hear)\b"
-)
+_DOMAIN_REQUEST = _WORDING.pattern("domain_request")
 """A request for a domain's items ("recommend me a book", "any good movies?", "what should I read?")."""
+_DOMAIN_WORD = re.compile(rf"\b{_WORDING.alternation('domain_word')}\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +97,9 @@ def domain_switch(text: str, current: str | None = None) -> Switch | None:
             return Switch(domain, rest)
     asked = _DOMAIN_REQUEST.search(folded)
     if asked is not None:
-        word = asked.group("word") or asked.group("word2")
-        domain = _domain_of(word) if word else _CONSUME_DOMAIN.get(asked.group("verb") or "")
+        words = _DOMAIN_WORD.findall(asked.group(0))  # the domain word is the last one the request names
+        verb = next((v for v in _CONSUME_DOMAIN if asked.group(0).endswith(v)), "")  # "what should i watch"
+        domain = _domain_of(words[-1]) if words else _CONSUME_DOMAIN.get(verb)
         if domain is not None and domain != current:
             return Switch(domain, text.strip(), by_request=True)
     return None

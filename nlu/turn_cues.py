@@ -1,7 +1,9 @@
 """How a message sits in the conversation: a self-correction, a name put in place of another, names
 added to what was just said (issue 22; read by ``nlu.understand``, acted on by the dialog).
 
-People revise and continue what they said a turn before; the words that do it are data here:
+People revise and continue what they said a turn before; the words that do it are data
+(``nlu/wording/turn_cues.toml``, issue 24), this module keeps where they stand (opening the message, right
+before a name):
 
 - **lead-ins** open a message without being its content: fillers ("hmm,", "ok so", "oh and") and
   self-corrections ("no wait", "actually", "sorry", "oops", "I got that wrong"). A message is read
@@ -30,39 +32,38 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from nlu.wording import family
+
 __all__ = ["LeadIn", "adds", "describes_a_reading", "lead_in", "names_a_reading", "only_names_and", "substituted"]
 
-_FILLERS = (
-    r"hmm+|hm+|um+|uh+|erm*|ah+|oh+|ok(?:ay)?|so|well|anyway(?:s)?|alright|right|also|and|plus|btw|lol|haha+"
-    r"|yeah|yes|yep|no|nope|nah"
-)
+_WORDING = family("turn_cues")
+_FILLERS = _WORDING.alternation("fillers")
 """Words that open a message without being its content ("hmm, remove X", "oh and X")."""
-_CORRECTIONS = (
-    r"wait|hang on|hold on|actually|sorry|oops+|whoops|my bad|my mistake|scratch that|correction|i mean|i meant"
-    r"|i got (?:that|it) wrong|i was wrong|(?:that|this)(?:'s| is| was) wrong|let me rephrase|never ?mind"
-)
+_CORRECTIONS = _WORDING.alternation("corrections")
 """Self-corrections: the turn revises what was said before ("no wait, ...", "actually, ...", "sorry, I meant ...")."""
+# A lead-in is a run of fillers and corrections, each after any signs and before any punctuation, the first
+# correction named (the turn revises), or a run of fillers before a word: a structure of repetitions.
 _LEAD_IN = re.compile(
-    rf"^(?P<lead>(?:\W*(?:{_FILLERS})\b[\s,.!:;-]*)*?(?:\W*(?P<correction>{_CORRECTIONS})\b[\s,.!:;-]*)"
+    rf"^(?P<lead>(?:\W*{_FILLERS}\b[\s,.!:;-]*)*?(?:\W*(?P<correction>{_CORRECTIONS})\b[\s,.!:;-]*)"
     rf"(?:\W*(?:{_FILLERS}|{_CORRECTIONS})\b[\s,.!:;-]+)*"
-    rf"|(?:\W*(?:{_FILLERS})\b[\s,.!:;-]+)+(?=\w))",
+    rf"|(?:\W*{_FILLERS}\b[\s,.!:;-]+)+(?=\w))",
     re.IGNORECASE,
 )
-_ANSWER_ONLY = re.compile(r"^\W*(?:yes|yeah|yep|no|nope|nah)\b", re.IGNORECASE)
+_ANSWER_ONLY = _WORDING.pattern("answer_only")
 """A lead-in of only a yes or no is the answer itself ("no, I didn't like it"), never stripped."""
-
+# The words right before the name, up to the end of the text before it (offsets: a name follows), or "not X,"
+# before it: what comes before a name, which templates do not say.
 _SUBSTITUTION = re.compile(
-    r"\b(?:i|i'd|i'?ve)\s+(?:actually\s+|really\s+)?(?:meant|mean|was\s+thinking\s+(?:of|about)|was\s+talking\s+about"
-    r"|mixed\s+(?:it|that|them)\s+up\s+with|confused\s+(?:it|that|them)\s+with|got\s+(?:it|that)\s+mixed\s+up\s+with)"
+    rf"\b{_WORDING.alternation('substituting')}\s+(?:actually\s+|really\s+)?{_WORDING.alternation('substitution')}"
     r"\s+(?:the\s+one\s+called\s+)?$"
     r"|\bmeant\s+to\s+say\s+$|\bnot\s+[^,.;!?]{1,60},\s*(?:i\s+meant\s+)?$",
     re.IGNORECASE,
 )
 """The words right before a name put in place of another ("I meant X", "I was thinking of X", "not X, Y")."""
 
-_ADDITIVE = re.compile(r"\b(?:too|also|as\s+well|and|plus|same\s+(?:for|with|goes\s+for))\b", re.IGNORECASE)
+_ADDITIVE = _WORDING.pattern("additive")
 """The words of an addition ("X too", "also X", "same for X")."""
-_FRAME = re.compile(r"\b(?:oh|ok(?:ay)?|btw|so|how\s+about|what\s+about)\b|[^\w\s]", re.IGNORECASE)
+_FRAME = re.compile(_WORDING.source("frame") + r"|[^\w\s]", re.IGNORECASE)
 """Words and signs around names that say nothing of them ("oh and Heat too!", "how about Ronin?"): a message of
 names and these is a bare mention, asked about ("Did you like Ronin?")."""
 
@@ -107,17 +108,12 @@ def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]
     return tuple(out)
 
 
-_A_READING = re.compile(
-    r"\bthe\s+(?:[\w.'-]+\s+){1,3}one\b|\b(?:1[89]|20)\d\d\b|\bthe\s+(?:original|remake|first|second|older|newer|new|old)\b",
-    re.IGNORECASE,
-)
-"""Words naming one reading of a title among its namesakes ("the 1933 one", "the Cronenberg one", "the original")."""
+_A_READING = re.compile(_WORDING.source("a_reading") + r"|\b(?:1[89]|20)\d\d\b", re.IGNORECASE)
+"""Words naming one reading of a title among namesakes ("the 1933 one", "the Cronenberg one", "the original")."""
 
 
 _DESCRIBED_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
-_DESCRIBED_AFTER = re.compile(
-    r"\s*(?:'s\s+)?(?:one|version|cut|film|movie|book|novel|album|song|remake|adaptation)\b", re.IGNORECASE
-)
+_DESCRIBED_AFTER = re.compile(rf"\s*(?:'s\s+)?{_WORDING.alternation('reading_nouns')}\b", re.IGNORECASE)
 
 
 def describes_a_reading(text: str, start: int, end: int) -> bool:

@@ -20,6 +20,7 @@ PACKAGES = ("bot", "nlu", "recommender", "logs")
 EVALUATION_MODULES = {
     "nlu.intent_eval",
     "nlu.entity_eval",
+    "nlu.entity_tasks",
     "nlu.link_eval",
     "recommender.rec_eval",
     "recommender.elicitation_eval",

@@ -126,6 +126,14 @@ def register(nlu_sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--out", type=Path, help=f"report folder (default: {paths.reports_dir() / 'nlu'})")
     ev.add_argument("--folds", type=at_least(2), default=5, help="number of folds (default 5)")
     ev.add_argument("--no-extra", action="store_true", help="no agent / small-talk phrases in training")
+    ev.add_argument(
+        "--probes",
+        type=Path,
+        default=PROBES,
+        metavar="FILE",
+        help="sentences every fold's model answers, for the steadiness figures (realistic-set format; default "
+        "tests/data/realistic/dev.jsonl; a missing file: none)",
+    )
     ev.set_defaults(handler=_evaluate_command)
 
 
@@ -434,6 +442,26 @@ def _metrics_for(info: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     return {"report": str(report), **data.get("summary", {})}
 
 
+PROBES = Path(__file__).resolve().parents[2] / "tests" / "data" / "realistic" / "dev.jsonl"
+"""The steadiness probes of ``nlu evaluate``: the realistic set's development half (never its held-back half)."""
+
+
+def probe_examples(path: Path | None) -> list[Any]:
+    """The sentences of a realistic-set file as examples in their dialog state (a card on screen: the
+    recommendation context), events unknown as the dialog passes them; none if the file is missing."""
+    from nlu.intents import REC_CONTEXT, IntentExample
+    from nlu.realistic_eval import load_sentences
+
+    if path is None or not Path(path).is_file():
+        return []
+    return [
+        IntentExample(
+            s.text, (REC_CONTEXT,) if s.context == "recommendation" else (), s.intent, "probe", s.domain, False
+        )
+        for s in load_sentences(Path(path))
+    ]
+
+
 def _evaluate_command(args: argparse.Namespace) -> int:
     from nlu.intent_eval import cross_validate, write_report
 
@@ -447,9 +475,11 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         f"evaluating on {len(examples)} messages from {len(files)} files, {args.folds}-fold grouped CV "
         f"(+{len(extra)} extra training phrases)"
     )
-    result = cross_validate(examples, n_folds=args.folds, extra=extra)
+    probes = probe_examples(args.probes)
+    result = cross_validate(examples, n_folds=args.folds, extra=extra, probes=probes)
     written = write_report(result, out, data_files=info)
     s = result.summary()
+    steady = result.steadiness()
     for domain, m in result.per_domain().items():
         print(
             f"  {domain}: messages={m['examples']} accuracy={m['accuracy']:.3f} "
@@ -458,10 +488,17 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     print(f"fallback thresholds per fold: {s['thresholds']}; training per fold: {s['train_seconds_mean']:.1f} s")
     print(f"latency per message: p50={s['latency_ms_p50']:.3f} ms p99={s['latency_ms_p99']:.3f} ms")
     print(f"baseline macro_f1={s['baseline_macro_f1']:.3f}")
+    if steady["probes"]:
+        print(
+            f"steadiness on {args.probes.name}: {steady['probes']} sentences answered by {args.folds} retrains (the "
+            f"fold models): gold intent {steady['probe_accuracy']:.3f} of them (mean), the same answer from every "
+            f"retrain for {steady['probe_agreement']:.3f}"
+        )
     print(f"reports: {written['markdown']} {written['json']} {written['confusion']} {written['errors']}")
     print(
         f"nlu: accuracy={s['accuracy']:.3f} accuracy_validated={s['accuracy_validated']:.3f} "
         f"macro_f1={s['macro_f1']:.3f} baseline_accuracy={s['baseline_accuracy']:.3f} "
-        f"baseline_accuracy_validated={s['baseline_accuracy_validated']:.3f}"
+        f"baseline_accuracy_validated={s['baseline_accuracy_validated']:.3f} "
+        f"probe_accuracy={steady['probe_accuracy']:.3f} probe_agreement={steady['probe_agreement']:.3f}"
     )
     return 0

@@ -37,9 +37,22 @@ class Chat:
     def say(self, text: str, payload: str | None = None) -> Any:
         return self.dm.handle(Turn(self.user, text, payload=payload))
 
+    def press(self, payload: str) -> Any:
+        """Press the button of ``payload``."""
+        return self.say("", payload=payload)
+
     @property
     def state(self) -> Any:
         return self.dm._states.load(self.user)
+
+    @property
+    def kb(self) -> Any:
+        """The knowledge base of the current domain."""
+        return self.dm._services.domain(self.state.domain).kb
+
+    def values(self, item: str, pid: str) -> set[str]:
+        """The values of ``item`` for property ``pid``."""
+        return {value for p, value in self.kb.item_values(item) if p == pid}
 
     def profile(self, domain: str | None = None) -> dict[str, str]:
         """QID -> polarity in ``domain`` (default: the current one)."""

@@ -720,13 +720,13 @@ def test_a_new_title_while_a_question_is_open_does_not_take_its_opinion(dm, monk
 def test_a_stated_role_word_is_not_a_title():
     from types import SimpleNamespace
 
-    from nlu.understand import _is_stated_role
+    from nlu.turn_words import is_stated_role
 
     text = "I like Tom Cruise as a producer"
     mention = SimpleNamespace(text="producer", start=text.index("producer"))
-    assert _is_stated_role(text, mention)
+    assert is_stated_role(text, mention.start, mention.text)
     text = "I like The Producers"
-    assert not _is_stated_role(text, SimpleNamespace(text="The Producers", start=text.index("The")))
+    assert not is_stated_role(text, text.index("The"), "The Producers")
 
 
 def test_a_domain_switch_or_start_settles_the_open_question_aloud(dm):

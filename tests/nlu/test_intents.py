@@ -268,3 +268,16 @@ def test_every_component_reads_the_repaired_text():
     assert normalize("I donâ€™t like it") == "I don't like it"
     assert normalize("Ã‰dith Piaf and CafÃ© Society") == "Édith Piaf and Café Society"
     assert normalize("São Paulo, Motörhead, naïve") == "São Paulo, Motörhead, naïve"
+
+
+def test_steadiness_is_the_share_every_retrain_answers_alike():
+    """nlu evaluate's steadiness (issue 24): each fold's model is a retrain; agreement counts the probes
+    every retrain answered alike, accuracy is the mean share answered with the gold intent."""
+    from nlu.intent_eval import EvalResult
+
+    probes = [
+        IntentExample(t, (), intent, "probe", "movie", False) for t, intent in (("why?", "help"), ("hi", "start"))
+    ]
+    result = EvalResult([], [], [], [], [], [], [], [], probes=probes, probe_answers=[["help", "start"], ["help", "x"]])
+    assert result.steadiness() == {"probes": 2, "probe_accuracy": 0.75, "probe_agreement": 0.5}
+    assert EvalResult([], [], [], [], [], [], [], []).steadiness()["probes"] == 0

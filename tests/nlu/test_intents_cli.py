@@ -28,7 +28,8 @@ INLINE_TRAINING = _inline_training()
 
 LAST_LINE = re.compile(
     r"^nlu: accuracy=(\d\.\d{3}) accuracy_validated=(\d\.\d{3}) macro_f1=(\d\.\d{3}) "
-    r"baseline_accuracy=(\d\.\d{3}) baseline_accuracy_validated=(\d\.\d{3})$"
+    r"baseline_accuracy=(\d\.\d{3}) baseline_accuracy_validated=(\d\.\d{3}) "
+    r"probe_accuracy=(\d\.\d{3}) probe_agreement=(\d\.\d{3})$"
 )
 
 
@@ -171,8 +172,10 @@ def test_evaluate_command(tiny_file, tmp_path, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     match = LAST_LINE.match(lines[-1])
     assert match, lines[-1]
-    accuracy, validated, macro_f1, base, base_val = map(float, match.groups())
+    accuracy, validated, macro_f1, base, base_val, probe_accuracy, agreement = map(float, match.groups())
     assert accuracy > 0.8 and base > 0.5
+    assert 0.0 <= probe_accuracy <= 1.0 and 0.0 < agreement <= 1.0  # the realistic dev set, answered by each fold
+    assert any(line.startswith("steadiness on dev.jsonl: ") for line in lines)
     assert any(line.startswith("latency per message: p50=") for line in lines)
     report = json.loads((out / "intent_eval.json").read_text())
     assert report["summary"]["accuracy"] == pytest.approx(accuracy, abs=5e-4)

@@ -12,6 +12,8 @@ check                   command (``corsbot ...``)
 ``converse``            ``replay <shared>/converse/*/messages_*.json --report DIR`` (the six released files)
 ``jiis``                ``replay <shared>/jiis/{popularity,item2item}/messages.json --report DIR``
 ``linking``             ``nlu evaluate-linking`` (the linker's steps; added after the move, so recorded from then)
+``conversations``       ``nlu evaluate-conversations tests/data/conversations/dev.jsonl`` (the dev set only:
+                        ``heldout.jsonl`` is scored once, by the lead, never here)
 ``index``               (no command) the entity linker's name index of each built domain, built in
                         memory by ``EntityLinker.build_index``: a SHA-256 and a size per table
 ======================  ==========================================================================
@@ -26,7 +28,7 @@ Each check writes into ``<folder>/<check>/``:
   their candidates (QID, score to 6 decimals, is_item, roles), ambiguous, partial; and every
   ``EntityLinker.trace`` call (``"call": "trace"``): its steps with their decision (link / ask / drop);
 - ``sentences.jsonl`` (realistic): the scored outcome of every sentence (intent, stored opinions,
-  questions).
+  questions); (conversations) every scripted turn's outcome and its problems, keyed ``<id>#<turn>``.
 
 Comparing masks what changes from run to run by design: timings (``msgs_per_s``, ``in 4.6 s``, link
 latencies, ``messages_per_second``), the replay's run id in user keys, a record's ``messageID`` and
@@ -69,7 +71,9 @@ from typing import Any, TextIO
 
 ROOT = Path(__file__).resolve().parents[2]
 REALISTIC = [ROOT / "tests" / "data" / "realistic" / f"{name}.jsonl" for name in ("dev", "heldout", "fresh")]
-CHECKS = ("realistic", "entities", "converse", "jiis", "linking", "index")
+CONVERSATIONS = ROOT / "tests" / "data" / "conversations" / "dev.jsonl"
+"""The conversation set of the check (never ``heldout.jsonl``: the lead scores it once, at the end)."""
+CHECKS = ("realistic", "entities", "converse", "jiis", "linking", "index", "conversations")
 SCORE_DECIMALS = 6
 
 _VOLATILE = (
@@ -98,6 +102,8 @@ def _argv(check: str, files_dir: Path, shared: Path) -> list[str]:
         return ["nlu", "evaluate-entities"]
     if check == "linking":
         return ["nlu", "evaluate-linking"]
+    if check == "conversations":
+        return ["nlu", "evaluate-conversations", str(CONVERSATIONS)]
     if check == "converse":
         released = sorted((shared / "converse").glob("*/messages_*.json"))
         return ["replay", *(str(p) for p in released), "--report", str(files_dir)]
@@ -139,7 +145,7 @@ def _user(key: str) -> str:
 def _recording(folder: Path) -> Iterator[None]:
     """Wrap ``DialogManager.handle``, ``EntityLinker.link`` and the realistic driver's ``run_sentence``
     so that each call is written to a JSON-lines file of ``folder``."""
-    from bot.cli import realistic
+    from bot.cli import conversations, realistic
     from bot.dialog.manager import DialogManager
     from nlu.linker import EntityLinker
 
@@ -149,6 +155,7 @@ def _recording(folder: Path) -> Iterator[None]:
         (folder / "sentences.jsonl").open("w", encoding="utf-8") as sentences,
     ):
         handle, link, run_sentence = DialogManager.handle, EntityLinker.link, realistic.run_sentence
+        check_conversation = conversations.check_conversation
         trace = getattr(EntityLinker, "trace", None)  # the steps of one message (since the linker is a pipeline)
 
         def write(out: TextIO, obj: Mapping[str, Any]) -> None:
@@ -203,11 +210,19 @@ def _recording(folder: Path) -> Iterator[None]:
             write(sentences, {"user": user, "id": sentence.id, **dataclasses.asdict(outcome)})
             return outcome
 
+        def recorded_conversation(conversation: Any, outcomes: Any, lookup: Any) -> Any:
+            result = check_conversation(conversation, outcomes, lookup)
+            for k, (turn, outcome) in enumerate(zip(result.turns, result.outcomes, strict=True)):
+                row = {"problems": turn.problems, "entries": turn.entries, **dataclasses.asdict(outcome)}
+                write(sentences, {"user": f"{conversation.id}#{k}", "id": conversation.id, **row})
+            return result
+
         DialogManager.handle = recorded_handle  # type: ignore[method-assign]
         EntityLinker.link = recorded_link  # type: ignore[method-assign]
         if trace is not None:
             EntityLinker.trace = recorded_trace  # type: ignore[method-assign]
         realistic.run_sentence = recorded_sentence
+        conversations.check_conversation = recorded_conversation
         try:
             yield
         finally:
@@ -216,6 +231,7 @@ def _recording(folder: Path) -> Iterator[None]:
             if trace is not None:
                 EntityLinker.trace = trace  # type: ignore[method-assign]
             realistic.run_sentence = run_sentence
+            conversations.check_conversation = check_conversation
 
 
 def run_check(check: str, folder: Path) -> int:
@@ -250,6 +266,10 @@ def run_check(check: str, folder: Path) -> int:
             written = paths.reports_dir() / "nlu" / f"realistic_{path.stem}.jsonl"
             if written.exists():
                 shutil.copy(written, files / written.name)
+    if check == "conversations":
+        written = paths.reports_dir() / "nlu" / f"conversations_{CONVERSATIONS.stem}.jsonl"
+        if written.exists():
+            shutil.copy(written, files / written.name)
     for png in files.glob("*.png"):  # a chart: its bytes say nothing the report does not
         png.unlink()
     meta = {"check": check, "argv": argv, "exit_code": code, "seconds": round(seconds, 1)}

@@ -1,0 +1,261 @@
+"""The intent of a typed turn (issue 24: split from ``nlu.understand``): the classifier's choice among the
+intents the dialog admits now, and the deterministic corrections where the wording leaves no doubt (a request
+worded otherwise than the study's, a deletion, the profile, the card's buttons typed, a critique of the card,
+an opinion about a named thing heard as small talk).
+
+Reads the classifier's ranked intents, the :class:`nlu.turn_parse.View`, the turn's
+:class:`nlu.readings.Readings` and the folded text; adds the intent (a name of ``logs.schema.Intent`` or a
+small-talk intent). The words are data (``nlu/wording/``, compiled in :mod:`nlu.turn_words`); what stays here is
+which correction the dialog's state lets win.
+
+Example (a card on screen, the classifier heard small talk)::
+
+    overrule(readings, "smalltalk.appraisal.good", "why did you pick it?")   # 'request_recommendation - why'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from logs.schema import Intent, is_smalltalk
+from nlu.card_opinion import rates_card
+from nlu.disambiguation import parse_option
+from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
+from nlu.phrasings import phrased_intent
+from nlu.readings import Readings
+from nlu.sentiment import Polarity
+from nlu.turn_parse import View
+from nlu.turn_words import (
+    CARD_COMMAND,
+    CARD_COMMANDS,
+    CARD_QUESTION,
+    CRITIQUE,
+    DELETE,
+    DELETE_WORDS,
+    MORE,
+    OPINION,
+    OPINION_IDIOM,
+    OPINION_VERB,
+    RATE_MENU,
+    REQUEST_WORDING,
+    SHOW_PROFILE,
+    WHAT_TO_RATE,
+    name_as_role,
+    roles_named,
+    the_role,
+    yes_no,
+)
+
+__all__ = ["ABOUT_THE_CARD_OPINIONS", "OPINION_OVERRULES", "TOP_LEVEL_TWIN", "admissible", "overrule"]
+
+TOP_LEVEL_TWIN = {
+    Intent.REC_PREFERENCE.value: Intent.PREFERENCE.value,
+    Intent.REC_SKIP.value: Intent.SKIP.value,
+    Intent.PREFERENCE_DISAMBIGUATION.value: Intent.PREFERENCE.value,
+    Intent.REC_YES_BUT.value: Intent.PREFERENCE.value,
+    Intent.REC_NO_BUT.value: Intent.PREFERENCE.value,
+    Intent.REC_HELP.value: Intent.HELP.value,
+    Intent.PREFERENCE_HELP.value: Intent.HELP.value,
+    Intent.PROFILE_HELP.value: Intent.HELP.value,
+    Intent.DELETE_PREFERENCE.value: Intent.SHOW_PROFILE.value,
+    Intent.PREFERENCE_YES.value: "smalltalk.confirmation.yes",
+    Intent.PREFERENCE_NO.value: "smalltalk.confirmation.no",
+}
+"""A follow-up intent heard out of its context stands for its top-level twin."""
+OPINION_OVERRULES = frozenset(
+    {Intent.FALLBACK.value, Intent.REC_FALLBACK.value, Intent.SHOW_PROFILE.value, Intent.HELP.value}
+)
+"""Intents an opinion about a named thing overrules: the classifier's "didn't get it" and the
+intents whose wording never names a title ("Jaws is a great movie" heard as a fallback, "2001: A
+Space Odyssey bored me" as the profile)."""
+
+
+def _opinion_about_a_name(session: Readings, intent: str, folded: str) -> bool:
+    """A confident in-domain mention plus an opinion is a preference unless the state says otherwise
+    (issue 12): the classifier learned the study's "I like X" and misses "X is great", "X bored me",
+    "X 🔥", "big fan of X", "I watched X". Only with no question open, for the intents of
+    :data:`OPINION_OVERRULES` and small talk (a yes/no, or a recommendation request with none of
+    :data:`REQUEST_WORDING`, only when the message opens with the name it judges: "Train are alright",
+    "Renaissance is a bit long but a great album"), never for a command typed as such."""
+    view = session.view
+    if view.question is not None or SHOW_PROFILE.match(folded):
+        return False
+    readings = [r for r in session.readings(with_focus=False) if not r.mention.partial]
+    if intent.startswith("smalltalk.confirmation"):
+        # "Train are alright", "Inception was ok": a judgement of the name opening the message, not a yes;
+        # "No, I did not enjoy Lucy": with nothing asked, a yes/no opening a stated opinion only leads it in
+        if view.focus is not None:
+            return False
+        if any(r.mention.start == 0 for r in readings) and session.states_opinion(readings):
+            return True
+        return bool(OPINION.search(folded)) and any(r.polarity is not Polarity.NEUTRAL for r in readings)
+    if intent == Intent.RECOMMENDATION and view.focus is None and not REQUEST_WORDING.search(folded):
+        # "Renaissance is a bit long but a great album", "Stromae makes me want to dance": a judgement of
+        # the name opening the message, heard as a request for its domain word or its "want"
+        return any(r.mention.start == 0 and r.polarity is not Polarity.NEUTRAL for r in readings)
+    if not (intent in OPINION_OVERRULES or is_smalltalk(intent)):
+        return False
+    if not readings:
+        # an opinion about a name the KB lacks ("RRR is a banger"): a preference all the same, so the
+        # user hears "I couldn't find that" instead of "I didn't get that"
+        return intent == Intent.FALLBACK and view.focus is None and session.opinion_about_unknown_name()
+    if any(r.polarity is not Polarity.NEUTRAL for r in readings):
+        return True
+    return session.states_opinion(readings)
+
+
+ABOUT_THE_CARD_OPINIONS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
+"""Opinions of the card the classifier can hear: their handlers read the critique's role words too."""
+
+
+def _card_critique(session: Readings, folded: str) -> str | None:
+    """A critique of the card on screen, whatever the classifier heard: the card ("it", "this one")
+    judged before "but", a role word after it ("I like it but not the directors" -> yes_but, "I hate
+    it but I love the cast" -> no_but); None if the words are no such critique. A fresh user's plural
+    "directors" was heard as a new preference and answered "I couldn't find that"."""
+    match = CRITIQUE.match(folded)
+    if match is None or not roles_named(match.group("rest"), session.view.domain):
+        return None
+    said = session.sentiment.message_polarity(match.group("card")).value
+    if said == "+":
+        return Intent.REC_YES_BUT.value
+    if said == "-":
+        return Intent.REC_NO_BUT.value
+    return None
+
+
+def _states_a_cue(session: Readings, folded: str) -> bool:
+    """The message states an opinion in the lexicon's words (not only VADER's score: "I want to delete Ghost"
+    is no opinion of Ghost), and is no request to delete."""
+    has_cue = getattr(session.sentiment, "has_cue", None)
+    return has_cue is not None and has_cue(session.text[session.start :]) and not DELETE_WORDS.search(folded)
+
+
+def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: str) -> bool:
+    """A stated opinion of the card on screen naming nothing else rates it ("seen it, hated it honestly"):
+    :func:`nlu.card_opinion.rates_card`, unless it asks about the card, is a bare yes/no (answered as such)
+    or names a role (a critique: "I like it but not the directors")."""
+    view = session.view
+    if view.focus is None or view.question is not None or session.readings(with_focus=False):
+        return False
+    if CARD_QUESTION.search(folded) or yes_no(folded) or the_role(view.domain).search(folded):
+        return False
+    content = session.text[session.start :]
+    return rates_card(folded, content, intent=intent, phrased=phrased, sentiment=session.sentiment)
+
+
+def admissible(ranked: Sequence[str], view: View, *, refinable: bool) -> str:
+    """The predicted intent, or the best alternative the dialog admits now (:attr:`View.blocked`).
+
+    A disambiguation answer is also admissible right after a stored preference (``refinable``):
+    it refines that preference.
+    """
+    for name in ranked:
+        if refinable and name == Intent.PREFERENCE_DISAMBIGUATION and view.question is None:
+            return name
+        if name not in view.blocked:
+            return name
+    for name in ranked:  # a follow-up intent out of its context: use its top-level twin
+        twin = TOP_LEVEL_TWIN.get(name)
+        if twin is not None:
+            return twin
+    return Intent.FALLBACK.value
+
+
+def overrule(session: Readings, intent: str, folded: str) -> str:
+    """Deterministic corrections of the classifier where the wording leaves no doubt.
+
+    - with no question open, a request worded otherwise than the study's phrases (``nlu.phrasings``:
+      "What made you pick it for me?", "whats the genre", "Wipe my profile", "what have i liked so far");
+    - "delete X" / "remove X" / "forget X" is a profile deletion, in any context, and nothing
+      without such a word is one (the original agent's deletion phrases all have one);
+    - "show my profile" is the profile; "more" is a new list; "what should I rate?" is help;
+    - the card's buttons typed as words ("why", "trailer") while a card is on screen;
+    - a bare title or name is a preference to confirm ("Pulp Fiction" -> "Did you like Pulp Fiction?");
+    - a bare yes/no with a card on screen answers its "Do you like it?", and so does an opinion naming
+      nothing ("I don't like", "I like this movie");
+    - at "Which X do you mean?", a typed option label ("The Fast and the Furious") is the answer and
+      another bare title a new preference;
+    - an opinion about a named entity ("I love the Avengers") is a preference, even when the
+      classifier hears small talk ("I love ..." addressed to the bot), or nothing it knows while a
+      question is open (issue 17.9).
+    """
+    view = session.view
+    if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"
+        named = bool(session.readings(with_focus=False))
+        # the words of a title ask nothing: "I know Why the Caged Bird Sings was beautiful" is no "why?"
+        phrased = phrased_intent(session.unnamed(), focus=view.focus is not None, named=named)
+        if _card_opinion(session, intent, phrased, folded):
+            return Intent.REC_PREFERENCE.value  # "seen it, hated it honestly", "nah thats mid"
+        if phrased is not None:
+            return phrased
+    if DELETE.match(folded) and view.has_profile:
+        return Intent.DELETE_PREFERENCE.value
+    if intent == Intent.DELETE_PREFERENCE and not DELETE_WORDS.search(folded):
+        # never delete on a guess: "Tom Cruise as an actor" after the profile is a preference
+        return Intent.PREFERENCE.value
+    if intent == Intent.FALLBACK and view.question is None and name_as_role(view.domain).match(folded):
+        return Intent.PREFERENCE.value  # "Tom Cruise as an actor": the role of a preference
+    if SHOW_PROFILE.match(folded):
+        return Intent.SHOW_PROFILE.value
+    if WHAT_TO_RATE.search(folded) and view.focus is None and view.question is None:
+        return Intent.HELP.value
+    if RATE_MENU.match(folded) and view.focus is None and view.question is None:
+        return Intent.FALLBACK.value
+    if MORE.match(folded):
+        return Intent.RECOMMENDATION.value
+    card_word = CARD_COMMAND.match(folded)
+    if card_word and view.focus is not None and view.question is None:  # typed like the card's buttons
+        return CARD_COMMANDS[card_word.group(1)]
+    if view.focus is not None and view.question is None and intent not in ABOUT_THE_CARD_OPINIONS:
+        critique = _card_critique(session, folded)
+        if critique is not None:
+            return critique
+    if (
+        (intent == Intent.FALLBACK or (session.correction and is_smalltalk(intent)))
+        and view.question in (None, "confirm", "suggestion")
+        and view.focus is None
+        and (session.names_only() or session.added_names(additive=False))
+    ):
+        return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"; "Heat too"
+    if (
+        intent in (Intent.FALLBACK, Intent.PREFERENCE)
+        and view.question in ("item", "role")
+        and view.focus is None
+        and not OPINION_VERB.search(folded)
+        and (session.names_only() or session.added_names(additive=False))
+    ):
+        if parse_option(view.answer_kind or view.question, session.text, None, view.options) is not None:
+            return Intent.PREFERENCE_DISAMBIGUATION.value  # "The Fast and the Furious" typed at "Which one?"
+        return Intent.PREFERENCE.value  # another title: a new preference ("Did you like F9?")
+    if view.focus is not None and view.question is None and yes_no(folded):
+        return Intent.REC_PREFERENCE.value  # a bare yes/no answers the card's "Do you like it?"
+    if (
+        intent == Intent.PREFERENCE
+        and view.focus is not None
+        and view.question is None
+        and not session.readings(with_focus=False)
+        and opinion_of_open(session.text, (), session.sentiment) is not None
+    ):
+        return Intent.REC_PREFERENCE.value  # "I don't like" with nothing named: about the card on screen
+    if is_smalltalk(intent) and OPINION.search(folded) and not intent.startswith("smalltalk.confirmation"):
+        if session.readings(with_focus=False):
+            return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
+    if intent == Intent.RECOMMENDATION and OPINION_IDIOM.match(folded):  # "love me some Prince": a like
+        if any(r.polarity is not Polarity.NEUTRAL for r in session.readings(with_focus=False)):
+            return Intent.PREFERENCE.value
+    if _opinion_about_a_name(session, intent, folded):
+        return Intent.REC_PREFERENCE.value if view.focus is not None else Intent.PREFERENCE.value
+    if (intent in NOT_UNDERSTOOD or is_smalltalk(intent)) and session.substitutes():
+        return Intent.PREFERENCE.value  # "sorry, I meant Heat": the name meant instead (issue 22)
+    if intent in NOT_UNDERSTOOD and view.question is not None:
+        # an opinion about a named thing is a preference whatever question is open (issue 17.9: at "horror
+        # film: genre or subject?", "I liked Inception" was a fallback and Inception was lost); so is any
+        # opinion about another name than the one asked about (issue 22: "oh and Stalker is amazing" at
+        # "Which Solaris do you mean?" is no answer, and not lost)
+        said = [r for r in session.readings(with_focus=False) if r.polarity is not Polarity.NEUTRAL]
+        if said and OPINION.search(folded):
+            return Intent.PREFERENCE.value
+        if said and view.asked and any(r.qid not in view.asked for r in said) and _states_a_cue(session, folded):
+            return Intent.PREFERENCE.value
+    return intent
