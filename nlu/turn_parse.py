@@ -201,6 +201,8 @@ class TurnParse:
             ("who is it by?") or ``"year"`` ("when is it from?"), else None (``nlu.phrasings.card_fact``).
         this_time: the message's constraint holds for now only ("not Radiohead this time", "no horror
             please": ``nlu.phrasings.for_this_time``), not as a stored opinion.
+        reset_scope: ``"everything"`` when a reset's words say what to reset ("forget everything", "start
+            over": ``nlu.phrasings.reset_scope``; issue 22-D), else None.
     """
 
     text: str
@@ -238,3 +240,4 @@ class TurnParse:
     request: Request | None = None
     card_fact: str | None = None
     this_time: bool = False
+    reset_scope: str | None = None

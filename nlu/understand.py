@@ -44,7 +44,7 @@ from nlu.open_answer import (
     suggestion_answer,
 )
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
-from nlu.phrasings import card_fact, for_this_time
+from nlu.phrasings import card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, Readings
 from nlu.requests import names_in_request, request_in_turn
 from nlu.suggestion_answer import role_opinions
@@ -192,6 +192,7 @@ def understand(
         roles=roles_named(folded, view.domain),
         card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
         this_time=for_this_time(folded),
+        reset_scope=reset_scope(folded),
     )
     if (
         view.focus is None

@@ -200,6 +200,8 @@ def _session_constraint(parse: TurnParse) -> bool:
     return any(r.polarity.value == "-" for r in parse.readings) or bool(recommendations.negated_readings(parse))
 
 
+_NOT_UNDERSTOOD_ACTS = frozenset({Intent.FALLBACK.value, Intent.PREFERENCE.value, *_CARD_FALLBACKS})
+"""Acts of a bare "yes" the classifier did not place (its contexts expired): at a question, an answer to it."""
 _YES_NO_QUESTIONS = frozenset({"confirm", "reset"})
 """Open questions a bare yes or no answers ("Did you like X?", "Are you sure?", "What should I reset?")."""
 
@@ -216,6 +218,9 @@ def act_in(state: DialogState, parse: TurnParse) -> str:
         if parse.bare_answer and not parse.readings and (parse.answer is not None or parse.yes_no or parse.affirmative):
             return ANSWER
         return act
+    bare = parse.yes_no is not None and not parse.readings  # "yes", "nope": an answer to what is asked
+    if bare and pending.kind in (*_YES_NO_QUESTIONS, "item", "role") and act in _NOT_UNDERSTOOD_ACTS:
+        return ANSWER
     if act not in NEEDS_CARD and not is_smalltalk(act):
         return act
     if parse.readings and not all(

@@ -102,7 +102,8 @@ def on_delete_answer(ctx: TurnContext) -> Outcome:
 
 def on_reset_profile(ctx: TurnContext) -> Outcome:
     """'reset my profile': what to reset (everything: every domain's profile; only this domain's items or
-    only its properties), an open question of its own (:class:`~bot.dialog.acts.ResetChoice`: a "yes" or
+    only its properties; words that say it, "forget everything", go straight to "Are you sure?"), an open
+    question of its own (:class:`~bot.dialog.acts.ResetChoice`: a "yes" or
     the scope typed answers it, never the card on screen); an open question is dropped aloud."""
     state = ctx.state
     items = msg.DOMAIN_NOUNS[state.domain]
@@ -113,6 +114,10 @@ def on_reset_profile(ctx: TurnContext) -> Outcome:
     )
     outcome = Outcome("", choices=choices, events=[Event.QUESTION], settled=True)
     notes = close_questions(ctx, outcome)  # the reset question replaces an open one, aloud
+    if ctx.parse.reset_scope is not None:  # "forget everything": only "Are you sure?" (issue 22-D)
+        confirm = _confirm(ctx, ctx.parse.reset_scope)
+        outcome.text, outcome.choices = "\n".join([*notes, confirm.text]), confirm.choices
+        return outcome
     question = msg.RESET_WHAT.format(items=items)
     state.pending = ResetChoice(question=question, choices=choices)
     outcome.text = "\n".join([*notes, question])

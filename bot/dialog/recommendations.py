@@ -25,6 +25,7 @@ from bot.dialog.requests import required_seeds, store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
+from nlu.textnorm import fold
 from nlu.understand import Reading, TurnParse
 from recommender.explain import Reason
 
@@ -217,8 +218,17 @@ def on_rate(ctx: TurnContext) -> Outcome:
 
 
 def on_skip_item(ctx: TurnContext) -> Outcome:
-    """'skip' on a card: the next one (skipped items are left out of the next lists)."""
-    return _skip_current(ctx)
+    """'skip' on a card: the next one (skipped items are left out of the next lists); a skip said in words
+    ("meh", "nah not my thing", "... lol. skip") says so, nothing being stored (issue 22-D)."""
+    focus = ctx.state.focus
+    skipped = _skip_current(ctx)
+    if ctx.parse.payload is None and focus is not None and fold(ctx.parse.text).strip(" .!") not in _BARE_SKIPS:
+        skipped.text = _lines(msg.CARD_SKIPPED.format(title=display(ctx, focus)), skipped.text)
+    return skipped
+
+
+_BARE_SKIPS = frozenset({"skip", "next", "/skip", "skip it", "next one", "pass"})
+"""The skip typed as the button says it: no note."""
 
 
 def on_details(ctx: TurnContext) -> Outcome:
