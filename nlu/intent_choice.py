@@ -206,6 +206,9 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
             return phrased
     if DELETE.match(folded) and view.has_profile:
         return Intent.DELETE_PREFERENCE.value
+    if view.question in ("item", "role", "confirm") and DELETE_WORDS.search(folded) and not OPINION_VERB.search(folded):
+        # "no no i didnt mean heat, remove that" at "Which Heat?": what is asked about goes (issue 22-D)
+        return Intent.DELETE_PREFERENCE.value
     if intent == Intent.DELETE_PREFERENCE and not DELETE_WORDS.search(folded):
         # never delete on a guess: "Tom Cruise as an actor" after the profile is a preference
         return Intent.PREFERENCE.value

@@ -52,9 +52,15 @@ def suggestion_answer(
     text: str, view: View, readings: Sequence[Reading], sentiment: PolarityModel
 ) -> SuggestionAnswer | None:
     """How a typed message relates to the open suggestion (``nlu.suggestion_answer.read_answer``); naming
-    the suggested item itself with an opinion ("I like Scarface" at "Do you like Scarface?") rates it."""
-    own = [r for r in readings if r.qid == view.suggested]
-    others = [r for r in readings if r.qid != view.suggested]
+    the suggested item itself with an opinion ("I like Scarface" at "Do you like Scarface?") rates it, also when
+    its words have other readings ("yeah solaris is great" at "Do you like Solaris (1972)?": the one asked about;
+    issue 22-D, which asked "Which Solaris?" after storing it)."""
+
+    def asked(reading: Reading) -> bool:
+        return any(str(c.qid) == view.suggested for c in reading.mention.candidates)
+
+    own = [r for r in readings if asked(r)]
+    others = [r for r in readings if not asked(r)]
     answer = read_answer(
         text,
         named=[(r.mention.start, r.mention.end) for r in others],

@@ -218,9 +218,11 @@ def act_in(state: DialogState, parse: TurnParse) -> str:
         if parse.bare_answer and not parse.readings and (parse.answer is not None or parse.yes_no or parse.affirmative):
             return ANSWER
         return act
-    bare = parse.yes_no is not None and not parse.readings  # "yes", "nope": an answer to what is asked
-    if bare and pending.kind in (*_YES_NO_QUESTIONS, "item", "role") and act in _NOT_UNDERSTOOD_ACTS:
-        return ANSWER
+    if act in _NOT_UNDERSTOOD_ACTS and not parse.readings:  # the classifier did not place it: is it an answer?
+        if parse.yes_no is not None and pending.kind in (*_YES_NO_QUESTIONS, "item", "role"):
+            return ANSWER  # "yes", "nope" (the question's context expired)
+        if parse.answer is not None and pending.kind in ("item", "role", "critique", "delete"):
+            return ANSWER  # "i didn't mean that one" at "Which Titanic do you mean?"
     if act not in NEEDS_CARD and not is_smalltalk(act):
         return act
     if parse.readings and not all(
