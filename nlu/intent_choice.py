@@ -237,6 +237,15 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
     ):
         return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"; "Heat too"
     if (
+        intent in NOT_UNDERSTOOD
+        and view.focus is not None
+        and view.question is None
+        and not CARD_QUESTION.search(folded)
+        and (session.names_only() or session.added_names(additive=False))
+        and any(r.qid != view.focus for r in session.readings(with_focus=False))
+    ):
+        return Intent.PREFERENCE.value  # another title typed alone at a card ("how about jaws?"; issue 22-D)
+    if (
         intent in (Intent.FALLBACK, Intent.PREFERENCE)
         and view.question in ("item", "role")
         and view.focus is None

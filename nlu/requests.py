@@ -59,6 +59,7 @@ _SEED_MARKER = re.compile(
     _WORDING.source("seed_marker")
     + rf"|^{_FILLER}(?P<bare>{_WORDING.alternation('bare_more')})(?=\s+[^\W\d])"
     + rf"(?!\s+{_WORDING.alternation('no_seed')}\b)"
+    + rf"|^{_FILLER}(?P<want>{_WORDING.source('wanting')})(?!\s*to\b)(?=\s*[^\W\d])"
 )
 """Words after which a request names its seeds ("something like X", "more like X", "songs from Y", "more
 of Y", "show me more Y"), up to the end of the clause."""
@@ -178,7 +179,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         seeds.append((start, end))
         preposition = marker.group(0).split()[-1]
         role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
-    bare = not worded and all(marker.group("bare") for marker in markers)
+    # "more X", "i want a X": a request only if a name is found in X (the caller checks: Request.needs_name)
+    bare = not worded and all(marker.group("bare") or marker.group("want") for marker in markers)
     return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare)
 
 

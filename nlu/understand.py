@@ -238,6 +238,13 @@ def understand(
         elif suggestion is not None and parse.intent == Intent.SKIP:
             parse = replace(parse, intent=Intent.PREFERENCE.value)  # another title named: no skip of this one
     opinion = None
+    # with a card on screen, "the 1933 one is a classic too" right after a stored preference is heard as the card's
+    # rating or fallback: the reading it names wins (issue 22-D: it liked the card and moved the list on)
+    card_heard = view.focus is not None and parse.intent in (
+        Intent.REC_PREFERENCE,
+        Intent.REC_FALLBACK,
+        Intent.REC_CRITIQUING_FALLBACK,
+    )
     if view.question in ("confirm", "item", "role") and view.focus is None and overrulable(parse.intent, answer):
         opinion = opinion_of_open(answered, readings, sentiment)
         if opinion is not None:  # "I like it" at "Did you like Green Street?" / "Which Titanic do you mean?"
@@ -251,7 +258,7 @@ def understand(
         and isinstance(answer, int)
         and not readings
         and names_a_reading(content)
-        and (parse.intent in (Intent.PREFERENCE, Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION))
+        and (parse.intent in (Intent.PREFERENCE, Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION) or card_heard)
     ):
         # "the 1933 one is a classic too" right after "peter jackson's king kong was awesome": another reading
         # of the words just stored, with an opinion of its own, or put in its place ("sorry, I meant the 1998

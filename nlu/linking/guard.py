@@ -177,12 +177,8 @@ class SpanGuard:
             and not (quoted or typed)
         ):
             return False  # "i want a thriller": an article and a common noun, not the alias "A Thriller" of a title
-        if (
-            letters >= MIN_STRONG_CHARS
-            and not all(w in stop_words() for w in content)
-            and any(t.key in REQUEST_VERBS for t in tokens[max(0, i - 4) : i])
-            and any("P136" in self.kb.roles(q) for q in hit)
-        ):
+        asked_for = letters >= MIN_STRONG_CHARS and any(t.key in REQUEST_VERBS for t in tokens[max(0, i - 4) : i])
+        if asked_for and not all(w in stop_words() for w in content) and any("P136" in self.kb.roles(q) for q in hit):
             return True  # "i want a comedy", "suggest me a thriller": the genre a request asks for (issue 22-D)
         if (
             len(content) == 1

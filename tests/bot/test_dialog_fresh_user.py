@@ -202,3 +202,62 @@ def test_a_genre_asked_for_steers_the_list(real_dm):
     kb = real_dm._services.domain("movie").kb
     western = real_dm._services.domain("movie").linker.link("i like westerns")[0].candidates[0].qid
     assert western in {kb.canonical(v) for _p, v in kb.item_values(card)}
+
+
+def test_another_reading_of_what_was_just_stored_with_a_card_on_screen(real_dm):
+    # finding 5: "the 1933 one is a classic too" after "peter jackson's king kong" liked the card on screen
+    chat = Chat(real_dm, "movie")
+    card = _list_of(chat, "goodfellas")
+    chat.say("i hated titanic")
+    chat.say("1")  # Titanic (1997)
+    before = set(chat.state.profile())
+    chat.say("the 1953 one was boring too")
+    added = set(chat.state.profile()) - before
+    assert card not in chat.state.profile() and chat.state.focus == card
+    assert [chat.state.profile()[q]["polarity"] for q in added] == ["-"]
+
+
+def test_another_title_alone_at_a_card_is_asked_about(real_dm):
+    # "how about jaws?" at a card was the card's details
+    chat = Chat(real_dm, "movie")
+    card = _list_of(chat, "goodfellas")
+    chat.say("how about the silence of the lambs?")
+    pending = chat.state.pending
+    assert isinstance(pending, ConfirmQuestion)
+    reply = chat.say("yes")
+    assert chat.labels().get("The Silence of the Lambs") == "+" and _card(reply) == card
+
+
+@pytest.mark.parametrize(
+    ("domain", "liked"), [("movie", "goodfellas"), ("book", "the hobbit"), ("music", "ok computer")]
+)
+def test_one_stated_like_then_recommend_me_something_shows_a_list(real_dm, domain, liked):
+    chat = Chat(real_dm, domain)
+    chat.say(f"i love {liked}")
+    assert _card(chat.say("recommend me something")) is not None
+
+
+def test_a_card_skipped_in_words_is_said_and_nothing_stored(real_dm):
+    chat = Chat(real_dm, "book")
+    card = _list_of(chat, "the hobbit")
+    reply = chat.say("meh")
+    assert card not in chat.state.profile() and "skipped" in reply.text
+    assert _card(reply) not in (None, card)
+
+
+def test_greetings_in_chat_spellings_are_greeted(real_dm):
+    chat = Chat(real_dm, "music")
+    assert "Hello" in chat.say("heyy").text
+
+
+def test_words_that_say_everything_reset_with_one_confirmation(real_dm):
+    # finding 23: "forget everything" -> "What should I reset?" -> "everything" -> "Are you sure?"
+    chat = Chat(real_dm, "movie")
+    chat.say("i love goodfellas")
+    chat.say("/book")
+    chat.say("i love the hobbit")
+    chat.say("forget everything")
+    assert isinstance(chat.state.pending, ResetConfirm)
+    chat.say("yes")
+    state = chat.state
+    assert not state.profile("movie") and not state.profile("book")

@@ -107,3 +107,11 @@ def test_the_suggested_item_named_by_words_with_other_readings_rates_it(linker, 
                 question="suggestion", suggested=AVENGERS_1998, asked=frozenset({AVENGERS_1998}))  # fmt: skip
     assert got.suggestion is not None and got.suggestion.kind == "rate" and got.suggestion.polarity == "+"
     assert not got.suggestion.others
+
+
+def test_a_wish_naming_a_genre_is_a_request(linker, sentiment):  # noqa: F811
+    # "i want a comedy" linked nothing and stored nothing; "i want a break" asks for nothing
+    got = parse("i want a documentary film", linker, sentiment, said=Intent.PREFERENCE.value)
+    assert got.intent == Intent.RECOMMENDATION and got.request is not None
+    assert [r.qid for r in got.readings] == ["Q93204"]
+    assert parse("i want a break", linker, sentiment, said=Intent.FALLBACK.value).request is None
