@@ -203,6 +203,8 @@ class TurnParse:
             please": ``nlu.phrasings.for_this_time``), not as a stored opinion.
         reset_scope: ``"everything"`` when a reset's words say what to reset ("forget everything", "start
             over": ``nlu.phrasings.reset_scope``; issue 22-D), else None.
+        retracts: the message takes back an opinion ("i never said i liked X": ``nlu.turn_cues.retracts``); its
+            readings are no preference (issue 22-D).
     """
 
     text: str
@@ -241,3 +243,4 @@ class TurnParse:
     card_fact: str | None = None
     this_time: bool = False
     reset_scope: str | None = None
+    retracts: bool = False

@@ -50,7 +50,7 @@ from nlu.requests import names_in_request, request_in_turn
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
 from nlu.textnorm import fold, has_letters, normalize
-from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading
+from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading, retracts
 from nlu.turn_parse import IntentModel, Linker, Payload, PolarityModel, Reading, TurnParse, View
 from nlu.turn_words import (
     CARD_WORD,
@@ -193,6 +193,7 @@ def understand(
         card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
         this_time=for_this_time(folded),
         reset_scope=reset_scope(folded),
+        retracts=retracts(content),
     )
     if (
         view.focus is None

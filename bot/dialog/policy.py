@@ -51,6 +51,8 @@ the critique handler reads its role words; the log keeps the classifier's intent
 SESSION_CONSTRAINT = "constraint of the session"
 """'no horror please', 'not Radiohead this time': a constraint on this session's lists (issue 23)."""
 RESET_CHOICE = "reset choice"
+RETRACT = "take back an opinion"
+"""'i never said i liked X' (``TurnParse.retracts``): X is no preference, and leaves the profile (issue 22-D)."""
 SMALLTALK = "smalltalk"
 
 _ANSWER_INTENTS = frozenset(
@@ -124,6 +126,7 @@ POLICY: dict[tuple[str, str], Handler] = {
     ("delete", ANSWER): profile.on_delete_answer,
     (ANY, Intent.RESET_PROFILE.value): profile.on_reset_profile,
     (ANY, RESET_CHOICE): profile.on_reset_choice,
+    (ANY, RETRACT): profile.on_retract,
     **{(ANY, intent): profile.on_reset_choice for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - yes"): profile.on_reset_yes for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - no"): profile.on_reset_no for intent in RESET_INTENTS.values()},
@@ -158,6 +161,8 @@ def act_of(parse: TurnParse) -> str:
         return SUGGESTION_ANSWER
     if parse.about_suggested is not None:
         return ABOUT_SUGGESTED
+    if parse.retracts and parse.readings and payload is None:  # "i never said i liked X"
+        return RETRACT
     if parse.opinion_of_open is not None:  # "I like it" at "Did you like X?" / "Which X do you mean?"
         return ANSWER
     if payload is not None and payload.kind in _ANSWER_PAYLOADS:

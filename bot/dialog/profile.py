@@ -66,6 +66,31 @@ def on_delete(ctx: TurnContext) -> Outcome:
     return outcome
 
 
+def on_retract(ctx: TurnContext) -> Outcome:
+    """ "i never said i liked X" (``TurnParse.retracts``): X is no preference; the profile's entry of any reading
+    of its words goes (issue 22-D: it was stored as a like); an open preference question about it is dropped."""
+    state = ctx.state
+    pending = state.pending
+    named = [r for r in ctx.parse.readings if r.mention.candidates]
+    asked = set(pending.task.candidates) if isinstance(pending, PREFERENCE_QUESTIONS) else set()
+    profile = state.profile()
+    removed, kept = [], []
+    for reading in named:
+        readings = [str(c.qid) for c in reading.mention.candidates]
+        held = [q for q in readings if q in profile]
+        for qid in held:
+            profile.pop(qid, None)
+        (removed if held else kept).append(display(ctx, held[0]) if held else reading.mention.text)
+        if asked & set(readings):
+            state.pending = None
+    lines = []
+    if removed:
+        lines.append(msg.RETRACTED.format(items=", ".join(removed)))
+    if kept:
+        lines.append(msg.RETRACTED_NOTHING.format(items=", ".join(kept)))
+    return Outcome("\n".join(lines), events=[Event.PREFERENCE], settled=not state.pending)
+
+
 def profile_matches(ctx: TurnContext, target: str) -> tuple[list[str], bool]:
     """Profile entries named in ``target``, best first, and whether they are named in full (a
     label contained in the text); near matches ("delete Top" for Top Gun) are to be confirmed."""

@@ -261,3 +261,16 @@ def test_words_that_say_everything_reset_with_one_confirmation(real_dm):
     chat.say("yes")
     state = chat.state
     assert not state.profile("movie") and not state.profile("book")
+
+
+def test_a_taken_back_opinion_is_no_preference_and_leaves_the_profile(real_dm):
+    # finding 16: "i never said i liked clockwork orange" -> "Got it: 👍 A Clockwork Orange"
+    chat = Chat(real_dm, "movie")
+    chat.say("i love goodfellas")
+    chat.say("i like casablanca")
+    assert chat.labels().get("Casablanca") == "+"
+    reply = chat.say("i never said i liked casablanca")
+    assert "Casablanca" not in chat.labels() and "Goodfellas" in chat.labels()
+    assert "👍" not in reply.text
+    chat.say("who said i like jaws?")
+    assert "Jaws" not in chat.labels()
