@@ -74,7 +74,8 @@ def on_retract(ctx: TurnContext) -> Outcome:
     named = [r for r in ctx.parse.readings if r.mention.candidates]
     asked = set(pending.task.candidates) if isinstance(pending, PREFERENCE_QUESTIONS) else set()
     profile = state.profile()
-    removed, kept = [], []
+    removed: list[str] = []
+    kept: list[str] = []
     for reading in named:
         readings = [str(c.qid) for c in reading.mention.candidates]
         held = [q for q in readings if q in profile]
