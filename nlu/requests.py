@@ -72,6 +72,9 @@ Heat to anyone"): no request for a new list."""
 # Where a seed phrase ends: a sign or a clause word between spaces (offsets into the typed text).
 _CLAUSE_END = re.compile(rf"[,.;!?]|\s{_WORDING.alternation('clause_ends')}\s")
 """Where the seeds of a marker end: the clause ("more like Heat, but not too violent")."""
+_ENDS_WITH_WORKS = re.compile(rf"\s{_WORDING.alternation('works')}\W*$")
+"""A seed phrase ending with a noun of works ("a Pratchett book", "some Adele songs"): the person named before it
+is its creator, as after "by"."""
 _TRAILING_FILLER = re.compile(rf"(?:\s+{_WORDING.alternation('closing_words')}\b)+\W*$")
 """Words that may close a seed phrase without naming anything ("more like Tenet please")."""
 _REFERENCE = _WORDING.pattern("reference")
@@ -181,6 +184,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
     # "more X", "i want a X": a request only if a name is found in X (the caller checks: Request.needs_name)
     bare = not worded and all(marker.group("bare") or marker.group("want") for marker in markers)
+    if role is None and any(_ENDS_WITH_WORKS.search(lowered, start, end) for start, end in seeds):
+        role = _SEED_ROLES.get(domain or "", {}).get("by")  # "a Pratchett book" is a book by Pratchett (issue 22-D)
     return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare)
 
 

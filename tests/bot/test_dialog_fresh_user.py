@@ -274,3 +274,22 @@ def test_a_taken_back_opinion_is_no_preference_and_leaves_the_profile(real_dm):
     assert "👍" not in reply.text
     chat.say("who said i like jaws?")
     assert "Jaws" not in chat.labels()
+
+
+def test_a_request_naming_a_person_at_a_card_lists_their_works(real_dm):
+    # finding 3: "i want a pratchett book" at a card liked the card
+    chat = Chat(real_dm, "book")
+    card = _list_of(chat, "the hobbit")
+    reply = chat.say("i want a Stephen King book")
+    assert card not in chat.state.profile()
+    listed = _card(reply)
+    kb = real_dm._services.domain("book").kb
+    king = next(q for q in chat.state.profile() if kb.label(q) == "Stephen King")
+    assert listed is not None and king in {v for _p, v in kb.item_values(listed)}
+
+
+def test_a_request_whose_name_is_not_found_never_rates_the_card(real_dm):
+    chat = Chat(real_dm, "book")
+    card = _list_of(chat, "the hobbit")
+    chat.say("i want a zzqxv book")
+    assert card not in chat.state.profile()
