@@ -161,11 +161,11 @@ def understand(
     request = request_in_turn(text, view.domain, intent, view.question)
     if request is not None and request.needs_name:  # "more Blur please" asks, "more detials" does not
         found = session.readings(with_focus=False)
-        named = any(request.covers(r.mention.start, r.mention.end) for r in found)
-        if not named and view.focus is not None and intent == Intent.REC_PREFERENCE and request.seeds:
+        names_one = any(request.covers(r.mention.start, r.mention.end) for r in found)
+        if not names_one and view.focus is not None and intent == Intent.REC_PREFERENCE and request.seeds:
             # "i want a pratchett book" at a card with the name not found: no rating of the card (issue 22-D)
             intent = Intent.PREFERENCE.value
-        request = request if named else None
+        request = request if names_one else None
     if request is not None:  # "more like X", "songs from Y", "I liked X, recommend some more?" (issue 22)
         intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
