@@ -66,6 +66,8 @@ of Y", "show me more Y"), up to the end of the clause."""
 _ASKING = re.compile(_WORDING.source("asking") + "|" + _after_lead("asking_opening"))
 """The message asks (a question, "please", an opener of a request): "something like Dune" asks, "I love
 songs like Hurt" states a taste."""
+_COMPLAINT = re.compile(_WORDING.source("complaint"))
+"""A complaint that the list shows the wrong thing ("thats kendrick not adele"): what follows is asked for."""
 _NOT_A_NEW_LIST = _WORDING.pattern("not_a_new_list")
 """Wordings about what was recommended, how to ask, or the user's own recommendation ("I'd recommend
 Heat to anyone"): no request for a new list."""
@@ -99,6 +101,8 @@ class Request:
         more: the whole message asks for more ("more", "next", "another one"), nothing else.
         needs_name: only "more X" makes it a request ("more Blur please"): it stands if a name is found
             in X (``nlu.understand``), else the words were something else ("more detials", "more infos").
+        only_seeds: its names are its seeds only, asked for with no opinion ("thats kendrick not adele": Adele;
+            issue 22-D); the other names of the message are neither stored nor seeds.
     """
 
     seeds: tuple[tuple[int, int], ...] = ()
@@ -106,6 +110,7 @@ class Request:
     refers_back: bool = False
     more: bool = False
     needs_name: bool = False
+    only_seeds: bool = False
 
     def covers(self, start: int, end: int) -> bool:
         """A mention at ``[start, end)`` overlaps a seed range (it names a seed)."""
@@ -156,6 +161,15 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     folded = chat_spelling(fold(text))
     if asks_more(text):
         return Request(more=True)
+    complaint = _COMPLAINT.search(text.lower())
+    if complaint is not None:  # "thats kendrick not adele": a list of what was asked for (issue 22-D)
+        stop = _CLAUSE_END.search(text.lower(), complaint.end())
+        start, end = complaint.end(), stop.start() if stop else len(text)
+        while start < end and text[start].isspace():
+            start += 1
+        if text[start:end].strip():
+            role = _SEED_ROLES.get(domain or "", {}).get("by")
+            return Request(seeds=((start, end),), role=role, needs_name=True, only_seeds=True)
     if _NOT_A_NEW_LIST.search(folded):
         return None
     lowered = text.lower()

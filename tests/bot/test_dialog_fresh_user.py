@@ -293,3 +293,16 @@ def test_a_request_whose_name_is_not_found_never_rates_the_card(real_dm):
     card = _list_of(chat, "the hobbit")
     chat.say("i want a zzqxv book")
     assert card not in chat.state.profile()
+
+
+def test_a_complaint_about_the_card_asks_for_what_was_named(real_dm):
+    # finding 4: "thats kendrick not adele" at a card stored a dislike of Adele
+    chat = Chat(real_dm, "music")
+    card = _list_of(chat, "ok computer")
+    kb = real_dm._services.domain("music").kb
+    reply = chat.say("thats radiohead not adele")
+    assert "-" not in chat.labels().values()
+    listed = _card(reply)
+    assert listed is not None and listed != card
+    performers = {kb.label(v) for p, v in kb.item_values(listed) if p == "P175"}
+    assert "Adele" in performers
