@@ -168,8 +168,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         while start < end and text[start].isspace():
             start += 1
         if text[start:end].strip():
-            role = _SEED_ROLES.get(domain or "", {}).get("by")
-            return Request(seeds=((start, end),), role=role, needs_name=True, only_seeds=True)
+            by = _SEED_ROLES.get(domain or "", {}).get("by")
+            return Request(seeds=((start, end),), role=by, needs_name=True, only_seeds=True)
     if _NOT_A_NEW_LIST.search(folded):
         return None
     lowered = text.lower()
