@@ -306,3 +306,14 @@ def test_a_complaint_about_the_card_asks_for_what_was_named(real_dm):
     assert listed is not None and listed != card
     performers = {kb.label(v) for p, v in kb.item_values(listed) if p == "P175"}
     assert "Adele" in performers
+
+
+def test_show_me_more_of_a_band_lists_its_works(real_dm):
+    # finding 22: "can you show me more foo fighters" -> In Rainbows songs
+    chat = Chat(real_dm, "music")
+    chat.say("i love ok computer")
+    reply = chat.say("can you show me more the beatles")
+    listed = _card(reply)
+    kb = real_dm._services.domain("music").kb
+    assert listed is not None
+    assert "The Beatles" in {kb.label(v) for p, v in kb.item_values(listed) if p == "P175"}
