@@ -59,6 +59,8 @@ from recommender.schema import Domain
 logger = logging.getLogger(__name__)
 
 _RF = "request_recommendation-followup"
+MAX_HISTORY = 30
+"""Profile entries the linker gets as the conversation's history (the most recent ones)."""
 _ALL_INTENTS = tuple(intent.value for intent in Intent)
 
 
@@ -272,6 +274,7 @@ class DialogManager:
             stamp=str(getattr(pending, "stamp", None)),
             suggested=pending.qid if isinstance(pending, SuggestionQuestion) else None,
             asked=_asked(pending),
+            history=tuple(state.profile())[-MAX_HISTORY:] if MAX_HISTORY else (),
         )
 
     # ------------------------------------------------------------------ plumbing

@@ -317,3 +317,19 @@ def test_show_me_more_of_a_band_lists_its_works(real_dm):
     kb = real_dm._services.domain("music").kb
     assert listed is not None
     assert "The Beatles" in {kb.label(v) for p, v in kb.item_values(listed) if p == "P175"}
+
+
+@pytest.mark.parametrize("person", ["andrei tarkovsky", "steven soderbergh"])
+def test_a_person_liked_before_says_which_namesake_is_meant(real_dm, person):
+    # "heat" after "i love michael mann" asked which Heat: the dialog now gives the linker its history
+    chat = Chat(real_dm, "movie")
+    chat.say(f"i love {person}")
+    if chat.state.pending is not None:  # which role
+        chat.say("director")
+    chat.say("i love solaris")
+    assert chat.state.pending is None
+    kb = real_dm._services.domain("movie").kb
+    solaris = [q for q in chat.state.profile() if kb.label(q) == "Solaris"]
+    assert len(solaris) == 1
+    directors = {kb.label(v).lower() for p, v in kb.item_values(solaris[0]) if p == "P57"}
+    assert person in directors
