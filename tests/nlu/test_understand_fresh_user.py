@@ -115,3 +115,16 @@ def test_a_wish_naming_a_genre_is_a_request(linker, sentiment):  # noqa: F811
     assert got.intent == Intent.RECOMMENDATION and got.request is not None
     assert [r.qid for r in got.readings] == ["Q93204"]
     assert parse("i want a break", linker, sentiment, said=Intent.FALLBACK.value).request is None
+
+
+@pytest.mark.parametrize(
+    ("text", "polarity"),
+    [
+        ("The Matrix is just noise to me", "-"),
+        ("the matrix was magical", "+"),
+        ("the matrix and inception arent my thing", "-"),
+    ],
+)
+def test_chat_judgements(text, polarity, linker, sentiment):  # noqa: F811
+    got = parse(text, linker, sentiment, said=Intent.PREFERENCE.value)
+    assert got.readings and got.readings[0].polarity.value == polarity
