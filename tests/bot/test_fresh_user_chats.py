@@ -423,7 +423,6 @@ def test_fault_a_title_made_of_digits(real_dm):
     assert chat.profile() == {"Q208460": "+"}
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: 'songs by adele' / 'songs by the beatles': 'Sorry, I didn't get that'")
 def test_fault_songs_by_an_artist(real_dm):
     chat = Chat(real_dm, "music")
     reply = chat.say("songs by adele")
