@@ -459,7 +459,6 @@ def test_fault_the_band_just_named_decides_the_next_which_one(real_dm):
     assert len(chat.profile()) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: a role question dropped by 'recommend me something' loses the artist")
 def test_fault_a_person_whose_role_was_asked_survives_a_request(real_dm):
     chat = Chat(real_dm, "music")
     chat.say("i listen to a lot of taylor swift")
@@ -468,9 +467,6 @@ def test_fault_a_person_whose_role_was_asked_survives_a_request(real_dm):
     assert "haven't told me anything you like" not in reply.text
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fresh2: 'and kendrick lamar' at a role question: 'Did you like Kendrick Lamar?'"
-)
 def test_fault_and_x_takes_the_last_opinion(real_dm):
     chat = Chat(real_dm, "music")
     chat.say("i listen to a lot of taylor swift")  # a role question (artist or lyricist?)
