@@ -50,7 +50,9 @@ def _after_lead(name: str) -> str:
     return rf"^{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
 
 
-_ASKS_WORDING = re.compile(_after_lead("asks_opening") + "|" + _WORDING.source("asks"))
+_ASKS_WORDING = re.compile(
+    _after_lead("asks_opening") + "|" + _WORDING.source("asks") + "|" + _WORDING.source("asks_for_works")
+)
 """A request for recommendations, whatever it names ("can you recommend some more?", "what should I
 watch?", "recs?", "hit me with a rec", "can I get some songs ..."): asks the bot for items."""
 # The bare "more X" opening a message is a seed marker only when a word (no digit) follows and it is not
