@@ -29,12 +29,15 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None) -> Services:
+def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None, logged_likes: bool = True) -> Services:
     """Load the trained intent model and, lazily per domain, the KB snapshots of the runtime folder.
 
     Args:
         model_dir: the intent model folder (default ``$CORSBOT_HOME/models/intent``).
         kb_dir: the folder of the domain snapshots (default ``$CORSBOT_HOME/kb``).
+        logged_likes: the recommender's collaborative edges include the bot's own logged likes (the
+            runtime database); False: the released studies' users only, so that an evaluation's figures
+            do not depend on what was chatted on this machine.
 
     Raises:
         ConfigError: the intent model or the KB snapshots are missing (with the command to run).
@@ -54,7 +57,7 @@ def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None) 
             f"no knowledge base in {kb_dir} ({paths.home_hint(kb_dir / 'movie')}); "
             "or build it there with `make kb` or `corsbot kb build`"
         )
-    database = paths.database()
+    database = paths.database() if logged_likes else None
 
     def loader(domain: str) -> DomainServices:
         return load_domain(kb_dir / domain, interactions=lambda: collaborative_likes(domain, database))
@@ -64,13 +67,14 @@ def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None) 
 
 def collaborative_likes(domain: str, database: Path | None) -> dict[str, tuple[str, ...]]:
     """Users' likes for the recommender's collaborative edges: the released study's users and the
-    bot's own logged likes (``database``, if it exists). See :func:`bot.likes.interactions_for`."""
+    bot's own logged likes (``CORSBOT_DATABASE_URL``'s, else ``database``'s if it exists; none when
+    ``database`` is None). See :func:`bot.likes.interactions_for`."""
     from bot.likes import interactions_for
     from logs.record import LogRecord
     from logs.store import LogStore
 
     records: list[LogRecord] = []
-    url = database_url()
+    url = database_url() if database is not None else None
     if url is not None:
         from bot.pgstore.store import PgLogStore
 
@@ -165,7 +169,8 @@ def build_dialog_manager(
         study_files_left_out: released study files whose opinions the strategies do not count (a
             replayed file: its users' answers must not choose their own suggestions).
         scratch: ``db`` is a throwaway SQLite file of an evaluation run (replay, realistic sentences):
-            the server database of ``CORSBOT_DATABASE_URL`` is left alone.
+            the server database of ``CORSBOT_DATABASE_URL`` is left alone, and the recommender's
+            collaborative edges are the released studies' only (not the bot's logged likes).
         min_preferences: preferences needed before a list; None: the chat's and Telegram's
             (``bot.dialog.context.DEFAULT_MIN_PREFERENCES``, 1); a study's replay passes its own
             (``STUDY_MIN_PREFERENCES``, 3).
@@ -182,7 +187,7 @@ def build_dialog_manager(
     from logs.store import LogStore
     from logs.tocheck import compute_to_check
 
-    services = services or load_services()
+    services = services or load_services(logged_likes=not scratch)
     url = None if scratch else database_url()
     states: TurnStore
     if url is not None:  # PostgreSQL (issue 15): state, log and receipts in the server database

@@ -333,6 +333,12 @@ def render_reasons(
     liked_parts: list[str] = []
     sentences: list[str] = []
     co_liked = [_short(label(r.entity)) for r in reasons if r.kind == ReasonKind.CO_LIKED]
+    # likes sharing one value are one sentence ("Like Alien and Aliens, which you like, it belongs to
+    # Alien"), not one per like repeating the value
+    sharing: dict[tuple[str | None, str], list[str]] = {}
+    for r in reasons:
+        if r.kind == ReasonKind.SHARED_VALUE and r.via is not None and r.via_pid is None:
+            sharing.setdefault((r.pid, r.via), []).append(_short(label(r.entity)))
     for r in reasons:
         if r.kind == ReasonKind.LIKED_VALUE:
             x = _short(label(r.entity))
@@ -344,7 +350,10 @@ def render_reasons(
                 role = _role(r.pid, role_name) if not (r.pid or "").startswith("~") else None
                 liked_parts.append(f"{x} ({role})" if role else x)
         elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None and r.via_pid is None:
-            sentences.append(f"Like {_short(label(r.entity))}, which you like, {_it(r.pid, label(r.via), role_name)}.")
+            likes = sharing.pop((r.pid, r.via), [])
+            if likes:  # said at the first of the likes sharing the value
+                names = likes[0] if len(likes) == 1 else ", ".join(likes[:-1]) + " and " + likes[-1]
+                sentences.append(f"Like {names}, which you like, {_it(r.pid, label(r.via), role_name)}.")
         elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None:  # two edges, two properties
             via_pid = r.via_pid or ""
             role = _role(via_pid.lstrip("~"), role_name) or "related"

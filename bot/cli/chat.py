@@ -265,7 +265,7 @@ def _replay_cli(args: argparse.Namespace) -> int:
 
     out_dir = _check_replay_args(args)
     default_strategy = strategy_name(args.elicitation) if args.elicitation else "none"
-    services = compose.load_services()
+    services = compose.load_services(logged_likes=False)  # figures independent of what was chatted here
     db = paths.home() / "replay.sqlite3"
     try:
         for suffix in ("", "-wal", "-shm"):

@@ -495,7 +495,7 @@ def _cli(args: argparse.Namespace) -> int:
     files = [(Path(path), load_conversations(Path(path))) for path in args.files]
     _unique_ids(files)
     setting = elicitation_setting(args)  # a bad name: one clear error before the models load
-    services = load_services()
+    services = load_services(logged_likes=False)  # figures independent of what was chatted here
     lookup = _lookup(services)
     strategies = " ".join(f"{d}={s}" for d, s in parse_elicitation(setting).items())
     print(f"dialog: as corsbot chat (elicitation {strategies}, role questions)")

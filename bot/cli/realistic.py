@@ -219,7 +219,7 @@ def _cli(args: argparse.Namespace) -> int:
         if not Path(path).is_file():
             print(f"corsbot: error: no test set at {path}")
             return 2
-    services = load_services()
+    services = load_services(logged_likes=False)  # figures independent of what was chatted here
     lines = []
     with tempfile.TemporaryDirectory(prefix="corsbot-realistic-") as tmp:
         dm = build_dialog_manager(

@@ -124,7 +124,9 @@ def left_out_note(ctx: TurnContext, recs: Recommendations) -> str:
     and were not named before (once per constraint); the conflict when nothing else was left."""
     state = ctx.state
     said = state.announced.setdefault(state.domain, [])
-    fresh = [a for a in recs.left_out if _key(a) not in said]
+    # a disliked title leaves out its sequels and parts too, but saying "I left out Aliens" of a title
+    # the person only rated would sound like a request they never made: values and session constraints only
+    fresh = [a for a in recs.left_out if _key(a) not in said and (a.session or not ctx.kb.is_item(a.qid))]
     notes = []
     if fresh:
         said.extend(_key(a) for a in fresh)

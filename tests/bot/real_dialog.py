@@ -16,14 +16,16 @@ _USERS = itertools.count()
 
 
 def real_dialog_manager(tmp_path_factory: Any, elicitation: str, **options: Any) -> Any:
-    """The dialog manager as ``corsbot chat`` builds it, on a scratch database of ``tmp_path_factory``;
-    skips the test when the snapshots or the intent model are missing (``make kb model``)."""
+    """The dialog manager as ``corsbot chat`` builds it, on a scratch database of ``tmp_path_factory`` (and
+    so without the likes logged in the runtime folder's database: the same lists on every machine); skips
+    the test when the snapshots or the intent model are missing (``make kb model``)."""
     needed = [paths.kb_snapshot(domain) for domain in ("movie", "book", "music")]
     if not all(path.exists() for path in needed) or not (paths.home() / "models" / "intent").exists():
         pytest.skip("KB snapshots or the intent model not built (make kb model)")
     from bot.compose import build_dialog_manager
 
     db = tmp_path_factory.mktemp("real-dialog") / "db.sqlite3"
+    options.setdefault("scratch", True)
     return build_dialog_manager(db=db, session="test", elicitation=elicitation, **options)
 
 

@@ -339,3 +339,19 @@ def test_a_genre_asked_for_is_the_kind_of_list(books):
     _say(books, "I like The Orchard")
     _say(books, "recommend me some fantasy")
     assert _list(books) and set(_list(books)) <= {"B3", "B4", "B5", "B7"}
+
+
+def test_a_rated_title_is_not_announced_as_left_out(tmp_path):
+    # fresh user: after "seen it, hated it" at Aliens, "more" said "I left out Aliens, as you asked."
+    from tests.issue23_fakes import SpecKB
+
+    labels = {"F1": "Tide Road", "F2": "Tide Road Returns", "F3": "Salt Flats", "F4": "Grey Pier", "P1": "Ada Quill"}
+    claims = [("F2", "P155", "F1"), ("F1", "P57", "P1"), ("F2", "P57", "P1"), ("F3", "P57", "P1"), ("F4", "P57", "P1")]
+    kb = SpecKB("movie", labels, claims, item_prefixes="F", kinds={"P1": "person"})
+    dm = dialog_for(kb, tmp_path / "db.sqlite3")
+    _say(dm, "I love Ada Quill")
+    _say(dm, "director")
+    _say(dm, "I hate Tide Road")
+    reply = _say(dm, "recommend me something")
+    assert "F2" not in _state(dm).rec_list  # its sequel is still left out
+    assert "I left out" not in reply.text

@@ -18,7 +18,7 @@ from tests.bot.real_dialog import card_of as _card
 def real_dm(tmp_path_factory):
     """The dialog manager as ``corsbot chat`` builds it (defaults: one preference before a list), on a
     scratch database; the models and snapshots of the runtime folder."""
-    return real_dialog_manager(tmp_path_factory, "none", scratch=True)
+    return real_dialog_manager(tmp_path_factory, "none")
 
 
 @pytest.mark.parametrize(

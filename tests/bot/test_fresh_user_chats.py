@@ -431,7 +431,6 @@ def test_fault_songs_by_an_artist(real_dm):
     assert first is not None and ADELE in chat.values(first, PERFORMER)
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: titles liked at a card on screen are read as 'details' of the card")
 def test_fault_songs_liked_while_a_card_is_on_screen(real_dm):
     chat = Chat(real_dm, "music")
     assert card(chat.say("can you show me more foo fighters")) is not None
@@ -497,7 +496,6 @@ def test_fault_no_pop_please(real_dm):
     assert "didn't get" not in reply.text and "pop" in reply.text
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: 'whats that about?' at 'Do you like X?' is a fallback, not X's details")
 def test_fault_what_is_it_about_at_a_suggested_item(suggesting_dm):
     chat = Chat(suggesting_dm, "movie")
     chat.say("i loved pulp fiction and fight club")

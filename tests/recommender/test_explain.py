@@ -69,6 +69,19 @@ def test_render_related_and_unknown_roles():
     assert text == "You like Something (odd role). It stars Michael Caine, close to your taste."
 
 
+def test_likes_sharing_one_value_are_one_sentence():
+    # fresh user: "Like Alien, which you like, it belongs to Alien. Like Aliens, which you like, it belongs to Alien."
+    labels = {"F1": "The Drowned Road", "F2": "The Drowned Sea", "S1": "Drowned saga", "P1": "Ada Quill"}
+    reasons = (
+        Reason(ReasonKind.SHARED_VALUE, "F1", "P179", "S1", 0.3),
+        Reason(ReasonKind.SHARED_VALUE, "F2", "P179", "S1", 0.2),
+        Reason(ReasonKind.SHARED_VALUE, "F2", "P57", "P1", 0.1),
+    )
+    text = render_reasons(reasons, label=labels.__getitem__)
+    assert text.count("Drowned saga") == 1 and "Like The Drowned Road and The Drowned Sea, which you like," in text
+    assert "Ada Quill" in text
+
+
 def test_render_is_bounded():
     reasons = [Reason(ReasonKind.LIKED_VALUE, NOLAN, "P57", None, 0.1)] * 10
     text = render_reasons(reasons, label=lambda q: "X" * 500)
