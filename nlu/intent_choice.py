@@ -21,7 +21,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
-from nlu.phrasings import asks_reset, phrased_intent
+from nlu.phrasings import asks_reset, card_fact, phrased_intent
 from nlu.readings import Readings
 from nlu.sentiment import Polarity
 from nlu.turn_parse import View
@@ -144,6 +144,10 @@ def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: s
     return rates_card(folded, content, intent=intent, phrased=phrased, sentiment=session.sentiment)
 
 
+CARD_ASKS = frozenset({Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value})
+"""Questions about the card the classifier may hear in an opinion of other titles said at it (issue 22-D)."""
+
+
 def _card_skip(session: Readings, folded: str, *, rated: bool) -> bool:
     """The message passes over the card on screen, naming nothing else (:func:`nlu.card_opinion.skips_card`);
     the caller leaves a rating the classifier heard ("nope, not feeling this": a dislike) as it is."""
@@ -245,6 +249,16 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         and any(r.qid != view.focus for r in session.readings(with_focus=False))
     ):
         return Intent.PREFERENCE.value  # another title typed alone at a card ("how about jaws?"; issue 22-D)
+    if (
+        intent in CARD_ASKS
+        and view.focus is not None
+        and view.question is None
+        and not CARD_QUESTION.search(folded)
+        and not card_fact(folded)
+        and any(r.qid != view.focus and r.polarity is not Polarity.NEUTRAL for r in session.readings(with_focus=False))
+    ):
+        # "numb and in the end are perfect songs" at a card, heard as its details: opinions of other titles
+        return Intent.PREFERENCE.value
     if (
         intent in (Intent.FALLBACK, Intent.PREFERENCE)
         and view.question in ("item", "role")
