@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import Choice as AnswerChoice
-from nlu.phrasings import card_fact
+from nlu.phrasings import asks_details, card_fact
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer
 from nlu.turn_parse import PolarityModel, Reading, View
@@ -78,7 +78,9 @@ def card_question(predicted: str, folded: str) -> str | None:
     if CARD_WORD.match(folded):
         return CARD_COMMANDS.get(folded.strip(" .!?").split()[-1], Intent.REC_DETAILS.value)
     asked = CARD_QUESTION.search(folded)
-    if asked is None and card_fact(folded) is not None:  # "who is it by?", "when is it from?" (issue 23)
+    if asked is None and (
+        card_fact(folded) is not None or asks_details(folded)
+    ):  # "who is it by?", "whats that about?"
         return Intent.REC_DETAILS.value
     return CARD_QUESTION_WORDS[asked.group(1) or asked.group(2)] if asked else None
 

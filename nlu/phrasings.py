@@ -36,7 +36,7 @@ from logs.schema import Intent
 from nlu.textnorm import chat_spelling
 from nlu.wording import family
 
-__all__ = ["asks_reset", "card_fact", "for_this_time", "phrased_intent", "reset_scope"]
+__all__ = ["asks_details", "asks_reset", "card_fact", "for_this_time", "phrased_intent", "reset_scope"]
 
 _WORDING = family("phrasings")
 _WHY = _WORDING.pattern("why")
@@ -132,6 +132,13 @@ _YEAR_FACT = re.compile(
     r"|\bwhat year\b|\bwhich year\b|\bhow old is (?:it|this|that)\b|\brelease date\b|\bpublication date\b"
     r"|\bwhen(?:'s| is| was) (?:it|this|that) from\b"
 )
+
+
+def asks_details(folded: str) -> bool:
+    """The message asks a fact of the item it is about ("whats that about?", "who's in it?"): the card's details,
+    or those of the suggested item (issue 22-D: at "Do you like X?" it was "Sorry, I didn't get that")."""
+    folded = chat_spelling(folded)
+    return bool(_DETAILS.search(folded) or _IS_IT.search(folded))
 
 
 def asks_reset(folded: str) -> bool:
