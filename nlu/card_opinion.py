@@ -43,6 +43,9 @@ CARD_OPINION_INTENTS = frozenset(
 "seen it, it was great but way too long" (details), "Not my thing" (a preference naming nothing). The card's
 own fallback stays one: the released study's agent did not understand "I dislike" at a card either, and its
 replay is the reference (an overrule there lowered its figures)."""
+MISHEARD_INTENTS = frozenset({Intent.REC_WHY.value, Intent.REC_TRAILER.value, Intent.RECOMMENDATION.value})
+"""Intents a classifier may hear in a judgement of the card that has none of their words ("ya this is good" as
+"why?", "nah thats mid" as a request): the judgement rates the card."""
 _WORDING = family("card")
 NOT_UNDERSTOOD = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.FALLBACK.value})
 CARD_REFERENCE = _WORDING.pattern("card_reference")
@@ -106,7 +109,10 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
         return False
     confirmation = intent.startswith("smalltalk.confirmation")  # "boring 🥱" heard as a "yes"
     experienced = bool(EXPERIENCED.search(folded))  # "seen it, it's good": about the card, whatever was heard
-    heard = intent in CARD_OPINION_INTENTS or confirmation
+    # a judgement of the card heard as a question about it ("ya this is good" as "why?") or as a request ("nah
+    # thats mid" as "recommend"): the caller found no card question words, and it asks nothing (issue 22-D)
+    misheard = intent in MISHEARD_INTENTS and not ASKING.search(folded)
+    heard = intent in CARD_OPINION_INTENTS or confirmation or misheard
     # the card's fallback yields to a judgement ("boring 🥱", "mid") or to an experience ("seen it, it's good"),
     # not to a bare stated verb the study's agent left as a fallback ("I dislike"); small talk only to an experience
     judged = intent in NOT_UNDERSTOOD and not STATED_VERB.search(folded)

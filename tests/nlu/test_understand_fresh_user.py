@@ -128,3 +128,11 @@ def test_a_wish_naming_a_genre_is_a_request(linker, sentiment):  # noqa: F811
 def test_chat_judgements(text, polarity, linker, sentiment):  # noqa: F811
     got = parse(text, linker, sentiment, said=Intent.PREFERENCE.value)
     assert got.readings and got.readings[0].polarity.value == polarity
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("ya this is good", Intent.REC_WHY.value), ("nah thats mid", Intent.RECOMMENDATION.value)],
+)
+def test_a_judgement_of_the_card_misheard_as_a_question_or_request_rates_it(text, said, linker, sentiment):  # noqa: F811
+    assert at_card(text, linker, sentiment, said).intent == Intent.REC_PREFERENCE
