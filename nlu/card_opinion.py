@@ -66,6 +66,8 @@ STATED_VERB = _WORDING.pattern("stated_verb")
 agent's reading is kept."""
 EXPERIENCED = _WORDING.pattern("experienced")
 """Words saying the user knows the item on screen ("seen it, hated it"): the opinion is a rating of it."""
+QUESTION_WORDS = _WORDING.pattern("question_words")
+"""Words of a question ("what makes you think I'd like it"): no judgement misheard as a question."""
 CLOSING = _WORDING.pattern("closing")
 """Words that close a conversation: "Great, thanks! Bye" is a farewell, not a rating of the card."""
 SKIPPING_CLOSE = _WORDING.pattern("skipping_close")
@@ -111,7 +113,7 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     experienced = bool(EXPERIENCED.search(folded))  # "seen it, it's good": about the card, whatever was heard
     # a judgement of the card heard as a question about it ("ya this is good" as "why?") or as a request ("nah
     # thats mid" as "recommend"): the caller found no card question words, and it asks nothing (issue 22-D)
-    misheard = intent in MISHEARD_INTENTS and not ASKING.search(folded)
+    misheard = intent in MISHEARD_INTENTS and not ASKING.search(folded) and not QUESTION_WORDS.search(folded)
     heard = intent in CARD_OPINION_INTENTS or confirmation or misheard
     # the card's fallback yields to a judgement ("boring 🥱", "mid") or to an experience ("seen it, it's good"),
     # not to a bare stated verb the study's agent left as a fallback ("I dislike"); small talk only to an experience
