@@ -27,13 +27,14 @@ Example:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from logs.schema import Intent, is_smalltalk
-from nlu.opinion_scope import opens_own_subject
+from nlu.opinion_scope import degree_phrases, opens_own_subject
 from nlu.wording import family
 
-__all__ = ["rates_card"]
+__all__ = ["rates_card", "skips_card"]
 
 CARD_OPINION_INTENTS = frozenset(
     {Intent.REC_SKIP.value, Intent.FALLBACK.value, Intent.PREFERENCE.value, Intent.REC_DETAILS.value}
@@ -42,6 +43,9 @@ CARD_OPINION_INTENTS = frozenset(
 "seen it, it was great but way too long" (details), "Not my thing" (a preference naming nothing). The card's
 own fallback stays one: the released study's agent did not understand "I dislike" at a card either, and its
 replay is the reference (an overrule there lowered its figures)."""
+MISHEARD_INTENTS = frozenset({Intent.REC_WHY.value, Intent.REC_TRAILER.value, Intent.RECOMMENDATION.value})
+"""Intents a classifier may hear in a judgement of the card that has none of their words ("ya this is good" as
+"why?", "nah thats mid" as a request): the judgement rates the card."""
 _WORDING = family("card")
 NOT_UNDERSTOOD = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.FALLBACK.value})
 CARD_REFERENCE = _WORDING.pattern("card_reference")
@@ -62,8 +66,34 @@ STATED_VERB = _WORDING.pattern("stated_verb")
 agent's reading is kept."""
 EXPERIENCED = _WORDING.pattern("experienced")
 """Words saying the user knows the item on screen ("seen it, hated it"): the opinion is a rating of it."""
+QUESTION_WORDS = _WORDING.pattern("question_words")
+"""Words of a question ("what makes you think I'd like it"): no judgement misheard as a question."""
 CLOSING = _WORDING.pattern("closing")
 """Words that close a conversation: "Great, thanks! Bye" is a farewell, not a rating of the card."""
+SKIPPING_CLOSE = _WORDING.pattern("skipping_close")
+"""A message ending with a request for the next item ("... lol. skip"): a skip of the card."""
+
+
+def skips_card(folded: str, content: str, *, sentiment: Any, rated: bool = False) -> bool:
+    """True if the message passes over the card on screen (issue 22-D): it ends asking for the next item
+    ("u just asked me about that one lol. skip"), or declines it with no judgement ("meh", "nah not my thing":
+    :data:`DECLINING` and no strong cue) unless the classifier heard a rating (``rated``: "nope, not feeling
+    this" is a dislike). The caller checks that a card is on screen, no question is open and nothing else is
+    named; :func:`rates_card` was asked first (a judgement rates the card)."""
+    if SKIPPING_CLOSE.search(folded) and not ASKING.search(folded):
+        return True
+    if rated or not DECLINING.match(folded) or CLOSING.search(folded) or ASKING.search(folded):
+        return False
+    has_cue = getattr(sentiment, "has_cue", None)
+    return has_cue is None or not has_cue(content, strong=True, respell=False)
+
+
+def _bare_words(folded: str) -> int:
+    """Words of the message less its aspect cues ("great but way too long": 2; ``nlu.opinion_scope``): an
+    aspect of the card judged beside the whole is still about the card (issue 22-D)."""
+    aspects = degree_phrases(folded)
+    words = len(folded.split()) - sum(len(p.split()) for p in aspects)
+    return words - 1 if aspects and re.search(r"\bbut\b", folded) else words
 
 
 def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, sentiment: Any) -> bool:
@@ -81,7 +111,10 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
         return False
     confirmation = intent.startswith("smalltalk.confirmation")  # "boring 🥱" heard as a "yes"
     experienced = bool(EXPERIENCED.search(folded))  # "seen it, it's good": about the card, whatever was heard
-    heard = intent in CARD_OPINION_INTENTS or confirmation
+    # a judgement of the card heard as a question about it ("ya this is good" as "why?") or as a request ("nah
+    # thats mid" as "recommend"): the caller found no card question words, and it asks nothing (issue 22-D)
+    misheard = intent in MISHEARD_INTENTS and not ASKING.search(folded) and not QUESTION_WORDS.search(folded)
+    heard = intent in CARD_OPINION_INTENTS or confirmation or misheard
     # the card's fallback yields to a judgement ("boring 🥱", "mid") or to an experience ("seen it, it's good"),
     # not to a bare stated verb the study's agent left as a fallback ("I dislike"); small talk only to an experience
     judged = intent in NOT_UNDERSTOOD and not STATED_VERB.search(folded)
@@ -91,7 +124,7 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     if CLOSING.search(folded) or ASKING.search(folded) or ANOTHER.search(folded) or opens_own_subject(content):
         return False
     if OPINION_OBJECT.search(folded) or not (
-        CARD_REFERENCE.search(folded) or len(folded.split()) <= MAX_BARE_CARD_OPINION
+        CARD_REFERENCE.search(folded) or _bare_words(folded) <= MAX_BARE_CARD_OPINION
     ):
         return False  # "i love spirited away", "i'm obsessed with taylor swift": about a name the KB lacks
     # a skip (the classifier's, or a declining "nah") yields only to a clear judgement ("nah, hated that one";

@@ -148,7 +148,7 @@ def parse_option(
         hits = [i for i, words in enumerate(options) if re.search(rf"\b{year.group(1)}\b", " ".join(words[1:]))]
         if len(hits) == 1:
             return hits[0]
-    best, best_score = None, 0.0
+    scores = [0.0] * len(options)
     for i, words in enumerate(options):
         for word in words:
             if not word:
@@ -156,9 +156,34 @@ def parse_option(
             score = fuzz.ratio(fold(word), folded)
             if fold(word) and re.search(rf"\b{re.escape(fold(word))}\b", folded):
                 score = max(score, 95.0)
-            if score > best_score:
-                best, best_score = i, score
-    return best if best_score >= LABEL_MATCH_CUTOFF else None
+            scores[i] = max(scores[i], score)
+    for i, own in enumerate(_own_words(options)):  # "the tarkovsky one": a word only this option's qualifiers have
+        if any(re.search(_OWN_WORD_REFERENCE.format(w=re.escape(w)), folded) for w in own):
+            scores[i] = max(scores[i], OWN_WORD_SCORE)
+    best_score = max(scores, default=0.0)
+    if best_score < LABEL_MATCH_CUTOFF or scores.count(best_score) > 1:
+        return None  # "yeah solaris is great" at "Which Solaris?": words every option has choose none (issue 22-D)
+    return scores.index(best_score)
+
+
+OWN_WORD_SCORE = 90.0
+"""The score of an option whose qualifiers alone have a word of the reply ("the tarkovsky one"): above the cutoff,
+below a label or qualifier typed in full (95)."""
+_OWN_WORD_REFERENCE = r"\b(?:by|from|with)\s+(?:\w+\s+)?{w}\b|\b{w}(?:'s|\s+one|\s+version)\b"
+"""How a reply names an option by a word of its qualifiers: "the whedon one", "chechik's", "the one by whedon"
+(not "Tarkovsky is a genius", an opinion of the person)."""
+_OWN_WORD_MIN = 4
+"""Letters of a word of a qualifier that names its option alone ("lynch"; not "film", "by", "the")."""
+
+
+def _own_words(options: Sequence[Sequence[str]]) -> list[set[str]]:
+    """Per option, the words of its qualifiers (not of its label) that no other option has."""
+    words = [
+        {w for q in opt[1:] for w in re.findall(r"[a-z]+", fold(q)) if len(w) >= _OWN_WORD_MIN}
+        - set(re.findall(r"[a-z]+", fold(opt[0] if opt else "")))
+        for opt in options
+    ]
+    return [mine - set().union(*(w for k, w in enumerate(words) if k != i)) for i, mine in enumerate(words)]
 
 
 class QuestionKind(Enum):

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from logs.schema import Intent, is_smalltalk
-from nlu.card_opinion import rates_card
+from nlu.card_opinion import rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
-from nlu.phrasings import phrased_intent
+from nlu.phrasings import asks_reset, card_fact, phrased_intent
 from nlu.readings import Readings
 from nlu.sentiment import Polarity
 from nlu.turn_parse import View
@@ -144,6 +144,21 @@ def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: s
     return rates_card(folded, content, intent=intent, phrased=phrased, sentiment=session.sentiment)
 
 
+CARD_ASKS = frozenset({Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value})
+"""Questions about the card the classifier may hear in an opinion of other titles said at it (issue 22-D)."""
+
+
+def _card_skip(session: Readings, folded: str, *, rated: bool) -> bool:
+    """The message passes over the card on screen, naming nothing else (:func:`nlu.card_opinion.skips_card`);
+    the caller leaves a rating the classifier heard ("nope, not feeling this": a dislike) as it is."""
+    view = session.view
+    if view.focus is None or view.question is not None or session.readings(with_focus=False):
+        return False
+    if CARD_QUESTION.search(folded) or yes_no(folded):
+        return False
+    return skips_card(folded, session.text[session.start :], sentiment=session.sentiment, rated=rated)
+
+
 def admissible(ranked: Sequence[str], view: View, *, refinable: bool) -> str:
     """The predicted intent, or the best alternative the dialog admits now (:attr:`View.blocked`).
 
@@ -181,15 +196,22 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
       question is open (issue 17.9).
     """
     view = session.view
+    if view.question is not None and asks_reset(session.unnamed()):
+        return Intent.RESET_PROFILE.value  # "hmm forget all that, start over" at an open question (issue 22-D)
     if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"
         named = bool(session.readings(with_focus=False))
         # the words of a title ask nothing: "I know Why the Caged Bird Sings was beautiful" is no "why?"
         phrased = phrased_intent(session.unnamed(), focus=view.focus is not None, named=named)
         if _card_opinion(session, intent, phrased, folded):
             return Intent.REC_PREFERENCE.value  # "seen it, hated it honestly", "nah thats mid"
+        if _card_skip(session, folded, rated=intent in ABOUT_THE_CARD_OPINIONS):
+            return Intent.REC_SKIP.value  # "u just asked me about that one lol. skip", "meh" (issue 22-D)
         if phrased is not None:
             return phrased
     if DELETE.match(folded) and view.has_profile:
+        return Intent.DELETE_PREFERENCE.value
+    if view.question in ("item", "role", "confirm") and DELETE_WORDS.search(folded) and not OPINION_VERB.search(folded):
+        # "no no i didnt mean heat, remove that" at "Which Heat?": what is asked about goes (issue 22-D)
         return Intent.DELETE_PREFERENCE.value
     if intent == Intent.DELETE_PREFERENCE and not DELETE_WORDS.search(folded):
         # never delete on a guess: "Tom Cruise as an actor" after the profile is a preference
@@ -218,6 +240,25 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         and (session.names_only() or session.added_names(additive=False))
     ):
         return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"; "Heat too"
+    if (
+        intent in NOT_UNDERSTOOD
+        and view.focus is not None
+        and view.question is None
+        and not CARD_QUESTION.search(folded)
+        and (session.names_only() or session.added_names(additive=False))
+        and any(r.qid != view.focus for r in session.readings(with_focus=False))
+    ):
+        return Intent.PREFERENCE.value  # another title typed alone at a card ("how about jaws?"; issue 22-D)
+    if (
+        intent in CARD_ASKS
+        and view.focus is not None
+        and view.question is None
+        and not CARD_QUESTION.search(folded)
+        and not card_fact(folded)
+        and any(r.qid != view.focus and r.polarity is not Polarity.NEUTRAL for r in session.readings(with_focus=False))
+    ):
+        # "numb and in the end are perfect songs" at a card, heard as its details: opinions of other titles
+        return Intent.PREFERENCE.value
     if (
         intent in (Intent.FALLBACK, Intent.PREFERENCE)
         and view.question in ("item", "role")

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import Choice as AnswerChoice
-from nlu.phrasings import card_fact
+from nlu.phrasings import asks_details, card_fact
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer
 from nlu.turn_parse import PolarityModel, Reading, View
@@ -52,9 +52,15 @@ def suggestion_answer(
     text: str, view: View, readings: Sequence[Reading], sentiment: PolarityModel
 ) -> SuggestionAnswer | None:
     """How a typed message relates to the open suggestion (``nlu.suggestion_answer.read_answer``); naming
-    the suggested item itself with an opinion ("I like Scarface" at "Do you like Scarface?") rates it."""
-    own = [r for r in readings if r.qid == view.suggested]
-    others = [r for r in readings if r.qid != view.suggested]
+    the suggested item itself with an opinion ("I like Scarface" at "Do you like Scarface?") rates it, also when
+    its words have other readings ("yeah solaris is great" at "Do you like Solaris (1972)?": the one asked about;
+    issue 22-D, which asked "Which Solaris?" after storing it)."""
+
+    def asked(reading: Reading) -> bool:
+        return any(str(c.qid) == view.suggested for c in reading.mention.candidates)
+
+    own = [r for r in readings if asked(r)]
+    others = [r for r in readings if not asked(r)]
     answer = read_answer(
         text,
         named=[(r.mention.start, r.mention.end) for r in others],
@@ -72,7 +78,9 @@ def card_question(predicted: str, folded: str) -> str | None:
     if CARD_WORD.match(folded):
         return CARD_COMMANDS.get(folded.strip(" .!?").split()[-1], Intent.REC_DETAILS.value)
     asked = CARD_QUESTION.search(folded)
-    if asked is None and card_fact(folded) is not None:  # "who is it by?", "when is it from?" (issue 23)
+    if asked is None and (
+        card_fact(folded) is not None or asks_details(folded)
+    ):  # "who is it by?", "whats that about?"
         return Intent.REC_DETAILS.value
     return CARD_QUESTION_WORDS[asked.group(1) or asked.group(2)] if asked else None
 

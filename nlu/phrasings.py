@@ -36,7 +36,7 @@ from logs.schema import Intent
 from nlu.textnorm import chat_spelling
 from nlu.wording import family
 
-__all__ = ["card_fact", "for_this_time", "phrased_intent"]
+__all__ = ["asks_details", "asks_reset", "card_fact", "for_this_time", "phrased_intent", "reset_scope"]
 
 _WORDING = family("phrasings")
 _WHY = _WORDING.pattern("why")
@@ -59,6 +59,8 @@ _LOVES = _WORDING.pattern("loves")
 _BOT_GOOD = _WORDING.pattern("bot_good")
 _BOT_BAD = _WORDING.pattern("bot_bad")
 _BYE = _WORDING.pattern("bye")
+_HELLO = _WORDING.pattern("hello")
+_RESET_ALL = _WORDING.pattern("reset_all")
 _WORDS = re.compile(r"[a-z]+")
 """The words of a message (a message of thanks words only is a thank-you)."""
 
@@ -103,6 +105,8 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
         return "smalltalk.agent.bad"
     if _BYE.search(folded):
         return "smalltalk.greetings.bye"
+    if not named and _HELLO.search(folded):  # "yo", "heyy" (issue 22-D)
+        return "smalltalk.greetings.hello"
     if _only_thanks(folded):
         return "smalltalk.appraisal.thank_you"
     if (
@@ -128,6 +132,24 @@ _YEAR_FACT = re.compile(
     r"|\bwhat year\b|\bwhich year\b|\bhow old is (?:it|this|that)\b|\brelease date\b|\bpublication date\b"
     r"|\bwhen(?:'s| is| was) (?:it|this|that) from\b"
 )
+
+
+def asks_details(folded: str) -> bool:
+    """The message asks a fact of the item it is about ("whats that about?", "who's in it?"): the card's details,
+    or those of the suggested item (issue 22-D: at "Do you like X?" it was "Sorry, I didn't get that")."""
+    folded = chat_spelling(folded)
+    return bool(_DETAILS.search(folded) or _IS_IT.search(folded))
+
+
+def asks_reset(folded: str) -> bool:
+    """The message asks to wipe the profile ("forget all that, start over"): a reset at any open question."""
+    return bool(_RESET.search(chat_spelling(folded)))
+
+
+def reset_scope(folded: str) -> str | None:
+    """``"everything"`` when a reset's words already say what to reset ("forget everything", "start over":
+    only "Are you sure?" is asked, issue 22-D), else None (the bot asks what to reset)."""
+    return "everything" if _RESET_ALL.search(chat_spelling(folded)) else None
 
 
 def card_fact(folded: str) -> str | None:

@@ -13,6 +13,7 @@ Example (a linker that knows Memento)::
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Sequence
 
@@ -59,11 +60,12 @@ class Readings:
     def _link(self) -> tuple[Reading, ...]:
         if self._all is None:
             self.linked += 1
-            found = (
-                self.linker.link(self.text, focus=QID(self.view.focus))
-                if self.view.focus
-                else self.linker.link(self.text)
-            )
+            focus = QID(self.view.focus) if self.view.focus else None
+            history = tuple(QID(q) for q in self.view.history)
+            if history and _takes_history(self.linker):  # earlier names say which namesake is meant (issue 22-D)
+                found = self.linker.link(self.text, focus=focus, history=history)
+            else:
+                found = self.linker.link(self.text, focus=focus) if focus else self.linker.link(self.text)
             mentions = [
                 m
                 for m in list(found)[:MAX_MENTIONS_PER_TURN]
@@ -145,3 +147,12 @@ class Readings:
 def is_reference(reading: Reading, focus: str) -> bool:
     """A mention that only refers to the item on screen ("it", "this movie"), not a name of it."""
     return reading.qid == focus and set(fold(reading.mention.text).split()) <= REFERENCE_WORDS
+
+
+def _takes_history(linker: Linker) -> bool:
+    """The linker's ``link`` takes ``history`` (``nlu.linker.EntityLinker`` does; a stand-in may not)."""
+    try:
+        parameters = inspect.signature(linker.link).parameters
+    except (TypeError, ValueError):
+        return False
+    return "history" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())

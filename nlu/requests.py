@@ -50,7 +50,9 @@ def _after_lead(name: str) -> str:
     return rf"^{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
 
 
-_ASKS_WORDING = re.compile(_after_lead("asks_opening") + "|" + _WORDING.source("asks"))
+_ASKS_WORDING = re.compile(
+    _after_lead("asks_opening") + "|" + _WORDING.source("asks") + "|" + _WORDING.source("asks_for_works")
+)
 """A request for recommendations, whatever it names ("can you recommend some more?", "what should I
 watch?", "recs?", "hit me with a rec", "can I get some songs ..."): asks the bot for items."""
 # The bare "more X" opening a message is a seed marker only when a word (no digit) follows and it is not
@@ -59,18 +61,24 @@ _SEED_MARKER = re.compile(
     _WORDING.source("seed_marker")
     + rf"|^{_FILLER}(?P<bare>{_WORDING.alternation('bare_more')})(?=\s+[^\W\d])"
     + rf"(?!\s+{_WORDING.alternation('no_seed')}\b)"
+    + rf"|^{_FILLER}(?P<want>{_WORDING.source('wanting')})(?!\s*to\b)(?=\s*[^\W\d])"
 )
 """Words after which a request names its seeds ("something like X", "more like X", "songs from Y", "more
 of Y", "show me more Y"), up to the end of the clause."""
 _ASKING = re.compile(_WORDING.source("asking") + "|" + _after_lead("asking_opening"))
 """The message asks (a question, "please", an opener of a request): "something like Dune" asks, "I love
 songs like Hurt" states a taste."""
+_COMPLAINT = re.compile(_WORDING.source("complaint"))
+"""A complaint that the list shows the wrong thing ("thats kendrick not adele"): what follows is asked for."""
 _NOT_A_NEW_LIST = _WORDING.pattern("not_a_new_list")
 """Wordings about what was recommended, how to ask, or the user's own recommendation ("I'd recommend
 Heat to anyone"): no request for a new list."""
 # Where a seed phrase ends: a sign or a clause word between spaces (offsets into the typed text).
 _CLAUSE_END = re.compile(rf"[,.;!?]|\s{_WORDING.alternation('clause_ends')}\s")
 """Where the seeds of a marker end: the clause ("more like Heat, but not too violent")."""
+_ENDS_WITH_WORKS = re.compile(rf"\s{_WORDING.alternation('works')}\W*$")
+"""A seed phrase ending with a noun of works ("a Pratchett book", "some Adele songs"): the person named before it
+is its creator, as after "by"."""
 _TRAILING_FILLER = re.compile(rf"(?:\s+{_WORDING.alternation('closing_words')}\b)+\W*$")
 """Words that may close a seed phrase without naming anything ("more like Tenet please")."""
 _REFERENCE = _WORDING.pattern("reference")
@@ -95,6 +103,8 @@ class Request:
         more: the whole message asks for more ("more", "next", "another one"), nothing else.
         needs_name: only "more X" makes it a request ("more Blur please"): it stands if a name is found
             in X (``nlu.understand``), else the words were something else ("more detials", "more infos").
+        only_seeds: its names are its seeds only, asked for with no opinion ("thats kendrick not adele": Adele;
+            issue 22-D); the other names of the message are neither stored nor seeds.
     """
 
     seeds: tuple[tuple[int, int], ...] = ()
@@ -102,6 +112,7 @@ class Request:
     refers_back: bool = False
     more: bool = False
     needs_name: bool = False
+    only_seeds: bool = False
 
     def covers(self, start: int, end: int) -> bool:
         """A mention at ``[start, end)`` overlaps a seed range (it names a seed)."""
@@ -152,6 +163,15 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     folded = chat_spelling(fold(text))
     if asks_more(text):
         return Request(more=True)
+    complaint = _COMPLAINT.search(text.lower())
+    if complaint is not None:  # "thats kendrick not adele": a list of what was asked for (issue 22-D)
+        stop = _CLAUSE_END.search(text.lower(), complaint.end())
+        start, end = complaint.end(), stop.start() if stop else len(text)
+        while start < end and text[start].isspace():
+            start += 1
+        if text[start:end].strip():
+            by = _SEED_ROLES.get(domain or "", {}).get("by")
+            return Request(seeds=((start, end),), role=by, needs_name=True, only_seeds=True)
     if _NOT_A_NEW_LIST.search(folded):
         return None
     lowered = text.lower()
@@ -178,7 +198,10 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         seeds.append((start, end))
         preposition = marker.group(0).split()[-1]
         role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
-    bare = not worded and all(marker.group("bare") for marker in markers)
+    # "more X", "i want a X": a request only if a name is found in X (the caller checks: Request.needs_name)
+    bare = not worded and all(marker.group("bare") or marker.group("want") for marker in markers)
+    if role is None and any(_ENDS_WITH_WORKS.search(lowered, start, end) for start, end in seeds):
+        role = _SEED_ROLES.get(domain or "", {}).get("by")  # "a Pratchett book" is a book by Pratchett (issue 22-D)
     return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare)
 
 

@@ -422,7 +422,7 @@ _NOTHING_LIKE = re.compile(
 )
 """X as the extreme of its kind: "nothing beats X", "no one sings like X" (the best), "no book has bored me like X"
 (the worst: the sign of the verb in between)."""
-_NEGATED = r"(?:\bnot|n't|\bisnt|\bwasnt)\s+"
+_NEGATED = r"(?:\bnot|n't|\bisnt|\bwasnt|\barent|\bwerent|\baint)\s+"
 """A negation, also glued to its verb ("wasn't"), before the words it negates."""
 _NOT_FOR_ME = re.compile(_NEGATED + f"(?:{_CUES.source('not_for_me', after_lead=True)})")
 _WOULD_AGAIN = re.compile(

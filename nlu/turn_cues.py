@@ -34,7 +34,16 @@ from dataclasses import dataclass
 
 from nlu.wording import family
 
-__all__ = ["LeadIn", "adds", "describes_a_reading", "lead_in", "names_a_reading", "only_names_and", "substituted"]
+__all__ = [
+    "LeadIn",
+    "adds",
+    "describes_a_reading",
+    "lead_in",
+    "names_a_reading",
+    "only_names_and",
+    "retracts",
+    "substituted",
+]
 
 _WORDING = family("turn_cues")
 _FILLERS = _WORDING.alternation("fillers")
@@ -93,6 +102,15 @@ def lead_in(text: str) -> LeadIn:
     if match.group("correction") is None and _ANSWER_ONLY.match(text):
         return LeadIn()  # "no, I didn't like it", "yes, loved it": an answer, not a filler
     return LeadIn(match.end(), match.group("correction") is not None)
+
+
+_RETRACTION = _WORDING.pattern("retraction")
+
+
+def retracts(text: str) -> bool:
+    """The message takes back an opinion ("i never said i liked X", "who said i like X?"): what it names is no
+    preference of the turn, and the dialog removes one the profile holds (issue 22-D: it was stored as a like)."""
+    return bool(_RETRACTION.search(text))
 
 
 def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]:

@@ -56,7 +56,7 @@ class IntentModel(Protocol):
 class Linker(Protocol):
     """``nlu.linker.EntityLinker`` (or a test stand-in)."""
 
-    def link(self, text: str, *, focus: QID | None = None) -> Sequence[Mention]: ...
+    def link(self, text: str, *, focus: QID | None = None, history: Sequence[QID] = ()) -> Sequence[Mention]: ...
 
 
 class PolarityModel(Protocol):
@@ -93,6 +93,9 @@ class View:
         suggested: the QID of the item the open ``suggestion`` question asks about (issue 13), or None.
         asked: the QIDs the open preference question is about (its candidates): another name said with
             an opinion is a new preference, not its answer (issue 22).
+        history: QIDs the conversation named before, oldest first (the profile of the domain): the linker's
+            ``history`` (a person liked before says which namesake is meant: "heat" after "i love michael mann";
+            issue 22-D).
     """
 
     domain: str = "movie"
@@ -107,6 +110,7 @@ class View:
     stamp: str | None = None
     suggested: str | None = None
     asked: frozenset[str] = frozenset()
+    history: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +205,10 @@ class TurnParse:
             ("who is it by?") or ``"year"`` ("when is it from?"), else None (``nlu.phrasings.card_fact``).
         this_time: the message's constraint holds for now only ("not Radiohead this time", "no horror
             please": ``nlu.phrasings.for_this_time``), not as a stored opinion.
+        reset_scope: ``"everything"`` when a reset's words say what to reset ("forget everything", "start
+            over": ``nlu.phrasings.reset_scope``; issue 22-D), else None.
+        retracts: the message takes back an opinion ("i never said i liked X": ``nlu.turn_cues.retracts``); its
+            readings are no preference (issue 22-D).
     """
 
     text: str
@@ -238,3 +246,5 @@ class TurnParse:
     request: Request | None = None
     card_fact: str | None = None
     this_time: bool = False
+    reset_scope: str | None = None
+    retracts: bool = False

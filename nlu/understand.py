@@ -44,13 +44,14 @@ from nlu.open_answer import (
     suggestion_answer,
 )
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
-from nlu.phrasings import card_fact, for_this_time
+from nlu.phrasings import card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, Readings
 from nlu.requests import names_in_request, request_in_turn
+from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
 from nlu.textnorm import fold, has_letters, normalize
-from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading
+from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading, retracts
 from nlu.turn_parse import IntentModel, Linker, Payload, PolarityModel, Reading, TurnParse, View
 from nlu.turn_words import (
     CARD_WORD,
@@ -161,7 +162,11 @@ def understand(
     request = request_in_turn(text, view.domain, intent, view.question)
     if request is not None and request.needs_name:  # "more Blur please" asks, "more detials" does not
         found = session.readings(with_focus=False)
-        request = request if any(request.covers(r.mention.start, r.mention.end) for r in found) else None
+        names_one = any(request.covers(r.mention.start, r.mention.end) for r in found)
+        if not names_one and view.focus is not None and intent == Intent.REC_PREFERENCE and request.seeds:
+            # "i want a pratchett book" at a card with the name not found: no rating of the card (issue 22-D)
+            intent = Intent.PREFERENCE.value
+        request = request if names_one else None
     if request is not None:  # "more like X", "songs from Y", "I liked X, recommend some more?" (issue 22)
         intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
@@ -169,6 +174,12 @@ def understand(
     if request is not None:  # "Can You recommend me a Book?": neither "You" nor "a Book" is a name
         spans = [(r.mention.text, r.mention.start, r.mention.end) for r in readings]
         readings = tuple(r for r, name in zip(readings, names_in_request(request, spans), strict=True) if name)
+        if request.only_seeds:  # "thats kendrick not adele": Adele asked for, no opinion said of either
+            readings = tuple(
+                replace(r, polarity=Polarity.NEUTRAL)
+                for r in readings
+                if request.covers(r.mention.start, r.mention.end)
+            )
     critique = CRITIQUE.match(folded) if intent in (Intent.REC_YES_BUT, Intent.REC_NO_BUT) else None
     if critique is not None:  # "I like the track, just not the artist": "just" is the connective, no title
         but = (lead.end + critique.start("but"), lead.end + critique.end("but"))
@@ -192,6 +203,8 @@ def understand(
         roles=roles_named(folded, view.domain),
         card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
         this_time=for_this_time(folded),
+        reset_scope=reset_scope(folded),
+        retracts=retracts(content),
     )
     if (
         view.focus is None
@@ -237,6 +250,13 @@ def understand(
         elif suggestion is not None and parse.intent == Intent.SKIP:
             parse = replace(parse, intent=Intent.PREFERENCE.value)  # another title named: no skip of this one
     opinion = None
+    # with a card on screen, "the 1933 one is a classic too" right after a stored preference is heard as the card's
+    # rating or fallback: the reading it names wins (issue 22-D: it liked the card and moved the list on)
+    card_heard = view.focus is not None and parse.intent in (
+        Intent.REC_PREFERENCE,
+        Intent.REC_FALLBACK,
+        Intent.REC_CRITIQUING_FALLBACK,
+    )
     if view.question in ("confirm", "item", "role") and view.focus is None and overrulable(parse.intent, answer):
         opinion = opinion_of_open(answered, readings, sentiment)
         if opinion is not None:  # "I like it" at "Did you like Green Street?" / "Which Titanic do you mean?"
@@ -250,7 +270,7 @@ def understand(
         and isinstance(answer, int)
         and not readings
         and names_a_reading(content)
-        and (parse.intent in (Intent.PREFERENCE, Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION))
+        and (parse.intent in (Intent.PREFERENCE, Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION) or card_heard)
     ):
         # "the 1933 one is a classic too" right after "peter jackson's king kong was awesome": another reading
         # of the words just stored, with an opinion of its own, or put in its place ("sorry, I meant the 1998

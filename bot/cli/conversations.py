@@ -49,6 +49,7 @@ from bot.dialog.acts import (
     CritiqueChoice,
     DeleteChoice,
     ItemQuestion,
+    ResetChoice,
     ResetConfirm,
     RoleQuestion,
     SuggestionQuestion,
@@ -369,7 +370,7 @@ def _tap(question: _Question, entity: Entity, qids: Sequence[str], kb: Any, doma
 def _question(state: DialogState, reply: Reply) -> _Question | None:
     """The question open after ``reply``: the state's open question, else the reset menu of the reply."""
     pending = state.pending
-    if pending is None:
+    if pending is None or isinstance(pending, ResetChoice):  # the reset menu (an open question since issue 22-D)
         if any(c.payload.startswith("reset:") for c in reply.choices):
             return _Question(RESET_MENU, reply.text, (), reply.choices, None, (RESET_MENU, reply.text))
         return None

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from bot import paths
 from bot.cli.oracle import Option, own_name, pick_option, question_of
 from bot.turns import Reply, Turn
-from logs.schema import parse_objects
+from logs.schema import Intent, parse_objects
 from nlu.realistic_eval import GoldEntity, RealisticSentence, TurnOutcome, by_group, load_sentences, score
 from nlu.textnorm import fold
 
@@ -133,7 +133,9 @@ def run_sentence(
     outcome.questions = int(kind is not None)
     outcome.asked_preference = kind is not None
     if sentence.kind != "preference":
-        if kind is not None:
+        # a reset's "Are you sure?" (yes / no buttons, issue 22-D: asked at once when the words say everything)
+        # is the reset's own step, as its menu of scopes is, not a question about something named
+        if kind is not None and not _is_reset(record.intent):
             outcome.stray_questions += 1
         return outcome
     answered: set[int] = set()
@@ -151,6 +153,11 @@ def run_sentence(
         confirmed = kind == "confirm"
         outcome.stored.extend((q, s, confirmed) for q, s in parse_objects(record.recognized_objects))
     return outcome
+
+
+def _is_reset(intent: str) -> bool:
+    """A reset's intent (``reset_profile``, ``reset - reset_everything``, ...): its confirmation is no stray question."""
+    return intent == Intent.RESET_PROFILE or intent.startswith("reset - ")
 
 
 def _snapshot_kb(services: Services, domain: str) -> KnowledgeBase:

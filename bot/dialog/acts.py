@@ -241,11 +241,42 @@ class ResetConfirm:
 
 
 @dataclass(slots=True)
+class ResetChoice:
+    """'What should I reset: everything, only the movies, or only the properties?' (issue 22: a typed open
+    question, so that a "yes" or a typed "everything" answers it and never rates a card on screen).
+
+    ``scopes``: the options in order (``everything``, ``items``, ``properties``), chosen by the buttons
+    ``reset:<scope>`` or typed words (``bot.dialog.profile.scope_words``)."""
+
+    kind: ClassVar[str] = "reset_scope"
+    question: str
+    scopes: tuple[str, ...] = ("everything", "items", "properties")
+    origin: str = "profile"
+    stamp: int | None = None
+    choices: tuple[Choice, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "question": self.question,
+            "scopes": list(self.scopes),
+            "choices": _choices_json(self.choices),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ResetChoice:
+        scopes = tuple(str(s) for s in data.get("scopes", ())) or ("everything", "items", "properties")
+        return cls(question=str(data.get("question", "")), scopes=scopes, choices=_choices(data.get("choices")))
+
+
+@dataclass(slots=True)
 class SuggestionQuestion:
     """'Do you like Scarface?' about an item the elicitation strategy suggested (issue 13).
 
     Answered by like / dislike / skip (buttons ``sugg:+|-|skip:<QID>@<stamp>``, or the same words typed;
-    ``nlu.suggestion_answer.read_answer``); a new title instead ends it (``bot/dialog/suggestions.py``).
+    ``nlu.suggestion_answer.read_answer``); a new title instead is a preference, and the question is asked
+    again after it (``ignored``: turns that left it unanswered; after ``QUESTION_LIFESPAN`` the next item
+    comes; ``bot/dialog/suggestions.py``).
     """
 
     kind: ClassVar[str] = "suggestion"
@@ -254,6 +285,7 @@ class SuggestionQuestion:
     stamp: int | None = None
     choices: tuple[Choice, ...] = ()
     origin: str = "preference"
+    ignored: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -262,6 +294,7 @@ class SuggestionQuestion:
             "question": self.question,
             "stamp": self.stamp,
             "choices": _choices_json(self.choices),
+            "ignored": self.ignored,
         }
 
     @classmethod
@@ -271,11 +304,19 @@ class SuggestionQuestion:
             question=str(data.get("question", "")),
             stamp=data.get("stamp"),
             choices=_choices(data.get("choices")),
+            ignored=int(data.get("ignored", 0)),
         )
 
 
 OpenQuestion = (
-    ItemQuestion | RoleQuestion | ConfirmQuestion | CritiqueChoice | DeleteChoice | ResetConfirm | SuggestionQuestion
+    ItemQuestion
+    | RoleQuestion
+    | ConfirmQuestion
+    | CritiqueChoice
+    | DeleteChoice
+    | ResetChoice
+    | ResetConfirm
+    | SuggestionQuestion
 )
 """The open question of a conversation (at most one; others wait in a preference question's queue)."""
 QUESTION_TYPES: dict[str, type[Any]] = {
@@ -286,6 +327,7 @@ QUESTION_TYPES: dict[str, type[Any]] = {
         ConfirmQuestion,
         CritiqueChoice,
         DeleteChoice,
+        ResetChoice,
         ResetConfirm,
         SuggestionQuestion,
     )

@@ -6,7 +6,7 @@ from bot import messages as msg
 from bot.dialog.acts import Outcome
 from bot.dialog.context import TurnContext
 from bot.dialog.questions import close_questions
-from bot.dialog.recommendations import card
+from bot.dialog.recommendations import card, on_card_fallback
 from bot.dialog.suggest import suggest
 from bot.turns import Choice
 from logs.schema import Event
@@ -82,6 +82,8 @@ def on_fallback(ctx: TurnContext) -> Outcome:
         outcome = Outcome("")
         suggest(ctx, outcome)
         return outcome
+    if state.focus is not None:  # a list is open: what the card takes, and its buttons (the list goes on)
+        return on_card_fallback(ctx)
     return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
 
 

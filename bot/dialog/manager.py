@@ -31,13 +31,14 @@ from collections.abc import Callable, Sequence
 
 from bot import messages as msg
 from bot.agent_spec import advance_contexts
-from bot.dialog import conversation, policy, preferences, questions, recommendations, render, suggestions
+from bot.dialog import conversation, policy, preferences, profile, questions, recommendations, render, suggestions
 from bot.dialog.acts import (
     PREFERENCE_QUESTIONS,
     CritiqueChoice,
     DeleteChoice,
     Outcome,
     PreferenceTask,
+    ResetChoice,
     SuggestionQuestion,
 )
 from bot.dialog.context import DEFAULT_LIST_SIZE, DEFAULT_MIN_PREFERENCES, DialogConfig, TurnContext
@@ -58,6 +59,8 @@ from recommender.schema import Domain
 logger = logging.getLogger(__name__)
 
 _RF = "request_recommendation-followup"
+MAX_HISTORY = 30
+"""Profile entries the linker gets as the conversation's history (the most recent ones)."""
 _ALL_INTENTS = tuple(intent.value for intent in Intent)
 
 
@@ -158,7 +161,7 @@ class DialogManager:
                     state,
                     intent=intent,
                     events=events,
-                    objects=outcome.objects,
+                    objects=list(dict.fromkeys(outcome.objects)),  # a QID stored twice is logged once
                     contexts=logged_contexts,
                     started_ms=started,
                     now_ms=self._now_ms(),
@@ -205,11 +208,13 @@ class DialogManager:
                 is_item=domain.kb.is_item,
             )
             ctx = TurnContext(state, turn, parse, self._services, self._config, refinable)
-            outcome = policy.handler_for(state, policy.act_of(parse))(ctx)
+            shown = state.focus
+            waiting = state.pending if isinstance(state.pending, SuggestionQuestion) else None
+            outcome = policy.handler_for(state, policy.act_in(state, parse))(ctx)
             if open_question is not None and state.pending is not open_question and not outcome.settled:
                 questions.keep_ignored_question(ctx, open_question, outcome, preferences.process)
-            recommendations.after_turn(ctx, outcome)
-            suggestions.after_turn(ctx, outcome)
+            recommendations.after_turn(ctx, outcome, shown=shown)
+            suggestions.after_turn(ctx, outcome, waiting=waiting)
             if switched is not None:  # "what about books? I loved Dune": the switch said first
                 outcome.text = "\n".join(line for line in (switched.text, outcome.text) if line)
                 outcome.objects[:0] = switched.objects
@@ -247,6 +252,8 @@ class DialogManager:
             answer_kind, options = pending.kind, render.option_labels(ctx, pending.kind, pending.task)
         elif isinstance(pending, CritiqueChoice | DeleteChoice):
             answer_kind, options = "item", [[ctx.kb.label(q)] for q in pending.options]
+        elif isinstance(pending, ResetChoice):  # "everything", "only the movies"
+            answer_kind, options = "item", profile.scope_words(state.domain)
         elif (pending is None or isinstance(pending, SuggestionQuestion)) and refinable:
             # "the 1998 one" after a stored preference picks another reading (also with the suggestion it got)
             # every reading of its words, also when a question picked one ("the 1933 one is a classic too")
@@ -267,6 +274,7 @@ class DialogManager:
             stamp=str(getattr(pending, "stamp", None)),
             suggested=pending.qid if isinstance(pending, SuggestionQuestion) else None,
             asked=_asked(pending),
+            history=tuple(state.profile())[-MAX_HISTORY:] if MAX_HISTORY else (),
         )
 
     # ------------------------------------------------------------------ plumbing

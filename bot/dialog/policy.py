@@ -51,6 +51,8 @@ the critique handler reads its role words; the log keeps the classifier's intent
 SESSION_CONSTRAINT = "constraint of the session"
 """'no horror please', 'not Radiohead this time': a constraint on this session's lists (issue 23)."""
 RESET_CHOICE = "reset choice"
+RETRACT = "take back an opinion"
+"""'i never said i liked X' (``TurnParse.retracts``): X is no preference, and leaves the profile (issue 22-D)."""
 SMALLTALK = "smalltalk"
 
 _ANSWER_INTENTS = frozenset(
@@ -124,11 +126,13 @@ POLICY: dict[tuple[str, str], Handler] = {
     ("delete", ANSWER): profile.on_delete_answer,
     (ANY, Intent.RESET_PROFILE.value): profile.on_reset_profile,
     (ANY, RESET_CHOICE): profile.on_reset_choice,
+    (ANY, RETRACT): profile.on_retract,
     **{(ANY, intent): profile.on_reset_choice for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - yes"): profile.on_reset_yes for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - no"): profile.on_reset_no for intent in RESET_INTENTS.values()},
     (ANY, Intent.RESET_PROFILE_CANCEL.value): profile.on_reset_no,
     ("reset", ANSWER): profile.on_reset_answer,
+    ("reset_scope", ANSWER): profile.on_reset_scope_answer,
 }
 """(open-question kind or ANY/NONE, act) -> handler: the whole dialog policy."""
 
@@ -157,6 +161,8 @@ def act_of(parse: TurnParse) -> str:
         return SUGGESTION_ANSWER
     if parse.about_suggested is not None:
         return ABOUT_SUGGESTED
+    if parse.retracts and parse.readings and payload is None:  # "i never said i liked X"
+        return RETRACT
     if parse.opinion_of_open is not None:  # "I like it" at "Did you like X?" / "Which X do you mean?"
         return ANSWER
     if payload is not None and payload.kind in _ANSWER_PAYLOADS:
@@ -197,6 +203,43 @@ def _session_constraint(parse: TurnParse) -> bool:
     if not parse.this_time or not (parse.intent in _CONSTRAINABLE or is_smalltalk(parse.intent)):
         return False  # ("no horror please" may sound like a "no" of small talk)
     return any(r.polarity.value == "-" for r in parse.readings) or bool(recommendations.negated_readings(parse))
+
+
+_NOT_UNDERSTOOD_ACTS = frozenset({Intent.FALLBACK.value, Intent.PREFERENCE.value, *_CARD_FALLBACKS})
+"""Acts of a bare "yes" the classifier did not place (its contexts expired): at a question, an answer to it."""
+_YES_NO_QUESTIONS = frozenset({"confirm", "reset"})
+"""Open questions a bare yes or no answers ("Did you like X?", "Are you sure?", "What should I reset?")."""
+
+
+def act_in(state: DialogState, parse: TurnParse) -> str:
+    """The act of the turn in the state it comes in: :func:`act_of`, except that an answer to the open
+    question answers it, also with a card on screen (issue 22: the question was asked after the card was
+    shown, so "yes obviously" at "Did you like X?" or "Are you sure?" is no rating of the card)."""
+    act = act_of(parse)
+    pending = state.pending
+    if pending is None or act == ANSWER or parse.payload is not None or parse.request is not None:
+        return act
+    if pending.kind == "reset_scope":  # "everything", "only the movies", "no": short words, nothing named
+        if parse.bare_answer and not parse.readings and (parse.answer is not None or parse.yes_no or parse.affirmative):
+            return ANSWER
+        return act
+    if act in _NOT_UNDERSTOOD_ACTS and not parse.readings:  # the classifier did not place it: is it an answer?
+        if parse.yes_no is not None and pending.kind in (*_YES_NO_QUESTIONS, "item", "role"):
+            return ANSWER  # "yes", "nope" (the question's context expired)
+        if parse.answer is not None and pending.kind in ("item", "role", "critique", "delete"):
+            return ANSWER  # "i didn't mean that one" at "Which Titanic do you mean?"
+    if act not in NEEDS_CARD and not is_smalltalk(act):
+        return act
+    if parse.readings and not all(
+        r.qid in getattr(getattr(pending, "task", None), "candidates", ()) for r in parse.readings
+    ):
+        return act  # another name: a preference of its own, not this answer
+    said_yes_no = parse.yes_no is not None or parse.affirmative or parse.negative
+    if said_yes_no and (pending.kind in _YES_NO_QUESTIONS or pending.kind in ("item", "role")):
+        return ANSWER  # at "Which Titanic do you mean?", a "yes" is asked again, a "no" is "none of these"
+    if pending.kind in ("item", "role", "critique", "delete") and parse.answer is not None and parse.bare_answer:
+        return ANSWER
+    return act
 
 
 def handler_for(state: DialogState, act: str) -> Handler:

@@ -101,6 +101,8 @@ def process(ctx: TurnContext, queue: list[PreferenceTask], outcome: Outcome, eve
     if stored:
         left = ctx.config.min_preferences - len(state.profile())
         template = msg.STORED_NEED_MORE if left > 0 else msg.STORED_READY
+        if state.focus is not None:  # a list is on screen: it goes on (no "you can ask for recommendations")
+            template = msg.STORED
         prefix = template.format(items=", ".join(stored), left=left, things=msg.THING if left == 1 else msg.THINGS)
         outcome.text = prefix + ("\n" + outcome.text if outcome.text else "")
     _say_taken(ctx, [(qid, note) for qid, note in took if qid in state.profile()], outcome)
@@ -188,6 +190,8 @@ def on_answer(ctx: TurnContext) -> Outcome:
         if new:  # the user moved on to another preference: drop the question
             notes = revise(ctx, new, asked=task)  # "The Insider too" at "Which Heat do you mean?"
             process(ctx, new, outcome, FOLLOW_UP_EVENTS)
+            if parse.correction or parse.substitutes:  # "sorry, i meant Collateral": put in its place, not asked
+                outcome.settled = True
             outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
             return outcome
         outcome.text = msg.FALLBACK_IN_QUESTION.format(question=question.question)
@@ -249,7 +253,9 @@ def refine(ctx: TurnContext) -> Outcome:
     qid, polarity = task.qid, task.polarity
     outcome = Outcome("", events=[Event.PREFERENCE])
     roles = parse.roles
-    if roles and not kb.is_item(qid) and len(fold(parse.text).split()) <= 3:
+    # "actor" names a role; "kind of blue" is a title that has a role word in it (a name of more words)
+    titled = any(len(r.mention.text.split()) > 1 for r in parse.readings)
+    if roles and not kb.is_item(qid) and len(fold(parse.text).split()) <= 3 and not titled:
         task.role = roles[0]
         state.profile()[qid] = {"polarity": polarity, "role": roles[0]}
         state.last_stored = [task]

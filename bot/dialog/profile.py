@@ -6,8 +6,9 @@ import re
 
 from bot import messages as msg
 from bot.agent_spec import satisfied
-from bot.dialog.acts import DeleteChoice, Outcome, ResetConfirm, RoleQuestion
+from bot.dialog.acts import PREFERENCE_QUESTIONS, DeleteChoice, Outcome, ResetChoice, ResetConfirm, RoleQuestion
 from bot.dialog.context import TurnContext
+from bot.dialog.preferences import shares_a_word
 from bot.dialog.questions import MAX_CHOICES, ask_options, close_questions
 from bot.dialog.render import display, has_name
 from bot.turns import Choice
@@ -42,10 +43,17 @@ def on_show_profile(ctx: TurnContext) -> Outcome:
 
 
 def on_delete(ctx: TurnContext) -> Outcome:
-    """'delete Top Gun': removed when named in full; asked about when named in part ("delete Top")."""
+    """'delete Top Gun': removed when named in full; asked about when named in part ("delete Top"); with a
+    preference question open, "remove that" (or its subject named) drops what is asked about."""
     state, target = ctx.state, ctx.parse.delete_target
     matches, named = profile_matches(ctx, target)
     outcome = Outcome("", events=[Event.PREFERENCE])
+    pending = state.pending
+    if isinstance(pending, PREFERENCE_QUESTIONS) and (not matches or shares_a_word(target, pending.task.mention)):
+        # "remove that" while "Which Heat do you mean?" is open: what is asked about is not stored (issue 22-D)
+        state.pending = None
+        outcome.text, outcome.settled = msg.NOT_STORED.format(label=pending.task.mention), True
+        return outcome
     if not matches:
         outcome.text = msg.DELETE_NOT_FOUND
         return outcome
@@ -56,6 +64,32 @@ def on_delete(ctx: TurnContext) -> Outcome:
     question = msg.ITEM_QUESTION.format(mention=target or ctx.text)
     ask_options(ctx, DeleteChoice, question, matches[:MAX_CHOICES], outcome, origin="profile")
     return outcome
+
+
+def on_retract(ctx: TurnContext) -> Outcome:
+    """ "i never said i liked X" (``TurnParse.retracts``): X is no preference; the profile's entry of any reading
+    of its words goes (issue 22-D: it was stored as a like); an open preference question about it is dropped."""
+    state = ctx.state
+    pending = state.pending
+    named = [r for r in ctx.parse.readings if r.mention.candidates]
+    asked = set(pending.task.candidates) if isinstance(pending, PREFERENCE_QUESTIONS) else set()
+    profile = state.profile()
+    removed: list[str] = []
+    kept: list[str] = []
+    for reading in named:
+        readings = [str(c.qid) for c in reading.mention.candidates]
+        held = [q for q in readings if q in profile]
+        for qid in held:
+            profile.pop(qid, None)
+        (removed if held else kept).append(display(ctx, held[0]) if held else reading.mention.text)
+        if asked & set(readings):
+            state.pending = None
+    lines = []
+    if removed:
+        lines.append(msg.RETRACTED.format(items=", ".join(removed)))
+    if kept:
+        lines.append(msg.RETRACTED_NOTHING.format(items=", ".join(kept)))
+    return Outcome("\n".join(lines), events=[Event.PREFERENCE], settled=not state.pending)
 
 
 def profile_matches(ctx: TurnContext, target: str) -> tuple[list[str], bool]:
@@ -94,7 +128,9 @@ def on_delete_answer(ctx: TurnContext) -> Outcome:
 
 def on_reset_profile(ctx: TurnContext) -> Outcome:
     """'reset my profile': what to reset (everything: every domain's profile; only this domain's items or
-    only its properties); an open question is dropped aloud."""
+    only its properties; words that say it, "forget everything", go straight to "Are you sure?"), an open
+    question of its own (:class:`~bot.dialog.acts.ResetChoice`: a "yes" or
+    the scope typed answers it, never the card on screen); an open question is dropped aloud."""
     state = ctx.state
     items = msg.DOMAIN_NOUNS[state.domain]
     choices = (
@@ -104,9 +140,39 @@ def on_reset_profile(ctx: TurnContext) -> Outcome:
     )
     outcome = Outcome("", choices=choices, events=[Event.QUESTION], settled=True)
     notes = close_questions(ctx, outcome)  # the reset question replaces an open one, aloud
-    state.pending = None
-    outcome.text = "\n".join([*notes, msg.RESET_WHAT.format(items=items)])
+    if ctx.parse.reset_scope is not None:  # "forget everything": only "Are you sure?" (issue 22-D)
+        confirm = _confirm(ctx, ctx.parse.reset_scope)
+        outcome.text, outcome.choices = "\n".join([*notes, confirm.text]), confirm.choices
+        return outcome
+    question = msg.RESET_WHAT.format(items=items)
+    state.pending = ResetChoice(question=question, choices=choices)
+    outcome.text = "\n".join([*notes, question])
     return outcome
+
+
+def scope_words(domain: str) -> list[list[str]]:
+    """Words naming each option of the reset question, in :attr:`ResetChoice.scopes` order (for typed
+    answers: "everything", "only the movies", "the properties")."""
+    return [
+        ["everything", "all", "whole profile", "all of it", "both"],
+        [msg.DOMAIN_NOUNS[domain], msg.ITEM_NOUNS[domain], "items", "titles"],
+        ["properties", "people", "genres", "persons"],
+    ]
+
+
+def on_reset_scope_answer(ctx: TurnContext) -> Outcome:
+    """The answer to "What should I reset ...?": a scope (then "Are you sure?"), a no (nothing is reset),
+    anything else the question again (a "yes" says no scope)."""
+    state, parse = ctx.state, ctx.parse
+    question = state.pending
+    assert isinstance(question, ResetChoice)
+    choice = parse.answer
+    if isinstance(choice, int) and choice < len(question.scopes):
+        return _confirm(ctx, question.scopes[choice])
+    if choice == "none" or parse.negative or parse.confirmation == "no":
+        state.pending = None
+        return Outcome(msg.RESET_CANCELLED)
+    return Outcome(msg.RESET_WHICH.format(question=question.question), choices=question.choices)
 
 
 _SCOPES = {intent: scope for scope, intent in RESET_INTENTS.items()}
@@ -122,6 +188,11 @@ def on_reset_choice(ctx: TurnContext) -> Outcome:
     if payload is not None and payload.kind == "reset" and not satisfied(ctx.parse.intent, ctx.state.contexts):
         return Outcome(msg.STALE_QUESTION, intent=Intent.FALLBACK.value)
     what = payload.value if payload is not None and payload.kind == "reset" else _SCOPES[ctx.parse.intent]
+    return _confirm(ctx, what)
+
+
+def _confirm(ctx: TurnContext, what: str) -> Outcome:
+    """ "Are you sure you want to reset ...?" about ``what`` (the one confirmation a reset needs)."""
     question = msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what])
     ctx.state.pending = ResetConfirm(what=what, question=question)
     return Outcome(question, choices=_YES_NO)

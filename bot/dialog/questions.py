@@ -136,13 +136,38 @@ def close_questions(ctx: TurnContext, outcome: Outcome) -> list[str]:
         return []
     notes = []
     task = pending.task
+    dropped = []
     if isinstance(pending, RoleQuestion) and task.polarity in ("+", "-"):
         notes.append(store_without_role(ctx, task))
         outcome.objects.append((task.qid, task.polarity))
     elif task.mention:
-        notes.append(msg.QUESTION_DROPPED.format(mention=task.mention))
-    notes.extend(msg.QUESTION_DROPPED.format(mention=t.mention) for t in pending.queue if t.mention)
-    return notes
+        dropped.append(task)
+    dropped.extend(pending.queue)
+    return [n for n in (*notes, dropped_note(ctx, dropped)) if n]
+
+
+def dropped_note(ctx: TurnContext, dropped: Sequence[PreferenceTask]) -> str:
+    """One note for the questions dropped in a turn ("I dropped my questions about "heat", "solaris": ..."),
+    never one line each; tasks whose subject the profile now holds are no loss and go unsaid; "" if none."""
+    profile = ctx.state.profile()
+    mentions = list(dict.fromkeys(t.mention for t in dropped if t.mention and not _settled(t, profile)))
+    if not mentions:
+        return ""
+    if len(mentions) == 1:
+        return msg.QUESTION_DROPPED.format(mention=mentions[0])
+    return msg.QUESTIONS_DROPPED.format(mentions=", ".join(f'"{m}"' for m in mentions))
+
+
+def _settled(task: PreferenceTask, profile: dict[str, dict[str, str | None]]) -> bool:
+    """The question's subject is in the profile with an opinion (stored meanwhile: nothing is asked)."""
+    return len(task.candidates) == 1 and task.candidates[0] in profile
+
+
+def settled_by(task: PreferenceTask, outcome: Outcome) -> bool:
+    """The turn rated what the question asks about ("YES i like jazz" at "Did you like jazz?", "i love kind of
+    blue" at "Which kind of blue?"): the question is settled, never "still open" (issue 22)."""
+    rated = {q for q, p in outcome.objects if p in ("+", "-")}
+    return bool(rated & set(task.candidates))
 
 
 def keep_ignored_question(
@@ -161,6 +186,12 @@ def keep_ignored_question(
     """
     state = ctx.state
     task, queue = question.task.copy(), [t.copy() for t in question.queue]
+    queue = [t for t in queue if not settled_by(t, outcome)]
+    if settled_by(task, outcome) and not (isinstance(question, RoleQuestion) and task.qid not in state.profile()):
+        if queue and state.pending is None:  # the ones queued behind it come next
+            text = _continue(ctx, queue, outcome, process)
+            outcome.text = "\n".join(t for t in (outcome.text, text) if t)
+        return
     notes: list[str] = []
     if isinstance(question, RoleQuestion) and task.polarity in ("+", "-"):
         before = store_without_role(ctx, task)
@@ -174,7 +205,8 @@ def keep_ignored_question(
     if kept and state.pending is None and ignored < QUESTION_LIFESPAN and kept[0] is task:
         question.ignored = ignored
         state.pending = question
-        notes.append(msg.QUESTION_STILL_OPEN.format(question=question.question))
+        still = msg.QUESTION_STILL_OPEN_YES_NO if isinstance(question, ConfirmQuestion) else msg.QUESTION_STILL_OPEN
+        notes.append(still.format(question=question.question))
         if not outcome.choices:
             outcome.choices = question.choices
             outcome.card = True
@@ -190,11 +222,11 @@ def keep_ignored_question(
             state.pending.queue = [*state.pending.queue, *kept]
             notes.append(msg.QUESTION_LATER.format(mention=kept[0].mention))
     elif kept:
-        notes.append(msg.QUESTION_DROPPED.format(mention=kept[0].mention))
         if len(kept) > 1 and state.pending is None:  # the ones queued behind it come next, not lost
+            notes.append(dropped_note(ctx, kept[:1]))
             notes.append(_continue(ctx, kept[1:], outcome, process))
-        elif len(kept) > 1:
-            notes.extend(msg.QUESTION_DROPPED.format(mention=t.mention) for t in kept[1:])
+        else:
+            notes.append(dropped_note(ctx, kept))
     notes = [n for n in notes if n]
     if notes:
         outcome.text = "\n".join([outcome.text, *notes]) if outcome.text else "\n".join(notes)

@@ -25,6 +25,7 @@ from bot.dialog.requests import required_seeds, store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
+from nlu.textnorm import fold
 from nlu.understand import Reading, TurnParse
 from recommender.explain import Reason
 
@@ -217,8 +218,17 @@ def on_rate(ctx: TurnContext) -> Outcome:
 
 
 def on_skip_item(ctx: TurnContext) -> Outcome:
-    """'skip' on a card: the next one (skipped items are left out of the next lists)."""
-    return _skip_current(ctx)
+    """'skip' on a card: the next one (skipped items are left out of the next lists); a skip said in words
+    ("meh", "nah not my thing", "... lol. skip") says so, nothing being stored (issue 22-D)."""
+    focus = ctx.state.focus
+    skipped = _skip_current(ctx)
+    if ctx.parse.payload is None and focus is not None and fold(ctx.parse.text).strip(" .!") not in _BARE_SKIPS:
+        skipped.text = _lines(msg.CARD_SKIPPED.format(title=display(ctx, focus)), skipped.text)
+    return skipped
+
+
+_BARE_SKIPS = frozenset({"skip", "next", "/skip", "skip it", "next one", "pass"})
+"""The skip typed as the button says it: no note."""
 
 
 def on_details(ctx: TurnContext) -> Outcome:
@@ -389,8 +399,29 @@ def on_session_constraint(ctx: TurnContext) -> Outcome:
     return Outcome(head, choices=stored.choices, objects=stored.objects, events=stored.events)
 
 
-def after_turn(ctx: TurnContext, outcome: Outcome) -> None:
-    """After any handler: a dislike stored while a list is on screen ("I don't like George R. R.
-    Martin" at a card) applies at once to the rest of that list (``DialogManager._run``)."""
-    if ctx.state.focus is not None and any(p == "-" for _q, p in outcome.objects):
+def after_turn(ctx: TurnContext, outcome: Outcome, *, shown: str | None = None) -> None:
+    """After any handler (``DialogManager._run``): a dislike stored while a list is on screen ("I don't like
+    George R. R. Martin" at a card) applies at once to the rest of that list; and the list goes on (issue 22):
+    when the turn rated the card on screen by its name ("yesss love the matrix 😍", heard as a preference),
+    the next card comes, as after its like button; when it stored other things or said it found nothing, the
+    card is shown again (it is still what the bot asks about), unless the reply asks a question of its own.
+
+    Args:
+        shown: the item of the card on screen when the turn came (None: no list was open).
+    """
+    state = ctx.state
+    if state.focus is not None and any(p == "-" for _q, p in outcome.objects):
         constraints.apply_to_rest(ctx)
+    if shown is None or state.focus != shown or outcome.card or outcome.choices or state.pending is not None:
+        return  # no list, the list moved or closed, or the reply shows its own card or question
+    if dict(outcome.objects).get(shown) in ("+", "-"):
+        advance(
+            ctx,
+            outcome,
+            [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE],
+            [Event.FINISHED_RECOMMENDATION, Event.PREFERENCE, Event.RECOMMENDATION],
+        )
+    elif outcome.objects or outcome.text == msg.NOTHING_FOUND:
+        again = card(ctx, [])
+        outcome.text = _lines(outcome.text, again.text)
+        outcome.choices, outcome.image, outcome.card = again.choices, again.image, True

@@ -56,7 +56,8 @@ def store_request(ctx: TurnContext, outcome: Outcome) -> list[str]:
     seeds: list[str] = []
     notes: list[str] = []
     for reading, task in zip(named, tasks(ctx, named), strict=True):
-        if task.polarity not in ("+", "-") and _is_kind_of_list(ctx, task.qid):
+        asked_for = request.covers(reading.mention.start, reading.mention.end)  # "i want a comedy"
+        if (task.polarity not in ("+", "-") or asked_for) and _is_kind_of_list(ctx, task.qid):
             seeds.append(task.qid)  # "recommend me a drama film": what the list is, not a like to keep
             continue
         if task.polarity not in ("+", "-"):

@@ -24,9 +24,12 @@ An item once suggested is never suggested again (whatever the answer). The bot s
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot import messages as msg
 from bot.dialog.acts import Outcome, SuggestionQuestion
 from bot.dialog.context import TurnContext
+from bot.dialog.questions import QUESTION_LIFESPAN
 from bot.dialog.render import details, display, stamp
 from bot.dialog.role_values import ask_role_values
 from bot.turns import Choice
@@ -134,9 +137,14 @@ def _ask_again(ctx: TurnContext, outcome: Outcome) -> Outcome:
     return outcome
 
 
-def after_turn(ctx: TurnContext, outcome: Outcome) -> None:
+def after_turn(ctx: TurnContext, outcome: Outcome, *, waiting: SuggestionQuestion | None = None) -> None:
     """The protocol's step after every handler: count preference messages, end the open suggestion
-    when recommendations start, ask the next one after a stored preference or a settled skip."""
+    when recommendations start, ask the next one after a stored preference or a settled skip.
+
+    Args:
+        waiting: the suggestion open when the turn came. When the turn said something else (another title)
+            and left it unanswered, it waits and is asked again, never replaced by another item (issue 22-D:
+            a fresh user's "Do you like X?" changed to Y, then Z, before any answer)."""
     state, parse = ctx.state, ctx.parse
     if ctx.config.elicitation is None:
         return
@@ -153,7 +161,17 @@ def after_turn(ctx: TurnContext, outcome: Outcome) -> None:
     if state.pending is not None or state.focus is not None or Event.SUGGESTION in outcome.events:
         return
     stored = bool(outcome.objects) and not parse.intent.startswith("request_recommendation")
-    if stored or parse.intent == Intent.PREFERENCE or (parse.intent == Intent.SKIP and outcome.settled):
+    unanswered = (
+        waiting is not None
+        and waiting.ignored + 1 < QUESTION_LIFESPAN
+        and waiting.qid not in state.profile()
+        and (parse.suggestion is None or parse.suggestion.kind == "new")
+    )
+    if unanswered and (stored or parse.intent == Intent.PREFERENCE) and waiting is not None:
+        ctx.state.pending = dataclasses.replace(waiting, ignored=waiting.ignored + 1)  # the same question waits
+        _ask_again(ctx, outcome)
+        outcome.card = True
+    elif stored or parse.intent == Intent.PREFERENCE or (parse.intent == Intent.SKIP and outcome.settled):
         ask_next(ctx, outcome)  # after a preference (stored, or stated: it counts), an answer or a skip
 
 

@@ -112,6 +112,9 @@ class Decider:
                 # a lone name that is also the first or last name of a person at least as
                 # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
                 ambiguous = ambiguous or self._namesake_person(cands, namesakes)
+        taken = ranked.taken
+        if kind == "ask" and taken is not None and taken.reason == "credit" and cands[0].qid == taken.qid:
+            ambiguous = False  # "heat" after "i love michael mann": a person the dialog named says which (issue 22-D)
         if (
             kind == "fuzzy"
             and not ambiguous

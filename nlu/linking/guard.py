@@ -23,7 +23,8 @@ adding only "too"; a title opening the message before "i loved"; a name listed a
 name typed in lowercase is taken unless its words are the chat's own (:meth:`SpanGuard._fits_slot`).
 Never a title: the pronoun of a question ("Can You recommend ..."), an English word after a name's copula
 ("... is just noise"), the sentence's first word and a capitalised one with nothing else to show the
-message is not Title Cased ("Happy Holidays!").
+message is not Title Cased ("Happy Holidays!"); an article and a common word typed in lowercase ("a thriller": not the alias "A Thriller"
+of a title). A genre word after a request's verb is the genre asked for ("i want a comedy", issue 22-D).
 
 Example:
     >>> SpanGuard(kb).strong_enough("I watched it", tokenize("I watched it"), 2, 3, {"Q...": 1.0})  # doctest: +SKIP
@@ -65,6 +66,7 @@ from nlu.linking.words import (
     PRONOUNS,
     QUOTES,
     RARE_ZIPF,
+    REQUEST_VERBS,
     ROLE_OR_TYPE_WORDS,
     SPAN_STOP,
     TYPE_NOUNS_SINGULAR,
@@ -167,6 +169,17 @@ class SpanGuard:
             and not is_everyday(content[0])
         ):
             return True  # "Joker was well acted", "Beloved was hard going": a rarer word opening an opinion
+        if (
+            j - i == 2
+            and words[0] in ("a", "an")
+            and all(t.raw.islower() for t in tokens[i:j])
+            and zipf(words[1]) >= RARE_ZIPF
+            and not (quoted or typed)
+        ):
+            return False  # "i want a thriller": an article and a common noun, not the alias "A Thriller" of a title
+        asked_for = letters >= MIN_STRONG_CHARS and any(t.key in REQUEST_VERBS for t in tokens[max(0, i - 4) : i])
+        if asked_for and not all(w in stop_words() for w in content) and any("P136" in self.kb.roles(q) for q in hit):
+            return True  # "i want a comedy", "suggest me a thriller": the genre a request asks for (issue 22-D)
         if (
             len(content) == 1
             and j - i == 1

@@ -65,7 +65,7 @@ class SpanMatcher:
                 if self._guard.short_object(text, tokens, i, i + n):
                     found.append(Span(i, i + n, dict(hit), "ask"))  # F29: "I like sia" -> ask
                     break
-                if n > 1:
+                if n > 1 and not (n == 2 and keys[i] in ("a", "an")):  # "a thriller": an article, then the word
                     refused.append((i, i + n))
         # a genre word ending a longer name typed in everyday words is a word of that name, not a genre
         # opinion ("the new star wars movie": no "war film"; issue 22)

@@ -101,13 +101,25 @@ SPAN_STOP = frozenset(
     also too very much really a lot is was are were as for by from of in on at to""".split()
 )
 
+REQUEST_FILLER = frozenset(
+    """me us something anything some a an any good great nice new more other else another few couple of please
+    now pls plz thing things stuff one ones to watch read listen for tonight movie movies film films book books
+    novel novels song songs track tracks album albums record records music""".split()
+)
+"""The words of a bare request ("recommend me some good movies"): a request of these words only links nothing;
+any other word may be what is asked for ("recommend me a comedy": the genre; issue 22-D)."""
+REQUEST_VERBS = frozenset("recommend suggest want need give show find get".split())
+"""Verbs whose object is what a request asks for ("i want a comedy", "suggest me a thriller"): a genre word there
+is the genre asked for, not a common noun after a determiner (:meth:`nlu.linking.guard.SpanGuard.strong_enough`)."""
+
+_FILLER = "|".join(sorted(REQUEST_FILLER, key=len, reverse=True))
 COMMAND_PATTERNS = re.compile(
     r"^(?:please\s+)?(?:"
     r"(?:show|give|send)\s+(?:me\s+)?(?:the\s+|a\s+)?(?:trailer|details|detail|profile|plot|info\w*)"
     r"|(?:show|see)\s+(?:me\s+)?my\s+profile|skip(?:\s+it|\s+this(?:\s+one)?)?|next(?:\s+one)?|help|why"
     r"|stop|start|restart|reset(?:\s+\w+)*|back|cancel|yes|no|nope|yep|yeah|ok|okay|sure|maybe|thanks?"
     r"|(?:i'?m\s+)?not\s+sure(?:\s*,?\s*(?:it'?s\s+)?up\s+to\s+you)?|(?:it'?s\s+)?up\s+to\s+you|whatever"
-    r"|surprise\s+me|what'?s\s+up|i\s+don'?t\s+know|dunno|recommend(?:\s+\w+){0,4}|suggest(?:\s+\w+){0,4}"
+    rf"|surprise\s+me|what'?s\s+up|i\s+don'?t\s+know|dunno|(?:recommend|suggest)(?:\s+(?:{_FILLER}))*"
     r")[\s.!?]*$"
 )
 
@@ -157,8 +169,10 @@ NAME_LEADS = frozenset("into than over especially particularly including like".s
 "more of", "similar to", "more" and the like-verbs (:func:`nlu.linking.syntax.name_slot`)."""
 LEAD_PAIRS = frozenset(
     {("fan", "of"), ("fans", "of"), ("more", "of"), ("similar", "to"), ("such", "as"), ("big", "on")}
+    | {("i", "meant"), ("i", "mean"), ("thinking", "of"), ("talking", "about")}
 )
-"""Two-word leads of a name ("a big fan of X", "anything similar to X")."""
+"""Two-word leads of a name ("a big fan of X", "anything similar to X", and the name put in place of another:
+"sorry, i meant collateral", "i was thinking of ronin"; issue 22-D)."""
 ADDITION_WORDS = frozenset("too also as well either and oh plus".split())
 """Words around a name that only add it to what was said ("lady bird too", "oh and X")."""
 SUBJECT_LEADS = frozenset("think thought guess believe reckon feel felt honestly personally tbh imo".split())

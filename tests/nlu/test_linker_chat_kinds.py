@@ -86,6 +86,8 @@ BOOKS = (
     Entry("Q50", "twist", roles=("P136",), pop=5, description="genre"),
     Entry("Q51", "teen", roles=("P136",), pop=5, description="genre"),
     Entry("Q52", "thriller", roles=("P136",), pop=5, description="genre"),
+    Entry("Q53", "satire", roles=("P136",), pop=5, description="genre"),
+    Entry("Q54", "Bleak Satire", item=True, pop=2, description="novel", aliases=("A Satire",)),
 ) + tuple(Entry(f"Q{60 + k}", f"Filler Book {k}", item=True, pop=0) for k in range(20))
 BOOK_WORKS = {"Q40": (("P50", "Q42"),), "Q46": (("P50", "Q49"),)}
 
@@ -189,6 +191,21 @@ def test_a_lowercase_word_after_a_determiner_is_a_common_noun(books):
     assert labels(books, "That ending, what a twist") == []
     assert labels(books, "these books got me through my teens") == []
     assert labels(books, "I like a thriller now and then") == ["thriller"]
+
+
+def test_a_genre_a_request_asks_for_is_linked(books):
+    # issue 22-D: "can you recommend me a comedy", "i want a comedy", "suggest me a thriller", "recommend me some
+    # horror movies" linked nothing (a command of "recommend" + 4 words; a common noun after a determiner)
+    assert labels(books, "can you recommend me a satire") == ["satire"]
+    assert labels(books, "i want a thriller") == ["thriller"]
+    assert labels(books, "suggest me some satire please") == ["satire"]
+    assert labels(books, "recommend me something") == []
+
+
+def test_an_article_and_a_common_noun_are_no_alias_of_a_title(books):
+    # "a thriller" linked "Pornography: A Thriller" by its alias "A Thriller"
+    assert labels(books, "i want a satire") == ["satire"]
+    assert labels(books, 'i loved "a satire"') == ["Bleak Satire"]
 
 
 def test_a_middle_initial_may_be_left_out(books):

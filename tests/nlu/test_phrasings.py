@@ -72,7 +72,9 @@ def test_understand_overrules_the_classifier_with_them_when_no_question_is_open(
     assert understand("Wipe my profile", View(), **parts).intent == "reset_profile"
     assert understand("what have i liked so far", View(), **parts).intent == "show_profile"
     # an open question is answered as before
-    assert understand("Wipe my profile", View(question="confirm"), **parts).intent != "reset_profile"
+    assert understand("what have i liked so far", View(question="confirm"), **parts).intent != "show_profile"
+    # but a reset is no answer to it: it wins at any question (issue 22-D: "hmm forget all that, start over")
+    assert understand("Wipe my profile", View(question="confirm"), **parts).intent == "reset_profile"
 
 
 @pytest.mark.parametrize(
