@@ -24,6 +24,7 @@ from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
 from nlu.phrasings import asks_reset, card_fact, phrased_intent
 from nlu.readings import Readings
 from nlu.sentiment import Polarity
+from nlu.textnorm import fold
 from nlu.turn_parse import View
 from nlu.turn_words import (
     CARD_COMMAND,
@@ -110,11 +111,16 @@ ABOUT_THE_CARD_OPINIONS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES
 
 def _card_critique(session: Readings, folded: str) -> str | None:
     """A critique of the card on screen, whatever the classifier heard: the card ("it", "this one")
-    judged before "but", a role word after it ("I like it but not the directors" -> yes_but, "I hate
-    it but I love the cast" -> no_but); None if the words are no such critique. A fresh user's plural
+    judged before "but", a role word or a name after it ("I like it but not the directors", "I like it,
+    but not Mel Gibson" -> yes_but, "I hate it but I love the cast" -> no_but); None if the words are no
+    such critique. A fresh user's plural
     "directors" was heard as a new preference and answered "I couldn't find that"."""
     match = CRITIQUE.match(folded)
-    if match is None or not roles_named(match.group("rest"), session.view.domain):
+    if match is None:
+        return None
+    rest = match.group("rest")
+    named = any(fold(r.mention.text) in rest for r in session.readings(with_focus=False))  # "but not Mel Gibson"
+    if not named and not roles_named(rest, session.view.domain):
         return None
     said = session.sentiment.message_polarity(match.group("card")).value
     if said == "+":
@@ -143,6 +149,10 @@ def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: s
     content = session.text[session.start :]
     return rates_card(folded, content, intent=intent, phrased=phrased, sentiment=session.sentiment)
 
+
+_NO_HELP_WORDS = (Intent.HELP.value, Intent.REC_HELP.value)
+"""Help the classifier may hear in a message of names alone ("How about Coldplay ?"): a plea for help has
+words of its own (``nlu/wording/phrasings.toml`` help), names and words that say nothing of them have none."""
 
 CARD_ASKS = frozenset({Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value})
 """Questions about the card the classifier may hear in an opinion of other titles said at it (issue 22-D)."""
@@ -229,22 +239,27 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
     card_word = CARD_COMMAND.match(folded)
     if card_word and view.focus is not None and view.question is None:  # typed like the card's buttons
         return CARD_COMMANDS[card_word.group(1)]
-    if view.focus is not None and view.question is None and intent not in ABOUT_THE_CARD_OPINIONS:
-        critique = _card_critique(session, folded)
+    if (
+        view.focus is not None
+        and view.question is None
+        and intent not in (Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value)
+    ):
+        critique = _card_critique(session, folded)  # also when heard as a plain rating of the card
         if critique is not None:
             return critique
     if (
-        (intent == Intent.FALLBACK or (session.correction and is_smalltalk(intent)))
+        (intent in (Intent.FALLBACK, *_NO_HELP_WORDS) or (session.correction and is_smalltalk(intent)))
         and view.question in (None, "confirm", "suggestion")
         and view.focus is None
         and (session.names_only() or session.added_names(additive=False))
     ):
         return Intent.PREFERENCE.value  # a bare title or name: "Did you like Pulp Fiction?"; "Heat too"
     if (
-        intent in NOT_UNDERSTOOD
+        (intent in NOT_UNDERSTOOD or intent in _NO_HELP_WORDS or intent in CARD_ASKS)
         and view.focus is not None
         and view.question is None
         and not CARD_QUESTION.search(folded)
+        and not card_fact(folded)
         and (session.names_only() or session.added_names(additive=False))
         and any(r.qid != view.focus for r in session.readings(with_focus=False))
     ):

@@ -52,6 +52,20 @@ def test_a_rating_the_classifier_heard_is_no_skip(linker, sentiment):  # noqa: F
     assert got.intent == Intent.REC_PREFERENCE
 
 
+@pytest.mark.parametrize("said", [Intent.REC_PREFERENCE.value, Intent.REC_FALLBACK.value])
+def test_a_name_after_but_not_at_a_card_is_a_critique(said, linker, sentiment):  # noqa: F811
+    # fresh user: "i like it but not adele" at an Adele song stored only "👎 Adele", the card was not liked
+    got = at_card("i like it but not samuel l. jackson", linker, sentiment, said)
+    assert got.intent == Intent.REC_YES_BUT
+
+
+def test_a_name_alone_heard_as_help_is_a_preference(linker, sentiment):  # noqa: F811
+    # "How about Coldplay ?" was help with a retrained classifier: names alone have no words of help
+    assert parse("How about Tom Cruise ?", linker, sentiment, said=Intent.HELP.value).intent == Intent.PREFERENCE
+    got = at_card("how about tom cruise?", linker, sentiment, Intent.REC_DETAILS.value)
+    assert got.intent == Intent.PREFERENCE
+
+
 def test_an_aspect_beside_a_judgement_of_the_card_rates_it(linker, sentiment):  # noqa: F811
     # "great but way too long" at a card was "Sorry, I didn't get that"
     got = at_card("brilliant but a bit too slow", linker, sentiment, Intent.REC_FALLBACK.value)
