@@ -109,18 +109,18 @@ ABOUT_THE_CARD_OPINIONS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES
 """Opinions of the card the classifier can hear: their handlers read the critique's role words too."""
 
 
-def _card_critique(session: Readings, folded: str) -> str | None:
+def _card_critique(session: Readings, folded: str, *, by_name: bool = False) -> str | None:
     """A critique of the card on screen, whatever the classifier heard: the card ("it", "this one")
     judged before "but", a role word or a name after it ("I like it but not the directors", "I like it,
     but not Mel Gibson" -> yes_but, "I hate it but I love the cast" -> no_but); None if the words are no
-    such critique. A fresh user's plural
+    such critique. ``by_name``: only a name after "but" makes one. A fresh user's plural
     "directors" was heard as a new preference and answered "I couldn't find that"."""
     match = CRITIQUE.match(folded)
     if match is None:
         return None
     rest = match.group("rest")
     named = any(fold(r.mention.text) in rest for r in session.readings(with_focus=False))  # "but not Mel Gibson"
-    if not named and not roles_named(rest, session.view.domain):
+    if not named and (by_name or not roles_named(rest, session.view.domain)):
         return None
     said = session.sentiment.message_polarity(match.group("card")).value
     if said == "+":
@@ -244,7 +244,9 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         and view.question is None
         and intent not in (Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value)
     ):
-        critique = _card_critique(session, folded)  # also when heard as a plain rating of the card
+        # heard as a plain rating of the card, only a name makes it a critique: the rating's handler reads
+        # role words itself, and the study logged such critiques as the card's rating
+        critique = _card_critique(session, folded, by_name=intent in ABOUT_THE_CARD_OPINIONS)
         if critique is not None:
             return critique
     if (

@@ -85,9 +85,19 @@ class ReceiptHandler:
         import sqlite3  # noqa: PLC0415
 
         self._conn = sqlite3.connect(db, timeout=30, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("CREATE TABLE IF NOT EXISTS applied (key TEXT, text TEXT, pid INTEGER)")
-        self._conn.execute("CREATE TABLE IF NOT EXISTS receipts (key TEXT PRIMARY KEY, reply TEXT)")
+        # two workers start at once: switching to WAL takes a lock SQLite's busy timeout does not wait for,
+        # so the loser retries (as logs.dbaccess does for the real stores) instead of failing its start
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("CREATE TABLE IF NOT EXISTS applied (key TEXT, text TEXT, pid INTEGER)")
+                self._conn.execute("CREATE TABLE IF NOT EXISTS receipts (key TEXT PRIMARY KEY, reply TEXT)")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def handle(self, turn: Turn) -> Reply:
         if turn.text == "die":
