@@ -330,6 +330,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def describe(kb: KnowledgeBase, qid: str, *, limit: int = 15) -> Iterable[str]:
     """Lines describing ``qid`` in ``kb``: name, details, values by role, reverse values, roles."""
+    from recommender.kbdetails import DETAIL_NAMES
     from recommender.schema import PID, QID, role_name
 
     d = kb.details(qid)
@@ -340,18 +341,8 @@ def describe(kb: KnowledgeBase, qid: str, *, limit: int = 15) -> Iterable[str]:
         yield "  aliases: " + "; ".join(aliases)
     if d.description:
         yield f"  description: {d.description}"
-    for name in (
-        "year",
-        "image",
-        "trailer",
-        "imdb_id",
-        "tmdb_id",
-        "spotify_id",
-        "lastfm_id",
-        "discogs_id",
-        "wikipedia",
-    ):
-        value = getattr(d, name)
+    for name in (*DETAIL_NAMES, "wikipedia"):
+        value = getattr(d, name, None)
         if value is not None:
             yield f"  {name}: {value}"
     for title, pairs in (("has", kb.item_values(qid)), ("is the value of", kb.value_items(qid))):
