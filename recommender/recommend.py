@@ -387,11 +387,12 @@ class Recommender:
         later = self._later(profile)
         only = self._having(frozenset(require) - profile.disliked)
         items = self._rank(solved, banned | excluded, later, k, only) if only is not None else ()
-        items = items or self._rank(solved, banned | excluded, later, k)
+        if not items:  # no allowed item has every required value: the list without the requirement
+            only, items = None, self._rank(solved, banned | excluded, later, k)
         left_out: tuple[Avoid, ...] = ()
         relaxed: tuple[Avoid, ...] = ()
-        if cons:
-            plain = self._rank(solved, banned, later, len(items) or k)  # the list without the constraints
+        if cons:  # the same list without the constraints (within the requirement kept)
+            plain = self._rank(solved, banned, later, len(items) or k, only)
             broken = {a for s in plain if s.qid in excluded for a in cons.broken_by(s.qid)}
             left_out = tuple(a for a in cons.avoid if a in broken)
             if not items and plain:  # nothing else is left: keep them, and say the conflict

@@ -216,6 +216,9 @@ def test_required_values_keep_the_list_to_them_unless_no_item_has_them():
     assert got and set(got) <= {"B3", "B4", "B5"}
     fantasy = _qids(rec.recommend(profile, k=5, require=("G2",)))  # "recommend me a fantasy book"
     assert fantasy and set(fantasy) <= {"B3", "B4", "B5", "B7"}
+    # a dislike that only removed books the required list would never show is not said to be left out
+    mystery_author_disliked = Profile(liked=frozenset({"B8"})).dislike("A1")
+    assert rec.recommend(mystery_author_disliked, k=5, require=("G2",)).left_out == ()
     # nothing left that has them (every fantasy book rated): the list is the usual one, not empty
     rated = Profile(liked=frozenset({"B8", "B3", "B4", "B5", "B7"}))
     assert _qids(rec.recommend(rated, k=2, require=("G2",)))
