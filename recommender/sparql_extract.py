@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 from recommender.errors import EndpointTimeoutError, KnowledgeBaseError, TruncatedResultError
@@ -243,6 +243,13 @@ class Extractor:
         pids = list(self.schema.item_edge_pids) + [p for p in self._detail_by_pid if p not in edge_pids]
         pids += [p for p in TYPE_PIDS if p not in pids]
 
+        handle = self._claim_rows(edge_pids, self.data.edges)
+        self.batched(items, lambda b: query_claims(b, pids), handle, "claims")
+
+    def _claim_rows(self, edge_pids: Container[str], edges: set[tuple[str, str, str]]) -> Callable[[list[Row]], None]:
+        """The handler of claim rows ``(e, p, value)``: a type (P31/P106) is noted, a claim of ``edge_pids``
+        with an entity value goes to ``edges``, and a detail property fills the entity's detail field."""
+
         def handle(rows: list[Row]) -> None:
             for r in rows:
                 e, p, v = _qid(r.get("e")), _pid(r.get("p")), r.get("value")
@@ -251,14 +258,12 @@ class Extractor:
                 if p in TYPE_PIDS:
                     self._type(e, p, v)
                     continue
-                if p in edge_pids:
-                    value = _qid(v)
-                    if value is not None:
-                        self.data.edges.add((e, p, value))
+                if p in edge_pids and (value := _qid(v)) is not None:
+                    edges.add((e, p, value))
                 for rank, name, kind in self._detail_by_pid.get(p, ()):
                     self._detail(e, rank, name, kind, v)
 
-        self.batched(items, lambda b: query_claims(b, pids), handle, "claims")
+        return handle
 
     def _type(self, qid: str, pid: str, term: Term) -> None:
         value = _qid(term)
@@ -283,20 +288,7 @@ class Extractor:
             self.batched(qids, lambda b: query_reverse_claims(b, list(pids)), handle_reverse, "value claims (reverse)")
             return found
         all_pids = list(dict.fromkeys([*TYPE_PIDS, *pids, *self._detail_by_pid]))
-
-        def handle(rows: list[Row]) -> None:
-            for r in rows:
-                e, p, v = _qid(r.get("e")), _pid(r.get("p")), r.get("value")
-                if e is None or p is None or v is None:
-                    continue
-                if p in TYPE_PIDS:
-                    self._type(e, p, v)
-                    continue
-                if p in wanted and (value := _qid(v)) is not None:
-                    found.add((e, p, value))
-                for rank, name, kind in self._detail_by_pid.get(p, ()):
-                    self._detail(e, rank, name, kind, v)
-
+        handle = self._claim_rows(wanted, found)
         self.batched(qids, lambda b: query_claims(b, all_pids), handle, "types and value claims")
         return found
 
