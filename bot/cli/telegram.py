@@ -84,6 +84,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"dialog-manager worker processes, each user pinned to one (default {DEFAULT_PROCESSES}; "
                         "0 = in the bot process, on the threads)")  # fmt: skip
     p.add_argument(
+        "--sends-in-flight",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="replies sent at once, each recorded sent before the next (default 1: a kill -9 can then send "
+        "at most one reply twice; more is faster over a slow link, with up to N replies sent twice per crash)",
+    )
+    p.add_argument(
         "--http-backend",
         choices=("aiohttp", "httpx"),
         default="aiohttp",
@@ -164,7 +172,11 @@ def _telegram_cli(args: argparse.Namespace) -> int:
     db = args.db or paths.database()
     if args.processes < 0:
         raise ConfigError("--processes must be >= 0")
-    options: dict[str, Any] = {"workers": max(args.workers, args.processes), "http_backend": args.http_backend}
+    options: dict[str, Any] = {
+        "workers": max(args.workers, args.processes),
+        "http_backend": args.http_backend,
+        "sends_in_flight": args.sends_in_flight,
+    }
     if args.base_url:
         options["base_url"] = args.base_url
         options["base_file_url"] = (

@@ -100,6 +100,7 @@ class TelegramChannel:
             key_prefix=f"tg:{bot_id_of(config.token)}:",
             finish=self._intake.finish,
             sent=self._intake.sent,
+            sends_in_flight=config.sends_in_flight,
         )
         self._handlers.register()
 

@@ -93,6 +93,11 @@ class TelegramConfig:
         poll_timeout_s: long-polling timeout of ``getUpdates``.
         request_timeout_s: read/write/connect timeout of ordinary Bot API calls.
         connection_pool_size: HTTP connections for ordinary Bot API calls (kept alive).
+        sends_in_flight: replies being sent at once (>= 1); each is recorded sent before the gate lets
+            another one through. A ``kill -9`` can duplicate only the replies in flight (Telegram
+            accepted them, the bot had not recorded them), so 1 bounds that to one reply per crash;
+            more send faster over a slow link (at a 100 ms round trip, 1 allows about 10 replies/s,
+            Telegram's own limit is about 30/s per bot) at the price of up to that many duplicates.
         http_backend: ``"aiohttp"`` (default: :class:`AiohttpRequest`, about 4x less CPU per call
             than PTB's httpx backend, see ``bot/cli/telegram.py``) or ``"httpx"`` (PTB's own
             :class:`~telegram.request.HTTPXRequest`, e.g. to use PTB's proxy support).
@@ -119,6 +124,7 @@ class TelegramConfig:
     poll_timeout_s: float = 10.0
     request_timeout_s: float = 15.0
     connection_pool_size: int = 64
+    sends_in_flight: int = 1
     http_backend: str = "aiohttp"
     commands: tuple[tuple[str, str], ...] = DEFAULT_COMMANDS
     webhook_url: str | None = None
@@ -138,3 +144,5 @@ class TelegramConfig:
             raise ChannelError(f"http_backend must be 'aiohttp' or 'httpx', not {self.http_backend!r}")
         if self.connection_pool_size < 1:
             raise ChannelError("connection_pool_size must be >= 1")
+        if self.sends_in_flight < 1:
+            raise ChannelError("sends_in_flight must be >= 1")

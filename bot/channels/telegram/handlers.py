@@ -98,6 +98,8 @@ class UpdateHandlers:
         finish: marks an update handled (a debounced tap run after the first one).
         sent: records that an update's reply went out, called right after its delivery returns
             (before any other await), so that a restart re-sends only replies not recorded.
+        sends_in_flight: replies delivered at once; a reply and its record pass the gate together,
+            so a crash leaves at most this many replies sent but not recorded (issue 25).
     """
 
     def __init__(
@@ -112,6 +114,7 @@ class UpdateHandlers:
         key_prefix: str,
         finish: Callable[[Update], None],
         sent: Callable[[Update], None] = lambda update: None,
+        sends_in_flight: int = 1,
     ) -> None:
         self.application = application
         self.texts = texts
@@ -122,6 +125,7 @@ class UpdateHandlers:
         self._key_prefix = key_prefix
         self._finish = finish
         self._sent = sent
+        self._send_gate = asyncio.Semaphore(sends_in_flight)
 
     def register(self) -> None:
         """Add the handlers (and the error handler) to the application."""
@@ -155,26 +159,27 @@ class UpdateHandlers:
         )
         reply = await self._runner.compute(turn, message.chat.id)
         if reply is not None:
-            await self._sender.deliver(key, message.chat.id, reply)
-            self._sent(update)
+            await self._deliver(update, key, message.chat.id, reply)
 
     async def on_edit(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """An edited message is never re-read (F01): the user is asked to send it again."""
         message, user = update.effective_message, update.effective_user
         if message is None or user is None:
             return
-        await self._sender.deliver(
-            f"{USER_PREFIX}{user.id}", message.chat.id, Reply(self.texts.edits_not_read), reply_to=message.message_id
+        await self._deliver(
+            update,
+            f"{USER_PREFIX}{user.id}",
+            message.chat.id,
+            Reply(self.texts.edits_not_read),
+            reply_to=message.message_id,
         )
-        self._sent(update)
 
     async def on_media(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Media without a caption never reach the dialog (F02): "I can only read text"."""
         message, user = update.effective_message, update.effective_user
         if message is None or user is None:
             return
-        await self._sender.deliver(f"{USER_PREFIX}{user.id}", message.chat.id, Reply(self.texts.only_text))
-        self._sent(update)
+        await self._deliver(update, f"{USER_PREFIX}{user.id}", message.chat.id, Reply(self.texts.only_text))
 
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press: answered at once, then a turn; then the last tap debounced meanwhile (F05)."""
@@ -208,14 +213,32 @@ class UpdateHandlers:
                     )
                     reply = await self._runner.compute(turn, chat_id)
                     if reply is not None:
-                        edited = await self._sender.deliver(key, chat_id, reply, card=card_message)
-                        self._sent(current)
+                        edited = await self._deliver(current, key, chat_id, reply, card=card_message)
                 if current is not update:  # a debounced tap run after the first one: handled now
                     self._finish(current)
                 current = self._taps.next_tap(card, q.data if q is not None else None, edited=edited)
         finally:  # no await since the last next_tap: nothing pending is lost on a normal exit
             if card is not None:
                 self._taps.release(card)
+
+    async def _deliver(
+        self,
+        update: Update,
+        key: str,
+        chat_id: int,
+        reply: Reply,
+        *,
+        card: Message | None = None,
+        reply_to: int | None = None,
+    ) -> bool:
+        """Deliver ``reply`` and record it sent, both inside the send gate (no await between them):
+        Telegram has no idempotent send, so the replies a ``kill -9`` can duplicate are those sent
+        and not yet recorded, and the gate keeps them to ``sends_in_flight``. Returns as
+        :meth:`ReplySender.deliver`."""
+        async with self._send_gate:
+            edited = await self._sender.deliver(key, chat_id, reply, card=card, reply_to=reply_to)
+            self._sent(update)
+        return edited
 
     async def on_my_member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Telegram reports that a user blocked (``kicked``) or unblocked (``member``) the bot (F09)."""
