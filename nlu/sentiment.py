@@ -40,7 +40,8 @@ Method, per message:
    dialog neither stores nor asks about it), unless presupposed ("even better than Y": good). Chat's own
    scoping (``nlu.opinion_scope``, issue 22): an aspect cue ("way too long") never outweighs an opinion of
    the whole, a concession ("even if it's overplayed") is an aside, and a clause whose subject is a name
-   the linker did not find ("... but tenet was a mess") keeps its opinion; a one-word cue typed with a
+   the linker did not find ("... but tenet was a mess") keeps its opinion, a clause opening with a refusal of a
+   name ("please no opera", "nothing by X") dislikes it; a one-word cue typed with a
    slip of the keyboard is read as that cue ("giid": ``nlu.cue_spelling``). Still nothing:
    ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
@@ -87,7 +88,14 @@ from nlu.opinion_clauses import (
     presupposed,
     resolve,
 )
-from nlu.opinion_scope import CONCESSIVE_WORDS, degree_phrases, opens_concession, opens_own_subject, without_degrees
+from nlu.opinion_scope import (
+    CONCESSIVE_WORDS,
+    degree_phrases,
+    opens_concession,
+    opens_own_subject,
+    refuses,
+    without_degrees,
+)
 from nlu.textnorm import repair_contractions
 from nlu.wording import family, phrase_regex
 
@@ -281,6 +289,8 @@ class SentimentRecognizer:
         low = self._speller.respell(low) if respell else low
         words = _WORD.findall(low)
         found = self._matches(low)
+        if refuses(low):
+            return Cue(Polarity.NEGATIVE, STATED)  # "no zombie movies please", "please nothing by X"
         verdict = _verdict_after_name(words)
         if verdict is not None:
             return Cue(verdict, EVALUATIVE)  # "Jaws yes, Titanic no", "Prometheus not at all"

@@ -342,7 +342,7 @@ _BUT = re.compile(r"\bbut\b", re.IGNORECASE)
 
 
 def negated_readings(parse: TurnParse) -> list[Reading]:
-    """The names a negation governs ("no horror please", "nothing by X for now": after "no" / "not" /
+    """The names a negation governs ("no horror for now", "nothing by X for now": after "no" / "not" /
     "without" and before a "but"), whatever polarity the sentiment gave them."""
     text = parse.text
     out = []
@@ -355,7 +355,7 @@ def negated_readings(parse: TurnParse) -> list[Reading]:
 
 
 def on_session_constraint(ctx: TurnContext) -> Outcome:
-    """ "no horror please", "not Radiohead this time" (``TurnParse.this_time``): the named things are
+    """ "no horror for now", "not Radiohead this time" (``TurnParse.this_time``): the named things are
     kept out of this session's lists, never stored; the rest of the list on screen follows at once
     (the card on screen too, when it breaks the constraint), else a new list comes when the profile
     is large enough. Other names said with a liking are preferences as usual."""

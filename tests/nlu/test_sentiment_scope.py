@@ -84,3 +84,41 @@ def test_the_readers():
     assert opens_own_subject(" heat 2 was a mess") and opens_own_subject(" the remake's a mess")
     assert not opens_own_subject(" it was a mess") and not opens_own_subject(" the second half dragged")
     assert not opens_own_subject(" ENTITY1 was a mess") and not opens_own_subject(" honestly it was great")
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # issue 22: a refusal opening a clause is a dislike, whatever else the words say ("please" is no liking)
+        ("no slasher films please", ("slasher films",), (NEG,)),
+        ("please no Nicolas Cage movies", ("Nicolas Cage",), (NEG,)),
+        ("i love jazz and soul, but please no smooth jazz", ("jazz", "soul", "smooth jazz"), (POS, POS, NEG)),
+        ("ok, nothing by dan brown please, his books bore me", ("dan brown",), (NEG,)),
+        ("Please no musicals though.", ("musicals",), (NEG,)),
+        ("also no more of Coldplay", ("Coldplay",), (NEG,)),
+        # a "no" that is an answer, an idiom or inside a clause is no refusal
+        ("no, I loved Amelie", ("Amelie",), (POS,)),
+    ],
+)
+def test_a_refusal_is_a_dislike(sentiment, text, names, expected):
+    assert polarities(sentiment, text, *names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("no pop please", True),
+        ("but please nothing by him", True),
+        ("and no country music", True),
+        ("no thanks", False),
+        ("no, not for me", False),
+        ("no i didn't like it", False),
+        ("no way, loved it", False),
+        ("no more for now", False),
+        ("nope", False),
+    ],
+)
+def test_a_refusal_of_something_not_linked(text, refused):
+    from nlu.opinion_scope import refuses_something
+
+    assert refuses_something(text) is refused

@@ -1,0 +1,79 @@
+"""Issue 22 (22-F) through the real dialog of ``corsbot chat``: opinions that change the profile (skipped when the
+models and snapshots of ``$CORSBOT_HOME`` are not built). Every kind with other items and other wordings than the
+conversation sets':
+
+- dislike constraints in words ("please no X", "no X stuff please", "nothing by X"): a stored dislike that the next
+  lists respect, never a like and never a rating of the card on screen; "for now" / "this time" keep the
+  constraint to the session;
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.real_dialog import Chat, real_dialog_manager
+from tests.bot.real_dialog import card_of as _card
+
+
+@pytest.fixture(scope="module")
+def real_dm(tmp_path_factory):
+    """The dialog manager as ``corsbot chat`` builds it (no suggestions of items to rate), on a scratch database."""
+    return real_dialog_manager(tmp_path_factory, "none")
+
+
+MUSICAL_FILM, HEAVY_METAL, REGGAE, GENRE = "Q842256", "Q38848", "Q9794", "P136"
+
+
+def _genres(chat: Chat, item: str) -> set[str]:
+    return chat.values(item, GENRE)
+
+
+def test_a_refused_genre_is_a_stored_dislike_and_the_lists_leave_it_out(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("i like punk rock and grunge")
+    chat.say("but please no heavy metal music")
+    assert chat.profile()[HEAVY_METAL] == "-"
+    reply = chat.say("recommend me something")
+    first = _card(reply)
+    assert first is not None and HEAVY_METAL not in _genres(chat, first)
+    assert all(HEAVY_METAL not in _genres(chat, q) for q in chat.state.rec_list)
+
+
+def test_a_refusal_with_a_liking_in_one_message(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I love Alien and Aliens")
+    chat.say("no musicals please, they bore me")
+    assert chat.profile()[MUSICAL_FILM] == "-"
+
+
+def test_a_refused_person_is_disliked_in_the_role_asked(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I love Alien and Aliens")
+    chat.say("and please no Sylvester Stallone movies")
+    chat.say("actor")
+    assert chat.labels()["Sylvester Stallone"] == "-"
+    assert (
+        chat.state.profile()[next(q for q in chat.profile() if chat.kb.label(q) == "Sylvester Stallone")]["role"]
+        == "P161"
+    )
+
+
+def test_a_refusal_at_a_card_is_no_rating_of_the_card(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("i like punk rock and grunge")
+    shown = _card(chat.say("recommend me something"))
+    assert shown is not None
+    chat.say("no reggae please")
+    assert chat.profile().get(REGGAE) == "-"
+    assert shown not in chat.profile()
+    chat.say("please no zydeco though")  # a name the KB lacks: nothing stored, the card not rated
+    assert shown not in chat.profile()
+
+
+def test_a_refusal_for_now_stays_a_constraint_of_the_session(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("i like punk rock and grunge")
+    chat.say("recommend me something")
+    reply = chat.say("no heavy metal music for now")
+    assert "this time" in reply.text
+    assert HEAVY_METAL not in chat.profile()
