@@ -97,6 +97,7 @@ from nlu.opinion_scope import (
     without_degrees,
 )
 from nlu.textnorm import repair_contractions
+from nlu.turn_cues import retracts
 from nlu.wording import family, phrase_regex
 
 logger = logging.getLogger(__name__)
@@ -291,6 +292,8 @@ class SentimentRecognizer:
         found = self._matches(low)
         if refuses(low):
             return Cue(Polarity.NEGATIVE, STATED)  # "no zombie movies please", "please nothing by X"
+        if retracts(low):
+            return None  # "scratch what i said about X", "i never said i liked X": a take-back, no opinion of X
         verdict = _verdict_after_name(words)
         if verdict is not None:
             return Cue(verdict, EVALUATIVE)  # "Jaws yes, Titanic no", "Prometheus not at all"

@@ -24,6 +24,7 @@ from bot.dialog.acts import Outcome
 from bot.dialog.context import TurnContext
 from bot.state import DialogState
 from logs.schema import Intent, is_smalltalk
+from nlu.turn_cues import retracted_words
 from nlu.understand import RESET_INTENTS, TurnParse
 
 Handler = Callable[[TurnContext], Outcome]
@@ -162,8 +163,8 @@ def act_of(parse: TurnParse) -> str:
         return SUGGESTION_ANSWER
     if parse.about_suggested is not None:
         return ABOUT_SUGGESTED
-    if parse.retracts and parse.readings and payload is None:  # "i never said i liked X"
-        return RETRACT
+    if parse.retracts and payload is None and (parse.readings or retracted_words(parse.text)):
+        return RETRACT  # "i never said i liked X", "scratch what i said about totoro" (a name the linker missed)
     if parse.opinion_of_open is not None:  # "I like it" at "Did you like X?" / "Which X do you mean?"
         return ANSWER
     if payload is not None and payload.kind in _ANSWER_PAYLOADS:

@@ -5,6 +5,9 @@ conversation sets':
 - dislike constraints in words ("please no X", "no X stuff please", "nothing by X"): a stored dislike that the next
   lists respect, never a like and never a rating of the card on screen; "for now" / "this time" keep the
   constraint to the session;
+- corrections: a take-back ("scratch what i said about X", "take back X") removes what the profile holds of X, also
+  when its words name it in part, stores the opinion said of X in the same breath in its place, and the other
+  names' opinions as usual; the take-back's words name nothing; "remove X" finds X by a reading of its words;
 """
 
 from __future__ import annotations
@@ -77,3 +80,49 @@ def test_a_refusal_for_now_stays_a_constraint_of_the_session(real_dm):
     reply = chat.say("no heavy metal music for now")
     assert "this time" in reply.text
     assert HEAVY_METAL not in chat.profile()
+
+
+def test_a_take_back_with_a_new_opinion_replaces_the_old_one(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("i hate wonderwall and i love blur")
+    assert chat.labels()["Wonderwall"] == "-"
+    chat.say("ok scratch what i said about wonderwall, it's grown on me")
+    assert chat.labels() == {"Wonderwall": "+", "Blur": "+"}
+
+
+def test_a_take_back_removes_and_the_other_names_keep_their_opinion(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("i loved to kill a mockingbird and the hobbit")
+    chat.say("actually take back the hobbit, tolkien is so overrated")
+    labels = chat.labels()
+    assert "The Hobbit" not in labels and labels["J. R. R. Tolkien"] == "-"
+    chat.say("scratch what i said about mockingbird, i never read it")  # the stored book named in part
+    assert set(chat.labels()) == {"J. R. R. Tolkien"}
+
+
+def test_a_bare_take_back_stores_nothing_of_its_words(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("i loved jaws and speed")
+    before = dict(chat.profile())
+    chat.say("actually scratch that about jaws, it's alright i guess")
+    assert "Jaws" not in chat.labels()
+    assert set(chat.profile()) <= set(before)  # neither "Scratch" nor anything else stored
+
+
+def test_remove_finds_the_entry_by_a_reading_of_its_words(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("i love frankenstein")
+    chat.say("2")  # "Frankenstein; or, The Modern Prometheus"
+    assert len(chat.profile()) == 1
+    chat.say("remove frankenstein, i never actually read it")
+    assert chat.profile() == {}
+
+
+def test_a_take_back_of_words_the_linker_missed_finds_them_in_the_profile(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("i loved howl's moving castle and spirited away")
+    assert "Howl's Moving Castle" in chat.labels()
+    reply = chat.say("wait, scratch what i said about howl, i've never actually seen it")
+    assert "Howl's Moving Castle" not in chat.labels() and "Spirited Away" in chat.labels()
+    assert "took that back" in reply.text
+    assert "won't store" in chat.say("ok i take back what i said about zorblax, whatever").text  # never silent
