@@ -167,6 +167,13 @@ _REFUSAL_MISHEARD = frozenset(
 question about it, a preference naming nothing, which the card would take)."""
 
 
+_CRITIQUE_MISHEARD = frozenset(
+    {Intent.REC_SKIP.value, Intent.SKIP.value, Intent.REC_STOP.value, Intent.REC_FALLBACK.value, Intent.FALLBACK.value}
+)
+"""What the classifier may hear in a critique of the card (issue 22-F): a skip ("i've read it, ... but not the
+author"), a stop ("..., but I'm done with that author"), nothing."""
+
+
 def _refusal(session: Readings, intent: str, folded: str) -> bool:
     """A refusal of something ("no pop please", "please nothing by X": ``nlu.opinion_scope.refuses_something``)
     heard as the card's rating, skip or question, as small talk (its "no") or as nothing: a preference (a dislike
@@ -243,6 +250,12 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         phrased = phrased_intent(session.unnamed(), focus=view.focus is not None, named=named)
         if _refusal(session, intent, folded):
             return Intent.PREFERENCE.value  # "no pop please" at a card: about pop, no rating of the card (issue 22)
+        if view.focus is not None and (intent in _CRITIQUE_MISHEARD or phrased in _CRITIQUE_MISHEARD):
+            # "i've read it, loved the book, but i can't stand the author" heard as a skip ("i've read it"), "Good
+            # book, but I'm done with that author" as a stop: the card judged before "but", a role after it
+            critique = _card_critique(session, folded)
+            if critique is not None:
+                return critique
         if _card_opinion(session, intent, phrased, folded):
             return Intent.REC_PREFERENCE.value  # "seen it, hated it honestly", "nah thats mid"
         if _card_skip(session, folded, rated=intent in ABOUT_THE_CARD_OPINIONS):

@@ -106,6 +106,8 @@ __all__ = ["Polarity", "SentimentRecognizer", "VADER_THRESHOLD"]
 
 VADER_THRESHOLD = 0.05
 """|compound| at or above which VADER's score of a clause counts (Hutto & Gilbert's own cut-off)."""
+MAX_LEANING_WORDS = 3
+"""A hedge of at most this many words answers "Do you like it?" with its lean ("meh", "not bad": issue 22-F)."""
 NEGATION_WINDOW = 3
 """A negation this many words (or fewer) before a cue flips it."""
 
@@ -153,7 +155,9 @@ class SentimentRecognizer:
         self._hedges = phrase_regex(lex.HEDGES)
         self._descriptive = phrase_regex(lex.DESCRIPTIVE)
         groups = (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE)
-        self._speller = CueSpeller(w for group in groups for w in group)  # "giid" -> "good" (issue 22)
+        signs = {w: "+" for w in (*lex.STATED_POSITIVE, *lex.EVALUATIVE_POSITIVE)}
+        signs.update({w: "-" for w in (*lex.STATED_NEGATIVE, *lex.EVALUATIVE_NEGATIVE) if w not in signs})
+        self._speller = CueSpeller((w for group in groups for w in group), signs=signs)  # "giid" -> "good" (issue 22)
 
     def polarities(self, text: str, spans: Sequence[tuple[int, int]], *, respell: bool = True) -> tuple[Polarity, ...]:
         """Polarity of each entity span of ``text``.
@@ -210,15 +214,30 @@ class SentimentRecognizer:
         text = repair_contractions((text or "").translate(_APOSTROPHES))
         match = _REFERENCE.search(text)
         if match is not None:
-            return self.polarities(text, [(match.start(), match.end())], respell=False)[0]
+            # a misspelt verb of the item ("lovd it") is read when it refers to it; "Likr" alone stays unclear
+            said = self.polarities(text, [(match.start(), match.end())], respell=_OWN_OBJECT.search(text) is not None)[
+                0
+            ]
+            return said if said is not Polarity.NEUTRAL else self._lean(text)
         for clause in self._clauses(text, respell=False):
             if clause.cue is not None:
-                return clause.cue.polarity
+                return clause.cue.polarity if clause.cue.polarity is not Polarity.NEUTRAL else self._lean(text)
         answer = " ".join(_WORD.findall(text.lower()))
         if answer in _YES_ANSWERS:
             return Polarity.POSITIVE
         if answer in _NO_ANSWERS:
             return Polarity.NEGATIVE
+        return Polarity.NEUTRAL
+
+    def _lean(self, text: str) -> Polarity:
+        """The lean of a short hedge answering "Do you like it?" ("meh", "not bad, i've seen it": issue 22-F), else
+        NEUTRAL; a longer one stays a hedge ("Not the worst film I've seen")."""
+        low = text.lower()
+        if not (_LEANS_POSITIVE.search(low) or _LEANS_NEGATIVE.search(low)):
+            return Polarity.NEUTRAL  # only the hedges of the data lean so ("didn't hate it" stays a hedge)
+        for clause in self._clauses(text, respell=False):
+            if clause.cue is not None and clause.cue.leaning is not None and clause.words <= MAX_LEANING_WORDS:
+                return clause.cue.leaning
         return Polarity.NEUTRAL
 
     def states_opinion(self, text: str, spans: Sequence[tuple[int, int]]) -> bool:
@@ -454,7 +473,11 @@ _LEANS_POSITIVE = re.compile(
     + _HEDGED.source("leaning")
 )
 """Hedges that lean to a like ("not bad", "isn't overrated", "better than I expected"): a like said next confirms them."""
+_LEANS_NEGATIVE = _HEDGED.pattern("leaning_negative")
+"""Hedges that lean to a dislike ("meh", "nothing special"): the answer to "Do you like it?" at a card."""
 _TOO_FOR_ME = _CUES.pattern("too_for_me")
+_OWN_OBJECT = re.compile(r"\b[a-z]{3,}\s+(?:it|this|this one|that one)\b(?!\s*\w)", re.IGNORECASE)
+"""A verb with the item as its object at a clause's end ("lovd it", "hatd this one"): a misspelt verb there is read."""
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
 _SCOPED_NEGATION = _SCOPE.word_set("scoped_negations")
 
@@ -505,8 +528,11 @@ def _verdict_after_name(words: list[str]) -> Polarity | None:
 
 def _leaning(low: str) -> Polarity | None:
     """The lean of a hedged clause: positive for litotes and beaten expectations ("not bad at all",
-    "better than I expected"), else None (no lean: "it was ok", "less so", "not as good as X")."""
-    return Polarity.POSITIVE if _LEANS_POSITIVE.search(low) else None
+    "better than I expected"), negative for a shrug ("meh", "nothing special"; issue 22-F), else None (no lean:
+    "it was ok", "less so", "not as good as X")."""
+    if _LEANS_POSITIVE.search(low):
+        return Polarity.POSITIVE
+    return Polarity.NEGATIVE if _LEANS_NEGATIVE.search(low) else None
 
 
 def _discourse_marker(low: str, hedge: tuple[int, int]) -> bool:

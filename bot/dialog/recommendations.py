@@ -26,6 +26,7 @@ from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
 from nlu.textnorm import fold
+from nlu.turn_words import REFERENCE_WORDS
 from nlu.understand import Reading, TurnParse
 from recommender.explain import Reason
 
@@ -183,7 +184,11 @@ def on_rate(ctx: TurnContext) -> Outcome:
     others = [t for t in named if t.qid != focus]
     own = [t for t in named if t.qid == focus]
     if own or not others:
-        polarity = own[0].polarity if own else (parse.message_polarity.value if parse.message_polarity else "0")
+        said = parse.message_polarity.value if parse.message_polarity else "0"
+        # its own reading's opinion first; without one, the message's answer to "Do you like it?" ("not bad, i've
+        # seen it", "read it, meh": the lean of a hedge, issue 22-F)
+        referred = not own or set(fold(own[0].mention).split()) <= REFERENCE_WORDS  # "it", not "You" of its title
+        polarity = own[0].polarity if own and (own[0].polarity in ("+", "-") or not referred) else said
         if parse.yes_no is not None:  # the answer to "Do you like it?"
             polarity = "-" if parse.yes_no == "no" else "+"
         if polarity not in ("+", "-") and not others:

@@ -8,6 +8,9 @@ conversation sets':
 - corrections: a take-back ("scratch what i said about X", "take back X") removes what the profile holds of X, also
   when its words name it in part, stores the opinion said of X in the same breath in its place, and the other
   names' opinions as usual; the take-back's words name nothing; "remove X" finds X by a reading of its words;
+- opinions at the card on screen: a shrug ("meh") or a short litotes ("not bad") answers "Do you like it?" with its
+  lean, a misspelt verb of "it" is read, "it" is the card (never a title "It!"), a critique heard as a skip or a
+  stop ("seen it, loved the film, but i can't stand the director") rates the card and its person in that role.
 """
 
 from __future__ import annotations
@@ -126,3 +129,39 @@ def test_a_take_back_of_words_the_linker_missed_finds_them_in_the_profile(real_d
     assert "Howl's Moving Castle" not in chat.labels() and "Spirited Away" in chat.labels()
     assert "took that back" in reply.text
     assert "won't store" in chat.say("ok i take back what i said about zorblax, whatever").text  # never silent
+
+
+def _a_list(chat: Chat, domain: str, likes: str) -> str:
+    chat.say(likes)
+    shown = _card(chat.say("recommend me something"))
+    assert shown is not None
+    return shown
+
+
+def test_a_shrug_at_a_card_is_a_dislike_and_a_litotes_a_like(real_dm):
+    chat = Chat(real_dm, "movie")
+    first = _a_list(chat, "movie", "i love heat and collateral")
+    second = _card(chat.say("meh"))
+    assert chat.profile()[first] == "-" and second not in (None, first)
+    third = _card(chat.say("not bad, seen it before"))
+    assert chat.profile()[second] == "+" and third not in (None, first, second)
+    chat.say("watched it, lovd it")
+    assert chat.profile()[third] == "+"
+
+
+def test_it_at_a_card_is_the_card_and_never_a_title(real_dm):
+    chat = Chat(real_dm, "book")
+    first = _a_list(chat, "book", "i love the hobbit and dune")
+    chat.say("Read it already. Loved it!")
+    assert chat.profile()[first] == "+"
+    assert len(chat.profile()) == 3 and "It!" not in chat.labels()  # the two likes and the card, nothing else
+
+
+def test_a_critique_heard_as_a_skip_or_a_stop_rates_the_card_and_its_person(real_dm):
+    chat = Chat(real_dm, "movie")
+    first = _a_list(chat, "movie", "i love heat and collateral")
+    directors = chat.values(first, "P57")
+    chat.say("seen it, loved the film, but i can't stand the director")
+    profile = chat.state.profile()
+    assert profile[first]["polarity"] == "+"
+    assert any(profile.get(d, {}).get("polarity") == "-" for d in directors)

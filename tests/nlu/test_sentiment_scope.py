@@ -122,3 +122,22 @@ def test_a_refusal_of_something_not_linked(text, refused):
     from nlu.opinion_scope import refuses_something
 
     assert refuses_something(text) is refused
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # issue 22-F: the answer to "Do you like it?" at a card: a short hedge answers with its lean, a misspelt verb
+        # of "it" is read
+        ("meh", NEG),
+        ("nothing special tbh", NEG),
+        ("not bad, seen it before", POS),
+        ("watched it, lovd it", POS),
+        ("cant say im a fan", NEG),
+        ("Not the worst film I've seen", NEU),  # a longer hedge stays one
+        ("it's ok i guess", NEU),
+        ("Likr", NEU),  # a misspelt word alone stays unclear
+    ],
+)
+def test_the_answer_to_do_you_like_it(sentiment, text, expected):
+    assert sentiment.message_polarity(text) is expected
