@@ -7,8 +7,8 @@ thing" (a preference naming nothing). A stated opinion that names nothing else r
 was heard: an experience alone ("already seen it") skips, one with an opinion rates. None of these is one:
 
 - a request for another item ("not for me, another one", "meh, next", "skip it"): a skip;
-- a declined offer without a judgement ("nah", "no thanks"): a skip; "nah, hated that one", "meh", "nah not my
-  thing" are ratings (issue 22-F: the answer to "Do you like it?" leans to a dislike);
+- a declined offer without a judgement ("nah not my thing"): a skip; "nah, hated that one", "meh", "meh, not for
+  me" are ratings (issue 22-F: a shrug answers "Do you like it?" with a dislike);
 - a question or request ("is it any good?", "can you recommend me a film?"), a farewell ("Great, thanks! Bye");
 - an opinion with an object of its own ("i love spirited away") or a subject of its own ("folklore is her
   best album"): about a name the linker did not find;
@@ -77,8 +77,8 @@ SKIPPING_CLOSE = _WORDING.pattern("skipping_close")
 
 def skips_card(folded: str, content: str, *, sentiment: Any, rated: bool = False) -> bool:
     """True if the message passes over the card on screen (issue 22-D): it ends asking for the next item
-    ("u just asked me about that one lol. skip"), or declines it with no judgement ("nah", "no thanks":
-    :data:`DECLINING` and nothing that judges; "meh", "nah not my thing" lean to a dislike: issue 22-F) unless the classifier heard a rating (``rated``: "nope, not feeling
+    ("u just asked me about that one lol. skip"), or declines it with no judgement ("nah not my thing":
+    :data:`DECLINING` and nothing that judges; "meh" leans to a dislike: issue 22-F) unless the classifier heard a rating (``rated``: "nope, not feeling
     this" is a dislike). The caller checks that a card is on screen, no question is open and nothing else is
     named; :func:`rates_card` was asked first (a judgement rates the card)."""
     if SKIPPING_CLOSE.search(folded) and not ASKING.search(folded):
@@ -89,9 +89,10 @@ def skips_card(folded: str, content: str, *, sentiment: Any, rated: bool = False
 
 
 def _judges(sentiment: Any, content: str, *, strong: bool) -> bool:
-    """The message judges the card: a cue of the lexicon (with ``strong``, a stated or judging word), or any cue,
-    also a misspelt verb of "it", whose reading answers "Do you like it?" one way ("meh", "not for me", "not bad",
-    "lovd it": issue 22-F). A stand-in sentiment without ``has_cue`` judges nothing."""
+    """The message judges the card: a cue of the lexicon (with ``strong``, a stated or judging word, or a hedge
+    that leans: "meh, not for me", "not bad"), or, without ``strong``, any cue, also a misspelt verb of "it", whose
+    reading answers "Do you like it?" one way ("lovd it": issue 22-F). "nah not my thing" declines, judges nothing
+    strong. A stand-in sentiment without ``has_cue`` judges nothing."""
     has_cue = getattr(sentiment, "has_cue", None)
     if has_cue is None:
         return False
@@ -99,6 +100,8 @@ def _judges(sentiment: Any, content: str, *, strong: bool) -> bool:
         return True
     if not has_cue(content, strong=False, respell=True):
         return False
+    if strong and not getattr(sentiment, "leans", lambda _text: False)(content):
+        return False  # declined ("nah not my thing": a skip), not judged ("meh, not for me")
     # a lean ("meh", "not for me") or a misspelt verb of "it" ("lovd it"): what it answers to "Do you like it?"
     return getattr(sentiment.message_polarity(content), "value", "0") in ("+", "-")
 

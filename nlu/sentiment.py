@@ -229,11 +229,16 @@ class SentimentRecognizer:
             return Polarity.NEGATIVE
         return Polarity.NEUTRAL
 
+    def leans(self, text: str) -> bool:
+        """The message holds a hedge of the data that leans one way ("meh", "nothing special", "not bad": issue
+        22-F), which answers "Do you like it?" at a card; a shrug of interest ("not my thing") is none."""
+        low = repair_contractions((text or "").translate(_APOSTROPHES)).lower()
+        return bool(_LEANS_POSITIVE.search(low) or _LEANS_NEGATIVE.search(low))
+
     def _lean(self, text: str) -> Polarity:
         """The lean of a short hedge answering "Do you like it?" ("meh", "not bad, i've seen it": issue 22-F), else
         NEUTRAL; a longer one stays a hedge ("Not the worst film I've seen")."""
-        low = text.lower()
-        if not (_LEANS_POSITIVE.search(low) or _LEANS_NEGATIVE.search(low)):
+        if not self.leans(text):
             return Polarity.NEUTRAL  # only the hedges of the data lean so ("didn't hate it" stays a hedge)
         for clause in self._clauses(text, respell=False):
             if clause.cue is not None and clause.cue.leaning is not None and clause.words <= MAX_LEANING_WORDS:
