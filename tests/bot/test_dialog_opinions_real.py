@@ -10,7 +10,9 @@ conversation sets':
   names' opinions as usual; the take-back's words name nothing; "remove X" finds X by a reading of its words;
 - opinions at the card on screen: a shrug ("meh") or a short litotes ("not bad") answers "Do you like it?" with its
   lean, a misspelt verb of "it" is read, "it" is the card (never a title "It!"), a critique heard as a skip or a
-  stop ("seen it, loved the film, but i can't stand the director") rates the card and its person in that role.
+  stop ("seen it, loved the film, but i can't stand the director") rates the card and its person in that role;
+- hedges and mixed feelings: "i don't mind X" is asked about, praise in idioms is a like, a correction that
+  "mixed them up" flips the stored opinion.
 """
 
 from __future__ import annotations
@@ -165,3 +167,19 @@ def test_a_critique_heard_as_a_skip_or_a_stop_rates_the_card_and_its_person(real
     profile = chat.state.profile()
     assert profile[first]["polarity"] == "+"
     assert any(profile.get(d, {}).get("polarity") == "-" for d in directors)
+
+
+def test_a_hedge_is_asked_and_idioms_of_praise_are_likes(real_dm):
+    chat = Chat(real_dm, "movie")
+    reply = chat.say("i don't mind a good western")
+    assert "Did you like" in reply.text and chat.profile() == {}
+    chat = Chat(real_dm, "book")
+    chat.say("the shining really knows how to build dread")
+    assert chat.labels().get("The Shining") == "+"
+
+
+def test_a_correction_that_mixed_them_up_flips_the_opinion(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("i loved animal farm and brave new world")
+    chat.say("actually animal farm was the dull one, i mixed them up")
+    assert chat.labels()["Animal Farm"] == "-" and chat.labels()["Brave New World"] == "+"

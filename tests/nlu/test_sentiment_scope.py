@@ -141,3 +141,24 @@ def test_a_refusal_of_something_not_linked(text, refused):
 )
 def test_the_answer_to_do_you_like_it(sentiment, text, expected):
     assert sentiment.message_polarity(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # issue 22-F: hedges and mixed feelings, other titles and words than the conversation sets'
+        ("i don't mind a good thriller now and then", ("thriller",), (NEU,)),  # a hedge: asked about
+        ("stephen king really knows how to write a monster", ("stephen king",), (POS,)),
+        ("radiohead is my entire personality 😭", ("radiohead",), (POS,)),
+        ("the road wrecked me 😭 but in the best way", ("the road",), (POS,)),
+        ("Dune, the middle section dragged but the ending blew me away", ("Dune",), (POS,)),
+        ("Dune, the start was gripping but the ending bored me", ("Dune",), (NEG,)),
+        # "i mixed them up" says the user confused two titles, no mixed feelings
+        ("actually dune was the dull one, i mixed them up", ("dune",), (NEG,)),
+        ("my feelings about dune are pretty mixed", ("dune",), (NEU,)),
+        ("westerns are my thing", ("westerns",), (POS,)),  # the like of "not my thing"
+        ("westerns aren't really my thing", ("westerns",), (NEG,)),
+    ],
+)
+def test_hedges_and_mixed_feelings(sentiment, text, names, expected):
+    assert polarities(sentiment, text, *names) == expected
