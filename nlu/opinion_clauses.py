@@ -160,6 +160,8 @@ def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -
         return later.polarity  # "X made me cry, I loved it", "X was disturbing but I loved it"
     if own is not None:
         return own.polarity
+    if (topic := _set_against(clauses, index)) is not None:
+        return topic  # "..., the tusk album though, way too weird for me": not the opinion before it
     k = index  # backwards across plain boundaries
     while clauses[k].boundary_before == "plain" and k > 0:
         k -= 1
@@ -184,6 +186,23 @@ def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -
         if previous is Polarity.NEGATIVE:
             return Polarity.POSITIVE
     return Polarity.NEUTRAL
+
+
+def _set_against(clauses: list[Clause], index: int) -> Polarity | None:
+    """An entity named as a topic set against what came before ("the tusk album though, way too weird for me": its
+    clause ends with a bare "though" or "however") takes the opinion said after the marker (issue 22-F), never the
+    one before it; None when there is no such marker or no opinion after it."""
+    marker = index + 1
+    if marker >= len(clauses) or clauses[marker].boundary_before not in ("concession", "contrast"):
+        return None
+    if clauses[marker].words or clauses[marker].entities:
+        return None  # "X though I liked Y": a clause of its own, not a bare marker
+    for clause in clauses[marker + 1 :]:
+        if clause.entities or clause.boundary_before != "plain":
+            break
+        if clause.polarity is not None:
+            return clause.polarity
+    return None
 
 
 def _after_parts(clauses: list[Clause], k: int, found: Polarity) -> Polarity:

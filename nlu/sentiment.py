@@ -331,8 +331,11 @@ class SentimentRecognizer:
             # "I could watch X a hundred times", "I'd read X again"; "I would never watch X again"
             negated = again.group("never") or again.group("modal").endswith(("n't", "nt"))
             return Cue(Polarity.NEGATIVE if negated else Polarity.POSITIVE, STATED)
-        hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low)]
-        if any(not _discourse_marker(low, h) for h in hedges) or _COMPARATIVE_HEDGE.search(low):
+        hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low) if not _discourse_marker(low, m.span())]
+        softened = self._softened_dislike(low, found, hedges)
+        if softened is not None:
+            return softened  # "X kinda annoys me": criticism said politely is still a dislike (issue 22-F)
+        if hedges or _COMPARATIVE_HEDGE.search(low):
             # a hedge weakens even a stated cue of its clause ("I kind of liked X", "I guess I like X");
             # so does a mild comparison ("less bad than", "slightly better than", "not as good as")
             return Cue(Polarity.NEUTRAL, HEDGED, _leaning(low))
@@ -364,6 +367,23 @@ class SentimentRecognizer:
             return Cue(Polarity.POSITIVE, VADER)
         if compound <= -VADER_THRESHOLD:
             return Cue(Polarity.NEGATIVE, VADER)
+        return None
+
+    def _softened_dislike(
+        self, low: str, found: list[tuple[int, int, Polarity, float]], hedges: list[tuple[int, int]]
+    ) -> Cue | None:
+        """A dislike only softened ("kinda annoys me", "sort of boring"): every hedge of the clause is a softener of
+        the data and its strongest cue is a plain (unnegated) dislike; a like so softened stays a hedge ("I kind of
+        liked X")."""
+        if not hedges or any(low[a:b] not in _SOFTENERS for a, b in hedges) or _COMPARATIVE_HEDGE.search(low):
+            return None
+        for level in (STATED, EVALUATIVE):
+            cues = [f for f in found if f[3] == level]
+            if cues:
+                start, _end, polarity, _ = max(cues, key=lambda f: (f[0], f[1] - f[0]))
+                negated = self._negate(low, start, polarity)
+                plain_dislike = polarity is Polarity.NEGATIVE and negated is Polarity.NEGATIVE
+                return Cue(Polarity.NEGATIVE, EVALUATIVE) if plain_dislike else None
         return None
 
     def _matches(self, low: str) -> list[tuple[int, int, Polarity, float]]:
@@ -481,6 +501,8 @@ _LEANS_POSITIVE = re.compile(
 _LEANS_NEGATIVE = _HEDGED.pattern("leaning_negative")
 """Hedges that lean to a dislike ("meh", "nothing special"): the answer to "Do you like it?" at a card."""
 _TOO_FOR_ME = _CUES.pattern("too_for_me")
+_SOFTENERS = _HEDGED.word_set("softeners")
+"""Hedges that only soften what follows ("kinda", "sort of"): a dislike so softened stays one (issue 22-F)."""
 _OWN_OBJECT = re.compile(r"\b[a-z]{3,}\s+(?:it|this|this one|that one)\b(?!\s*\w)", re.IGNORECASE)
 """A verb with the item as its object at a clause's end ("lovd it", "hatd this one"): a misspelt verb there is read."""
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")

@@ -114,6 +114,7 @@ def test_a_refusal_is_a_dislike(sentiment, text, names, expected):
         ("no, not for me", False),
         ("no i didn't like it", False),
         ("no way, loved it", False),
+        ("No dislike", False),  # an answer: "no, I dislike it"
         ("no more for now", False),
         ("nope", False),
     ],
@@ -158,6 +159,12 @@ def test_the_answer_to_do_you_like_it(sentiment, text, expected):
         ("my feelings about dune are pretty mixed", ("dune",), (NEU,)),
         ("westerns are my thing", ("westerns",), (POS,)),  # the like of "not my thing"
         ("westerns aren't really my thing", ("westerns",), (NEG,)),
+        # criticism softened is still a dislike; a like softened stays a hedge
+        ("tom cruise kinda gets on my nerves lately", ("tom cruise",), (NEG,)),
+        ("the hobbit was sort of tedious", ("the hobbit",), (NEG,)),
+        ("i sort of enjoyed the hobbit", ("the hobbit",), (NEU,)),
+        # a topic set against what came before takes the opinion after its "though"
+        ("i loved heat. the insider though, way too slow for me", ("heat", "the insider"), (POS, NEG)),
     ],
 )
 def test_hedges_and_mixed_feelings(sentiment, text, names, expected):
