@@ -7,7 +7,8 @@ thing" (a preference naming nothing). A stated opinion that names nothing else r
 was heard: an experience alone ("already seen it") skips, one with an opinion rates. None of these is one:
 
 - a request for another item ("not for me, another one", "meh, next", "skip it"): a skip;
-- a declined offer without a judgement ("nah not my thing"): a skip; "nah, hated that one" is a rating;
+- a declined offer without a judgement ("nah not my thing"): a skip; "nah, hated that one", "meh", "meh, not for
+  me" are ratings (issue 22-F: a shrug answers "Do you like it?" with a dislike);
 - a question or request ("is it any good?", "can you recommend me a film?"), a farewell ("Great, thanks! Bye");
 - an opinion with an object of its own ("i love spirited away") or a subject of its own ("folklore is her
   best album"): about a name the linker did not find;
@@ -52,8 +53,8 @@ CARD_REFERENCE = _WORDING.pattern("card_reference")
 """Words that refer to the card in an opinion of it ("hated that one", "gr8 movie"; "not my style": none)."""
 OPINION_OBJECT = _WORDING.pattern("opinion_object")
 """An opinion verb with an object of its own ("i love spirited away"): about that, not the card."""
-MAX_BARE_CARD_OPINION = 4
-"""Words of an opinion of the card that does not refer to it ("boring 🥱", "Not my style", "meh tbh")."""
+MAX_BARE_CARD_OPINION = 5
+"""Words of an opinion of the card that does not refer to it ("boring 🥱", "Not my style", "Can't say I'm a fan")."""
 ASKING = _WORDING.pattern("asking")
 """A question or a request at a card ("Can your recommend me a film?"): the lexicon's "recommend" is no opinion."""
 ANOTHER = _WORDING.pattern("another")
@@ -76,16 +77,33 @@ SKIPPING_CLOSE = _WORDING.pattern("skipping_close")
 
 def skips_card(folded: str, content: str, *, sentiment: Any, rated: bool = False) -> bool:
     """True if the message passes over the card on screen (issue 22-D): it ends asking for the next item
-    ("u just asked me about that one lol. skip"), or declines it with no judgement ("meh", "nah not my thing":
-    :data:`DECLINING` and no strong cue) unless the classifier heard a rating (``rated``: "nope, not feeling
+    ("u just asked me about that one lol. skip"), or declines it with no judgement ("nah not my thing":
+    :data:`DECLINING` and nothing that judges; "meh" leans to a dislike: issue 22-F) unless the classifier heard a rating (``rated``: "nope, not feeling
     this" is a dislike). The caller checks that a card is on screen, no question is open and nothing else is
     named; :func:`rates_card` was asked first (a judgement rates the card)."""
     if SKIPPING_CLOSE.search(folded) and not ASKING.search(folded):
         return True
     if rated or not DECLINING.match(folded) or CLOSING.search(folded) or ASKING.search(folded):
         return False
+    return not _judges(sentiment, content, strong=True)
+
+
+def _judges(sentiment: Any, content: str, *, strong: bool) -> bool:
+    """The message judges the card: a cue of the lexicon (with ``strong``, a stated or judging word, or a hedge
+    that leans: "meh, not for me", "not bad"), or, without ``strong``, any cue, also a misspelt verb of "it", whose
+    reading answers "Do you like it?" one way ("lovd it": issue 22-F). "nah not my thing" declines, judges nothing
+    strong. A stand-in sentiment without ``has_cue`` judges nothing."""
     has_cue = getattr(sentiment, "has_cue", None)
-    return has_cue is None or not has_cue(content, strong=True, respell=False)
+    if has_cue is None:
+        return False
+    if has_cue(content, strong=strong, respell=False):
+        return True
+    if not has_cue(content, strong=False, respell=True):
+        return False
+    if strong and not getattr(sentiment, "leans", lambda _text: False)(content):
+        return False  # declined ("nah not my thing": a skip), not judged ("meh, not for me")
+    # a lean ("meh", "not for me") or a misspelt verb of "it" ("lovd it"): what it answers to "Do you like it?"
+    return getattr(sentiment.message_polarity(content), "value", "0") in ("+", "-")
 
 
 def _bare_words(folded: str) -> int:
@@ -133,5 +151,4 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     strong = (skip or confirmation or judged) and not experienced
     # a misspelt cue ("Dislile", "Likr") does not rate the card: the released study's agent did not get those
     # either, and a wrong rating moves the list on
-    has_cue = getattr(sentiment, "has_cue", None)
-    return has_cue is not None and bool(has_cue(content, strong=strong, respell=False))
+    return _judges(sentiment, content, strong=strong)

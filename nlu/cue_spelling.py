@@ -8,7 +8,8 @@ respelt to a one-word cue of the lexicon when:
   "goof" 3.0 and "food" 5.4 stay as typed), at least :data:`MIN_LENGTH` letters;
 - one cue word is one slip away: a letter left out, doubled in, or two letters swapped ("amazng", "lovd",
   "liek"), or up to two letters replaced by a neighbouring key on a QWERTY keyboard ("giid": i for o);
-- exactly one cue word is that close (two candidates: the word stays as typed).
+- exactly one cue word is that close (two candidates: the word stays as typed), or, given the cues' signs, all
+  those that close say the same ("lovd": "love" or "loved", a like; issue 22-F).
 
 Method: Damerau's single-error classes (Damerau, "A technique for computer detection and correction of
 spelling errors", CACM 1964) plus adjacent-key substitutions, as keyboard-aware spell checkers weigh them.
@@ -22,7 +23,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 __all__ = ["KNOWN_ZIPF", "MIN_LENGTH", "CueSpeller"]
@@ -83,7 +84,12 @@ def one_slip(typed: str, cue: str) -> bool:
 class CueSpeller:
     """Respells misspelt one-word opinion cues (module docstring); built once from the lexicon's words."""
 
-    def __init__(self, cues: Iterable[str]) -> None:
+    def __init__(self, cues: Iterable[str], *, signs: Mapping[str, str] | None = None) -> None:
+        """Args:
+        cues: the lexicon's cue words (one-word ones of at least :data:`MIN_LENGTH` letters are respelt to).
+        signs: cue word -> its sign ("+", "-"): several close cues of one sign respell to the longest.
+        """
+        self._signs = {w.lower(): s for w, s in (signs or {}).items()}
         words = {w.lower() for w in cues if w.isalpha() and len(w) >= MIN_LENGTH}
         self._cues = frozenset(words)
         self._by_length: dict[int, tuple[str, ...]] = {}
@@ -104,5 +110,8 @@ class CueSpeller:
             for cue in self._by_length.get(n, ())
             if one_slip(word, cue)
         ]
+        signs = {self._signs.get(cue) for cue in near}
+        if len(near) > 1 and len(signs) == 1 and None not in signs:
+            near = [max(near, key=len)]  # "lovd": "love" or "loved", a like either way
         # the word list is consulted last: most words are no slip of a cue, and it takes a second to load
         return near[0] if len(near) == 1 and _zipf(word) < KNOWN_ZIPF else word

@@ -21,6 +21,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
+from nlu.opinion_scope import refuses_something
 from nlu.phrasings import asks_reset, card_fact, phrased_intent
 from nlu.readings import Readings
 from nlu.sentiment import Polarity
@@ -150,6 +151,41 @@ def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: s
     return rates_card(folded, content, intent=intent, phrased=phrased, sentiment=session.sentiment)
 
 
+_REFUSAL_MISHEARD = frozenset(
+    {
+        Intent.PREFERENCE.value,
+        Intent.REC_PREFERENCE.value,
+        Intent.REC_FALLBACK.value,
+        Intent.REC_SKIP.value,
+        Intent.FALLBACK.value,
+        Intent.REC_WHY.value,
+        Intent.REC_DETAILS.value,
+        Intent.REC_TRAILER.value,
+    }
+)
+"""What the classifier may hear in a refusal said at a card ("no pop please": the card's dislike, its skip, a
+question about it, a preference naming nothing, which the card would take)."""
+
+
+_CRITIQUE_MISHEARD = frozenset(
+    {Intent.REC_SKIP.value, Intent.SKIP.value, Intent.REC_STOP.value, Intent.REC_FALLBACK.value, Intent.FALLBACK.value}
+)
+"""What the classifier may hear in a critique of the card (issue 22-F): a skip ("i've read it, ... but not the
+author"), a stop ("..., but I'm done with that author"), nothing."""
+
+
+def _refusal(session: Readings, intent: str, folded: str) -> bool:
+    """A refusal of something ("no pop please", "please nothing by X": ``nlu.opinion_scope.refuses_something``)
+    heard as the card's rating, skip or question, as small talk (its "no") or as nothing: a preference (a dislike
+    of what it names), never a rating of the card; with no card, only when it names something."""
+    if not refuses_something(folded):
+        return False
+    if session.view.focus is not None and intent in _REFUSAL_MISHEARD:
+        return True
+    heard = is_smalltalk(intent) or intent in NOT_UNDERSTOOD
+    return heard and any(r.polarity is Polarity.NEGATIVE for r in session.readings(with_focus=False))
+
+
 _NO_HELP_WORDS = (Intent.HELP.value, Intent.REC_HELP.value)
 """Help the classifier may hear in a message of names alone ("How about Coldplay ?"): a plea for help has
 words of its own (``nlu/wording/phrasings.toml`` help), names and words that say nothing of them have none."""
@@ -212,6 +248,14 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         named = bool(session.readings(with_focus=False))
         # the words of a title ask nothing: "I know Why the Caged Bird Sings was beautiful" is no "why?"
         phrased = phrased_intent(session.unnamed(), focus=view.focus is not None, named=named)
+        if _refusal(session, intent, folded):
+            return Intent.PREFERENCE.value  # "no pop please" at a card: about pop, no rating of the card (issue 22)
+        if view.focus is not None and (intent in _CRITIQUE_MISHEARD or phrased in _CRITIQUE_MISHEARD):
+            # "i've read it, loved the book, but i can't stand the author" heard as a skip ("i've read it"), "Good
+            # book, but I'm done with that author" as a stop: the card judged before "but", a role after it
+            critique = _card_critique(session, folded)
+            if critique is not None:
+                return critique
         if _card_opinion(session, intent, phrased, folded):
             return Intent.REC_PREFERENCE.value  # "seen it, hated it honestly", "nah thats mid"
         if _card_skip(session, folded, rated=intent in ABOUT_THE_CARD_OPINIONS):

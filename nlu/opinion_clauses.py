@@ -4,7 +4,8 @@ the method): the values of the clauses of a masked message and the scope rules o
 An entity takes the polarity of its own clause; a clause with no cue inherits from the nearest clause before it
 across plain boundaries, else from the nearest after it; a later clause outweighs the entity's own reading when it
 refers back, follows a contrast or is a bare judgement going on from it; an opinion of a part is not one of the
-whole; the standard of a comparison has no opinion unless presupposed ("even better than Y").
+whole, but of two parts judged across a contrast the last is the whole's ("X, the middle part dragged but the ending
+blew me away"); the standard of a comparison has no opinion unless presupposed ("even better than Y").
 
 Reads the clauses :class:`nlu.sentiment.SentimentRecognizer` cut (each with its :class:`Cue`); adds one
 :class:`Polarity` per entity position. Also the masking both use (entity spans replaced by ``ENTITYn``).
@@ -159,6 +160,8 @@ def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -
         return later.polarity  # "X made me cry, I loved it", "X was disturbing but I loved it"
     if own is not None:
         return own.polarity
+    if (topic := _set_against(clauses, index)) is not None:
+        return topic  # "..., the tusk album though, way too weird for me": not the opinion before it
     k = index  # backwards across plain boundaries
     while clauses[k].boundary_before == "plain" and k > 0:
         k -= 1
@@ -174,7 +177,7 @@ def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -
             # clause with words of its own ("I read X and Y last October, X was way better")
             break
         if (found := clauses[k].polarity) is not None:
-            return found
+            return _after_parts(clauses, k, found)
     clause = clauses[index]
     if clause.boundary_before == "contrast" and index > 0 and clause.short:
         previous = clauses[index - 1].polarity  # "I like everything except Titanic", "... but Avatar"
@@ -183,6 +186,38 @@ def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -
         if previous is Polarity.NEGATIVE:
             return Polarity.POSITIVE
     return Polarity.NEUTRAL
+
+
+def _set_against(clauses: list[Clause], index: int) -> Polarity | None:
+    """An entity named as a topic set against what came before ("the tusk album though, way too weird for me": its
+    clause ends with a bare "though" or "however") takes the opinion said after the marker (issue 22-F), never the
+    one before it; None when there is no such marker or no opinion after it."""
+    marker = index + 1
+    if marker >= len(clauses) or clauses[marker].boundary_before not in ("concession", "contrast"):
+        return None
+    if clauses[marker].words or clauses[marker].entities:
+        return None  # "X though I liked Y": a clause of its own, not a bare marker
+    for clause in clauses[marker + 1 :]:
+        if clause.entities or clause.boundary_before != "plain":
+            break
+        if clause.polarity is not None:
+            return clause.polarity
+    return None
+
+
+def _after_parts(clauses: list[Clause], k: int, found: Polarity) -> Polarity:
+    """The opinion an entity with none of its own takes from clause ``k`` after it, unless ``k`` judges a part of
+    it and a contrast after judges another part the other way: the last word is the whole's ("X, the middle part
+    dragged but the ending blew me away": a like; issue 22-F)."""
+    if not (clauses[k].aspect or clauses[k].degree) or found is Polarity.NEUTRAL:
+        return found
+    for clause in clauses[k + 1 :]:
+        if clause.entities:
+            break
+        cue = clause.cue
+        if clause.boundary_before == "contrast" and cue is not None and cue.polarity not in (found, Polarity.NEUTRAL):
+            return cue.polarity
+    return found
 
 
 def _mixed_before(clauses: list[Clause], k: int, found: Polarity) -> bool:

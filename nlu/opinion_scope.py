@@ -14,7 +14,10 @@ data (``nlu/wording/opinion_scope.toml``, issue 24):
 - **own subjects**: a clause whose subject is a name the linker did not find ("... but tenet was a
   mess", typed in lower case; the capitalised case is ``nlu.sentiment._names_something``) is about
   that name: its opinion never moves to an entity named before it ("I like Inception and Interstellar
-  but Tenet was a mess": Interstellar stays liked, and nothing is said of Tenet if the KB lacks it).
+  but Tenet was a mess": Interstellar stays liked, and nothing is said of Tenet if the KB lacks it);
+- **refusals**: a clause opening with "no", "without", "nothing by", "none of" governing a name ("no zombie
+  movies please", "please nothing by X, can't stand him", "Please no opera though") refuses it: a dislike,
+  whatever the rest of the words say ("please" is no liking).
 
 Example:
     >>> degree_phrases("it was great but way too long")
@@ -23,6 +26,8 @@ Example:
     True
     >>> opens_own_subject(" the ending was a mess")   # a part of the work: about the entity
     False
+    >>> refuses(" please no entity0 movies")
+    True
 """
 
 from __future__ import annotations
@@ -31,7 +36,15 @@ import re
 
 from nlu.wording import family
 
-__all__ = ["CONCESSIVE_OPENERS", "CONCESSIVE_WORDS", "degree_phrases", "opens_concession", "opens_own_subject"]
+__all__ = [
+    "CONCESSIVE_OPENERS",
+    "CONCESSIVE_WORDS",
+    "degree_phrases",
+    "opens_concession",
+    "opens_own_subject",
+    "refuses",
+    "refuses_something",
+]
 
 _WORDING = family("opinion_scope")
 _DEGREE = _WORDING.pattern("degree")
@@ -55,6 +68,12 @@ _WORK_WORDS = _WORDING.word_set("work_words")
 """Nouns that make a subject the entity itself or a part of it ("the movie", "the ending", "the film's ending",
 "the second half"): the clause is about the entity, not about a name of its own."""
 _PLACEHOLDER = re.compile(r"\bentity\d*\b")
+# A refusal: the clause opens (after fillers such as "please", "ok") with a refusing word whose object is the
+# masked name, a few function words apart at most ("no more of entity0"): the order is the code's, the words data.
+_REFUSAL = re.compile(
+    rf"^\W*(?:{_WORDING.alternation('refusal_openers')}\W+)*{_WORDING.alternation('refusals')}\s+"
+    rf"(?:{_WORDING.alternation('refusal_fillers')}\s+)?entity\d+\b"
+)
 
 
 def degree_phrases(clause: str) -> list[str]:
@@ -91,3 +110,33 @@ def opens_own_subject(clause: str) -> bool:
     if any(w.removesuffix("'s").removesuffix("s") in _WORK_WORDS or w in _WORK_WORDS for w in words):
         return False
     return not all(w in _NOT_A_SUBJECT for w in words)
+
+
+# The same refusal before words the linker did not find ("no pop please" at a card): its object is any word but
+# the ones that make "no" an answer or an idiom ("no thanks", "no way", "no i don't", "no it's fine").
+_REFUSED_WORD = re.compile(
+    rf"^\W*(?:{_WORDING.alternation('refusal_openers')}\W+)*{_WORDING.alternation('refusals')}\s+"
+    rf"(?:{_WORDING.alternation('refusal_fillers')}\s+)?(?!{_WORDING.alternation('not_refused')}\b)[a-z0-9]"
+)
+
+
+def refuses(clause: str) -> bool:
+    """The clause opens with a refusal of the entity it names ("no entity0 movies please", "please nothing by
+    entity0", "and no more entity1"): the user does not want it (a dislike; ``nlu.phrasings.for_this_time`` says
+    when it is only for now). A "no" elsewhere is not one ("no wait", "entity0, no", "no doubt entity0 ...").
+
+    Args:
+        clause: a clause of a masked message (entities replaced by ``ENTITYn``), connective removed.
+    """
+    return bool(_REFUSAL.match(clause.lower()))
+
+
+def refuses_something(folded: str) -> bool:
+    """The message opens with a refusal of something, named or not ("no pop please", "nothing by him either",
+    "please no country music"): about that thing, never a rating of the card on screen. Not an answer or an
+    idiom opened by "no" ("no thanks", "no way", "no, not for me", "no i didn't like it").
+
+    Args:
+        folded: the message (after its lead-in), folded to lower case.
+    """
+    return bool(_REFUSED_WORD.match(folded))

@@ -166,11 +166,11 @@ def card_fact(folded: str) -> str | None:
 _THIS_TIME = re.compile(
     r"\b(?:this time|for now|for today|for tonight|right now|at the moment|for the moment|this round"
     r"|in this list|for this list|for this one|for a change|for once)\b"
-    r"|^(?:ok |okay |and |but |so |hmm )?(?:no|without|nothing with|nothing by|skip the|none of the|not) [^,.!?]*\bplease\b"
-    r"|^(?:ok |okay |and |but |so )?(?:please )?(?:no more|nothing with|nothing by|without) \w"
+    r"|^(?:ok |okay |and |but |so |hmm )?(?:please )?no more \w"
 )
-"""A constraint said for now only ("not Radiohead this time", "no horror please", "without Tom Cruise
-please", "nothing by Stephen King for now"): it holds for the session, it is not a stored opinion."""
+"""A constraint said for now only ("not Radiohead this time", "nothing by Stephen King for now", "no more
+horror"): it holds for the session, it is not a stored opinion. A refusal without such words ("no horror
+please", "please nothing by X") is a standing dislike (issue 22: ``nlu.opinion_scope.refuses``)."""
 
 
 def for_this_time(folded: str) -> bool:

@@ -92,7 +92,12 @@ class Readings:
     def readings(self, *, with_focus: bool) -> tuple[Reading, ...]:
         """The linked mentions; without ``with_focus``, mere references to the item on screen ("it") are left out."""
         found = self._link()
-        if with_focus or self.view.focus is None:
+        if self.view.focus is None:
+            return found
+        # with a card on screen, a lowercase "it" is the card even where the linker read a title ("Already read
+        # it. Loved it!": not the book "It!"; issue 22-F): it is no name
+        found = tuple(r for r in found if r.qid == self.view.focus or not _pronoun(r))
+        if with_focus:
             return found
         return tuple(r for r in found if not is_reference(r, self.view.focus))
 
@@ -147,6 +152,12 @@ class Readings:
 def is_reference(reading: Reading, focus: str) -> bool:
     """A mention that only refers to the item on screen ("it", "this movie"), not a name of it."""
     return reading.qid == focus and set(fold(reading.mention.text).split()) <= REFERENCE_WORDS
+
+
+def _pronoun(reading: Reading) -> bool:
+    """A mention typed in lower case of reference words only ("it", "this one")."""
+    text = reading.mention.text
+    return text == text.lower() and set(fold(text).split()) <= REFERENCE_WORDS
 
 
 def _takes_history(linker: Linker) -> bool:

@@ -40,7 +40,8 @@ Method, per message:
    dialog neither stores nor asks about it), unless presupposed ("even better than Y": good). Chat's own
    scoping (``nlu.opinion_scope``, issue 22): an aspect cue ("way too long") never outweighs an opinion of
    the whole, a concession ("even if it's overplayed") is an aside, and a clause whose subject is a name
-   the linker did not find ("... but tenet was a mess") keeps its opinion; a one-word cue typed with a
+   the linker did not find ("... but tenet was a mess") keeps its opinion, a clause opening with a refusal of a
+   name ("please no opera", "nothing by X") dislikes it; a one-word cue typed with a
    slip of the keyboard is read as that cue ("giid": ``nlu.cue_spelling``). Still nothing:
    ``Polarity.NEUTRAL`` ("I watched Inception"), which the
    dialog manager confirms with a yes/no question instead of guessing.
@@ -87,8 +88,16 @@ from nlu.opinion_clauses import (
     presupposed,
     resolve,
 )
-from nlu.opinion_scope import CONCESSIVE_WORDS, degree_phrases, opens_concession, opens_own_subject, without_degrees
+from nlu.opinion_scope import (
+    CONCESSIVE_WORDS,
+    degree_phrases,
+    opens_concession,
+    opens_own_subject,
+    refuses,
+    without_degrees,
+)
 from nlu.textnorm import repair_contractions
+from nlu.turn_cues import retracts
 from nlu.wording import family, phrase_regex
 
 logger = logging.getLogger(__name__)
@@ -97,6 +106,8 @@ __all__ = ["Polarity", "SentimentRecognizer", "VADER_THRESHOLD"]
 
 VADER_THRESHOLD = 0.05
 """|compound| at or above which VADER's score of a clause counts (Hutto & Gilbert's own cut-off)."""
+MAX_LEANING_WORDS = 3
+"""A hedge of at most this many words answers "Do you like it?" with its lean ("meh", "not bad": issue 22-F)."""
 NEGATION_WINDOW = 3
 """A negation this many words (or fewer) before a cue flips it."""
 
@@ -144,7 +155,9 @@ class SentimentRecognizer:
         self._hedges = phrase_regex(lex.HEDGES)
         self._descriptive = phrase_regex(lex.DESCRIPTIVE)
         groups = (lex.STATED_POSITIVE, lex.STATED_NEGATIVE, lex.EVALUATIVE_POSITIVE, lex.EVALUATIVE_NEGATIVE)
-        self._speller = CueSpeller(w for group in groups for w in group)  # "giid" -> "good" (issue 22)
+        signs = {w: "+" for w in (*lex.STATED_POSITIVE, *lex.EVALUATIVE_POSITIVE)}
+        signs.update({w: "-" for w in (*lex.STATED_NEGATIVE, *lex.EVALUATIVE_NEGATIVE) if w not in signs})
+        self._speller = CueSpeller((w for group in groups for w in group), signs=signs)  # "giid" -> "good" (issue 22)
 
     def polarities(self, text: str, spans: Sequence[tuple[int, int]], *, respell: bool = True) -> tuple[Polarity, ...]:
         """Polarity of each entity span of ``text``.
@@ -201,15 +214,35 @@ class SentimentRecognizer:
         text = repair_contractions((text or "").translate(_APOSTROPHES))
         match = _REFERENCE.search(text)
         if match is not None:
-            return self.polarities(text, [(match.start(), match.end())], respell=False)[0]
+            # a misspelt verb of the item ("lovd it") is read when it refers to it; "Likr" alone stays unclear
+            said = self.polarities(text, [(match.start(), match.end())], respell=_OWN_OBJECT.search(text) is not None)[
+                0
+            ]
+            return said if said is not Polarity.NEUTRAL else self._lean(text)
         for clause in self._clauses(text, respell=False):
             if clause.cue is not None:
-                return clause.cue.polarity
+                return clause.cue.polarity if clause.cue.polarity is not Polarity.NEUTRAL else self._lean(text)
         answer = " ".join(_WORD.findall(text.lower()))
         if answer in _YES_ANSWERS:
             return Polarity.POSITIVE
         if answer in _NO_ANSWERS:
             return Polarity.NEGATIVE
+        return Polarity.NEUTRAL
+
+    def leans(self, text: str) -> bool:
+        """The message holds a hedge of the data that leans one way ("meh", "nothing special", "not bad": issue
+        22-F), which answers "Do you like it?" at a card; a shrug of interest ("not my thing") is none."""
+        low = repair_contractions((text or "").translate(_APOSTROPHES)).lower()
+        return bool(_LEANS_POSITIVE.search(low) or _LEANS_NEGATIVE.search(low))
+
+    def _lean(self, text: str) -> Polarity:
+        """The lean of a short hedge answering "Do you like it?" ("meh", "not bad, i've seen it": issue 22-F), else
+        NEUTRAL; a longer one stays a hedge ("Not the worst film I've seen")."""
+        if not self.leans(text):
+            return Polarity.NEUTRAL  # only the hedges of the data lean so ("didn't hate it" stays a hedge)
+        for clause in self._clauses(text, respell=False):
+            if clause.cue is not None and clause.cue.leaning is not None and clause.words <= MAX_LEANING_WORDS:
+                return clause.cue.leaning
         return Polarity.NEUTRAL
 
     def states_opinion(self, text: str, spans: Sequence[tuple[int, int]]) -> bool:
@@ -281,6 +314,10 @@ class SentimentRecognizer:
         low = self._speller.respell(low) if respell else low
         words = _WORD.findall(low)
         found = self._matches(low)
+        if refuses(low):
+            return Cue(Polarity.NEGATIVE, STATED)  # "no zombie movies please", "please nothing by X"
+        if retracts(low):
+            return None  # "scratch what i said about X", "i never said i liked X": a take-back, no opinion of X
         verdict = _verdict_after_name(words)
         if verdict is not None:
             return Cue(verdict, EVALUATIVE)  # "Jaws yes, Titanic no", "Prometheus not at all"
@@ -294,8 +331,11 @@ class SentimentRecognizer:
             # "I could watch X a hundred times", "I'd read X again"; "I would never watch X again"
             negated = again.group("never") or again.group("modal").endswith(("n't", "nt"))
             return Cue(Polarity.NEGATIVE if negated else Polarity.POSITIVE, STATED)
-        hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low)]
-        if any(not _discourse_marker(low, h) for h in hedges) or _COMPARATIVE_HEDGE.search(low):
+        hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low) if not _discourse_marker(low, m.span())]
+        softened = self._softened_dislike(low, found, hedges)
+        if softened is not None:
+            return softened  # "X kinda annoys me": criticism said politely is still a dislike (issue 22-F)
+        if hedges or _COMPARATIVE_HEDGE.search(low):
             # a hedge weakens even a stated cue of its clause ("I kind of liked X", "I guess I like X");
             # so does a mild comparison ("less bad than", "slightly better than", "not as good as")
             return Cue(Polarity.NEUTRAL, HEDGED, _leaning(low))
@@ -327,6 +367,23 @@ class SentimentRecognizer:
             return Cue(Polarity.POSITIVE, VADER)
         if compound <= -VADER_THRESHOLD:
             return Cue(Polarity.NEGATIVE, VADER)
+        return None
+
+    def _softened_dislike(
+        self, low: str, found: list[tuple[int, int, Polarity, float]], hedges: list[tuple[int, int]]
+    ) -> Cue | None:
+        """A dislike only softened ("kinda annoys me", "sort of boring"): every hedge of the clause is a softener of
+        the data and its strongest cue is a plain (unnegated) dislike; a like so softened stays a hedge ("I kind of
+        liked X")."""
+        if not hedges or any(low[a:b] not in _SOFTENERS for a, b in hedges) or _COMPARATIVE_HEDGE.search(low):
+            return None
+        for level in (STATED, EVALUATIVE):
+            cues = [f for f in found if f[3] == level]
+            if cues:
+                start, _end, polarity, _ = max(cues, key=lambda f: (f[0], f[1] - f[0]))
+                negated = self._negate(low, start, polarity)
+                plain_dislike = polarity is Polarity.NEGATIVE and negated is Polarity.NEGATIVE
+                return Cue(Polarity.NEGATIVE, EVALUATIVE) if plain_dislike else None
         return None
 
     def _matches(self, low: str) -> list[tuple[int, int, Polarity, float]]:
@@ -441,7 +498,13 @@ _LEANS_POSITIVE = re.compile(
     + _HEDGED.source("leaning")
 )
 """Hedges that lean to a like ("not bad", "isn't overrated", "better than I expected"): a like said next confirms them."""
+_LEANS_NEGATIVE = _HEDGED.pattern("leaning_negative")
+"""Hedges that lean to a dislike ("meh", "nothing special"): the answer to "Do you like it?" at a card."""
 _TOO_FOR_ME = _CUES.pattern("too_for_me")
+_SOFTENERS = _HEDGED.word_set("softeners")
+"""Hedges that only soften what follows ("kinda", "sort of"): a dislike so softened stays one (issue 22-F)."""
+_OWN_OBJECT = re.compile(r"\b[a-z]{3,}\s+(?:it|this|this one|that one)\b(?!\s*\w)", re.IGNORECASE)
+"""A verb with the item as its object at a clause's end ("lovd it", "hatd this one"): a misspelt verb there is read."""
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
 _SCOPED_NEGATION = _SCOPE.word_set("scoped_negations")
 
@@ -492,8 +555,11 @@ def _verdict_after_name(words: list[str]) -> Polarity | None:
 
 def _leaning(low: str) -> Polarity | None:
     """The lean of a hedged clause: positive for litotes and beaten expectations ("not bad at all",
-    "better than I expected"), else None (no lean: "it was ok", "less so", "not as good as X")."""
-    return Polarity.POSITIVE if _LEANS_POSITIVE.search(low) else None
+    "better than I expected"), negative for a shrug ("meh", "nothing special"; issue 22-F), else None (no lean:
+    "it was ok", "less so", "not as good as X")."""
+    if _LEANS_POSITIVE.search(low):
+        return Polarity.POSITIVE
+    return Polarity.NEGATIVE if _LEANS_NEGATIVE.search(low) else None
 
 
 def _discourse_marker(low: str, hedge: tuple[int, int]) -> bool:

@@ -32,6 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from nlu.textnorm import fold
 from nlu.wording import family
 
 __all__ = [
@@ -42,6 +43,8 @@ __all__ = [
     "names_a_reading",
     "only_names_and",
     "retracts",
+    "retracted_words",
+    "retraction_words",
     "substituted",
 ]
 
@@ -111,6 +114,32 @@ def retracts(text: str) -> bool:
     """The message takes back an opinion ("i never said i liked X", "who said i like X?"): what it names is no
     preference of the turn, and the dialog removes one the profile holds (issue 22-D: it was stored as a like)."""
     return bool(_RETRACTION.search(text))
+
+
+_CLAUSE_END = re.compile(r"[,.;!?]|\s(?:but|because|cause|cuz|since|as|it|it's|its|they|they're|i|i'm|i've)\s", re.I)
+
+
+def retracted_words(text: str) -> str:
+    """The words a take-back is about, up to the end of its clause ("totoro" of "scratch what i said about totoro,
+    i've never seen it"), for the dialog to find in the profile when the linker found no name there; "" when the
+    take-back names no object ("i never said i liked it")."""
+    span = retraction_words(text)
+    if span is None:
+        return ""
+    rest = text[span[1] :]
+    end = _CLAUSE_END.search(" " + rest, 2)  # its first word may be "it" ("take back it ends with us")
+    words = (rest if end is None else rest[: max(0, end.start() - 1)]).strip(" '\"")
+    return "" if fold(words) in _PRONOUNS else words
+
+
+_PRONOUNS = frozenset({"", "it", "this", "that", "them", "him", "her", "this one", "that one", "those", "these"})
+
+
+def retraction_words(text: str) -> tuple[int, int] | None:
+    """Where the words of a take-back are in ``text`` ("scratch what i said about" of "scratch what i said about
+    X"): they name nothing (issue 22-F: no film "Scratch"), or None."""
+    match = _RETRACTION.search(text)
+    return None if match is None else match.span()
 
 
 def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]:

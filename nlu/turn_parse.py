@@ -204,7 +204,7 @@ class TurnParse:
         card_fact: the one fact of the item on screen (or suggested) a question asks for: ``"creator"``
             ("who is it by?") or ``"year"`` ("when is it from?"), else None (``nlu.phrasings.card_fact``).
         this_time: the message's constraint holds for now only ("not Radiohead this time", "no horror
-            please": ``nlu.phrasings.for_this_time``), not as a stored opinion.
+            for now": ``nlu.phrasings.for_this_time``), not as a stored opinion ("no horror please" is one).
         reset_scope: ``"everything"`` when a reset's words say what to reset ("forget everything", "start
             over": ``nlu.phrasings.reset_scope``; issue 22-D), else None.
         retracts: the message takes back an opinion ("i never said i liked X": ``nlu.turn_cues.retracts``); its

@@ -51,7 +51,7 @@ from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
 from nlu.textnorm import fold, has_letters, normalize
-from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading, retracts
+from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading, retraction_words, retracts
 from nlu.turn_parse import IntentModel, Linker, Payload, PolarityModel, Reading, TurnParse, View
 from nlu.turn_words import (
     CARD_WORD,
@@ -184,6 +184,9 @@ def understand(
     if critique is not None:  # "I like the track, just not the artist": "just" is the connective, no title
         but = (lead.end + critique.start("but"), lead.end + critique.end("but"))
         readings = tuple(r for r in readings if not (but[0] <= r.mention.start and r.mention.end <= but[1]))
+    taken_back = retraction_words(text)
+    if taken_back is not None:  # "scratch what i said about X": "scratch" names nothing (issue 22-F)
+        readings = tuple(r for r in readings if not (taken_back[0] <= r.mention.start < taken_back[1]))
     if view.refinable or view.question == "item":  # "the Cronenberg one": which reading, no like of Cronenberg
         readings = tuple(r for r in readings if r.mention.candidates[0].is_item or not _describes(text, r))
     parse = TurnParse(
@@ -204,7 +207,7 @@ def understand(
         card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
         this_time=for_this_time(folded),
         reset_scope=reset_scope(folded),
-        retracts=retracts(content),
+        retracts=retracts(text),  # "actually scratch that about X": the lead-in holds part of it
     )
     if (
         view.focus is None

@@ -5,7 +5,7 @@ role they were said about, and the constraints of the session); this module keep
 
 - the profile as the recommender takes it (:func:`profile_of`: a dislike said about one role is about
   that role only);
-- the constraints of the session ("not Radiohead this time", "no horror please":
+- the constraints of the session ("not Radiohead this time", "no horror for now":
   ``DialogState.session_constraints``), which hold until /start, a domain switch, "stop" or a reset,
   or until the person says the opposite about the same thing;
 - the items already answered in the domain (skipped cards, suggestions rated or skipped): never

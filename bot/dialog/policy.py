@@ -24,6 +24,7 @@ from bot.dialog.acts import Outcome
 from bot.dialog.context import TurnContext
 from bot.state import DialogState
 from logs.schema import Intent, is_smalltalk
+from nlu.turn_cues import retracted_words
 from nlu.understand import RESET_INTENTS, TurnParse
 
 Handler = Callable[[TurnContext], Outcome]
@@ -49,7 +50,8 @@ CARD_CRITIQUE = "critique heard as a rating of the card"
 """'I like it but not the author' classified as the card's rating (the study logs many critiques so):
 the critique handler reads its role words; the log keeps the classifier's intent."""
 SESSION_CONSTRAINT = "constraint of the session"
-"""'no horror please', 'not Radiohead this time': a constraint on this session's lists (issue 23)."""
+"""'no horror for now', 'not Radiohead this time': a constraint on this session's lists (issue 23; "no horror
+please" is a stored dislike since issue 22)."""
 RESET_CHOICE = "reset choice"
 RETRACT = "take back an opinion"
 """'i never said i liked X' (``TurnParse.retracts``): X is no preference, and leaves the profile (issue 22-D)."""
@@ -161,8 +163,8 @@ def act_of(parse: TurnParse) -> str:
         return SUGGESTION_ANSWER
     if parse.about_suggested is not None:
         return ABOUT_SUGGESTED
-    if parse.retracts and parse.readings and payload is None:  # "i never said i liked X"
-        return RETRACT
+    if parse.retracts and payload is None and (parse.readings or retracted_words(parse.text)):
+        return RETRACT  # "i never said i liked X", "scratch what i said about totoro" (a name the linker missed)
     if parse.opinion_of_open is not None:  # "I like it" at "Did you like X?" / "Which X do you mean?"
         return ANSWER
     if payload is not None and payload.kind in _ANSWER_PAYLOADS:
@@ -192,16 +194,18 @@ _CONSTRAINABLE = frozenset(
         Intent.REC_SKIP.value,
         Intent.FALLBACK.value,
         Intent.REC_FALLBACK.value,
+        Intent.REC_STOP.value,
     }
 )
-"""Intents a "not X this time" may be heard as (a critique of the card keeps its own handler)."""
+"""Intents a "not X this time" may be heard as, a stop too ("no westerns for now"); a critique of the card keeps
+its own handler."""
 
 
 def _session_constraint(parse: TurnParse) -> bool:
-    """A constraint said for now ("no horror please") naming something disliked or negated in the message
+    """A constraint said for now ("no horror for now") naming something disliked or negated in the message
     ("I'm reading X right now" states no constraint)."""
     if not parse.this_time or not (parse.intent in _CONSTRAINABLE or is_smalltalk(parse.intent)):
-        return False  # ("no horror please" may sound like a "no" of small talk)
+        return False  # ("no horror for now" may sound like a "no" of small talk)
     return any(r.polarity.value == "-" for r in parse.readings) or bool(recommendations.negated_readings(parse))
 
 

@@ -8,13 +8,14 @@ from bot import messages as msg
 from bot.agent_spec import satisfied
 from bot.dialog.acts import PREFERENCE_QUESTIONS, DeleteChoice, Outcome, ResetChoice, ResetConfirm, RoleQuestion
 from bot.dialog.context import TurnContext
-from bot.dialog.preferences import shares_a_word
+from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, shares_a_word, tasks
 from bot.dialog.questions import MAX_CHOICES, ask_options, close_questions
 from bot.dialog.render import display, has_name
 from bot.turns import Choice
 from logs.schema import Event, Intent
 from nlu.textnorm import fold
-from nlu.understand import RESET_INTENTS
+from nlu.turn_cues import retracted_words
+from nlu.understand import RESET_INTENTS, Reading
 from recommender.schema import role_name
 
 
@@ -47,6 +48,9 @@ def on_delete(ctx: TurnContext) -> Outcome:
     preference question open, "remove that" (or its subject named) drops what is asked about."""
     state, target = ctx.state, ctx.parse.delete_target
     matches, named = profile_matches(ctx, target)
+    linked = [str(c.qid) for r in ctx.parse.readings for c in r.mention.candidates if str(c.qid) in state.profile()]
+    if not named and len(set(linked)) == 1:  # "remove frankenstein, i never read it": a reading of the words held
+        matches, named = linked[:1], True
     outcome = Outcome("", events=[Event.PREFERENCE])
     pending = state.pending
     if isinstance(pending, PREFERENCE_QUESTIONS) and (not matches or shares_a_word(target, pending.task.mention)):
@@ -67,8 +71,11 @@ def on_delete(ctx: TurnContext) -> Outcome:
 
 
 def on_retract(ctx: TurnContext) -> Outcome:
-    """ "i never said i liked X" (``TurnParse.retracts``): X is no preference; the profile's entry of any reading
-    of its words goes (issue 22-D: it was stored as a like); an open preference question about it is dropped."""
+    """ "i never said i liked X", "scratch what i said about X", "take back X" (``TurnParse.retracts``): the
+    profile's entry of any reading of X's words goes, or the one its words name in part ("mockingbird" for To Kill
+    a Mockingbird, issue 22); an open preference question about it is dropped. An opinion the message says of X
+    ("..., it grew on me") is stored in its place, and other names with an opinion ("take back X, Y is so
+    overrated") are preferences as usual (issue 22-F)."""
     state = ctx.state
     pending = state.pending
     named = [r for r in ctx.parse.readings if r.mention.candidates]
@@ -76,20 +83,49 @@ def on_retract(ctx: TurnContext) -> Outcome:
     profile = state.profile()
     removed: list[str] = []
     kept: list[str] = []
+    said: list[Reading] = []
     for reading in named:
         readings = [str(c.qid) for c in reading.mention.candidates]
         held = [q for q in readings if q in profile]
-        for qid in held:
+        by_words = [] if held else _held_by_words(ctx, reading.mention.text)
+        for qid in held or by_words:
             profile.pop(qid, None)
-        (removed if held else kept).append(display(ctx, held[0]) if held else reading.mention.text)
+        if held or by_words:
+            removed.append(display(ctx, (held or by_words)[0]))
         if asked & set(readings):
             state.pending = None
+        if reading.polarity.value in ("+", "-") and not by_words:
+            said.append(reading)  # "..., it's grown on me": the opinion said now replaces the one taken back
+        elif not (held or by_words):
+            kept.append(reading.mention.text)
+    if not removed:  # "scratch what i said about totoro": words the linker did not find, named in the profile
+        for qid in _held_by_words(ctx, retracted_words(ctx.parse.text)):
+            profile.pop(qid, None)
+            removed.append(display(ctx, qid))
+    if not (removed or kept or said):  # nothing of it held nor found: said, never an empty reply
+        kept.append(retracted_words(ctx.parse.text) or ctx.parse.text)
+    outcome = Outcome("", events=[Event.PREFERENCE], settled=not state.pending)
+    if said:
+        process(ctx, tasks(ctx, said), outcome, NEW_PREFERENCE_EVENTS)
     lines = []
     if removed:
         lines.append(msg.RETRACTED.format(items=", ".join(removed)))
     if kept:
         lines.append(msg.RETRACTED_NOTHING.format(items=", ".join(kept)))
-    return Outcome("\n".join(lines), events=[Event.PREFERENCE], settled=not state.pending)
+    outcome.text = "\n".join([*lines, outcome.text] if outcome.text else lines)
+    outcome.settled = outcome.settled and not state.pending
+    return outcome
+
+
+def _held_by_words(ctx: TurnContext, mention: str) -> list[str]:
+    """The one profile entry whose name holds the words of ``mention`` ("mockingbird": To Kill a Mockingbird),
+    when the linker read the words as another work; none when several entries would fit."""
+    words = fold(mention).split()
+    if not words:
+        return []
+    pattern = re.compile(r"\b" + r"\s+".join(re.escape(w) for w in words) + r"\b")
+    found = [q for q in ctx.state.profile() if pattern.search(fold(ctx.kb.label(q)))]
+    return found if len(found) == 1 else []
 
 
 def profile_matches(ctx: TurnContext, target: str) -> tuple[list[str], bool]:

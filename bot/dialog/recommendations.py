@@ -26,6 +26,7 @@ from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
 from nlu.textnorm import fold
+from nlu.turn_words import REFERENCE_WORDS
 from nlu.understand import Reading, TurnParse
 from recommender.explain import Reason
 
@@ -183,7 +184,11 @@ def on_rate(ctx: TurnContext) -> Outcome:
     others = [t for t in named if t.qid != focus]
     own = [t for t in named if t.qid == focus]
     if own or not others:
-        polarity = own[0].polarity if own else (parse.message_polarity.value if parse.message_polarity else "0")
+        said = parse.message_polarity.value if parse.message_polarity else "0"
+        # its own reading's opinion first; without one, the message's answer to "Do you like it?" ("not bad, i've
+        # seen it", "read it, meh": the lean of a hedge, issue 22-F)
+        referred = not own or set(fold(own[0].mention).split()) <= REFERENCE_WORDS  # "it", not "You" of its title
+        polarity = own[0].polarity if own and (own[0].polarity in ("+", "-") or not referred) else said
         if parse.yes_no is not None:  # the answer to "Do you like it?"
             polarity = "-" if parse.yes_no == "no" else "+"
         if polarity not in ("+", "-") and not others:
@@ -342,7 +347,7 @@ _BUT = re.compile(r"\bbut\b", re.IGNORECASE)
 
 
 def negated_readings(parse: TurnParse) -> list[Reading]:
-    """The names a negation governs ("no horror please", "nothing by X for now": after "no" / "not" /
+    """The names a negation governs ("no horror for now", "nothing by X for now": after "no" / "not" /
     "without" and before a "but"), whatever polarity the sentiment gave them."""
     text = parse.text
     out = []
@@ -355,7 +360,7 @@ def negated_readings(parse: TurnParse) -> list[Reading]:
 
 
 def on_session_constraint(ctx: TurnContext) -> Outcome:
-    """ "no horror please", "not Radiohead this time" (``TurnParse.this_time``): the named things are
+    """ "no horror for now", "not Radiohead this time" (``TurnParse.this_time``): the named things are
     kept out of this session's lists, never stored; the rest of the list on screen follows at once
     (the card on screen too, when it breaks the constraint), else a new list comes when the profile
     is large enough. Other names said with a liking are preferences as usual."""

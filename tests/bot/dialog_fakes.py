@@ -165,7 +165,7 @@ class Pol:
 
 
 class FakeSentiment:
-    """'+' unless the clause of the mention has a negation or a dislike verb; '0' for "watched"."""
+    """'+' unless the clause of the mention has a negation (a refusal "no X" too) or a dislike verb; '0' for "watched"."""
 
     def message_polarity(self, text):
         """The clause that mentions "it" (else the whole message) decides."""
@@ -177,7 +177,7 @@ class FakeSentiment:
         out = []
         for start, _end in spans:
             clause = re.split(r"\bbut\b|,", text[:start])[-1].lower()
-            if re.search(r"don't|do not|hate|dislike|not", clause):
+            if re.search(r"don't|do not|hate|dislike|not|^\s*no\b", clause):
                 out.append(Pol("-"))
             elif re.search(r"watched|saw", clause):
                 out.append(Pol("0"))

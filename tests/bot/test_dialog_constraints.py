@@ -203,18 +203,32 @@ def test_a_listen_button_for_a_song_with_a_page_to_listen_to(tmp_path):
 # -- constraints of the session ---------------------------------------------------------------------
 
 
-def test_no_genre_please_is_a_constraint_of_the_session_never_stored(movies):
+def test_no_genre_for_now_is_a_constraint_of_the_session_never_stored(movies):
     _say(movies, "I love Ada Quill")
     _say(movies, "director")
     _say(movies, "I like Night Shift")
     _say(movies, "I like Eli Fenn")
     _say(movies, "actor")
-    reply = _say(movies, "no comedy film please")
+    reply = _say(movies, "no comedy film for now")
     assert reply.text.startswith("OK, no comedy films this time.")
     assert "G1" not in _state(movies).profile()
     assert not {"F2", "F4", "F7"} & set(_state(movies).rec_list)
     _say(movies, "/start")  # a new session: the constraint is gone
     assert _state(movies).session_constraints == {}
+
+
+def test_no_genre_please_is_a_stored_dislike_that_lists_respect(movies):
+    # issue 22: a refusal without words of time ("no X please") is a standing dislike, not a session constraint
+    _say(movies, "I love Ada Quill")
+    _say(movies, "director")
+    _say(movies, "I like Night Shift")
+    _say(movies, "I like Eli Fenn")
+    _say(movies, "actor")
+    _say(movies, "no comedy film please")
+    assert _state(movies).profile()["G1"]["polarity"] == "-"
+    assert _state(movies).session_constraints in ({}, {"movie": []})
+    _say(movies, "recommend me something")
+    assert not {"F2", "F4", "F7"} & set(_state(movies).rec_list)
 
 
 def test_not_x_this_time_at_a_card_removes_the_rest_of_its_items(movies):

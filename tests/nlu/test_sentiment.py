@@ -113,7 +113,7 @@ def test_reference_it_with_appended_pronoun():
         ("I like everything except Titanic", [NEG]),
         ("I like Titanic but Avatar", [POS, NEG]),
         ("I like Titanic but I watched Avatar yesterday", [POS, NEU]),
-        ("I don't mind Titanic", [POS]),
+        ("I don't mind Titanic", [NEU]),  # issue 22-F: a hedge leaning to a like, asked about
         ("I'm not into horror", [NEG]),
         ("No horror please", [NEG]),
         ("I like Titanic, not Avatar", [POS, NEG]),

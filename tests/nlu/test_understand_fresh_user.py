@@ -39,12 +39,27 @@ def at_card(text, linker, sentiment, said):  # noqa: F811
     [
         ("u just asked me about that one lol. skip", Intent.REC_PREFERENCE.value),  # heard as a rating: a like
         ("already told you about it, next", Intent.REC_FALLBACK.value),
-        ("meh", Intent.REC_FALLBACK.value),
+        ("meh, next one", Intent.REC_FALLBACK.value),
         ("nah not my thing", Intent.REC_FALLBACK.value),
     ],
 )
 def test_a_card_passed_over_in_words_is_skipped(text, said, linker, sentiment):  # noqa: F811
     assert at_card(text, linker, sentiment, said).intent == Intent.REC_SKIP
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "polarity"),
+    [
+        # issue 22-F (was a skip in 22-D): a shrug ("meh") answers "Do you like it?" with a dislike
+        ("meh", Intent.REC_FALLBACK.value, "-"),
+        ("meh. not really for me", Intent.REC_SKIP.value, "-"),
+        ("not bad, watched it last year", Intent.REC_PREFERENCE.value, "+"),
+        ("cant say im a fan", Intent.RECOMMENDATION.value, "-"),
+    ],
+)
+def test_a_card_answered_with_a_lean_is_rated(text, said, polarity, linker, sentiment):  # noqa: F811
+    got = at_card(text, linker, sentiment, said)
+    assert got.intent == Intent.REC_PREFERENCE and got.message_polarity.value == polarity
 
 
 def test_a_rating_the_classifier_heard_is_no_skip(linker, sentiment):  # noqa: F811
