@@ -34,10 +34,14 @@ def on_switch_domain(ctx: TurnContext) -> Outcome:
 
 def enter_domain(ctx: TurnContext, domain: str, outcome: Outcome) -> list[str]:
     """Move the conversation to ``domain``: an open question is settled (what it had stored is logged in
-    ``outcome``), the list closed; returns the notes saying what was settled."""
+    ``outcome``), the list closed, the contexts cleared; returns the notes saying what was settled."""
     notes = close_questions(ctx, outcome)
     ctx.state.domain = Domain(domain)
     _reset_dialog(ctx)
+    # the other domain's follow-up contexts would make the classifier hear the new domain's first words as
+    # answers to its list ("no horror pls" heard as "stop the list"): a new domain starts as /start does
+    ctx.state.contexts.clear()
+    ctx.state.logged_contexts = ()
     return notes
 
 

@@ -23,6 +23,11 @@ from nlu.switching import Switch, domain_switch
         ("back to films, what should I watch?", "music", Switch("movie", "what should I watch?")),
         ("can we talk about books now?", "movie", Switch("book", "")),
         ("enough about books, let's talk about movies", "book", Switch("movie", "")),
+        # issue 22-G: "talk X" without "about", "for a sec", a "wait" first, "do you do X?"
+        ("could we talk films for a minute? i adored the film heat", "music", Switch("movie", "i adored the film heat")),
+        ("hold on, let's chat books for a bit, dune is my fave", "movie", Switch("book", "dune is my fave")),
+        ("do you do films too? i loved casablanca", "book", Switch("movie", "i loved casablanca")),
+        ("btw can u do songs as well? adele is on repeat", "movie", Switch("music", "adele is on repeat")),
     ],
 )
 def test_a_switch_phrase_switches_and_keeps_the_rest(text, current, expected):
@@ -51,6 +56,8 @@ def test_a_request_for_another_domains_items_switches_with_the_whole_request(tex
         ("the novel is even better than the film", "movie"),
         ("I love the album", "music"),
         ("what about the album version?", "music"),
+        ("i love to talk films with my dad", "movie"),  # "talk X" inside a statement
+        ("do you know the song creep?", "music"),  # a question about one song, no switch
     ],
 )
 def test_domain_nouns_in_statements_do_not_switch(text, current):

@@ -1,0 +1,44 @@
+"""Issue 22 (22-G) through the real dialog of ``corsbot chat``: requests in other words, domain switches in
+words, goodbyes, and the card a list shows right after a switch (skipped when the snapshots and the intent
+model are not built). Other items and wordings than the conversation sets'.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.real_dialog import Chat, real_dialog_manager
+from tests.bot.real_dialog import card_of as _card
+
+
+@pytest.fixture(scope="module")
+def real_dm(tmp_path_factory):
+    """The dialog manager as ``corsbot chat`` builds it, on a scratch database."""
+    return real_dialog_manager(tmp_path_factory, "none")
+
+
+@pytest.mark.parametrize(
+    ("start", "text", "domain", "stored"),
+    [
+        ("book", "could we talk films for a minute? i adored fight club", "movie", "Fight Club"),
+        ("movie", "hold on, can we do books for a bit? i loved the hobbit", "book", "The Hobbit"),
+        ("book", "btw do u do music too? i've had arctic monkeys on repeat", "music", "Arctic Monkeys"),
+    ],
+)
+def test_a_switch_in_other_words_switches_and_understands_the_rest_there(real_dm, start, text, domain, stored):
+    chat = Chat(real_dm, start)
+    reply = chat.say(text)
+    assert chat.state.domain == domain, reply.text
+    assert chat.labels(domain).get(stored) == "+", reply.text
+
+
+def test_after_a_switch_the_old_lists_contexts_do_not_colour_the_new_domain(real_dm):
+    # the card's follow-up contexts of the movie list made the book domain's first words an answer to it
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Fight Club")
+    assert _card(chat.say("recommend me something")) is not None
+    chat.say("let's talk books for a sec")
+    assert chat.state.domain == "book" and chat.state.focus is None
+    assert chat.state.logged_contexts == ()
+    chat.say("I loved The Hobbit")
+    assert _card(chat.say("recommend me something")) is not None
