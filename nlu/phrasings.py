@@ -36,7 +36,7 @@ from logs.schema import Intent
 from nlu.textnorm import chat_spelling
 from nlu.wording import family
 
-__all__ = ["asks_details", "asks_reset", "card_fact", "for_this_time", "phrased_intent", "reset_scope"]
+__all__ = ["asks_details", "asks_reset", "card_fact", "for_this_time", "phrased_intent", "reset_scope", "says_goodbye"]
 
 _WORDING = family("phrasings")
 _WHY = _WORDING.pattern("why")
@@ -144,6 +144,18 @@ def asks_details(folded: str) -> bool:
 def asks_reset(folded: str) -> bool:
     """The message asks to wipe the profile ("forget all that, start over"): a reset at any open question."""
     return bool(_RESET.search(chat_spelling(folded)))
+
+
+def says_goodbye(folded: str) -> bool:
+    """The message is only a goodbye, with thanks and fillers before it ("thanks, goodnight", "cheers, later", "ok
+    bye then"): it answers no open question and names nothing, whatever titles its words are (issue 22-G: at an
+    open question, "Goodnight" was stored as a liked song and the list went on)."""
+    folded = chat_spelling(folded)
+    bye = _BYE.search(folded)
+    if bye is None:
+        return False
+    before = _WORDS.findall(folded[: bye.start()])
+    return all(word in _THANKS_WORDS for word in before)
 
 
 def reset_scope(folded: str) -> str | None:

@@ -96,12 +96,18 @@ BYE = "smalltalk.greetings.bye"
 
 def on_smalltalk(ctx: TurnContext) -> Outcome:
     """Small talk gets its canned answer; with a card on screen, the card is shown again, except after a
-    goodbye, which closes the list (its items stay available: "more" later starts a new one)."""
+    goodbye, which closes the list (its items stay available: "more" later starts a new one) and drops the
+    open question (issue 22-G)."""
     state = ctx.state
     template = msg.SMALLTALK.get(ctx.parse.intent, msg.SMALLTALK_DEFAULT)
     outcome = Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
     if ctx.parse.intent == BYE:
         state.rec_list, state.rec_pos = [], 0
+        if state.pending is not None:  # the user leaves: the open question is dropped aloud, nothing stored
+            notes = close_questions(ctx, outcome)
+            state.pending = None
+            outcome.settled = True
+            outcome.text = "\n".join([*notes, outcome.text])
         return outcome
     if state.focus is not None:  # a list is open: answer, then show the card again
         shown = card(ctx, [Event.RECOMMENDATION, Event.QUESTION])

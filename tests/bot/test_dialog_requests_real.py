@@ -42,3 +42,27 @@ def test_after_a_switch_the_old_lists_contexts_do_not_colour_the_new_domain(real
     assert chat.state.logged_contexts == ()
     chat.say("I loved The Hobbit")
     assert _card(chat.say("recommend me something")) is not None
+
+
+@pytest.mark.parametrize("bye", ["thx, nite", "ok cheers, laters", "alright bye for now"])
+def test_a_goodbye_closes_the_list_and_stores_nothing(real_dm, bye):
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Fight Club")
+    assert _card(chat.say("recommend me something")) is not None
+    before = chat.profile()
+    reply = chat.say(bye)
+    assert _card(reply) is None and chat.state.focus is None, reply.text
+    assert chat.profile() == before and chat.intent() == "smalltalk.greetings.bye"
+
+
+def test_a_goodbye_at_an_open_question_drops_it_and_stores_nothing(real_dm):
+    # issue 22-G: at an open question, "thanks, goodnight" stored the song "Goodnight" and the list went on
+    chat = Chat(real_dm, "music")
+    chat.say("I love Arctic Monkeys")
+    chat.say("recommend me something")
+    chat.say("queen")  # a bare name: "Did you like Queen?" is open
+    assert chat.state.pending is not None
+    before = chat.profile()
+    reply = chat.say("thank you, good night")
+    assert chat.state.pending is None and chat.state.focus is None and _card(reply) is None, reply.text
+    assert chat.profile() == before

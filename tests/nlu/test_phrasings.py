@@ -147,3 +147,18 @@ def test_for_this_time(text, now):
     from nlu.phrasings import for_this_time
 
     assert for_this_time(fold(text)) is now
+
+
+@pytest.mark.parametrize("text", ["thx, nite", "ok cheers, laters", "alright bye for now", "great, thank you! night"])
+def test_a_goodbye_after_thanks_is_only_a_goodbye(text):
+    # issue 22-G: "Goodnight" heard as a song title at an open question, and the list went on
+    from nlu.phrasings import says_goodbye
+
+    assert says_goodbye(fold(text)) and phrased_intent(fold(text), focus=True, named=True) == "smalltalk.greetings.bye"
+
+
+@pytest.mark.parametrize("text", ["i'll listen to it later", "goodnight moon was my favourite as a kid", "cheers"])
+def test_words_of_a_goodbye_inside_a_statement_are_no_goodbye(text):
+    from nlu.phrasings import says_goodbye
+
+    assert not says_goodbye(fold(text))
