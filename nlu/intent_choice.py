@@ -21,7 +21,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
-from nlu.phrasings import asks_reset, card_fact, phrased_intent, says_goodbye
+from nlu.phrasings import asks_profile, asks_reset, card_fact, phrased_intent, says_goodbye
 from nlu.readings import Readings
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold
@@ -211,6 +211,8 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
     view = session.view
     if view.question is not None and asks_reset(session.unnamed()):
         return Intent.RESET_PROFILE.value  # "hmm forget all that, start over" at an open question (issue 22-D)
+    if view.question is not None and asks_profile(session.unnamed()):
+        return Intent.SHOW_PROFILE.value  # "what do you have on me so far?" at an open question (issue 22-G)
     if view.question is not None and says_goodbye(folded):
         return BYE  # "thanks, goodnight" at "Did you like X?": no answer, no song "Goodnight" (issue 22-G)
     if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"

@@ -36,7 +36,16 @@ from logs.schema import Intent
 from nlu.textnorm import chat_spelling
 from nlu.wording import family
 
-__all__ = ["asks_details", "asks_reset", "card_fact", "for_this_time", "phrased_intent", "reset_scope", "says_goodbye"]
+__all__ = [
+    "asks_details",
+    "asks_profile",
+    "asks_reset",
+    "card_fact",
+    "for_this_time",
+    "phrased_intent",
+    "reset_scope",
+    "says_goodbye",
+]
 
 _WORDING = family("phrasings")
 _WHY = _WORDING.pattern("why")
@@ -144,6 +153,12 @@ def asks_details(folded: str) -> bool:
 def asks_reset(folded: str) -> bool:
     """The message asks to wipe the profile ("forget all that, start over"): a reset at any open question."""
     return bool(_RESET.search(chat_spelling(folded)))
+
+
+def asks_profile(folded: str) -> bool:
+    """The message asks what the bot knows of the user ("what do you have on me so far?"): the profile at any open
+    question too (issue 22-G: heard as a request for a list while a question was open)."""
+    return bool(_PROFILE.search(chat_spelling(folded)))
 
 
 def says_goodbye(folded: str) -> bool:

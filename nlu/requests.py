@@ -105,6 +105,8 @@ class Request:
             in X (``nlu.understand``), else the words were something else ("more detials", "more infos").
         only_seeds: its names are its seeds only, asked for with no opinion ("thats kendrick not adele": Adele;
             issue 22-D); the other names of the message are neither stored nor seeds.
+        marks: ``(start, end)`` character ranges of the words that mark its seeds ("a book like", "anything
+            by"): words of the request, never names (issue 22-G: "Like", a novel, stored from "a book like that").
     """
 
     seeds: tuple[tuple[int, int], ...] = ()
@@ -113,6 +115,7 @@ class Request:
     more: bool = False
     needs_name: bool = False
     only_seeds: bool = False
+    marks: tuple[tuple[int, int], ...] = ()
 
     def covers(self, start: int, end: int) -> bool:
         """A mention at ``[start, end)`` overlaps a seed range (it names a seed)."""
@@ -136,7 +139,8 @@ def names_in_request(request: Request, mentions: list[tuple[str, int, int]]) -> 
 
     out = []
     for words, start, end in mentions:
-        if is_request_noun(words):
+        inside_mark = any(mark_start <= start and end <= mark_end for mark_start, mark_end in request.marks)
+        if is_request_noun(words) or inside_mark:
             out.append(False)
             continue
         folded = fold(words).strip(" ?!.,").split()
@@ -182,6 +186,7 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     seeds: list[tuple[int, int]] = []
     role: str | None = None
     refers_back = False
+    marks = tuple(marker.span() for marker in markers)
     for marker in markers:
         start = marker.end()
         while start < len(lowered) and lowered[start].isspace():
@@ -202,7 +207,7 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     bare = not worded and all(marker.group("bare") or marker.group("want") for marker in markers)
     if role is None and any(_ENDS_WITH_WORKS.search(lowered, start, end) for start, end in seeds):
         role = _SEED_ROLES.get(domain or "", {}).get("by")  # "a Pratchett book" is a book by Pratchett (issue 22-D)
-    return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare)
+    return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare, marks=marks)
 
 
 CARD_QUESTIONS = frozenset({Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value})

@@ -66,3 +66,76 @@ def test_a_goodbye_at_an_open_question_drops_it_and_stores_nothing(real_dm):
     reply = chat.say("thank you, good night")
     assert chat.state.pending is None and chat.state.focus is None and _card(reply) is None, reply.text
     assert chat.profile() == before
+
+
+@pytest.mark.parametrize(
+    ("domain", "like", "ask"),
+    [
+        ("movie", "I loved Fight Club", "what else you got?"),
+        ("book", "I loved The Hobbit", "let's see what you've got"),
+        ("music", "I love Arctic Monkeys", "anything a bit sadder?"),
+        ("music", "I love Arctic Monkeys", "what can you offer?"),
+    ],
+)
+def test_a_request_in_other_words_shows_a_list(real_dm, domain, like, ask):
+    chat = Chat(real_dm, domain)
+    chat.say(like)
+    reply = chat.say(ask)
+    assert _card(reply) is not None, reply.text
+
+
+@pytest.mark.parametrize("ask", ["what else you got?", "something a little funnier?", "let's see what you've got"])
+def test_a_request_in_other_words_at_a_card_shows_another_card(real_dm, ask):
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Fight Club")
+    first = _card(chat.say("recommend me something"))
+    reply = chat.say(ask)
+    assert _card(reply) not in (None, first), reply.text
+
+
+def test_a_like_then_a_request_stores_the_like_and_shows_a_list(real_dm):
+    chat = Chat(real_dm, "music")
+    reply = chat.say("I really dig Radiohead. What have you got?")
+    assert chat.labels().get("Radiohead") == "+" and _card(reply) is not None, reply.text
+
+
+def test_anything_else_by_a_person_at_a_card_likes_the_person_and_lists_their_works(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Fight Club")
+    chat.say("recommend me something")
+    reply = chat.say("anything else by quentin tarantino?")
+    assert chat.labels().get("Quentin Tarantino") == "+", reply.text
+    card = _card(reply)
+    assert card is not None and "Q3772" in chat.values(card, "P57"), reply.text
+
+
+def test_more_like_that_at_a_card_is_a_list_from_the_card_not_a_like(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("I loved The Hobbit")
+    first = _card(chat.say("recommend me something"))
+    reply = chat.say("got more like that one?")
+    assert first not in chat.profile() and _card(reply) not in (None, first), reply.text
+
+
+def test_a_book_like_that_stores_no_book_named_like(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("I loved The Hobbit")
+    reply = chat.say("could you recommend me a novel like that")
+    assert set(chat.labels()) == {"The Hobbit"} and _card(reply) is not None, reply.text
+
+
+def test_the_profile_asked_for_at_an_open_question_is_the_profile(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("I love Arctic Monkeys")
+    chat.say("queen")  # "Did you like Queen?" is open
+    reply = chat.say("what have you got on me so far?")
+    assert chat.intent() == "show_profile" and "Arctic Monkeys" in reply.text, reply.text
+
+
+def test_one_more_recommendation_after_switching_back_shows_a_list(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Fight Club")
+    chat.say("let's talk music for a bit, i love arctic monkeys")
+    chat.say("ok back to movies")
+    reply = chat.say("one more film recommendation please")
+    assert chat.state.domain == "movie" and _card(reply) is not None, reply.text

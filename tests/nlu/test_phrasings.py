@@ -72,7 +72,10 @@ def test_understand_overrules_the_classifier_with_them_when_no_question_is_open(
     assert understand("Wipe my profile", View(), **parts).intent == "reset_profile"
     assert understand("what have i liked so far", View(), **parts).intent == "show_profile"
     # an open question is answered as before
-    assert understand("what have i liked so far", View(question="confirm"), **parts).intent != "show_profile"
+    assert understand("how do I rate things", View(question="confirm"), **parts).intent != "help"
+    # but the profile asked for is no answer to it (issue 22-G: "what do you have on me so far?" at an open
+    # question was heard as a request for a list): the profile is shown and the question stays open
+    assert understand("what have i liked so far", View(question="confirm"), **parts).intent == "show_profile"
     # but a reset is no answer to it: it wins at any question (issue 22-D: "hmm forget all that, start over")
     assert understand("Wipe my profile", View(question="confirm"), **parts).intent == "reset_profile"
 

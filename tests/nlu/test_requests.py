@@ -148,3 +148,61 @@ def test_function_words_outside_the_seeds_are_no_names():
     request = read_request(text, "movie")
     assert names_in_request(request, [("Us", 14, 16)]) == [True]
     assert read_request("more like it please", "movie").refers_back
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what else is there?",
+        "what else you got",
+        "two more book suggestions pls",
+        "give me another album",
+        "anything a little funnier?",
+        "something less depressing this time?",
+        "whatcha got for me",
+        "let's see what you've got",
+        "what can you offer?",
+    ],
+)
+def test_more_in_other_words_asks_for_more(text):
+    # issue 22-G: "what else?", "something darker?", "show me what you've got" were fallbacks or the card's trailer
+    request = read_request(text, "music")
+    assert request is not None and request.more, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "something stupid",  # a title, no mood asked for
+        "something in the way is haunting",
+        "another brick in the wall is a classic",
+        "what do you know about me",  # the profile
+        "what have you got on me so far?",
+    ],
+)
+def test_titles_and_profile_questions_are_no_more(text):
+    request = read_request(text, "music")
+    assert request is None or not request.more, text
+
+
+def test_a_request_asked_after_a_like_is_a_request():
+    # "I like X. What do you have?": the like is stored and the list shown by the dialog
+    request = read_request("I really dig Bjork. What have you got?", "music")
+    assert request is not None and request.seeds == ()
+
+
+def test_anything_else_by_a_person_names_the_person_with_the_role_of_by():
+    text = "anything else by greta gerwig?"
+    request = read_request(text, "movie")
+    assert request is not None and [text[a:b] for a, b in request.seeds] == ["greta gerwig"] and request.role == "P57"
+
+
+@pytest.mark.parametrize(("text", "word"), [("recommend me a novel like that", "like"), ("got any good recs?", "recs")])
+def test_the_words_marking_a_request_are_no_names(text, word):
+    # issue 22-G: "Like" (a novel) was stored from "a book like that"; "Suggestions" from "any suggestions?"
+    from nlu.requests import names_in_request
+
+    request = read_request(text, "book")
+    assert request is not None
+    start = text.index(word)
+    assert names_in_request(request, [(word, start, start + len(word))]) == [False]
