@@ -95,8 +95,12 @@ def _opinion_about_a_name(session: Readings, intent: str, folded: str) -> bool:
         return bool(OPINION.search(folded)) and any(r.polarity is not Polarity.NEUTRAL for r in readings)
     if intent == Intent.RECOMMENDATION and view.focus is None and not REQUEST_WORDING.search(folded):
         # "Renaissance is a bit long but a great album", "Stromae makes me want to dance": a judgement of
-        # the name opening the message, heard as a request for its domain word or its "want"
-        return any(r.mention.start == 0 and r.polarity is not Polarity.NEUTRAL for r in readings)
+        # the name opening the message, heard as a request for its domain word or its "want"; a stated opinion
+        # of a name anywhere ("I'm a huge Lady Gaga fan", issue 22-G), with no word of a request, is one too
+        return any(
+            r.polarity is not Polarity.NEUTRAL and (r.mention.start == 0 or session.states_opinion([r]))
+            for r in readings
+        )
     if not (intent in OPINION_OVERRULES or is_smalltalk(intent)):
         return False
     if not readings:

@@ -50,8 +50,16 @@ def _after_lead(name: str) -> str:
     return rf"^{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
 
 
+_PLAY = _WORDING.pattern("play")
+"""A request to play something ("play something chill"): its words are the request's, no title ("Play")."""
 _ASKS_WORDING = re.compile(
-    _after_lead("asks_opening") + "|" + _WORDING.source("asks") + "|" + _WORDING.source("asks_for_works")
+    _after_lead("asks_opening")
+    + "|"
+    + _WORDING.source("asks")
+    + "|"
+    + _WORDING.source("asks_for_works")
+    + "|"
+    + _WORDING.source("play")
 )
 """A request for recommendations, whatever it names ("can you recommend some more?", "what should I
 watch?", "recs?", "hit me with a rec", "can I get some songs ..."): asks the bot for items."""
@@ -186,7 +194,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     seeds: list[tuple[int, int]] = []
     role: str | None = None
     refers_back = False
-    marks = tuple(marker.span() for marker in markers)
+    played = _PLAY.search(lowered)  # "play me some X": "play" is the request's, never the album "Play"
+    marks = tuple(marker.span() for marker in markers) + ((played.span(),) if played is not None else ())
     for marker in markers:
         start = marker.end()
         while start < len(lowered) and lowered[start].isspace():

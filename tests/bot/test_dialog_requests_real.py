@@ -139,3 +139,16 @@ def test_one_more_recommendation_after_switching_back_shows_a_list(real_dm):
     chat.say("ok back to movies")
     reply = chat.say("one more film recommendation please")
     assert chat.state.domain == "movie" and _card(reply) is not None, reply.text
+
+
+def test_a_stated_fan_heard_as_a_request_is_a_like(real_dm):
+    # issue 22-G: the classifier heard "I'm a huge <singer> fan" as a request with nothing to recommend from
+    chat = Chat(real_dm, "music")
+    reply = chat.say("I'm a massive Radiohead fan")
+    assert chat.labels().get("Radiohead") == "+", reply.text
+
+
+def test_play_me_some_of_a_band_likes_it_and_plays_a_list(real_dm):
+    chat = Chat(real_dm, "music")
+    reply = chat.say("ok could you play me some Radiohead")
+    assert chat.labels() == {"Radiohead": "+"} and _card(reply) is not None, reply.text

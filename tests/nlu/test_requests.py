@@ -206,3 +206,18 @@ def test_the_words_marking_a_request_are_no_names(text, word):
     assert request is not None
     start = text.index(word)
     assert names_in_request(request, [(word, start, start + len(word))]) == [False]
+
+
+@pytest.mark.parametrize(("text", "verb"), [("play me something mellow", "play"), ("ok put on some blues", "put on")])
+def test_a_request_to_play_is_a_request_and_its_verb_no_name(text, verb):
+    # fresh3 / issue 22-G: "play something chill" asked which "Play" (an album) was meant
+    from nlu.requests import names_in_request
+
+    request = read_request(text, "music")
+    assert request is not None
+    start = text.index(verb)
+    assert names_in_request(request, [(verb, start, start + len(verb))]) == [False]
+
+
+def test_i_play_an_instrument_is_no_request():
+    assert read_request("i play some piano in a band", "music") is None
