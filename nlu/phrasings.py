@@ -63,6 +63,7 @@ _ASKING = _WORDING.pattern("asking")
 _NOT_A_NEW_REQUEST = _WORDING.pattern("not_a_new_request")
 _THANKS = _WORDING.pattern("thanks")
 _THANKS_WORDS = _WORDING.word_set("thanks_words")
+_BYE_LEAD = _THANKS_WORDS | _WORDING.word_set("bye_lead")
 _ABOUT_THE_BOT = _WORDING.pattern("about_the_bot")
 _LOVES = _WORDING.pattern("loves")
 _BOT_GOOD = _WORDING.pattern("bot_good")
@@ -170,7 +171,7 @@ def says_goodbye(folded: str) -> bool:
     if bye is None:
         return False
     before = _WORDS.findall(folded[: bye.start()])
-    return all(word in _THANKS_WORDS for word in before)
+    return all(word in _BYE_LEAD for word in before)
 
 
 def reset_scope(folded: str) -> str | None:

@@ -196,12 +196,14 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     refers_back = False
     played = _PLAY.search(lowered)  # "play me some X": "play" is the request's, never the album "Play"
     marks = tuple(marker.span() for marker in markers) + ((played.span(),) if played is not None else ())
-    for marker in markers:
+    for number, marker in enumerate(markers):
         start = marker.end()
         while start < len(lowered) and lowered[start].isspace():
             start += 1
         stop = _CLAUSE_END.search(lowered, start)
         end = stop.start() if stop else len(lowered)
+        if number + 1 < len(markers):  # "show me more stuff like that": the next marker's words are no seed
+            end = min(end, markers[number + 1].start())
         filler = _TRAILING_FILLER.search(lowered, start, end)
         end = filler.start() if filler else end
         if not lowered[start:end].strip():

@@ -152,3 +152,19 @@ def test_play_me_some_of_a_band_likes_it_and_plays_a_list(real_dm):
     chat = Chat(real_dm, "music")
     reply = chat.say("ok could you play me some Radiohead")
     assert chat.labels() == {"Radiohead": "+"} and _card(reply) is not None, reply.text
+
+
+@pytest.mark.parametrize("text", ["ok gotta run", "catch ya later!", "have a good one", "im off now, thanks"])
+def test_goodbyes_in_other_words_close_the_list(real_dm, text):
+    chat = Chat(real_dm, "book")
+    chat.say("I loved The Hobbit")
+    chat.say("recommend me something")
+    before = chat.profile()
+    reply = chat.say(text)
+    assert _card(reply) is None and chat.state.focus is None and chat.profile() == before, reply.text
+
+
+def test_a_domain_word_opening_the_message_switches_and_keeps_the_rest(real_dm):
+    chat = Chat(real_dm, "music")
+    reply = chat.say("change of subject: films. i adored fight club")
+    assert chat.state.domain == "movie" and chat.labels("movie") == {"Fight Club": "+"}, reply.text

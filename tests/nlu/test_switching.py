@@ -62,3 +62,23 @@ def test_a_request_for_another_domains_items_switches_with_the_whole_request(tex
 )
 def test_domain_nouns_in_statements_do_not_switch(text, current):
     assert domain_switch(text, current) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "expected"),
+    [
+        ("ok films now? i adored heat", "book", Switch("movie", "i adored heat")),
+        ("change of subject: music. i love blur", "movie", Switch("music", "i love blur")),
+        ("enough books, movie time!", "book", Switch("movie", "")),
+        ("moving on to novels, dune is great", "music", Switch("book", "dune is great")),
+        ("can we switch to the music bot", "movie", Switch("music", "")),
+    ],
+)
+def test_a_domain_word_opening_the_message_switches(text, current, expected):
+    # issue 22-G: "music time!", "change of topic: books." were no switch
+    assert domain_switch(text, current) == expected
+
+
+@pytest.mark.parametrize(("text", "current"), [("songs!", "music"), ("movies are my life", "book")])
+def test_a_domain_word_of_the_current_domain_or_in_a_statement_is_no_bare_switch(text, current):
+    assert domain_switch(text, current) is None
