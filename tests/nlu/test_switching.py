@@ -24,7 +24,11 @@ from nlu.switching import Switch, domain_switch
         ("can we talk about books now?", "movie", Switch("book", "")),
         ("enough about books, let's talk about movies", "book", Switch("movie", "")),
         # issue 22-G: "talk X" without "about", "for a sec", a "wait" first, "do you do X?"
-        ("could we talk films for a minute? i adored the film heat", "music", Switch("movie", "i adored the film heat")),
+        (
+            "could we talk films for a minute? i adored the film heat",
+            "music",
+            Switch("movie", "i adored the film heat"),
+        ),
         ("hold on, let's chat books for a bit, dune is my fave", "movie", Switch("book", "dune is my fave")),
         ("do you do films too? i loved casablanca", "book", Switch("movie", "i loved casablanca")),
         ("btw can u do songs as well? adele is on repeat", "movie", Switch("music", "adele is on repeat")),
