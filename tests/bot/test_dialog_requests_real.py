@@ -168,3 +168,22 @@ def test_a_domain_word_opening_the_message_switches_and_keeps_the_rest(real_dm):
     chat = Chat(real_dm, "music")
     reply = chat.say("change of subject: films. i adored fight club")
     assert chat.state.domain == "movie" and chat.labels("movie") == {"Fight Club": "+"}, reply.text
+
+
+def test_a_dislike_of_the_cards_actor_at_a_card_moves_the_list_past_it(real_dm):
+    # issue 22-G: after "i don't like <actor>" at a card and the role answered, the same card was shown again
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Fight Club")
+    reply = chat.say("recommend me something")
+    first = _card(reply)
+    assert first is not None
+    actors = sorted(chat.values(first, "P161"))
+    assert actors, "the card has a cast in the snapshot"
+    actor = actors[0]
+    reply = chat.say(f"i don't like {chat.kb.label(actor)} much tbh")
+    role = [c.payload for c in reply.choices if c.payload.startswith("role:P161")]
+    if role:  # "<actor>: do you mean as actor or ...?"
+        reply = chat.press(role[0])
+    assert chat.profile().get(actor) == "-", reply.text
+    now = _card(reply)
+    assert now != first and (now is None or actor not in chat.values(now, "P161")), reply.text
