@@ -187,3 +187,21 @@ def test_a_dislike_of_the_cards_actor_at_a_card_moves_the_list_past_it(real_dm):
     assert chat.profile().get(actor) == "-", reply.text
     now = _card(reply)
     assert now != first and (now is None or actor not in chat.values(now, "P161")), reply.text
+
+
+def test_a_band_liked_with_anything_by_them_is_stored_and_seeds_the_list(real_dm):
+    chat = Chat(real_dm, "music")
+    reply = chat.say("I love Radiohead too, anything by them?")
+    card = _card(reply)
+    assert chat.labels().get("Radiohead") == "+" and card is not None, reply.text
+
+
+def test_the_card_shown_right_after_a_switch_in_words_takes_its_buttons(real_dm):
+    # issue 22-G: after "let's talk music. I like X a lot" + "recommend me some music", [press dislike] found no card
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Fight Club")
+    chat.say("let's talk music for a sec. I like Radiohead a lot")
+    card = _card(chat.say("recommend me some songs 🎧"))
+    assert card is not None and chat.state.domain == "music"
+    chat.press(f"dislike:{card}")
+    assert chat.profile("music").get(card) == "-"
