@@ -162,6 +162,8 @@ def test_function_words_outside_the_seeds_are_no_names():
         "whatcha got for me",
         "let's see what you've got",
         "what can you offer?",
+        "send me a couple of good tracks",
+        "what else might i enjoy?",
     ],
 )
 def test_more_in_other_words_asks_for_more(text):
@@ -221,3 +223,13 @@ def test_a_request_to_play_is_a_request_and_its_verb_no_name(text, verb):
 
 def test_i_play_an_instrument_is_no_request():
     assert read_request("i play some piano in a band", "music") is None
+
+
+@pytest.mark.parametrize("text", ["help me find my next watch", "alright, can i see your best picks"])
+def test_requests_for_the_next_item_or_the_picks_are_requests(text):
+    assert read_request(text, "movie") is not None
+
+
+@pytest.mark.parametrize("text", ["the next film in the saga was weak", "heat is my next watch"])
+def test_next_in_a_statement_is_no_request(text):
+    assert read_request(text, "movie") is None
