@@ -46,7 +46,7 @@ from nlu.open_answer import (
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
 from nlu.phrasings import card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, Readings
-from nlu.requests import names_in_request, request_in_turn
+from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
@@ -167,6 +167,10 @@ def understand(
             # "i want a pratchett book" at a card with the name not found: no rating of the card (issue 22-D)
             intent = Intent.PREFERENCE.value
         request = request if names_one else None
+    if request is None and view.wants_list and view.question is None and view.focus is None and session.names_only():
+        # "tolkien" right after "Tell me one thing you like first": the list asked for, from that name (issue 22-G)
+        found = session.readings(with_focus=False)
+        request = Request(seeds=tuple((r.mention.start, r.mention.end) for r in found)) if found else None
     if request is not None:  # "more like X", "songs from Y", "I liked X, recommend some more?" (issue 22)
         intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)

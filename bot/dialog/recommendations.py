@@ -74,6 +74,7 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = (), r
     if have < need:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
         said = msg.NEED_ONE if need <= 1 else msg.NEED_MORE.format(min_prefs=need, have=have)
         outcome.text = _lines(outcome.text, said)
+        state.wants_list = True  # a name alone next is what to recommend from (nlu View.wants_list)
         suggest(ctx, outcome)
         return
     result = ctx.domain.recommender.recommend(

@@ -205,3 +205,21 @@ def test_the_card_shown_right_after_a_switch_in_words_takes_its_buttons(real_dm)
     assert card is not None and chat.state.domain == "music"
     chat.press(f"dislike:{card}")
     assert chat.profile("music").get(card) == "-"
+
+
+@pytest.mark.parametrize(
+    ("domain", "name", "label"), [("movie", "christopher nolan", "Christopher Nolan"), ("music", "Adele", "Adele")]
+)
+def test_a_name_alone_after_tell_me_one_thing_you_like_is_what_the_list_comes_from(real_dm, domain, name, label):
+    chat = Chat(real_dm, domain)
+    assert "Tell me one thing you like first" in chat.say("recommend me something").text
+    reply = chat.say(name)
+    assert chat.labels().get(label) == "+" and _card(reply) is not None, reply.text
+
+
+def test_a_name_alone_later_is_asked_about_as_before(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("recommend me something")
+    chat.say("hello there")
+    reply = chat.say("christopher nolan")
+    assert "Christopher Nolan" not in chat.labels() and _card(reply) is None, reply.text
