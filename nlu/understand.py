@@ -33,7 +33,7 @@ from dataclasses import replace
 
 from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import parse_option
-from nlu.intent_choice import admissible, overrule
+from nlu.intent_choice import BYE, admissible, overrule
 from nlu.open_answer import (
     ABOUT_THE_CARD,
     card_question,
@@ -234,7 +234,7 @@ def understand(
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
     if critique is not None:  # "i like the song but i'm not into the band": the card is judged before "but"
         polarity = sentiment.message_polarity(critique.group("card"))
-    asked = view.question == "suggestion" and request is None
+    asked = view.question == "suggestion" and request is None and intent != BYE  # "no thanks, bye": no rating
     suggestion = suggestion_answer(answered, view, readings, sentiment) if asked else None
     if suggestion is not None and suggestion.kind in ("rate", "roles", "skip"):
         parse = replace(parse, intent=Intent.SKIP.value if suggestion.kind == "skip" else Intent.PREFERENCE.value)
@@ -261,7 +261,12 @@ def understand(
         Intent.REC_FALLBACK,
         Intent.REC_CRITIQUING_FALLBACK,
     )
-    if view.question in ("confirm", "item", "role") and view.focus is None and overrulable(parse.intent, answer):
+    if (
+        view.question in ("confirm", "item", "role")
+        and view.focus is None
+        and parse.intent != BYE  # "thanks, goodnight" at "Did you like X?" leaves, rates nothing (issue 22-G)
+        and overrulable(parse.intent, answer)
+    ):
         opinion = opinion_of_open(answered, readings, sentiment)
         if opinion is not None:  # "I like it" at "Did you like Green Street?" / "Which Titanic do you mean?"
             parse = replace(parse, intent=Intent.PREFERENCE.value)

@@ -165,3 +165,14 @@ def test_words_of_a_goodbye_inside_a_statement_are_no_goodbye(text):
     from nlu.phrasings import says_goodbye
 
     assert not says_goodbye(fold(text))
+
+
+@pytest.mark.parametrize("question", ["confirm", "item", "suggestion"])
+def test_a_goodbye_at_an_open_question_is_no_answer(question):
+    # issue 22-G: at "Do you like X?", "nope, gotta run" was read as a rating of X
+    from nlu.understand import View, understand
+    from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakeSentiment
+
+    parts = {"intents": FakeIntents(), "linker": FakeLinker(FakeKB()), "sentiment": FakeSentiment()}
+    parse = understand("nope, gotta run", View(question=question, suggested="Q1"), **parts)
+    assert parse.intent == "smalltalk.greetings.bye" and parse.suggestion is None
