@@ -30,7 +30,7 @@ Example:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from logs.schema import Intent
 from nlu.textnorm import chat_spelling, fold
@@ -123,7 +123,7 @@ class Request:
     more: bool = False
     needs_name: bool = False
     only_seeds: bool = False
-    marks: tuple[tuple[int, int], ...] = ()
+    marks: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # where its words are, not what it asks
 
     def covers(self, start: int, end: int) -> bool:
         """A mention at ``[start, end)`` overlaps a seed range (it names a seed)."""
@@ -173,8 +173,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         about the card, the user's own recommendation to others).
     """
     folded = chat_spelling(fold(text))
-    if asks_more(text):
-        return Request(more=True)
+    if asks_more(text):  # its words are all the request's ("something different?": no title "Something Different")
+        return Request(more=True, marks=((0, len(text)),))
     complaint = _COMPLAINT.search(text.lower())
     if complaint is not None:  # "thats kendrick not adele": a list of what was asked for (issue 22-D)
         stop = _CLAUSE_END.search(text.lower(), complaint.end())

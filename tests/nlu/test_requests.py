@@ -233,3 +233,13 @@ def test_requests_for_the_next_item_or_the_picks_are_requests(text):
 @pytest.mark.parametrize("text", ["the next film in the saga was weak", "heat is my next watch"])
 def test_next_in_a_statement_is_no_request(text):
     assert read_request(text, "movie") is None
+
+
+def test_the_words_of_more_are_no_names():
+    # issue 22-G: "something different maybe?" stored the book "Something Different"
+    from nlu.requests import names_in_request
+
+    text = "anything different maybe?"
+    request = read_request(text, "book")
+    assert request is not None and request.more
+    assert names_in_request(request, [("anything different", 0, 18)]) == [False]
