@@ -152,7 +152,9 @@ def test_for_this_time(text, now):
     assert for_this_time(fold(text)) is now
 
 
-@pytest.mark.parametrize("text", ["thx, nite", "ok cheers, laters", "alright bye for now", "great, thank you! night"])
+@pytest.mark.parametrize(
+    "text", ["thx, nite", "ok cheers, laters", "alright bye for now", "great, thank you! night", "gn 👋"]
+)
 def test_a_goodbye_after_thanks_is_only_a_goodbye(text):
     # issue 22-G: "Goodnight" heard as a song title at an open question, and the list went on
     from nlu.phrasings import says_goodbye

@@ -76,6 +76,7 @@ def test_domain_nouns_in_statements_do_not_switch(text, current):
         ("enough books, movie time!", "book", Switch("movie", "")),
         ("moving on to novels, dune is great", "music", Switch("book", "dune is great")),
         ("can we switch to the music bot", "movie", Switch("music", "")),
+        ("wat abt films? i adored heat", "music", Switch("movie", "i adored heat")),
     ],
 )
 def test_a_domain_word_opening_the_message_switches(text, current, expected):
