@@ -243,3 +243,17 @@ def test_the_words_of_more_are_no_names():
     request = read_request(text, "book")
     assert request is not None and request.more
     assert names_in_request(request, [("anything different", 0, 18)]) == [False]
+
+
+@pytest.mark.parametrize(
+    "text", ["any songs for a long drive?", "something fun for movie night", "whats hot these days", "your best recs?"]
+)
+def test_requests_for_an_occasion_or_the_best_picks_are_requests(text):
+    assert read_request(text, "music") is not None, text
+
+
+@pytest.mark.parametrize(
+    "text", ["heat is perfect for a rainy day", "what is good about it", "the best recs were yours"]
+)
+def test_occasions_and_best_in_statements_are_no_requests(text):
+    assert read_request(text, "movie") is None, text
