@@ -46,6 +46,8 @@ def test_a_switch_phrase_switches_and_keeps_the_rest(text, current, expected):
         ("any good films?", "music", "movie"),
         ("what should I read?", "movie", "book"),
         ("what should I listen to?", "book", "music"),
+        ("got any novels by ursula le guin?", "music", "book"),  # issue 22-G: the domain's items with a seed
+        ("any films like alien?", "book", "movie"),
     ],
 )
 def test_a_request_for_another_domains_items_switches_with_the_whole_request(text, current, domain):
