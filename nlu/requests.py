@@ -70,6 +70,10 @@ _SEED_MARKER = re.compile(
     + rf"|^{_FILLER}(?P<bare>{_WORDING.alternation('bare_more')})(?=\s+[^\W\d])"
     + rf"(?!\s+{_WORDING.alternation('no_seed')}\b)"
     + rf"|^{_FILLER}(?P<want>{_WORDING.source('wanting')})(?!\s*to\b)(?=\s*[^\W\d])"
+    # "any good horror?", "some comedies?", "got any jazz?": a question asking for a kind or a name (issue 22-G);
+    # only a question, for titles open so ("Any Given Sunday", "Some Nights")
+    + rf"|^{_FILLER}(?P<any>{_WORDING.source('asking_for_any', after_lead=True)})(?=\s+[^\W\d])(?=[^?]*\?)"
+    + rf"(?!\s+{_WORDING.alternation('no_seed')}\b)"
 )
 """Words after which a request names its seeds ("something like X", "more like X", "songs from Y", "more
 of Y", "show me more Y"), up to the end of the clause."""
@@ -215,7 +219,7 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         preposition = marker.group(0).split()[-1]
         role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
     # "more X", "i want a X": a request only if a name is found in X (the caller checks: Request.needs_name)
-    bare = not worded and all(marker.group("bare") or marker.group("want") for marker in markers)
+    bare = not worded and all(marker.group("bare") or marker.group("want") or marker.group("any") for marker in markers)
     if role is None and any(_ENDS_WITH_WORKS.search(lowered, start, end) for start, end in seeds):
         role = _SEED_ROLES.get(domain or "", {}).get("by")  # "a Pratchett book" is a book by Pratchett (issue 22-D)
     return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare, marks=marks)

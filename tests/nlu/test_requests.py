@@ -257,3 +257,25 @@ def test_requests_for_an_occasion_or_the_best_picks_are_requests(text):
 )
 def test_occasions_and_best_in_statements_are_no_requests(text):
     assert read_request(text, "movie") is None, text
+
+
+@pytest.mark.parametrize(("text", "seed"), [("any decent thrillers?", "thrillers"), ("got any good blues?", "blues")])
+def test_a_question_for_any_kind_names_it_as_a_seed(text, seed):
+    # issue 22-G: "any good horror?" was a request with nothing to recommend from
+    request = read_request(text, "movie")
+    assert request is not None and request.needs_name and [text[a:b] for a, b in request.seeds] == [seed]
+
+
+@pytest.mark.parametrize("text", ["any given sunday", "some kind of wonderful"])
+def test_a_title_opening_with_any_or_some_is_no_request(text):
+    assert read_request(text, "movie") is None
+
+
+@pytest.mark.parametrize("text", ["something spooky please", "anything feel-good tonight?"])
+def test_a_mood_asked_for_is_one_more_list(text):
+    request = read_request(text, "movie")
+    assert request is not None and request.more
+
+
+def test_a_question_for_a_clip_of_the_card_is_no_request():
+    assert read_request("any clip of it?", "movie") is None
