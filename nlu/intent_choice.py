@@ -22,7 +22,7 @@ from nlu.card_opinion import rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
 from nlu.opinion_scope import refuses_something
-from nlu.phrasings import asks_reset, card_fact, phrased_intent
+from nlu.phrasings import asks_profile, asks_reset, card_fact, phrased_intent, says_goodbye
 from nlu.readings import Readings
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold
@@ -48,7 +48,10 @@ from nlu.turn_words import (
     yes_no,
 )
 
-__all__ = ["ABOUT_THE_CARD_OPINIONS", "OPINION_OVERRULES", "TOP_LEVEL_TWIN", "admissible", "overrule"]
+__all__ = ["ABOUT_THE_CARD_OPINIONS", "BYE", "OPINION_OVERRULES", "TOP_LEVEL_TWIN", "admissible", "overrule"]
+
+BYE = "smalltalk.greetings.bye"
+"""The goodbye of small talk: it closes the list and the open question."""
 
 TOP_LEVEL_TWIN = {
     Intent.REC_PREFERENCE.value: Intent.PREFERENCE.value,
@@ -93,8 +96,12 @@ def _opinion_about_a_name(session: Readings, intent: str, folded: str) -> bool:
         return bool(OPINION.search(folded)) and any(r.polarity is not Polarity.NEUTRAL for r in readings)
     if intent == Intent.RECOMMENDATION and view.focus is None and not REQUEST_WORDING.search(folded):
         # "Renaissance is a bit long but a great album", "Stromae makes me want to dance": a judgement of
-        # the name opening the message, heard as a request for its domain word or its "want"
-        return any(r.mention.start == 0 and r.polarity is not Polarity.NEUTRAL for r in readings)
+        # the name opening the message, heard as a request for its domain word or its "want"; a stated opinion
+        # of a name anywhere ("I'm a huge Lady Gaga fan", issue 22-G), with no word of a request, is one too
+        return any(
+            r.polarity is not Polarity.NEUTRAL and (r.mention.start == 0 or session.states_opinion([r]))
+            for r in readings
+        )
     if not (intent in OPINION_OVERRULES or is_smalltalk(intent)):
         return False
     if not readings:
@@ -244,6 +251,10 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
     view = session.view
     if view.question is not None and asks_reset(session.unnamed()):
         return Intent.RESET_PROFILE.value  # "hmm forget all that, start over" at an open question (issue 22-D)
+    if view.question is not None and asks_profile(session.unnamed()):
+        return Intent.SHOW_PROFILE.value  # "what do you have on me so far?" at an open question (issue 22-G)
+    if view.question is not None and says_goodbye(folded):
+        return BYE  # "thanks, goodnight" at "Did you like X?": no answer, no song "Goodnight" (issue 22-G)
     if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"
         named = bool(session.readings(with_focus=False))
         # the words of a title ask nothing: "I know Why the Caged Bird Sings was beautiful" is no "why?"

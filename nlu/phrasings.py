@@ -36,7 +36,16 @@ from logs.schema import Intent
 from nlu.textnorm import chat_spelling
 from nlu.wording import family
 
-__all__ = ["asks_details", "asks_reset", "card_fact", "for_this_time", "phrased_intent", "reset_scope"]
+__all__ = [
+    "asks_details",
+    "asks_profile",
+    "asks_reset",
+    "card_fact",
+    "for_this_time",
+    "phrased_intent",
+    "reset_scope",
+    "says_goodbye",
+]
 
 _WORDING = family("phrasings")
 _WHY = _WORDING.pattern("why")
@@ -54,6 +63,7 @@ _ASKING = _WORDING.pattern("asking")
 _NOT_A_NEW_REQUEST = _WORDING.pattern("not_a_new_request")
 _THANKS = _WORDING.pattern("thanks")
 _THANKS_WORDS = _WORDING.word_set("thanks_words")
+_BYE_LEAD = _THANKS_WORDS | _WORDING.word_set("bye_lead")
 _ABOUT_THE_BOT = _WORDING.pattern("about_the_bot")
 _LOVES = _WORDING.pattern("loves")
 _BOT_GOOD = _WORDING.pattern("bot_good")
@@ -144,6 +154,24 @@ def asks_details(folded: str) -> bool:
 def asks_reset(folded: str) -> bool:
     """The message asks to wipe the profile ("forget all that, start over"): a reset at any open question."""
     return bool(_RESET.search(chat_spelling(folded)))
+
+
+def asks_profile(folded: str) -> bool:
+    """The message asks what the bot knows of the user ("what do you have on me so far?"): the profile at any open
+    question too (issue 22-G: heard as a request for a list while a question was open)."""
+    return bool(_PROFILE.search(chat_spelling(folded)))
+
+
+def says_goodbye(folded: str) -> bool:
+    """The message is only a goodbye, with thanks and fillers before it ("thanks, goodnight", "cheers, later", "ok
+    bye then"): it answers no open question and names nothing, whatever titles its words are (issue 22-G: at an
+    open question, "Goodnight" was stored as a liked song and the list went on)."""
+    folded = chat_spelling(folded)
+    bye = _BYE.search(folded)
+    if bye is None:
+        return False
+    before = _WORDS.findall(folded[: bye.start()])
+    return all(word in _BYE_LEAD for word in before)
 
 
 def reset_scope(folded: str) -> str | None:

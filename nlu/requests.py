@@ -30,7 +30,7 @@ Example:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from logs.schema import Intent
 from nlu.textnorm import chat_spelling, fold
@@ -50,8 +50,16 @@ def _after_lead(name: str) -> str:
     return rf"^{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
 
 
+_PLAY = _WORDING.pattern("play")
+"""A request to play something ("play something chill"): its words are the request's, no title ("Play")."""
 _ASKS_WORDING = re.compile(
-    _after_lead("asks_opening") + "|" + _WORDING.source("asks") + "|" + _WORDING.source("asks_for_works")
+    _after_lead("asks_opening")
+    + "|"
+    + _WORDING.source("asks")
+    + "|"
+    + _WORDING.source("asks_for_works")
+    + "|"
+    + _WORDING.source("play")
 )
 """A request for recommendations, whatever it names ("can you recommend some more?", "what should I
 watch?", "recs?", "hit me with a rec", "can I get some songs ..."): asks the bot for items."""
@@ -62,6 +70,10 @@ _SEED_MARKER = re.compile(
     + rf"|^{_FILLER}(?P<bare>{_WORDING.alternation('bare_more')})(?=\s+[^\W\d])"
     + rf"(?!\s+{_WORDING.alternation('no_seed')}\b)"
     + rf"|^{_FILLER}(?P<want>{_WORDING.source('wanting')})(?!\s*to\b)(?=\s*[^\W\d])"
+    # "any good horror?", "some comedies?", "got any jazz?": a question asking for a kind or a name (issue 22-G);
+    # only a question, for titles open so ("Any Given Sunday", "Some Nights")
+    + rf"|^{_FILLER}(?P<any>{_WORDING.source('asking_for_any', after_lead=True)})(?=\s+[^\W\d])(?=[^?]*\?)"
+    + rf"(?!\s+{_WORDING.alternation('no_seed')}\b)"
 )
 """Words after which a request names its seeds ("something like X", "more like X", "songs from Y", "more
 of Y", "show me more Y"), up to the end of the clause."""
@@ -105,6 +117,8 @@ class Request:
             in X (``nlu.understand``), else the words were something else ("more detials", "more infos").
         only_seeds: its names are its seeds only, asked for with no opinion ("thats kendrick not adele": Adele;
             issue 22-D); the other names of the message are neither stored nor seeds.
+        marks: ``(start, end)`` character ranges of the words that mark its seeds ("a book like", "anything
+            by"): words of the request, never names (issue 22-G: "Like", a novel, stored from "a book like that").
     """
 
     seeds: tuple[tuple[int, int], ...] = ()
@@ -113,6 +127,7 @@ class Request:
     more: bool = False
     needs_name: bool = False
     only_seeds: bool = False
+    marks: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # where its words are, not what it asks
 
     def covers(self, start: int, end: int) -> bool:
         """A mention at ``[start, end)`` overlaps a seed range (it names a seed)."""
@@ -136,7 +151,8 @@ def names_in_request(request: Request, mentions: list[tuple[str, int, int]]) -> 
 
     out = []
     for words, start, end in mentions:
-        if is_request_noun(words):
+        inside_mark = any(mark_start <= start and end <= mark_end for mark_start, mark_end in request.marks)
+        if is_request_noun(words) or inside_mark:
             out.append(False)
             continue
         folded = fold(words).strip(" ?!.,").split()
@@ -161,8 +177,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         about the card, the user's own recommendation to others).
     """
     folded = chat_spelling(fold(text))
-    if asks_more(text):
-        return Request(more=True)
+    if asks_more(text):  # its words are all the request's ("something different?": no title "Something Different")
+        return Request(more=True, marks=((0, len(text)),))
     complaint = _COMPLAINT.search(text.lower())
     if complaint is not None:  # "thats kendrick not adele": a list of what was asked for (issue 22-D)
         stop = _CLAUSE_END.search(text.lower(), complaint.end())
@@ -182,12 +198,16 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     seeds: list[tuple[int, int]] = []
     role: str | None = None
     refers_back = False
-    for marker in markers:
+    played = _PLAY.search(lowered)  # "play me some X": "play" is the request's, never the album "Play"
+    marks = tuple(marker.span() for marker in markers) + ((played.span(),) if played is not None else ())
+    for number, marker in enumerate(markers):
         start = marker.end()
         while start < len(lowered) and lowered[start].isspace():
             start += 1
         stop = _CLAUSE_END.search(lowered, start)
         end = stop.start() if stop else len(lowered)
+        if number + 1 < len(markers):  # "show me more stuff like that": the next marker's words are no seed
+            end = min(end, markers[number + 1].start())
         filler = _TRAILING_FILLER.search(lowered, start, end)
         end = filler.start() if filler else end
         if not lowered[start:end].strip():
@@ -199,10 +219,10 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         preposition = marker.group(0).split()[-1]
         role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
     # "more X", "i want a X": a request only if a name is found in X (the caller checks: Request.needs_name)
-    bare = not worded and all(marker.group("bare") or marker.group("want") for marker in markers)
+    bare = not worded and all(marker.group("bare") or marker.group("want") or marker.group("any") for marker in markers)
     if role is None and any(_ENDS_WITH_WORKS.search(lowered, start, end) for start, end in seeds):
         role = _SEED_ROLES.get(domain or "", {}).get("by")  # "a Pratchett book" is a book by Pratchett (issue 22-D)
-    return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare)
+    return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare, marks=marks)
 
 
 CARD_QUESTIONS = frozenset({Intent.REC_WHY.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value})

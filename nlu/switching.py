@@ -42,13 +42,12 @@ _CONSUME_DOMAIN: dict[str, str] = dict(_WORDING.table("consume"))
 # punctuation ("ok, so what about books?"), and ends at a sign, the end or "and"/"then"/"so" after any
 # closing words ("back to films now please, ..."): repetitions and the end group, which templates do not say.
 _OPENER = rf"^(?:\W*{_WORDING.alternation('openers')}\b[\s,!.:;-]*)*"
-_SWITCH_PHRASE = re.compile(
-    _OPENER
-    + f"(?:{_WORDING.source('switch', after_lead=True)})"
-    + rf"(?:\s+{_WORDING.alternation('switch_after')})*"
-    + r"(?P<end>\s*(?:[?!.,:;-]+|$|\s(?:and|then|so)\b))"
-)
+_SWITCH_END = rf"(?:\s+{_WORDING.alternation('switch_after')})*" + r"(?P<end>\s*(?:[?!.,:;-]+|$|\s(?:and|then|so)\b))"
+_SWITCH_PHRASE = re.compile(_OPENER + f"(?:{_WORDING.source('switch', after_lead=True)})" + _SWITCH_END)
 """A switch phrase opening the message ("what about books?", "ok back to films", "switching to books:")."""
+_BARE_SWITCH = re.compile(_OPENER + f"(?:{_WORDING.source('bare_switch', after_lead=True)})" + _SWITCH_END)
+"""A domain word alone opening the message before a sign or a closing word ("music time!", "change of topic:
+books. I loved Dune"; issue 22-G)."""
 _DOMAIN_REQUEST = _WORDING.pattern("domain_request")
 """A request for a domain's items ("recommend me a book", "any good movies?", "what should I read?")."""
 _DOMAIN_WORD = re.compile(rf"\b{_WORDING.alternation('domain_word')}\b")
@@ -90,6 +89,9 @@ def domain_switch(text: str, current: str | None = None) -> Switch | None:
     if len(folded) > len(text):  # folding changed offsets (rare ligatures): read the typed text
         folded = text.lower()
     phrase = _SWITCH_PHRASE.match(folded)
+    bare = _BARE_SWITCH.match(folded) if phrase is None else None
+    if bare is not None and _domain_of(bare.group("word")) != current:  # "songs!" in music says no switch
+        phrase = bare
     if phrase is not None:
         domain = _domain_of(phrase.group("word"))
         if domain is not None:

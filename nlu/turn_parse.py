@@ -96,6 +96,8 @@ class View:
         history: QIDs the conversation named before, oldest first (the profile of the domain): the linker's
             ``history`` (a person liked before says which namesake is meant: "heat" after "i love michael mann";
             issue 22-D).
+        wants_list: the previous reply asked for one thing the user likes to recommend from ("Tell me one thing
+            you like first"): a message of names alone answers it, a request seeded by them (issue 22-G).
     """
 
     domain: str = "movie"
@@ -111,6 +113,7 @@ class View:
     suggested: str | None = None
     asked: frozenset[str] = frozenset()
     history: tuple[str, ...] = ()
+    wants_list: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from dataclasses import replace
 
 from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import parse_option
-from nlu.intent_choice import admissible, overrule
+from nlu.intent_choice import BYE, admissible, overrule
 from nlu.open_answer import (
     ABOUT_THE_CARD,
     card_question,
@@ -46,7 +46,7 @@ from nlu.open_answer import (
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
 from nlu.phrasings import card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, Readings
-from nlu.requests import names_in_request, request_in_turn
+from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
@@ -167,6 +167,10 @@ def understand(
             # "i want a pratchett book" at a card with the name not found: no rating of the card (issue 22-D)
             intent = Intent.PREFERENCE.value
         request = request if names_one else None
+    if request is None and view.wants_list and view.question is None and view.focus is None and session.names_only():
+        # "tolkien" right after "Tell me one thing you like first": the list asked for, from that name (issue 22-G)
+        found = session.readings(with_focus=False)
+        request = Request(seeds=tuple((r.mention.start, r.mention.end) for r in found)) if found else None
     if request is not None:  # "more like X", "songs from Y", "I liked X, recommend some more?" (issue 22)
         intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
@@ -233,7 +237,7 @@ def understand(
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
     if critique is not None:  # "i like the song but i'm not into the band": the card is judged before "but"
         polarity = sentiment.message_polarity(critique.group("card"))
-    asked = view.question == "suggestion" and request is None
+    asked = view.question == "suggestion" and request is None and intent != BYE  # "no thanks, bye": no rating
     suggestion = suggestion_answer(answered, view, readings, sentiment) if asked else None
     if suggestion is not None and suggestion.kind in ("rate", "roles", "skip"):
         parse = replace(parse, intent=Intent.SKIP.value if suggestion.kind == "skip" else Intent.PREFERENCE.value)
@@ -260,7 +264,12 @@ def understand(
         Intent.REC_FALLBACK,
         Intent.REC_CRITIQUING_FALLBACK,
     )
-    if view.question in ("confirm", "item", "role") and view.focus is None and overrulable(parse.intent, answer):
+    if (
+        view.question in ("confirm", "item", "role")
+        and view.focus is None
+        and parse.intent != BYE  # "thanks, goodnight" at "Did you like X?" leaves, rates nothing (issue 22-G)
+        and overrulable(parse.intent, answer)
+    ):
         opinion = opinion_of_open(answered, readings, sentiment)
         if opinion is not None:  # "I like it" at "Did you like Green Street?" / "Which Titanic do you mean?"
             parse = replace(parse, intent=Intent.PREFERENCE.value)

@@ -34,10 +34,14 @@ def on_switch_domain(ctx: TurnContext) -> Outcome:
 
 def enter_domain(ctx: TurnContext, domain: str, outcome: Outcome) -> list[str]:
     """Move the conversation to ``domain``: an open question is settled (what it had stored is logged in
-    ``outcome``), the list closed; returns the notes saying what was settled."""
+    ``outcome``), the list closed, the contexts cleared; returns the notes saying what was settled."""
     notes = close_questions(ctx, outcome)
     ctx.state.domain = Domain(domain)
     _reset_dialog(ctx)
+    # the other domain's follow-up contexts would make the classifier hear the new domain's first words as
+    # answers to its list ("no horror pls" heard as "stop the list"): a new domain starts as /start does
+    ctx.state.contexts.clear()
+    ctx.state.logged_contexts = ()
     return notes
 
 
@@ -92,12 +96,18 @@ BYE = "smalltalk.greetings.bye"
 
 def on_smalltalk(ctx: TurnContext) -> Outcome:
     """Small talk gets its canned answer; with a card on screen, the card is shown again, except after a
-    goodbye, which closes the list (its items stay available: "more" later starts a new one)."""
+    goodbye, which closes the list (its items stay available: "more" later starts a new one) and drops the
+    open question (issue 22-G)."""
     state = ctx.state
     template = msg.SMALLTALK.get(ctx.parse.intent, msg.SMALLTALK_DEFAULT)
     outcome = Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
     if ctx.parse.intent == BYE:
         state.rec_list, state.rec_pos = [], 0
+        if state.pending is not None:  # the user leaves: the open question is dropped aloud, nothing stored
+            notes = close_questions(ctx, outcome)
+            state.pending = None
+            outcome.settled = True
+            outcome.text = "\n".join([*notes, outcome.text])
         return outcome
     if state.focus is not None:  # a list is open: answer, then show the card again
         shown = card(ctx, [Event.RECOMMENDATION, Event.QUESTION])

@@ -146,7 +146,8 @@ class DialogManager:
             if state.focus is not None:  # an open list keeps its context (the webhook re-set it)
                 state.contexts.setdefault(_RF, 1)
             refinable, state.last_stored = state.last_stored, []
-            intent, outcome = self._run(state, turn, refinable)
+            wants_list, state.wants_list = state.wants_list, False  # for one turn: "Tell me one thing you like"
+            intent, outcome = self._run(state, turn, refinable, wants_list=wants_list)
             state.contexts = advance_contexts(state.contexts, intent)
             logged_contexts = tuple(state.contexts)
             for name, life in outcome.webhook_contexts.items():
@@ -190,7 +191,9 @@ class DialogManager:
 
     # ------------------------------------------------------------------ the pipeline
 
-    def _run(self, state: DialogState, turn: Turn, refinable: list[PreferenceTask]) -> tuple[str, Outcome]:
+    def _run(
+        self, state: DialogState, turn: Turn, refinable: list[PreferenceTask], *, wants_list: bool = False
+    ) -> tuple[str, Outcome]:
         """Understand the turn once, run the policy's handler, keep an ignored question."""
         try:
             text, switched = self._switch_in_words(state, turn, refinable)
@@ -200,7 +203,7 @@ class DialogManager:
             domain = self._services.domain(state.domain)
             parse = understand(
                 text,
-                self._view(state, refinable),
+                dataclasses.replace(self._view(state, refinable), wants_list=wants_list and switched is None),
                 intents=self._services.intents,
                 linker=domain.linker,
                 sentiment=self._services.sentiment,

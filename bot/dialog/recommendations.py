@@ -75,6 +75,7 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = (), r
     if have < need:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
         said = msg.NEED_ONE if need <= 1 else msg.NEED_MORE.format(min_prefs=need, have=have)
         outcome.text = _lines(outcome.text, said)
+        state.wants_list = True  # a name alone next is what to recommend from (nlu View.wants_list)
         suggest(ctx, outcome)
         return
     result = ctx.domain.recommender.recommend(
@@ -408,8 +409,9 @@ def after_turn(ctx: TurnContext, outcome: Outcome, *, shown: str | None = None) 
     """After any handler (``DialogManager._run``): a dislike stored while a list is on screen ("I don't like
     George R. R. Martin" at a card) applies at once to the rest of that list; and the list goes on (issue 22):
     when the turn rated the card on screen by its name ("yesss love the matrix 😍", heard as a preference),
-    the next card comes, as after its like button; when it stored other things or said it found nothing, the
-    card is shown again (it is still what the bot asks about), unless the reply asks a question of its own.
+    the next card comes, as after its like button; when it stored a dislike the card on screen has, the next card
+    comes too; when it stored other things or said it found nothing, the card is shown again (it is still what the
+    bot asks about), unless the reply asks a question of its own.
 
     Args:
         shown: the item of the card on screen when the turn came (None: no list was open).
@@ -426,6 +428,10 @@ def after_turn(ctx: TurnContext, outcome: Outcome, *, shown: str | None = None) 
             [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE],
             [Event.FINISHED_RECOMMENDATION, Event.PREFERENCE, Event.RECOMMENDATION],
         )
+    elif any(p == "-" for _q, p in outcome.objects) and constraints.breaks_any(ctx, shown):
+        # the card on screen has what the turn just disliked ("i don't like <its actor>", answered "actor"):
+        # it goes, as the rest of the list did, instead of being shown again (issue 22-G)
+        advance(ctx, outcome, [Event.RECOMMENDATION, Event.QUESTION], [Event.FINISHED_RECOMMENDATION])
     elif outcome.objects or outcome.text == msg.NOTHING_FOUND:
         again = card(ctx, [])
         outcome.text = _lines(outcome.text, again.text)

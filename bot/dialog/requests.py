@@ -15,7 +15,8 @@ names, with no question (a request wants a list, not a quiz):
 - a person gets the role its preposition gives ("songs by Y": performer), else its only role, else
   none (the recommender does not use roles);
 - "anything like it?" refers to the names of the same message ("I watched Heat, anything like it?"), else
-  to the card on screen (liked now), else to what the previous turn stored (already liked);
+  to the card on screen (a seed, not stored: asking for more like it says nothing of having seen it) with what
+  the previous turn stored, else to what the previous turn stored (already liked);
 - a seed phrase the linker found nothing in is said ("I don't know "Tenet" yet"): its opinion never
   moves to another name.
 
@@ -73,7 +74,7 @@ def store_request(ctx: TurnContext, outcome: Outcome) -> list[str]:
         if task.polarity == "+" and task.qid not in seeds:
             seeds.append(task.qid)
     if not seeds and request.refers_back:
-        seeds = _referred(ctx, outcome, stored)
+        seeds = _referred(ctx)
     unknown = _unknown_seeds(ctx)
     lines = [msg.STORED.format(items=", ".join(stored))] if stored else []
     lines += [msg.REQUEST_UNKNOWN.format(name=name) for name in unknown] + notes
@@ -134,16 +135,14 @@ def _store(ctx: TurnContext, task: PreferenceTask, outcome: Outcome) -> None:
         outcome.events.append(Event.PREFERENCE)
 
 
-def _referred(ctx: TurnContext, outcome: Outcome, stored: list[str]) -> list[str]:
-    """What "like it" refers to: the card on screen (liked now), else the likes the previous turn stored."""
+def _referred(ctx: TurnContext) -> list[str]:
+    """What "like it" refers to: the card on screen, and the likes the previous turn stored ("more like those"
+    after "i also loved X" said at the card). The card is a seed, not a like: asking for more like it says
+    nothing of having seen it (issue 22-G: "more like that" stored the card as liked)."""
     state = ctx.state
+    told = [t.qid for t in ctx.refinable if t.polarity == "+" and t.qid in state.profile()]
     focus = state.focus
-    if focus is not None:
-        task = PreferenceTask(mention=ctx.kb.label(focus), candidates=[focus], polarity="+")
-        _store(ctx, task, outcome)
-        stored.append(f"{msg.POLARITY_MARKS['+']} {display(ctx, focus)}")
-        return [focus]
-    return [t.qid for t in ctx.refinable if t.polarity == "+" and t.qid in state.profile()]
+    return [focus, *(q for q in told if q != focus)] if focus is not None else told
 
 
 def _unknown_seeds(ctx: TurnContext) -> list[str]:

@@ -103,11 +103,23 @@ def test_an_unknown_seed_is_said_and_its_opinion_lands_on_nothing(dm):
     assert _shown(reply) is not None  # the list comes from what is known
 
 
-def test_more_like_this_at_a_card_likes_the_card_and_lists_more(dm):
+def test_more_like_this_at_a_card_lists_more_from_the_card(dm, monkeypatch):
+    # issue 22-G: the card is the seed, but not a like: asking for more like it says nothing of having seen it
+    # (before, the card was stored as liked; the conversation sets count that as spurious)
+    from bot.dialog import recommendations
+
+    seen = []
+    real = recommendations.new_list
+    monkeypatch.setattr(
+        recommendations,
+        "new_list",
+        lambda ctx, outcome, *, seeds=(), **kw: seen.append(list(seeds)) or real(ctx, outcome, seeds=seeds, **kw),
+    )
     _say(dm, "I love Christopher Nolan")
     first = _shown(_say(dm, "recommend me something"))
     reply = _say(dm, "can you suggest more like this one?")
-    assert _state(dm).profile()[first]["polarity"] == "+"
+    assert first not in _state(dm).profile() and _last(dm).recognized_objects == ""
+    assert seen[-1][:1] == [first]
     assert _shown(reply) not in (None, first)
 
 

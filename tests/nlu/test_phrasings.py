@@ -72,7 +72,10 @@ def test_understand_overrules_the_classifier_with_them_when_no_question_is_open(
     assert understand("Wipe my profile", View(), **parts).intent == "reset_profile"
     assert understand("what have i liked so far", View(), **parts).intent == "show_profile"
     # an open question is answered as before
-    assert understand("what have i liked so far", View(question="confirm"), **parts).intent != "show_profile"
+    assert understand("how do I rate things", View(question="confirm"), **parts).intent != "help"
+    # but the profile asked for is no answer to it (issue 22-G: "what do you have on me so far?" at an open
+    # question was heard as a request for a list): the profile is shown and the question stays open
+    assert understand("what have i liked so far", View(question="confirm"), **parts).intent == "show_profile"
     # but a reset is no answer to it: it wins at any question (issue 22-D: "hmm forget all that, start over")
     assert understand("Wipe my profile", View(question="confirm"), **parts).intent == "reset_profile"
 
@@ -150,3 +153,31 @@ def test_for_this_time(text, now):
     from nlu.phrasings import for_this_time
 
     assert for_this_time(fold(text)) is now
+
+
+@pytest.mark.parametrize(
+    "text", ["thx, nite", "ok cheers, laters", "alright bye for now", "great, thank you! night", "gn 👋"]
+)
+def test_a_goodbye_after_thanks_is_only_a_goodbye(text):
+    # issue 22-G: "Goodnight" heard as a song title at an open question, and the list went on
+    from nlu.phrasings import says_goodbye
+
+    assert says_goodbye(fold(text)) and phrased_intent(fold(text), focus=True, named=True) == "smalltalk.greetings.bye"
+
+
+@pytest.mark.parametrize("text", ["i'll listen to it later", "goodnight moon was my favourite as a kid", "cheers"])
+def test_words_of_a_goodbye_inside_a_statement_are_no_goodbye(text):
+    from nlu.phrasings import says_goodbye
+
+    assert not says_goodbye(fold(text))
+
+
+@pytest.mark.parametrize("question", ["confirm", "item", "suggestion"])
+def test_a_goodbye_at_an_open_question_is_no_answer(question):
+    # issue 22-G: at "Do you like X?", "nope, gotta run" was read as a rating of X
+    from nlu.understand import View, understand
+    from tests.bot.dialog_fakes import FakeIntents, FakeKB, FakeLinker, FakeSentiment
+
+    parts = {"intents": FakeIntents(), "linker": FakeLinker(FakeKB()), "sentiment": FakeSentiment()}
+    parse = understand("nope, gotta run", View(question=question, suggested="Q1"), **parts)
+    assert parse.intent == "smalltalk.greetings.bye" and parse.suggestion is None

@@ -148,3 +148,134 @@ def test_function_words_outside_the_seeds_are_no_names():
     request = read_request(text, "movie")
     assert names_in_request(request, [("Us", 14, 16)]) == [True]
     assert read_request("more like it please", "movie").refers_back
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what else is there?",
+        "what else you got",
+        "two more book suggestions pls",
+        "give me another album",
+        "anything a little funnier?",
+        "something less depressing this time?",
+        "whatcha got for me",
+        "let's see what you've got",
+        "what can you offer?",
+        "send me a couple of good tracks",
+        "what else might i enjoy?",
+    ],
+)
+def test_more_in_other_words_asks_for_more(text):
+    # issue 22-G: "what else?", "something darker?", "show me what you've got" were fallbacks or the card's trailer
+    request = read_request(text, "music")
+    assert request is not None and request.more, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "something stupid",  # a title, no mood asked for
+        "something in the way is haunting",
+        "another brick in the wall is a classic",
+        "what do you know about me",  # the profile
+        "what have you got on me so far?",
+    ],
+)
+def test_titles_and_profile_questions_are_no_more(text):
+    request = read_request(text, "music")
+    assert request is None or not request.more, text
+
+
+def test_a_request_asked_after_a_like_is_a_request():
+    # "I like X. What do you have?": the like is stored and the list shown by the dialog
+    request = read_request("I really dig Bjork. What have you got?", "music")
+    assert request is not None and request.seeds == ()
+
+
+def test_anything_else_by_a_person_names_the_person_with_the_role_of_by():
+    text = "anything else by greta gerwig?"
+    request = read_request(text, "movie")
+    assert request is not None and [text[a:b] for a, b in request.seeds] == ["greta gerwig"] and request.role == "P57"
+
+
+@pytest.mark.parametrize(("text", "word"), [("recommend me a novel like that", "like"), ("got any good recs?", "recs")])
+def test_the_words_marking_a_request_are_no_names(text, word):
+    # issue 22-G: "Like" (a novel) was stored from "a book like that"; "Suggestions" from "any suggestions?"
+    from nlu.requests import names_in_request
+
+    request = read_request(text, "book")
+    assert request is not None
+    start = text.index(word)
+    assert names_in_request(request, [(word, start, start + len(word))]) == [False]
+
+
+@pytest.mark.parametrize(("text", "verb"), [("play me something mellow", "play"), ("ok put on some blues", "put on")])
+def test_a_request_to_play_is_a_request_and_its_verb_no_name(text, verb):
+    # fresh3 / issue 22-G: "play something chill" asked which "Play" (an album) was meant
+    from nlu.requests import names_in_request
+
+    request = read_request(text, "music")
+    assert request is not None
+    start = text.index(verb)
+    assert names_in_request(request, [(verb, start, start + len(verb))]) == [False]
+
+
+def test_i_play_an_instrument_is_no_request():
+    assert read_request("i play some piano in a band", "music") is None
+
+
+@pytest.mark.parametrize("text", ["help me find my next watch", "alright, can i see your best picks"])
+def test_requests_for_the_next_item_or_the_picks_are_requests(text):
+    assert read_request(text, "movie") is not None
+
+
+@pytest.mark.parametrize("text", ["the next film in the saga was weak", "heat is my next watch"])
+def test_next_in_a_statement_is_no_request(text):
+    assert read_request(text, "movie") is None
+
+
+def test_the_words_of_more_are_no_names():
+    # issue 22-G: "something different maybe?" stored the book "Something Different"
+    from nlu.requests import names_in_request
+
+    text = "anything different maybe?"
+    request = read_request(text, "book")
+    assert request is not None and request.more
+    assert names_in_request(request, [("anything different", 0, 18)]) == [False]
+
+
+@pytest.mark.parametrize(
+    "text", ["any songs for a long drive?", "something fun for movie night", "whats hot these days", "your best recs?"]
+)
+def test_requests_for_an_occasion_or_the_best_picks_are_requests(text):
+    assert read_request(text, "music") is not None, text
+
+
+@pytest.mark.parametrize(
+    "text", ["heat is perfect for a rainy day", "what is good about it", "the best recs were yours"]
+)
+def test_occasions_and_best_in_statements_are_no_requests(text):
+    assert read_request(text, "movie") is None, text
+
+
+@pytest.mark.parametrize(("text", "seed"), [("any decent thrillers?", "thrillers"), ("got any good blues?", "blues")])
+def test_a_question_for_any_kind_names_it_as_a_seed(text, seed):
+    # issue 22-G: "any good horror?" was a request with nothing to recommend from
+    request = read_request(text, "movie")
+    assert request is not None and request.needs_name and [text[a:b] for a, b in request.seeds] == [seed]
+
+
+@pytest.mark.parametrize("text", ["any given sunday", "some kind of wonderful"])
+def test_a_title_opening_with_any_or_some_is_no_request(text):
+    assert read_request(text, "movie") is None
+
+
+@pytest.mark.parametrize("text", ["something spooky please", "anything feel-good tonight?"])
+def test_a_mood_asked_for_is_one_more_list(text):
+    request = read_request(text, "movie")
+    assert request is not None and request.more
+
+
+def test_a_question_for_a_clip_of_the_card_is_no_request():
+    assert read_request("any clip of it?", "movie") is None

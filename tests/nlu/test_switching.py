@@ -23,6 +23,15 @@ from nlu.switching import Switch, domain_switch
         ("back to films, what should I watch?", "music", Switch("movie", "what should I watch?")),
         ("can we talk about books now?", "movie", Switch("book", "")),
         ("enough about books, let's talk about movies", "book", Switch("movie", "")),
+        # issue 22-G: "talk X" without "about", "for a sec", a "wait" first, "do you do X?"
+        (
+            "could we talk films for a minute? i adored the film heat",
+            "music",
+            Switch("movie", "i adored the film heat"),
+        ),
+        ("hold on, let's chat books for a bit, dune is my fave", "movie", Switch("book", "dune is my fave")),
+        ("do you do films too? i loved casablanca", "book", Switch("movie", "i loved casablanca")),
+        ("btw can u do songs as well? adele is on repeat", "movie", Switch("music", "adele is on repeat")),
     ],
 )
 def test_a_switch_phrase_switches_and_keeps_the_rest(text, current, expected):
@@ -37,6 +46,8 @@ def test_a_switch_phrase_switches_and_keeps_the_rest(text, current, expected):
         ("any good films?", "music", "movie"),
         ("what should I read?", "movie", "book"),
         ("what should I listen to?", "book", "music"),
+        ("got any novels by ursula le guin?", "music", "book"),  # issue 22-G: the domain's items with a seed
+        ("any films like alien?", "book", "movie"),
     ],
 )
 def test_a_request_for_another_domains_items_switches_with_the_whole_request(text, current, domain):
@@ -51,7 +62,30 @@ def test_a_request_for_another_domains_items_switches_with_the_whole_request(tex
         ("the novel is even better than the film", "movie"),
         ("I love the album", "music"),
         ("what about the album version?", "music"),
+        ("i love to talk films with my dad", "movie"),  # "talk X" inside a statement
+        ("do you know the song creep?", "music"),  # a question about one song, no switch
     ],
 )
 def test_domain_nouns_in_statements_do_not_switch(text, current):
+    assert domain_switch(text, current) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "expected"),
+    [
+        ("ok films now? i adored heat", "book", Switch("movie", "i adored heat")),
+        ("change of subject: music. i love blur", "movie", Switch("music", "i love blur")),
+        ("enough books, movie time!", "book", Switch("movie", "")),
+        ("moving on to novels, dune is great", "music", Switch("book", "dune is great")),
+        ("can we switch to the music bot", "movie", Switch("music", "")),
+        ("wat abt films? i adored heat", "music", Switch("movie", "i adored heat")),
+    ],
+)
+def test_a_domain_word_opening_the_message_switches(text, current, expected):
+    # issue 22-G: "music time!", "change of topic: books." were no switch
+    assert domain_switch(text, current) == expected
+
+
+@pytest.mark.parametrize(("text", "current"), [("songs!", "music"), ("movies are my life", "book")])
+def test_a_domain_word_of_the_current_domain_or_in_a_statement_is_no_bare_switch(text, current):
     assert domain_switch(text, current) is None
