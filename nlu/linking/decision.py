@@ -35,6 +35,7 @@ from typing import Any
 
 from nlu.linking.filters import dangling, fragment, subject_fragment
 from nlu.linking.scoring import Ranked
+from nlu.linking.syntax import emphasis, predicate_of_a_name
 from nlu.linking.tokens import Token
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -52,10 +53,32 @@ from nlu.linking.values import (
     entity_year,
     is_kind,
 )
+from nlu.linking.words import stop_words, zipf
 
 NOTABLE_QUANTILE = 0.9
 """An item more popular than this share of its domain's items, credited to a person, wins over
 same-named items with no edge at all without a question (:meth:`Decider._dominant`)."""
+
+
+KNOWN_QUANTILE = 0.8
+"""A fuzzy match whose typed words are all English spelled right (:func:`spelled_right`) is kept only for an
+entity more popular than this share of its domain's items (:meth:`Decider._known`)."""
+
+SPELLED_RIGHT_ZIPF = 3.0
+"""``wordfreq`` Zipf frequency from which a typed word is an English word spelled right ("right", "summer";
+not "atack", "theif", "kno")."""
+
+
+def spelled_right(tokens: Sequence[Token]) -> bool:
+    """Every token is a lowercase English word (a stop word or one of Zipf frequency
+    :data:`SPELLED_RIGHT_ZIPF` or more): the words mean what they say unless a well-known name is
+    typo'd so ("right now" is no typo of the film "Alright Now"; "the dark night" may be "The Dark Knight"),
+    and never when said of a name before ("teardrop is hypnotic" is no typo of "Hypnotico"); capitals for
+    emphasis count as lowercase ("an ANTHEM")."""
+    stop = stop_words()
+    return all(
+        (t.raw.islower() or emphasis(t)) and (t.key in stop or zipf(t.key) >= SPELLED_RIGHT_ZIPF) for t in tokens
+    )
 
 
 class Decision(Enum):
@@ -88,6 +111,7 @@ class Decider:
     def __init__(self, kb: Any) -> None:
         self.kb = kb
         self._notable: float | None = None  # _notable_popularity, computed at its first use
+        self._known_popularity: float | None = None  # _known, the same
 
     def decide(self, text: str, tokens: list[Token], ranked: Ranked, context: LinkContext) -> Decision:
         """The decision on one ranked span of ``text`` (module docstring)."""
@@ -122,6 +146,10 @@ class Decider:
             and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
         ):
             ambiguous = True  # "Oppenheimer was lit": only the surname of a little-known actor, asked
+        if kind == "fuzzy" and not relation and spelled_right(tokens[i:j]):
+            ends = {s.end for s in context.spans if s.end <= i}
+            if not self._known(cands[0].qid) or predicate_of_a_name(text, tokens, i, ends):
+                return Decision.DROP  # "right now", "cup of tea", "teardrop is hypnotic": English, no typo'd title
         if kind != "ref" and not relation and fragment(text, tokens, i, j, context.spans, context.explained):
             return Decision.DROP  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
         if kind in ("exact", "fuzzy") and not relation and subject_fragment(text, tokens, i, j):
@@ -189,6 +217,17 @@ class Decider:
             return False
         rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
         return all(c.is_item and self.kb.popularity(c.qid) == 0 for c in rivals)
+
+    def _known(self, qid: str) -> bool:
+        """The entity is better known than :data:`KNOWN_QUANTILE` of the domain's items (16 for films, 1 for
+        songs, 0 for books) or well known outright (``DOMINANT_MIN_POPULARITY``): a typo of its name is
+        likelier than the same words meaning what they say."""
+        if self._known_popularity is None:
+            items = getattr(self.kb, "items", ())
+            pops = sorted(self.kb.popularity(q) for q in items)
+            self._known_popularity = pops[int(KNOWN_QUANTILE * (len(pops) - 1))] if pops else math.inf
+        pop = self.kb.popularity(qid)
+        return pop > self._known_popularity or pop >= DOMINANT_MIN_POPULARITY
 
     def _notable_popularity(self) -> float:
         """The popularity above which an item is among the best-known tenth of the domain's items

@@ -29,7 +29,15 @@ from collections.abc import Iterable
 from nlu.linking.guard import SpanGuard
 from nlu.linking.tokens import SKELETON_DROP, Token, boundary, skeleton_key
 from nlu.linking.values import MAX_SKELETON_SPAN, SIM_LABEL, SIM_TITLE_WORD, Span
-from nlu.linking.words import CLAUSE_STOP, DEMONSTRATIVES, LIKE_VERBS, REFERENCE_NOUNS, SPAN_STOP, stop_words
+from nlu.linking.words import (
+    CLAUSE_STOP,
+    DEMONSTRATIVES,
+    LIKE_VERBS,
+    REFERENCE_NOUNS,
+    SPAN_STOP,
+    is_everyday,
+    stop_words,
+)
 from nlu.name_index import NameIndex
 
 
@@ -70,8 +78,19 @@ class SpanMatcher:
         # a genre word ending a longer name typed in everyday words is a word of that name, not a genre
         # opinion ("the new star wars movie": no "war film"; issue 22)
         found = [s for s in found if not (self._genre_only(s) and any(a < s[0] and s[1] <= b for a, b in refused))]
+        # a lowercase everyday word inside a longer name the guard refused is a word of those words, not a
+        # name of its own ("couldnt get through house of leaves": no "house" music either)
+        found = [s for s in found if not (self._inside_refused(tokens, s, refused) and s[3] == "exact")]
         found = self._skeleton_spans(text, tokens, found)
         return longest_first(found)
+
+    @staticmethod
+    def _inside_refused(tokens: list[Token], span: Span, refused: list[tuple[int, int]]) -> bool:
+        """A one-word span, an everyday word in lowercase, inside a refused name of three words or more."""
+        i, j = span[0], span[1]
+        if j - i != 1 or not tokens[i].raw.islower() or not is_everyday(tokens[i].key):
+            return False
+        return any(a <= i and j <= b and b - a >= 3 for a, b in refused)
 
     def _genre_only(self, span: Span) -> bool:
         kb = self._guard.kb

@@ -52,6 +52,7 @@ from nlu.linking.words import (
     TYPE_WORDS,
     opinion_phrases,
     opinion_words,
+    zipf,
 )
 
 MAX_SUBJECT_TOKENS = 8
@@ -74,12 +75,27 @@ def whole_message(text: str, tokens: list[Token], i: int, j: int) -> bool:
     return all(t.key == "the" for k, t in enumerate(tokens) if not i <= k < j)
 
 
+EMPHASIS_MIN_CHARS = 5
+"""An all-capitals word of this many letters that English knows (:data:`EMPHASIS_ZIPF`) is emphasis ("BANGER",
+"LOVED"); acronyms of names are shorter ("BTS", "MGMT", "ABBA") or no English word ("INXS")."""
+EMPHASIS_ZIPF = 3.0
+"""``wordfreq`` Zipf frequency from which a word counts as English for :data:`EMPHASIS_MIN_CHARS`."""
+
+
+def emphasis(token: Token) -> bool:
+    """An English word typed in capitals for emphasis ("BANGER", "LOVED"; :data:`EMPHASIS_MIN_CHARS`)."""
+    raw = token.raw
+    return len(raw) >= EMPHASIS_MIN_CHARS and raw.isupper() and zipf(token.key) >= EMPHASIS_ZIPF
+
+
 def acronym(tokens: list[Token], i: int) -> bool:
     """An all-capitals word of 2+ characters in a message that is not shouted ("BTS", "MGMT", "U2"), not a
     chat abbreviation ("TBH", "AF")."""
     raw = tokens[i].raw
     if len(raw) < 2 or not raw.isalnum() or not raw.isupper() or tokens[i].key in CHAT_ACRONYMS:
         return False
+    if emphasis(tokens[i]):
+        return False  # "is a BANGER", "i LOVED it": an English word in capitals is emphasis, no acronym
     others = [t.raw for k, t in enumerate(tokens) if k != i and t.raw[:1].isalpha() and t.key != "i"]
     return bool(others) and not all(w.isupper() for w in others)
 
@@ -173,8 +189,11 @@ def subject_title(tokens: list[Token], i: int, j: int, content: Sequence[str]) -
 
 
 def calendar_word(tokens: list[Token], i: int, j: int) -> bool:
-    """Tokens ``i:j`` are one day, month or holiday after a word that makes it a date ("on Friday", "last
-    October", "every Christmas"): when something happened, not the film "Friday"."""
+    """Tokens ``i:j`` are one day, month, season or holiday after a word that makes it a date ("on Friday",
+    "last October", "every Christmas"), or both in lowercase ("last summer"): when something happened, not
+    the film "Friday"."""
+    if j - i == 2 and tokens[i].key in CALENDAR_LEADS and tokens[i + 1].key in CALENDAR_WORDS:
+        return tokens[i].raw.islower()  # "read it last summer" (typed "Last Summer": maybe the title)
     return j - i == 1 and tokens[i].key in CALENDAR_WORDS and i > 0 and tokens[i - 1].key in CALENDAR_LEADS
 
 

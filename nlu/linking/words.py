@@ -336,7 +336,7 @@ CHAT_ACRONYMS = frozenset(
 
 CALENDAR_WORDS = frozenset(
     """monday tuesday wednesday thursday friday saturday sunday january february march april may june july
-    august september october november december christmas easter halloween""".split()
+    august september october november december christmas easter halloween summer winter autumn""".split()
 )
 
 CALENDAR_LEADS = frozenset(

@@ -109,8 +109,8 @@ class WorkResolver:
             if lead in WORK_OF_LEADS:
                 end = i - 1
             else:  # "Help! is my favourite Beatles song", "Fargo has always been my favourite Coen brothers film"
-                if not {t.key for t in tokens[max(0, i - 2) : i]} & SUPERLATIVES:
-                    continue
+                if not {t.key for t in tokens[max(0, i - 2) : i]} & SUPERLATIVES or span[3] == "fuzzy":
+                    continue  # (a person read into other words, "my favourite electronic act", says nothing)
                 end = next((k for k in range(1, i) if is_verb(tokens, k)), 0)
                 if end == 0 or not any(s[1] <= end for s in out if s is not span) and not tokens[0].raw[:1].isupper():
                     continue
@@ -261,6 +261,8 @@ class WorkResolver:
             follower = starts.get(j + 1)
             if follower is not None and self._kind_word(tokens, follower):
                 follower = None  # "agatha christie's mysteries": her works of a genre, no title: she is rated
+            if follower is not None and follower[3] == "fuzzy" and not self._theirs(span, follower):
+                follower = None  # "Hans Zimmer's scores": a word like a title of someone else's, no work of theirs
             if follower is None or not any(self.kb.is_item(q) for q in follower[2]):
                 k = j + 2 if tokens[j + 1].key == "the" and j + 2 < len(tokens) else j + 1  # "Atwood's The Testaments"
                 after = tokens[k]
@@ -277,6 +279,15 @@ class WorkResolver:
                 out = [s for s in out if s is not span]
                 out.append(Span(span[0], span[1], named, SAYS_WHICH))
         return out
+
+    def _theirs(self, person: Span, work: Span) -> bool:
+        """Some candidate of ``work`` is credited to a person ``person`` may name."""
+        people = {q for q in person[2] if PERSON_ROLES.intersection(self.kb.roles(q))}
+        value_items = getattr(self.kb, "value_items", None)
+        if not people or value_items is None:
+            return False
+        works = {w for p in people for _pid, w in value_items(p)}
+        return any(q in works or people.intersection(creators(self.kb, q)) for q in work[2])
 
     def _kind_word(self, tokens: list[Token], span: Span) -> bool:
         """A span of one lowercase word that may name a genre ("mysteries", "thrillers"): after a possessive

@@ -605,8 +605,7 @@ def test_fault_a_yes_no_question_is_reshown_as_yes_no(real_dm):
 # -- faults a third fresh tester found on the session's final code (session fresh3) -------------------
 
 
-@pytest.mark.xfail(strict=True, reason="fresh3: 'recommend me a book like dune' stores the book titled 'Like'")
-def test_fault_like_in_a_request_is_no_title(real_dm):
+def test_fault_like_in_a_request_is_no_title(real_dm):  # fresh3, fixed by issue 22-E ("like" that compares)
     chat = Chat(real_dm, "book")
     chat.say("recommend me a book like dune")
     assert "Q6547048" not in chat.profile()  # "Like", a book of the KB
