@@ -120,7 +120,7 @@ class Decider:
         focus, years, relation = context.focus, ranked.years, ranked.relation
         ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
         if kind != "ask" and not relation and len(cands) > 1:
-            if self._dominant(cands, scored):
+            if self._dominant(cands, scored) and not self._namesake_person(cands, namesakes):
                 ambiguous = False  # "I love Taylor Swift": the star, not her album of the same name
             elif self.context_pick(cands[0], focus, picked, years):
                 # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!", "the new X")
@@ -142,6 +142,7 @@ class Decider:
         if (
             kind == "fuzzy"
             and not ambiguous
+            and ranked.taken is None  # (a far better-known namesake is taken: "coltrane", issue 22-E)
             and all(v <= SIM_NAMESAKE + 1e-6 for v in scored.values())
             and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
         ):

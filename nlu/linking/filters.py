@@ -116,6 +116,8 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
     k = next((m for m in range(a + 1, limit) if is_verb(tokens, m)), 0)
     if k == 0 or j > k or any(boundary(text, tokens, m) for m in range(a + 1, k)):
         return False
+    if j < k and tokens[j].key == "as":
+        return False  # "Coltrane as a saxophonist is unmatched": the person in a role, not a word of a title
     if j < k and tokens[j].key in MODIFIER_LEADS:
         k = j  # "ember from the winter nights soundtrack is a bop": what follows "from" tells where it is from
     keys = [t.key for t in tokens[a:k]]

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, opinion_typo, trim
+from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, name_slot, opinion_typo, trim
 from nlu.linking.tokens import Token, block_keys, boundary
 from nlu.linking.values import (
     FUZZY_CUTOFF,
@@ -78,6 +78,9 @@ this ``fuzz.ratio`` or more."""
 MIN_SUBSTITUTION_CHARS = 6
 """A word of at least this many letters with one letter typed wrong, or two letters swapped, is a typo
 whatever its ratio ("beyonse" -> "Beyoncé": 85.7, "coldpaly" -> "Coldplay": 87.5, under :data:`FUZZY_CUTOFF`)."""
+
+PLURAL_COPULAS = frozenset("are were r re".split())
+"""A listed subject before these is two names ("Chopin and Debussy are my favourites")."""
 
 MAX_FUZZY_LOOKUPS = 24
 """Fuzzy look-ups per message; keeps a pathological message (1,000 capitalised words) in bounds."""
@@ -241,6 +244,8 @@ class FuzzyMatcher:
                         (tokens[a].raw[:1].isupper() and not lone_everyday)
                         or (a == i and b == j and (not lone_everyday or after_verb))
                         or (a > 0 and tokens[a - 1].key == "by")
+                        # where a name is expected: "also scorsese is a genius" (issue 22-E)
+                        or (b - a == 1 and not lone_everyday and name_slot(text, tokens, a, b) is not None)
                     )
                     if lone_everyday and not partial:
                         k = m  # a word spelled right is no typo of a title ("a great Bond" is not "Bound")
@@ -281,6 +286,12 @@ class FuzzyMatcher:
                     j += 1
                 if j > i:
                     cuts = [j] + [k for k in range(j - 1, i, -1) if tokens[k].key in SPAN_STOP][:MAX_CUTS]
+                    typed = next(
+                        (k for k in range(v + 1, i - 1) if tokens[k].key == "the" and tokens[k + 1].key in TYPE_WORDS),
+                        None,
+                    )
+                    if _chunk == 0 and typed is not None:
+                        spans.append((typed, j, [j]))  # "i loved the book theif": the type word may be the title's
                     spans.append((i, j, cuts))
                     # "loved the hobit and the lord of the rigns": each listed title on its own too
                     spans += [(k + 1, j, [j]) for k in range(i + 1, j - 1) if tokens[k].key == "and"][:MAX_CUTS]
@@ -303,11 +314,19 @@ class FuzzyMatcher:
         # tarkovsky is a genius"
         starts = [m for m in range(1, n) if boundary(text, tokens, m) or tokens[m - 1].key in SUBJECT_LEADS]
         for a in [0, *starts]:
+            joints: list[int] = []  # "Chopin and Debussy are ...": the names of a listed subject (issue 22-E)
             for k in range(a + 1, min(n, a + MAX_SUBJECT_TOKENS + 1)):
+                if tokens[k].key in ("and", "or") and k > a and not joints and not boundary(text, tokens, k):
+                    joints.append(k)
+                    continue
                 if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
                     break
                 if is_verb(tokens, k) and not boundary(text, tokens, k):  # (not the possessive of "kiedis's memoir")
-                    if not any(boundary(text, tokens, m) for m in range(a + 1, k)):
+                    if joints and (tokens[k].key not in PLURAL_COPULAS or k == joints[0] + 1):
+                        break  # (a singular verb: one title, "love and monsters was ...", as before)
+                    if joints:
+                        spans += [(a, joints[0], [joints[0]]), (joints[0] + 1, k, [k])]
+                    elif not any(boundary(text, tokens, m) for m in range(a + 1, k)):
                         # a possessive splits the owner from the work: "Faulkner's As I Lay Dying is brilliant"
                         poss = next((m for m in range(a + 1, k) if _possessive(text, tokens, m)), None)
                         spans += [(a, k, [k])] if poss is None else [(a, poss, [poss]), (poss + 1, k, [k])]

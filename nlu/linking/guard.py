@@ -135,8 +135,8 @@ class SpanGuard:
         if words[0] == "like" and i > 0 and tokens[i - 1].key in COMPARED_HEADS and not quoted:
             if not tokens[i].raw[:1].isupper():
                 return False  # "recommend me a book like that", "something like the martian": no "Like That"
-        if all(w.isdigit() for w in content):
-            return quoted or typed  # "2012", "300": only "the movie 300" or quoted
+        if all(w.isdigit() for w in content):  # "2012", "300": only "the movie 300", quoted, or liked ("i loved 1984")
+            return quoted or typed or name_slot(text, tokens, i, j, ends) in ("object", "list", "comma")
         if (
             i > 0
             and tokens[i - 1].key in COPULAS
@@ -297,6 +297,9 @@ class SpanGuard:
         only function words: a title-like run of them that is the subject of a verb or listed with a
         name ("numb and in the end are still perfect songs")."""
         letters = sum(len(w) for w in content)
+        if slot == "fan" and len(content) == 1:  # "a huge bts fan": short names (acronyms) too, no everyday word
+            genre = any("P136" in self.kb.roles(q) for q in hit)  # "a big pop fan"
+            return letters >= 2 and content[0] not in stop_words() and (genre or not is_everyday(content[0]))
         if content[0] == "i" and len(content) < 3:
             return False  # the pronoun, always capitalised: "I've had X on repeat" names no "I've ..."
         if len(content) == 1:

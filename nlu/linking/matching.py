@@ -28,7 +28,7 @@ from collections.abc import Iterable
 
 from nlu.linking.guard import SpanGuard
 from nlu.linking.tokens import SKELETON_DROP, Token, boundary, skeleton_key
-from nlu.linking.values import MAX_SKELETON_SPAN, SIM_LABEL, SIM_TITLE_WORD, Span
+from nlu.linking.values import MAX_SKELETON_SPAN, SIM_LABEL, SIM_TITLE_WORD, SIM_VARIANT, Span
 from nlu.linking.words import (
     CLAUSE_STOP,
     DEMONSTRATIVES,
@@ -38,6 +38,7 @@ from nlu.linking.words import (
     is_everyday,
     stop_words,
 )
+from nlu.linking.works import number_words
 from nlu.name_index import NameIndex
 
 
@@ -61,8 +62,10 @@ class SpanMatcher:
         keys = [t.key for t in tokens]
         for i, tok in enumerate(tokens):
             longest = self._names.max_len(tok.key)
-            for n in range(min(longest, len(tokens) - i), 0, -1):
+            for n in range(max(min(longest, len(tokens) - i), 1 if tok.key.isdigit() else 0), 0, -1):
                 hit = self._names.exact(tuple(keys[i : i + n]))
+                if n == 1 and tok.key.isdigit():
+                    hit = self._number_title(tok.key, hit)  # "1984": "Nineteen Eighty-Four" too (issue 22-E)
                 if hit is None:
                     continue
                 ends = {f[1] for f in found}
@@ -91,6 +94,18 @@ class SpanMatcher:
         if j - i != 1 or not tokens[i].raw.islower() or not is_everyday(tokens[i].key):
             return False
         return any(a <= i and j <= b and b - a >= 3 for a, b in refused)
+
+    def _number_title(self, digits: str, hit: dict[str, float] | None) -> dict[str, float] | None:
+        """The entities named by a number typed in digits, with those whose name spells it in words
+        ("1984" -> "Nineteen Eighty-Four", similarity ``SIM_VARIANT``)."""
+        words = number_words(digits)
+        spelled = self._names.exact(words) if words else None
+        if not spelled:
+            return hit
+        merged = dict(hit or {})
+        for qid, sim in spelled.items():
+            merged[qid] = max(merged.get(qid, 0.0), min(sim, SIM_VARIANT))
+        return merged
 
     def _genre_only(self, span: Span) -> bool:
         kb = self._guard.kb

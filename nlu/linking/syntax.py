@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Container, Sequence
 from functools import lru_cache
 
@@ -132,7 +133,8 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
       brilliant, thinking fast and slow too");
     - ``list``: it follows "and" right after a name matched (``ends``: "californication and under the
       bridge"); ``comma``: a comma ("heat, ronin");
-    - ``topic``: it opens the message and "i loved" follows ("the giver i loved though").
+    - ``topic``: it opens the message and "i loved" follows ("the giver i loved though");
+    - ``fan``: "fan" follows it ("a huge bts fan", issue 22-E).
     """
     n = len(tokens)
     ends_object = j == n or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP | CHAT_ACRONYMS
@@ -142,6 +144,8 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
         pair = (tokens[k - 1].key, lead) if k > 0 else ("", lead)
         if lead in LIKE_VERBS or lead in NAME_LEADS or pair in LEAD_PAIRS or (lead == "more" and k <= 4):
             return "object"
+    if j < n and tokens[j].key in FAN_NOUNS and not boundary(text, tokens, j) and i > 0:
+        return "fan"  # "i'm a huge bts fan": what the fan is a fan of (issue 22-E)
     a, b = i, j  # the span's clause
     while a > 0 and not boundary(text, tokens, a):
         a -= 1
@@ -152,8 +156,8 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
         return "alone"  # (a clause of its own is an addition only with "too" ...: not "By the way, ...")
     if i > 0 and tokens[i - 1].key == "and" and i - 1 in ends:
         return "list"
-    if i in ends and text[tokens[i - 1].end : tokens[i].start].strip() == "," and tokens[i].key not in PREPOSITIONS:
-        return "comma"  # "heat, ronin and collateral" (not ", for the record": a phrase of its own)
+    if i in ends and listing_gap(text[tokens[i - 1].end : tokens[i].start]) and tokens[i].key not in PREPOSITIONS:
+        return "comma"  # "heat, ronin and collateral", "jaws 🔥 e.t. 🔥" (not ", for the record": a phrase of its own)
     opens = (
         i == 0
         or boundary(text, tokens, i)
@@ -173,6 +177,23 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
     if i == 0 and j + 1 < n and tokens[j].key in SUBJECT_PRONOUNS and tokens[j + 1].key in LIKE_VERBS:
         return "topic"
     return None
+
+
+FAN_NOUNS = frozenset("fan fans stan".split())
+"""Nouns after the name they are fans of ("a huge bts fan")."""
+
+
+def listing_gap(gap: str) -> bool:
+    """The characters between two tokens list names: a comma, or emoji only ("jaws 🔥 e.t. 🔥 ...", issue 22-E;
+    a name's own closing "." may come first: "e.t. 🔥")."""
+    gap = gap.strip().lstrip(".").strip()
+    if gap == ",":
+        return True
+    return bool(gap) and all(unicodedata.category(c) in EMOJI_CATEGORIES or c.isspace() for c in gap)
+
+
+EMOJI_CATEGORIES = frozenset({"So", "Sk", "Cf", "Mn"})
+"""Unicode categories of emoji and their modifiers (symbols, skin tones, joiners, variation selectors)."""
 
 
 def subject_title(tokens: list[Token], i: int, j: int, content: Sequence[str]) -> bool:

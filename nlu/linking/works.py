@@ -13,6 +13,7 @@ title; the persons say which of a title's namesakes is meant, :mod:`nlu.linking.
 - "PERSON's TITLE" ("Spielberg's Hook", "Radiohead's OK Computer");
 - "ARTIST TITLE" with TITLE one of the artist's works, however weak its words alone ("radiohead ok
   computer 🔥");
+- "TITLE, the PERSON one" ("emma, the jane austen one"): the person says which (issue 22-E);
 - "TITLE by A and B": both say which ("Under Pressure by Queen and David Bowie"); "X and Y are my
   favourite Austen novels": the works listed before are theirs too.
 
@@ -45,6 +46,9 @@ from nlu.linking.values import (
 from nlu.linking.words import APOSTROPHES, CLAUSE_STOP, LIKE_VERBS, SUPERLATIVES, WORK_OF_LEADS, stop_words
 from nlu.name_index import NameIndex
 
+ONE_WORDS = frozenset("one version film movie book novel song album record".split())
+"""Words that end "the PERSON one" ("the jane austen one", "the Nolan film")."""
+
 _UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
 
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -56,7 +60,7 @@ def _two_digits(n: int) -> list[str]:
     return [_TENS[n // 10]] + ([_UNITS[n % 10]] if n % 10 else [])
 
 
-def _number_words(token: str) -> tuple[str, ...] | None:
+def number_words(token: str) -> tuple[str, ...] | None:
     """A number as title words: "1984" -> ("nineteen", "eighty", "four"), "2001" -> ("two",
     "thousand", "one"), "7" -> ("seven"); None for other tokens or numbers over 9999."""
     if not token.isdigit() or len(token) > 4:
@@ -101,6 +105,7 @@ class WorkResolver:
         person is rated only when named on their own; a second person after "and" says which work
         too); nothing found: unchanged."""
         out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
+        out = self._the_person_one(tokens, out)
         for span in spans:
             i = span[0]
             if span not in out or i < 2:
@@ -280,6 +285,22 @@ class WorkResolver:
                 out.append(Span(span[0], span[1], named, SAYS_WHICH))
         return out
 
+    def _the_person_one(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "TITLE, the PERSON one" ("emma, the jane austen one", "Solaris (the Tarkovsky film)"): after a title
+        named before it, the person only says which reading is meant (issue 22-E); no opinion of them."""
+        out = list(spans)
+        for span in spans:
+            i, j = span[0], span[1]
+            if i < 2 or j >= len(tokens) or tokens[j].key not in ONE_WORDS or tokens[i - 1].key != "the":
+                continue
+            if span[3] == SAYS_WHICH or not any(s[1] <= i - 1 for s in spans if s is not span):
+                continue  # (no title before: "not the rihanna one" is for the dialog to read)
+            people = {q: v for q, v in span[2].items() if PERSON_ROLES.intersection(self.kb.roles(q))}
+            if people:
+                out = [s for s in out if s is not span]
+                out.append(Span(i, j, people, SAYS_WHICH))
+        return out
+
     def _theirs(self, person: Span, work: Span) -> bool:
         """Some candidate of ``work`` is credited to a person ``person`` may name."""
         people = {q for q in person[2] if PERSON_ROLES.intersection(self.kb.roles(q))}
@@ -321,7 +342,7 @@ class WorkResolver:
             if keys[a] == "and":
                 continue  # a list joint opens no title (its skeleton drops it: "and Persuasion" = "Persuasion")
             typed = tuple(keys[a:by])
-            spelled = tuple(w for t in typed for w in (_number_words(t) or (t,)))
+            spelled = tuple(w for t in typed for w in (number_words(t) or (t,)))
             hits: dict[str, float] = {}
             for qid, variants in names.items():
                 for variant in variants:

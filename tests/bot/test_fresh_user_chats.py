@@ -416,8 +416,7 @@ def test_fault_the_best_known_book_series_with_a_typo(real_dm):
     assert "couldn't find" not in reply.text
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: 'i loved 1984' (Nineteen Eighty-Four): 'I couldn't find that'")
-def test_fault_a_title_made_of_digits(real_dm):
+def test_fault_a_title_made_of_digits(real_dm):  # fresh2, fixed by issue 22-E (a number names its title in words)
     chat = Chat(real_dm, "book")
     chat.say("i loved 1984")
     assert chat.profile() == {"Q208460": "+"}

@@ -113,3 +113,109 @@ def test_book_words_that_are_no_titles(books, text, expected):
 def test_a_word_of_a_refused_name_is_no_name_of_its_own(books):
     """The guard reads "house of sand" as everyday words; its "house" is then no genre or title either."""
     assert "house" not in [label.casefold() for label in labels(books, "never made it through house of sand")]
+
+
+# ---------------------------------------------------------------- persons by surname, nickname, in a role
+MOVIES = (
+    Entry("Q50", "Stanley Kubrick", roles=("P57",), pop=40, description="American director"),
+    Entry("Q51", "Vivian Kubrick", roles=("P161",), pop=3, description="actress"),
+    Entry("Q52", "Keira", item=True, pop=0, description="film"),
+    Entry("Q53", "Keira Knightley", roles=("P161",), pop=35, description="English actress"),
+    Entry("Q54", "Spielberg", item=True, pop=20, description="2017 documentary film"),
+    Entry("Q55", "Steven Spielberg", roles=("P57",), pop=30, description="American director"),
+    Entry("Q56", "Guillermo del Toro", roles=("P57",), pop=30, description="Mexican director"),
+    Entry("Q57", "Pan's Labyrinth", item=True, pop=30, description="2006 film"),
+    Entry("Q60", "Solaris", item=True, pop=20, year=1972, description="1972 film"),
+    Entry("Q61", "Solaris", item=True, pop=20, year=2002, description="2002 film"),
+    Entry("Q62", "Andrei Tarkovsky", roles=("P57",), pop=25, description="Soviet director"),
+    Entry("Q63", "Steven Soderbergh", roles=("P57",), pop=25, description="American director"),
+)
+MOVIE_WORKS = {"Q60": (("P57", "Q62"),), "Q61": (("P57", "Q63"),), "Q57": (("P57", "Q56"),)}
+
+JAZZ = (
+    Entry("Q70", "Charlie Parker", roles=("P175",), pop=15, description="American saxophonist"),
+    Entry("Q71", "Ray Parker", roles=("P175",), pop=2, description="American guitarist"),
+    Entry("Q72", "Wolfgang Amadeus Mozart", roles=("P175",), pop=20, description="composer"),
+    Entry("Q73", "Joseph Haydn", roles=("P175",), pop=12, description="composer"),
+)
+
+NOVELS = (
+    Entry("Q80", "Wonder", item=True, pop=1, description="2012 novel"),
+    Entry("Q81", "Stevie Wonder", roles=("P50",), pop=12, description="American musician"),
+)
+
+
+@pytest.fixture(scope="module")
+def movies():
+    return EntityLinker(_KB(MOVIES, domain="movie", works=MOVIE_WORKS))
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "qid", "asked"),
+    [
+        ("movie", "honestly kubrick is a legend", "Q50", False),  # far better known than his namesake
+        ("movie", "pride and prejudice too, keira is stunning", "Q53", False),  # not the film "Keira"
+        ("movie", "Spielberg is the king of blockbusters", "Q54", True),  # the film as known: asked
+        ("movie", "del toro is a visionary", "Q56", False),  # a surname opening with a particle
+        ("music", "Parker as a saxophonist is unmatched", "Q70", False),  # the person in a role, no title word
+        ("book", "Wonder made me cry, loved it", "Q80", True),  # an English word titling a work: no star taken
+    ],
+)
+def test_a_person_by_a_surname_or_nickname(movies, domain, text, qid, asked):
+    linker = {
+        "movie": movies,
+        "music": EntityLinker(_KB(JAZZ)),
+        "book": EntityLinker(_KB(NOVELS, domain="book")),
+    }[domain]
+    mentions = linker.link(text)
+    mention = next(m for m in mentions if m.candidates[0].qid == qid or qid in {c.qid for c in m.candidates})
+    assert mention.ambiguous is asked
+    if not asked:
+        assert mention.candidates[0].qid == qid
+
+
+def test_a_listed_subject_names_each_person():
+    linker = EntityLinker(_KB(JAZZ))
+    found = {c.qid for m in linker.link("Mozart and Haydn are my favourites") for c in m.candidates[:1]}
+    assert {"Q72", "Q73"} <= found
+
+
+def test_the_person_one_says_which_work(movies):
+    """ "TITLE, the PERSON one": the person says which reading, and is no opinion of their own."""
+    mentions = movies.link("i liked solaris, the andrei tarkovsky one")
+    assert [m.candidates[0].qid for m in mentions] == ["Q60"]
+    assert not mentions[0].ambiguous
+
+
+# ---------------------------------------------------------------- typos, numbers, lists, series, fans
+FILMS = (
+    Entry("Q90", "Alien", item=True, pop=40, description="1979 film"),
+    Entry("Q91", "E.T. the Extra-Terrestrial", item=True, pop=40, description="1982 film", aliases=("E.T.",)),
+    Entry("Q92", "Blade Runner", item=True, pop=40, description="1982 film"),
+    Entry("Q93", "Thirteen", item=True, pop=10, description="2003 film"),
+)
+SERIES = (
+    Entry("Q100", "Percy Jackson and the Lightning Thief", item=True, pop=2, description="novel"),
+    Entry("Q101", "Percy Jackson and the Sea of Monsters", item=True, pop=2, description="novel"),
+    Entry("Q102", "The Song of Achilles", item=True, pop=2, description="novel"),
+    Entry("Q103", "Madeline Miller", roles=("P50",), pop=5, description="American novelist"),
+)
+BANDS = (Entry("Q110", "TXT", roles=("P175",), pop=10, description="South Korean boy band"),)
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "qids"),
+    [
+        ("movie", "alien 🔥 e.t. 🔥 blade runner 😴", ["Q90", "Q91", "Q92"]),  # emoji list the names
+        ("movie", "i loved 13, such a raw film", ["Q93"]),  # a number typed in digits, the title in words
+        ("movie", "in 13 minutes i was asleep", []),  # a number where no title is expected
+        ("book", "the lightning thief was so fun", ["Q100"]),  # a series work by its subtitle
+        ("book", "and sea of monstres too", ["Q101"]),  # ... typo'd
+        ("book", "i loved the song of achiles", ["Q102"]),  # the type word is the title's
+        ("music", "i'm a huge txt fan", ["Q110"]),  # the name a fan is a fan of, however short
+    ],
+)
+def test_names_typed_as_people_type_them(domain, text, qids):
+    entries = {"movie": FILMS, "book": SERIES, "music": BANDS}[domain]
+    linker = EntityLinker(_KB(entries, domain=domain))
+    assert [m.candidates[0].qid for m in linker.link(text)] == qids
