@@ -60,6 +60,12 @@ NOTABLE_QUANTILE = 0.9
 same-named items with no edge at all without a question (:meth:`Decider._dominant`)."""
 
 
+DOMAIN_CREATORS = {"movie": frozenset({"P57"}), "book": frozenset({"P50"}), "music": frozenset({"P175"})}
+"""The makers of each domain's works: director, author, performer."""
+
+DATE_PREPOSITIONS = frozenset("in since from until till by around during of back".split())
+"""Words before a year that say when something happened, not which work ("i saw heat in 2010")."""
+
 KNOWN_QUANTILE = 0.8
 """A fuzzy match whose typed words are all English spelled right (:func:`spelled_right`) is kept only for an
 entity more popular than this share of its domain's items (:meth:`Decider._known`)."""
@@ -137,7 +143,7 @@ class Decider:
                 # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
                 ambiguous = ambiguous or self._namesake_person(cands, namesakes)
         taken = ranked.taken
-        if kind == "ask" and taken is not None and taken.reason == "credit" and cands[0].qid == taken.qid:
+        if kind == "ask" and taken is not None and taken.reason in ("credit", "history") and cands[0].qid == taken.qid:
             ambiguous = False  # "heat" after "i love michael mann": a person the dialog named says which (issue 22-D)
         if (
             kind == "fuzzy"
@@ -151,12 +157,17 @@ class Decider:
             ends = {s.end for s in context.spans if s.end <= i}
             if not self._known(cands[0].qid) or predicate_of_a_name(text, tokens, i, ends):
                 return Decision.DROP  # "right now", "cup of tea", "teardrop is hypnotic": English, no typo'd title
+        if kind != "ref" and not relation and self._another_year(tokens, i, j, cands, ranked.years, context.covered):
+            return Decision.DROP  # "smile, the 2022 horror one": the KB's Smile is of another year, not the one meant
         if kind != "ref" and not relation and fragment(text, tokens, i, j, context.spans, context.explained):
             return Decision.DROP  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
         if kind in ("exact", "fuzzy") and not relation and subject_fragment(text, tokens, i, j):
             return Decision.DROP  # "Clair" of "Clair de lune is the most beautiful piece" (not in the KB)
         if kind == "exact" and not relation and not ambiguous and not self.context_pick(cands[0], focus, picked, years):
             ambiguous = dangling(text, tokens, i, j, context.covered)
+        if kind in ("exact", "fuzzy") and not relation and (ranked.taken is None or not ranked.taken.cue):
+            if self._another_creators(cands, scored, self._named_persons(context)):
+                return Decision.DROP  # the one meant is a work the KB lacks: its opinion moves to no namesake
         return Decision.ASK if ambiguous else Decision.LINK
 
     def guessed(self, ranked: Ranked, context: LinkContext) -> bool:
@@ -218,6 +229,59 @@ class Decider:
             return False
         rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
         return all(c.is_item and self.kb.popularity(c.qid) == 0 for c in rivals)
+
+    def _another_year(
+        self,
+        tokens: list[Token],
+        i: int,
+        j: int,
+        cands: Sequence[Candidate],
+        years: AbstractSet[int],
+        covered: AbstractSet[int] = frozenset(),
+    ) -> bool:
+        """A year typed next to the name ("X (2022)", "X, the 2022 one", "the 2016 X") and every candidate a
+        work of a known other year: the work meant is one the KB lacks (issue 22-E)."""
+        near = range(max(0, i - 2), min(len(tokens), j + 4))
+        if not years or not any(
+            tokens[k].key.isdigit()
+            and len(tokens[k].key) == 4
+            and not (k > 0 and tokens[k - 1].key in DATE_PREPOSITIONS)  # "i saw heat in 2010": when, not which
+            for k in near
+            if not i <= k < j and k not in covered  # (a title of digits is no year: "1984, animal farm")
+        ):
+            return False
+        dated = [entity_year(self.kb, c.qid) if c.is_item else None for c in cands]
+        return all(y is not None and y not in years for y in dated)
+
+    def _named_persons(self, context: LinkContext) -> set[str]:
+        """The persons the message names as persons: not the person readings of a span that may also name a
+        work ("Oliver Twist and David Copperfield": the novel, not the magician)."""
+        persons = set()
+        for person in context.people:
+            spans = [s for s in context.spans if person in s.scored]
+            if all(all(PERSON_ROLES.intersection(self.kb.roles(q)) for q in s.scored) for s in spans):
+                persons.add(person)
+        return persons
+
+    def _another_creators(self, cands: Sequence[Candidate], scored: dict[str, float], people: AbstractSet[str]) -> bool:
+        """The message names a maker of the domain's works (performer, author, director) credited with none of
+        the readings, each of which another maker of that kind made and none well known ("phoebe bridgers is
+        incredible, kyoto especially": the KB's "Kyoto" is Skrillex's): the one meant is a work the KB lacks
+        (issue 22-E)."""
+        roles = DOMAIN_CREATORS.get(getattr(self.kb, "domain", ""), frozenset())
+        makers = {p for p in people if p not in scored and roles.intersection(self.kb.roles(p))}
+        readings = [c for c in cands if c.is_item]
+        item_values = getattr(self.kb, "item_values", None)
+        if not makers or not readings or len(readings) < len(cands) or item_values is None:
+            return False
+        for c in readings:
+            if self.kb.popularity(c.qid) >= DOMINANT_MIN_POPULARITY:
+                return False  # a well-known work is likelier named for itself ("Tom Hanks and Forrest Gump but
+                # not Steven Spielberg": a list of likes)
+            made_by = {v for pid, v in item_values(c.qid) if pid in roles}
+            if not made_by or makers & {v for pid, v in item_values(c.qid) if pid in PERSON_ROLES}:
+                return False  # (credited to a maker named in any role: "Prince" writing "Purple Rain")
+        return True
 
     def _known(self, qid: str) -> bool:
         """The entity is better known than :data:`KNOWN_QUANTILE` of the domain's items (16 for films, 1 for

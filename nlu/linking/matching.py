@@ -28,7 +28,7 @@ from collections.abc import Iterable
 
 from nlu.linking.guard import SpanGuard
 from nlu.linking.tokens import SKELETON_DROP, Token, boundary, skeleton_key
-from nlu.linking.values import MAX_SKELETON_SPAN, SIM_LABEL, SIM_TITLE_WORD, SIM_VARIANT, Span
+from nlu.linking.values import MAX_SKELETON_SPAN, PERSON_ROLES, SIM_ALIAS, SIM_LABEL, SIM_TITLE_WORD, SIM_VARIANT, Span
 from nlu.linking.words import (
     CLAUSE_STOP,
     DEMONSTRATIVES,
@@ -66,6 +66,8 @@ class SpanMatcher:
                 hit = self._names.exact(tuple(keys[i : i + n]))
                 if n == 1 and tok.key.isdigit():
                     hit = self._number_title(tok.key, hit)  # "1984": "Nineteen Eighty-Four" too (issue 22-E)
+                elif n > 1 and keys[i] == "the" and hit is not None:
+                    hit = self._with_the_band(tuple(keys[i + 1 : i + n]), hit)
                 if hit is None:
                     continue
                 ends = {f[1] for f in found}
@@ -94,6 +96,18 @@ class SpanMatcher:
         if j - i != 1 or not tokens[i].raw.islower() or not is_everyday(tokens[i].key):
             return False
         return any(a <= i and j <= b and b - a >= 3 for a, b in refused)
+
+    def _with_the_band(self, rest: tuple[str, ...], hit: dict[str, float]) -> dict[str, float]:
+        """A name typed with "the" before a band's or artist's own name ("the Red Hot Chili Peppers"): the
+        band too (similarity ``SIM_ALIAS``), beside the work so titled (their eponymous album; issue 22-E)."""
+        kb = self._guard.kb
+        bands = {q: v for q, v in (self._names.exact(rest) or {}).items() if PERSON_ROLES.intersection(kb.roles(q))}
+        if not bands:
+            return hit
+        merged = dict(hit)
+        for qid, sim in bands.items():  # (as their own name: "the Chili Peppers" is what people call them)
+            merged[qid] = max(merged.get(qid, 0.0), min(sim, SIM_ALIAS))
+        return merged
 
     def _number_title(self, digits: str, hit: dict[str, float] | None) -> dict[str, float] | None:
         """The entities named by a number typed in digits, with those whose name spells it in words

@@ -156,17 +156,23 @@ class CandidateRanker:
             cands = self.artist_first(cands, scored, words, prior=prior)
         taken = None
         words = tuple(t.key for t in tokens[i:j])
-        famous = self.famous_namesake(cands, scored, namesakes, words) if relation is None and not singled else None
+        ids = {c.qid for c in cands}
+        said = (set(typed) | {context.focus}) & ids  # the message's punctuation or the item on screen
+        famous = None
+        if relation is None and not singled.intersection(ids):
+            famous = self.famous_namesake(cands, scored, namesakes, words)
         if famous is not None:  # "keanu is goated", "scorsese is a genius": the star, said so (issue 22-E)
             cands = _first(cands, famous)
             taken = Taken(famous, "popularity", False)
-        elif relation is None and len(cands) > 1 and not singled.intersection(c.qid for c in cands) and not dated:
+        elif relation is None and len(cands) > 1 and not said and not dated:
             # "the new Lion King", "Drive" (2011), "Joker" (2019): unless the dialog or the message said which
             taken = self._namesakes.take(tokens, text, i, j, cands, scored, context, kind_hint)
+            if taken is not None and singled.intersection(ids) and not (taken.cue and taken.reason != "history"):
+                taken = None  # the dialog's earlier mention says which, unless the words do ("the original X")
             if taken is not None:
                 cands = _first(cands, taken.qid)
                 if taken.cue:
-                    picked = picked | {QID(taken.qid)}
+                    picked = (picked - ids) | {QID(taken.qid)}
         return Ranked(span, i, cands, scored, namesakes, picked, kind_hint, relation is not None, taken, years)
 
     def rank(

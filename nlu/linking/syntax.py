@@ -139,11 +139,15 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
     n = len(tokens)
     ends_object = j == n or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP | CHAT_ACRONYMS
     k = i - 1 if i > 0 and tokens[i - 1].key != "the" else i - 2
-    if k >= 0 and not boundary(text, tokens, k + 1) and ends_object:
+    if k >= 0 and not boundary(text, tokens, k + 1):
         lead = tokens[k].key
         pair = (tokens[k - 1].key, lead) if k > 0 else ("", lead)
-        if lead in LIKE_VERBS or lead in NAME_LEADS or pair in LEAD_PAIRS or (lead == "more" and k <= 4):
+        if ends_object and (
+            lead in LIKE_VERBS or lead in NAME_LEADS or pair in LEAD_PAIRS or (lead == "more" and k <= 4)
+        ):
             return "object"
+        if pair in LEAD_PAIRS and j < n and tokens[j].key in COPULAS:
+            return "object"  # "the johnny cash cover of hurt is even better": the pair's object, then its verb
     if j < n and tokens[j].key in FAN_NOUNS and not boundary(text, tokens, j) and i > 0:
         return "fan"  # "i'm a huge bts fan": what the fan is a fan of (issue 22-E)
     a, b = i, j  # the span's clause

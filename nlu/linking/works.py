@@ -13,7 +13,8 @@ title; the persons say which of a title's namesakes is meant, :mod:`nlu.linking.
 - "PERSON's TITLE" ("Spielberg's Hook", "Radiohead's OK Computer");
 - "ARTIST TITLE" with TITLE one of the artist's works, however weak its words alone ("radiohead ok
   computer 🔥");
-- "TITLE, the PERSON one" ("emma, the jane austen one"): the person says which (issue 22-E);
+- "TITLE, the PERSON one" ("emma, the jane austen one") and "the PERSON cover of TITLE": the person says
+  which (issue 22-E);
 - "TITLE by A and B": both say which ("Under Pressure by Queen and David Bowie"); "X and Y are my
   favourite Austen novels": the works listed before are theirs too.
 
@@ -43,8 +44,15 @@ from nlu.linking.values import (
     creators,
     credited,
 )
-from nlu.linking.words import APOSTROPHES, CLAUSE_STOP, LIKE_VERBS, SUPERLATIVES, WORK_OF_LEADS, stop_words
+from nlu.linking.words import APOSTROPHES, CLAUSE_STOP, COVER_WORDS, LIKE_VERBS, SUPERLATIVES, WORK_OF_LEADS, stop_words
 from nlu.name_index import NameIndex
+
+
+def credits_of(kb: Any, qid: str) -> set[str]:
+    """The persons credited with an item in any role (performer, author, director, cast ...)."""
+    item_values = getattr(kb, "item_values", None)
+    return set() if item_values is None else {v for pid, v in item_values(qid) if pid in PERSON_ROLES}
+
 
 ONE_WORDS = frozenset("one version film movie book novel song album record".split())
 """Words that end "the PERSON one" ("the jane austen one", "the Nolan film")."""
@@ -106,6 +114,8 @@ class WorkResolver:
         too); nothing found: unchanged."""
         out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
         out = self._the_person_one(tokens, out)
+        out = self._cover_of(tokens, out)
+        out = self._by_someone_unknown(text, tokens, out)
         for span in spans:
             i = span[0]
             if span not in out or i < 2:
@@ -144,6 +154,11 @@ class WorkResolver:
                     for q, v in found[1].items()
                     if not credited(self.kb, q, SOLE_CREATORS) or named.intersection(creators(self.kb, q))
                 }
+                # a namesake credited to no one is likelier theirs than one another artist performs ("Rehab by
+                # Amy Winehouse", her song without a credit in the KB, not Rihanna's; issue 22-E)
+                uncredited = {q: v for q, v in kept.items() if not credited(self.kb, q)}
+                if uncredited and len(uncredited) < len(kept):
+                    kept = uncredited
                 found = (found[0], kept) if kept else None
             if found is None and lead in ("with", "from"):
                 if span[3] == "fuzzy" and any(s[1] == end for s in out):
@@ -190,6 +205,11 @@ class WorkResolver:
             and self.kb.is_item(q)
             and (named is None or not credited(self.kb, q, SOLE_CREATORS) or named.intersection(creators(self.kb, q)))
         }
+        if named is not None and readings:
+            # a reading performed or made by someone else gives way to one credited to no one (issue 22-E)
+            others_credit = {q for q in readings if credited(self.kb, q) and not named & credits_of(self.kb, q)}
+            if len(others_credit) < len(readings) + len(works):
+                readings = {q: v for q, v in readings.items() if q not in others_credit}
         return {**works, **readings} if readings else works
 
     def _co_credited(self, text: str, tokens: list[Token], j: int, spans: list[Span]) -> list[Span]:
@@ -299,6 +319,43 @@ class WorkResolver:
             if people:
                 out = [s for s in out if s is not span]
                 out.append(Span(i, j, people, SAYS_WHICH))
+        return out
+
+    def _by_someone_unknown(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """A title read only as a typo of another ("yellowface" as "Yellow Face") and credited "by" someone the KB
+        does not know ("by rf kuang", no first or last name of a person it has): a work the KB lacks, no typo
+        of one it has (issue 22-E)."""
+        starts = {s[0] for s in spans}
+        out = []
+        for span in spans:
+            j = span[1]
+            unknown_maker = (
+                j + 1 < len(tokens)
+                and tokens[j].key == "by"
+                and not boundary(text, tokens, j)
+                and j + 1 not in starts
+                and tokens[j + 1].key not in stop_words()
+                and not self._names.namesakes(tokens[j + 1].key)  # ("the shinning by king": a surname it knows)
+            )
+            if not (span[3] == "fuzzy" and unknown_maker):
+                out.append(span)
+        return out
+
+    def _cover_of(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "the PERSON cover of TITLE" ("the johnny cash cover of hurt", "Jeff Buckley's version of X"): the
+        person says which recording of the title is meant (issue 22-E); the title is rated, not the person."""
+        out = list(spans)
+        for span in spans:
+            j = span[1]
+            k = j + 1 if j < len(tokens) and tokens[j].key == "s" else j  # "Buckley's version of"
+            if k + 1 >= len(tokens) or tokens[k].key not in COVER_WORDS or tokens[k + 1].key != "of":
+                continue
+            if span[3] == SAYS_WHICH:
+                continue  # (the title after "of" may be one the KB lacks: the person still only says which)
+            people = {q: v for q, v in span[2].items() if PERSON_ROLES.intersection(self.kb.roles(q))}
+            if people:
+                out = [s for s in out if s is not span]
+                out.append(Span(span[0], span[1], people, SAYS_WHICH))
         return out
 
     def _theirs(self, person: Span, work: Span) -> bool:

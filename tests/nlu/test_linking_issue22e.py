@@ -219,3 +219,95 @@ def test_names_typed_as_people_type_them(domain, text, qids):
     entries = {"movie": FILMS, "book": SERIES, "music": BANDS}[domain]
     linker = EntityLinker(_KB(entries, domain=domain))
     assert [m.candidates[0].qid for m in linker.link(text)] == qids
+
+
+# ---------------------------------------------------------------- which reading: years, cues, credits
+REMAKES = (
+    Entry("Q130", "Total Recall", item=True, pop=30, year=1990, description="1990 film"),
+    Entry("Q131", "Total Recall", item=True, pop=20, year=2012, description="2012 film"),
+    Entry("Q132", "Smile", item=True, pop=2, year=2009, description="2009 film"),
+    Entry("Q133", "soundtrack", roles=("P136",), pop=5, description="genre"),
+    Entry("Q134", "Alien", item=True, pop=40, year=1979, description="1979 film"),
+)
+RECORDS = (
+    Entry("Q120", "Valerie", item=True, pop=4, description="song"),
+    Entry("Q121", "The Zutons", roles=("P175",), pop=5, description="English band"),
+    Entry("Q122", "Valerie", item=True, pop=1, description="song"),
+    Entry("Q123", "Amy Winehouse", roles=("P175",), pop=30, description="English singer"),
+    Entry("Q124", "Foo Fighters", roles=("P175",), pop=40, description="American rock band"),
+    Entry("Q125", "The Foo Fighters", item=True, pop=2, description="album"),
+    Entry("Q126", "Nina Simone", roles=("P175",), pop=30, description="American singer"),
+    Entry("Q127", "Feeling Good", item=True, pop=3, description="song"),
+)
+RECORD_WORKS = {"Q120": (("P175", "Q121"),), "Q125": (("P175", "Q124"),)}
+
+
+@pytest.fixture(scope="module")
+def remakes():
+    return EntityLinker(_KB(REMAKES, domain="movie"))
+
+
+@pytest.fixture(scope="module")
+def records():
+    return EntityLinker(_KB(RECORDS, works=RECORD_WORKS))
+
+
+@pytest.mark.parametrize(
+    ("text", "history", "qids"),
+    [
+        ("the total recall reboot was dull", (), ["Q131"]),  # a cue of age is no word of an unknown title
+        ("the original total recall is a classic", ("Q131",), ["Q130"]),  # the words beat the history
+        ("just saw smile, the 2022 horror one, so tense", (), []),  # another year: the one meant is not in the KB
+        ("i saw alien in 2010", (), ["Q134"]),  # a year of when, not of which
+        ("seen it, the soundtrack was great but the film dragged", (), []),  # a part of the work, not the genre
+        ("i love soundtracks", (), ["Q133"]),
+    ],
+)
+def test_which_reading_the_words_say(remakes, text, history, qids):
+    assert [m.candidates[0].qid for m in remakes.link(text, history=history)] == qids
+
+
+@pytest.mark.parametrize(
+    ("text", "qids"),
+    [
+        ("Valerie by Amy Winehouse is perfect", ["Q122"]),  # hers, uncredited in the KB, not the Zutons' song
+        ("i love the foo fighters", ["Q124"]),  # the band, said with "the", before its eponymous album
+        ("the nina simone cover of feeling good is better", ["Q127"]),  # the singer only says which recording
+    ],
+)
+def test_which_work_the_person_says(records, text, qids):
+    assert [m.candidates[0].qid for m in records.link(text)] == qids
+
+
+# ---------------------------------------------------------------- a work the KB lacks moves to no namesake
+SINGERS = (
+    Entry("Q140", "Lorde", roles=("P175",), pop=30, description="New Zealand singer"),
+    Entry("Q141", "Ribs", item=True, pop=2, description="song"),
+    Entry("Q142", "The Ribcages", roles=("P175",), pop=1, description="band"),
+    Entry("Q143", "Royals", item=True, pop=5, description="song"),
+    Entry("Q144", "Lorde and the Band", roles=("P175",), pop=3, description="band"),
+)
+SINGER_WORKS = {"Q141": (("P175", "Q142"),), "Q143": (("P175", "Q144"), ("P676", "Q140"))}
+AUTHORS = (
+    Entry("Q150", "Glass Wing", item=True, pop=0, description="novel"),
+    Entry("Q151", "The Shining", item=True, pop=5, description="novel"),
+    Entry("Q152", "Stephen King", roles=("P50",), pop=60, description="American author"),
+)
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "qids"),
+    [
+        ("music", "lorde is incredible, ribs especially", ["Q140"]),  # the KB's "Ribs" is another band's
+        ("music", "i'm a big fan of lorde, royals is perfect", ["Q140", "Q143"]),  # credited to her as its writer
+        ("book", "i loved glasswing by zq adams", []),  # a typo'd reading, by someone the KB does not know
+        ("book", "i loved the shinning by king", ["Q151"]),  # "king": a surname the KB knows
+    ],
+)
+def test_a_work_the_kb_lacks_moves_to_no_namesake(domain, text, qids):
+    linker = EntityLinker(
+        _KB(SINGERS, works=SINGER_WORKS)
+        if domain == "music"
+        else _KB(AUTHORS, domain="book", works={"Q151": (("P50", "Q152"),)})
+    )
+    assert [m.candidates[0].qid for m in linker.link(text)] == qids
