@@ -28,7 +28,7 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from enum import Enum
 from typing import Any
@@ -36,7 +36,7 @@ from typing import Any
 from nlu.linking.filters import dangling, fragment, subject_fragment
 from nlu.linking.scoring import Ranked
 from nlu.linking.syntax import emphasis, predicate_of_a_name
-from nlu.linking.tokens import Token
+from nlu.linking.tokens import Token, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
     DOMINANT_MIN_POPULARITY,
@@ -53,7 +53,8 @@ from nlu.linking.values import (
     entity_year,
     is_kind,
 )
-from nlu.linking.words import stop_words, zipf
+from nlu.linking.words import KIND_NOUNS, is_everyday, stop_words, zipf
+from nlu.name_index import NameIndex
 
 NOTABLE_QUANTILE = 0.9
 """An item more popular than this share of its domain's items, credited to a person, wins over
@@ -75,15 +76,28 @@ SPELLED_RIGHT_ZIPF = 3.0
 not "atack", "theif", "kno")."""
 
 
-def spelled_right(tokens: Sequence[Token]) -> bool:
+def _adjacent_kind(tokens: Sequence[Token], i: int, j: int) -> str | None:
+    """The kind a type noun right next to the name says ("the album X", "X album", "X the album"), or None."""
+    after = [t.key for t in tokens[j : j + 2]]
+    if after[:1] and after[0] in KIND_NOUNS:
+        return KIND_NOUNS[after[0]]
+    if after[:1] == ["the"] and len(after) == 2 and after[1] in KIND_NOUNS:
+        return KIND_NOUNS[after[1]]
+    return KIND_NOUNS.get(tokens[i - 1].key) if i > 0 else None
+
+
+def spelled_right(tokens: Sequence[Token], person_name: Callable[[str], bool] = lambda _w: False) -> bool:
     """Every token is a lowercase English word (a stop word or one of Zipf frequency
     :data:`SPELLED_RIGHT_ZIPF` or more): the words mean what they say unless a well-known name is
     typo'd so ("right now" is no typo of the film "Alright Now"; "the dark night" may be "The Dark Knight"),
     and never when said of a name before ("teardrop is hypnotic" is no typo of "Hypnotico"); capitals for
-    emphasis count as lowercase ("an ANTHEM")."""
+    emphasis count as lowercase ("an ANTHEM"). ``person_name``: a word that is a person's name, no English
+    ("j.m. rowling")."""
     stop = stop_words()
     return all(
-        (t.raw.islower() or emphasis(t)) and (t.key in stop or zipf(t.key) >= SPELLED_RIGHT_ZIPF) for t in tokens
+        (t.raw.islower() or emphasis(t))
+        and (t.key in stop or (zipf(t.key) >= SPELLED_RIGHT_ZIPF and not person_name(t.key)))
+        for t in tokens
     )
 
 
@@ -114,8 +128,9 @@ class Decider:
             when it has them).
     """
 
-    def __init__(self, kb: Any) -> None:
+    def __init__(self, kb: Any, names: NameIndex | None = None) -> None:
         self.kb = kb
+        self._names = names
         self._notable: float | None = None  # _notable_popularity, computed at its first use
         self._known_popularity: float | None = None  # _known, the same
 
@@ -126,7 +141,7 @@ class Decider:
         focus, years, relation = context.focus, ranked.years, ranked.relation
         ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
         if kind != "ask" and not relation and len(cands) > 1:
-            if self._dominant(cands, scored) and not self._namesake_person(cands, namesakes):
+            if self._dominant(cands, scored) and not self._surname_person(cands, namesakes, tokens[i:j]):
                 ambiguous = False  # "I love Taylor Swift": the star, not her album of the same name
             elif self.context_pick(cands[0], focus, picked, years):
                 # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!", "the new X")
@@ -153,10 +168,12 @@ class Decider:
             and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
         ):
             ambiguous = True  # "Oppenheimer was lit": only the surname of a little-known actor, asked
-        if kind == "fuzzy" and not relation and spelled_right(tokens[i:j]):
+        if kind == "fuzzy" and not relation and spelled_right(tokens[i:j], self._person_name):
             ends = {s.end for s in context.spans if s.end <= i}
             if not self._known(cands[0].qid) or predicate_of_a_name(text, tokens, i, ends):
                 return Decision.DROP  # "right now", "cup of tea", "teardrop is hypnotic": English, no typo'd title
+        if kind != "ref" and not relation and self._other_kind(cands, _adjacent_kind(tokens, i, j)):
+            return Decision.DROP  # "Back to Black the album": the KB has only the song, the album meant it lacks
         if kind != "ref" and not relation and self._another_year(tokens, i, j, cands, ranked.years, context.covered):
             return Decision.DROP  # "smile, the 2022 horror one": the KB's Smile is of another year, not the one meant
         if kind != "ref" and not relation and fragment(text, tokens, i, j, context.spans, context.explained):
@@ -182,6 +199,18 @@ class Decider:
         if ranked.taken is not None:
             return not ranked.taken.cue
         return cands[0].is_item and homonyms(cands, ranked.scored) >= 2
+
+    def _surname_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str], typed: Sequence[Token]) -> bool:
+        """:meth:`_namesake_person` by a last name ("Hitchcock": Alfred Hitchcock, as known as the film): asked,
+        whatever the popularity prior says; a first name ("Rebecca", "Pink" of Pink Floyd) is not (issue 22-E)."""
+        if len(typed) != 1 or not self._namesake_person(cands, namesakes):
+            return False
+        word = typed[0].key
+        top = self.kb.popularity(cands[0].qid)
+        return any(
+            c.qid in namesakes and self.kb.popularity(c.qid) >= top and name_key(c.label)[-1:] == (word,)
+            for c in cands[1:]
+        )
 
     def _namesake_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str]) -> bool:
         """A person whose first or last name the lone word is, at least as popular as the top candidate."""
@@ -253,14 +282,23 @@ class Decider:
         dated = [entity_year(self.kb, c.qid) if c.is_item else None for c in cands]
         return all(y is not None and y not in years for y in dated)
 
+    def _other_kind(self, cands: Sequence[Candidate], hint: str | None) -> bool:
+        """A type noun next to the name says "album" or "song" and every candidate is a work the KB knows to be
+        of the other kind (``kb.kind``): the work meant is one the KB lacks (issue 22-E)."""
+        kind_of = getattr(self.kb, "kind", None)
+        if hint not in ("album", "song") or kind_of is None:
+            return False
+        kinds = [kind_of(c.qid) if c.is_item else None for c in cands]
+        return all(k in ("album", "song") and k != hint for k in kinds)
+
     def _named_persons(self, context: LinkContext) -> set[str]:
         """The persons the message names as persons: not the person readings of a span that may also name a
         work ("Oliver Twist and David Copperfield": the novel, not the magician)."""
         persons = set()
         for person in context.people:
             spans = [s for s in context.spans if person in s.scored]
-            if all(all(PERSON_ROLES.intersection(self.kb.roles(q)) for q in s.scored) for s in spans):
-                persons.add(person)
+            if spans and all(all(PERSON_ROLES.intersection(self.kb.roles(q)) for q in s.scored) for s in spans):
+                persons.add(person)  # (one who only says which, "Hurt by Johnny Cash", has no span: no rating)
         return persons
 
     def _another_creators(self, cands: Sequence[Candidate], scored: dict[str, float], people: AbstractSet[str]) -> bool:
@@ -282,6 +320,10 @@ class Decider:
             if not made_by or makers & {v for pid, v in item_values(c.qid) if pid in PERSON_ROLES}:
                 return False  # (credited to a maker named in any role: "Prince" writing "Purple Rain")
         return True
+
+    def _person_name(self, word: str) -> bool:
+        """A first or last name of a person of the KB ("rowling"), not an everyday English word."""
+        return self._names is not None and not is_everyday(word) and bool(self._names.namesakes(word))
 
     def _known(self, qid: str) -> bool:
         """The entity is better known than :data:`KNOWN_QUANTILE` of the domain's items (16 for films, 1 for

@@ -291,8 +291,9 @@ class CandidateRanker:
             return None  # "Wonder made me cry": an English word that is a work's title, not Stevie Wonder
         pops = {c.qid: self.kb.popularity(c.qid) for c in cands}
         best = max(persons, key=lambda c: pops[c.qid])
-        if pops[best.qid] < FAMOUS_MIN_POPULARITY:
-            return None
+        named_work = any(c.is_item and scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands)
+        if pops[best.qid] < (DOMINANT_MIN_POPULARITY if named_work else FAMOUS_MIN_POPULARITY):
+            return None  # (over a work of that very name, only a star: "keanu", not "Paterson" of Bill Paterson)
         if all(pops[best.qid] >= DOMINANT_RATIO * pops[c.qid] for c in cands if c is not best):
             return best.qid
         return None

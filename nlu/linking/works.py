@@ -390,12 +390,16 @@ class WorkResolver:
         keys = [t.key for t in tokens]
         best: tuple[int, dict[str, float]] | None = None
         fallback: tuple[int, dict[str, float]] | None = None
+        verb_seen = False
         for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
             if a + 1 < by and boundary(text, tokens, a + 1):
                 break
             title_word = tokens[a].raw[:1].isupper() and not boundary(text, tokens, a)  # "Love Me Do by ..."
-            if not title_word and (keys[a] in LIKE_VERBS or is_verb(tokens, a)) or keys[a] in CLAUSE_STOP:
-                break  # (a possessive "s" is part of the title: "Butcher's Crossing by John Williams")
+            if keys[a] in CLAUSE_STOP:
+                break
+            if not title_word and (keys[a] in LIKE_VERBS or is_verb(tokens, a)):
+                # (a possessive "s" is part of the title: "Butcher's Crossing by John Williams")
+                verb_seen = True  # only the person's own titles go on past it: "crazy in love by beyonce"
             if keys[a] == "and":
                 continue  # a list joint opens no title (its skeleton drops it: "and Persuasion" = "Persuasion")
             typed = tuple(keys[a:by])
@@ -411,7 +415,7 @@ class WorkResolver:
                             hits[qid] = max(hits.get(qid, 0.0), FUZZY_SIM_FACTOR * ratio / 100.0)
             if hits:
                 best = (a, hits)
-            elif best is None and not own_only:
+            elif best is None and not own_only and not verb_seen:
                 indexed = {q: v for q, v in (self._names.exact(typed) or {}).items() if self.kb.is_item(q)}
                 capitalised = len(typed) > 1 and all(t.raw[:1].isupper() for t in tokens[a:by])
                 if indexed and (capitalised or not all(k in stop_words() for k in typed)):

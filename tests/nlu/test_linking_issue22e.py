@@ -311,3 +311,33 @@ def test_a_work_the_kb_lacks_moves_to_no_namesake(domain, text, qids):
         else _KB(AUTHORS, domain="book", works={"Q151": (("P50", "Q152"),)})
     )
     assert [m.candidates[0].qid for m in linker.link(text)] == qids
+
+
+ALBUMS = (
+    Entry("Q160", "Halo", item=True, pop=3, description="song"),
+    Entry("Q161", "Beyonce", roles=("P175",), pop=40, description="American singer"),
+    Entry("Q162", "Drunk in Love", item=True, pop=3, description="song"),
+    Entry("Q163", "Drunk in Love", item=True, pop=1, description="song"),
+    Entry("Q164", "Lemonade", item=True, pop=1, description="song"),
+)
+ALBUM_WORKS = {"Q162": (("P175", "Q161"),), "Q160": (("P175", "Q161"),)}
+
+
+class _Kinds(_KB):
+    """_KB whose items have a kind (``kb.kind``: "song" or "album"), as the music snapshot's."""
+
+    def kind(self, qid):
+        return "song" if self.is_item(qid) else None
+
+
+@pytest.mark.parametrize(
+    ("text", "qids"),
+    [
+        ("drunk in love by beyonce is my favourite song", ["Q162"]),  # a like-verb inside the person's title
+        ("Lemonade the album is perfect", []),  # the KB has only a song so named: the album it lacks
+        ("the song lemonade is fine", ["Q164"]),
+    ],
+)
+def test_works_by_title_and_kind(text, qids):
+    linker = EntityLinker(_Kinds(ALBUMS, works=ALBUM_WORKS))
+    assert [m.candidates[0].qid for m in linker.link(text)] == qids
