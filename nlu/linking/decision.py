@@ -36,7 +36,7 @@ from typing import Any
 from nlu.linking.filters import dangling, fragment, subject_fragment
 from nlu.linking.scoring import Ranked
 from nlu.linking.syntax import emphasis, predicate_of_a_name
-from nlu.linking.tokens import Token, name_key
+from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
     DOMINANT_MIN_POPULARITY,
@@ -53,7 +53,15 @@ from nlu.linking.values import (
     entity_year,
     is_kind,
 )
-from nlu.linking.words import KIND_NOUNS, is_everyday, stop_words, zipf
+from nlu.linking.words import (
+    KIND_NOUNS,
+    LIKE_VERBS,
+    ROLE_OR_TYPE_WORDS,
+    common_words,
+    is_everyday,
+    stop_words,
+    zipf,
+)
 from nlu.name_index import NameIndex
 
 NOTABLE_QUANTILE = 0.9
@@ -75,6 +83,29 @@ SPELLED_RIGHT_ZIPF = 3.0
 """``wordfreq`` Zipf frequency from which a typed word is an English word spelled right ("right", "summer";
 not "atack", "theif", "kno")."""
 
+PREDICATE_ZIPF = 3.0
+"""... and, said of a name before ("teardrop is hypnotic": "hypnotic", 3.1), from this frequency."""
+
+
+def _another_first_name(
+    text: str,
+    tokens: list[Token],
+    i: int,
+    cands: Sequence[Candidate],
+    scored: dict[str, float],
+    covered: AbstractSet[int],
+) -> bool:
+    """The span names persons by their last name only (a particle surname: "de sica") right after another word
+    of the name that is none of theirs ("christian de sica"): a namesake the KB lacks (issue 22-E)."""
+    if i == 0 or i - 1 in covered or boundary(text, tokens, i) or not cands:
+        return False
+    if not all(math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE) for c in cands):
+        return False
+    before = tokens[i - 1].key
+    if before in common_words() or before in LIKE_VERBS or before in ROLE_OR_TYPE_WORDS or not before.isalpha():
+        return False
+    return not any(before in name_key(c.label) for c in cands)
+
 
 def _adjacent_kind(tokens: Sequence[Token], i: int, j: int) -> str | None:
     """The kind a type noun right next to the name says ("the album X", "X album", "X the album"), or None."""
@@ -86,7 +117,9 @@ def _adjacent_kind(tokens: Sequence[Token], i: int, j: int) -> str | None:
     return KIND_NOUNS.get(tokens[i - 1].key) if i > 0 else None
 
 
-def spelled_right(tokens: Sequence[Token], person_name: Callable[[str], bool] = lambda _w: False) -> bool:
+def spelled_right(
+    tokens: Sequence[Token], person_name: Callable[[str], bool] = lambda _w: False, min_zipf: float = SPELLED_RIGHT_ZIPF
+) -> bool:
     """Every token is a lowercase English word (a stop word or one of Zipf frequency
     :data:`SPELLED_RIGHT_ZIPF` or more): the words mean what they say unless a well-known name is
     typo'd so ("right now" is no typo of the film "Alright Now"; "the dark night" may be "The Dark Knight"),
@@ -95,8 +128,7 @@ def spelled_right(tokens: Sequence[Token], person_name: Callable[[str], bool] = 
     ("j.m. rowling")."""
     stop = stop_words()
     return all(
-        (t.raw.islower() or emphasis(t))
-        and (t.key in stop or (zipf(t.key) >= SPELLED_RIGHT_ZIPF and not person_name(t.key)))
+        (t.raw.islower() or emphasis(t)) and (t.key in stop or (zipf(t.key) >= min_zipf and not person_name(t.key)))
         for t in tokens
     )
 
@@ -168,10 +200,13 @@ class Decider:
             and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
         ):
             ambiguous = True  # "Oppenheimer was lit": only the surname of a little-known actor, asked
-        if kind == "fuzzy" and not relation and spelled_right(tokens[i:j], self._person_name):
+        if kind == "fuzzy" and not relation and spelled_right(tokens[i:j], self._person_name, PREDICATE_ZIPF):
             ends = {s.end for s in context.spans if s.end <= i}
-            if not self._known(cands[0].qid) or predicate_of_a_name(text, tokens, i, ends):
+            english = spelled_right(tokens[i:j], self._person_name)
+            if (english and not self._known(cands[0].qid)) or predicate_of_a_name(text, tokens, i, ends):
                 return Decision.DROP  # "right now", "cup of tea", "teardrop is hypnotic": English, no typo'd title
+        if kind == "exact" and not relation and _another_first_name(text, tokens, i, cands, scored, context.covered):
+            return Decision.DROP  # "christian de sica": not Vittorio De Sica, a De Sica the KB lacks
         if kind != "ref" and not relation and self._other_kind(cands, _adjacent_kind(tokens, i, j)):
             return Decision.DROP  # "Back to Black the album": the KB has only the song, the album meant it lacks
         if kind != "ref" and not relation and self._another_year(tokens, i, j, cands, ranked.years, context.covered):

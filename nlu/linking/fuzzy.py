@@ -48,6 +48,7 @@ from nlu.linking.words import (
     APOSTROPHES,
     ASPECT_WORDS,
     CLAUSE_STOP,
+    COPULAS,
     LIKE_VERBS,
     OBJECT_LEAD,
     PREDICATES,
@@ -126,6 +127,17 @@ def _possessive(text: str, tokens: Sequence[Token], m: int) -> bool:
     return tokens[m].key == "s" and m > 0 and text[tokens[m - 1].end : tokens[m].start] in APOSTROPHES
 
 
+def _up_to_copula(text: str, tokens: list[Token], a: int, k: int) -> list[tuple[int, int, list[int]]]:
+    """The subject up to a copula after the first verb, when the title holds a verb ("do i wanna kno is my fav":
+    "wanna" is the title's, "is" the clause's; issue 22-E)."""
+    for m in range(k + 1, min(len(tokens), a + MAX_SUBJECT_TOKENS + 1)):
+        if boundary(text, tokens, m) or tokens[m].key in CLAUSE_STOP:
+            return []
+        if tokens[m].key in COPULAS and tokens[m].key != "s":
+            return [(a, m, [m])]
+    return []
+
+
 def _another_word(query: str, name: str) -> bool:
     """One typed English word and a name of one other English word (articles aside), neither the other's
     plural: a word spelled right, no typo ("bleach" is not "Breach" nor "The Beach"; "jaw" may be "Jaws")."""
@@ -190,6 +202,10 @@ class FuzzyMatcher:
             whole: Span | None = None
             for end in cuts:
                 a, b = trim(tokens, i, end, common)
+                # the function words trimmed may open the title: "do i wanna kno" is "Do I Wanna Know?" (issue 22-E)
+                opened = a > i and b == end and all(tokens[k].key in common for k in range(i, a))
+                if opened and b - a < 2 <= b - i:
+                    a = i
                 within = [s for s in inside if a <= s[0] and s[1] <= b]
                 if b - a < 2 or b - a > MAX_WHOLE_SPAN_TOKENS or (within and max(s[1] - s[0] for s in within) >= b - a):
                     continue
@@ -208,6 +224,10 @@ class FuzzyMatcher:
                 if all(tokens[k].key in common or tokens[k].key in ASPECT_WORDS for k in range(a, b)):
                     continue  # "the acting was great": a part of the work, no typo'd title ("The Atoning")
                 scored = lookup(tokens[a:b], allow_partial=False)
+                if opened and a > i:
+                    untrimmed = lookup(tokens[i:b], allow_partial=False)
+                    if untrimmed and max(untrimmed.values()) > max(scored.values(), default=0.0):
+                        a, scored = i, untrimmed
                 need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
                 if scored and max(scored.values()) >= FUZZY_SIM_FACTOR * need / 100.0 * SIM_VARIANT:
                     whole = Span(a, b, scored, "fuzzy")
@@ -330,6 +350,8 @@ class FuzzyMatcher:
                         # a possessive splits the owner from the work: "Faulkner's As I Lay Dying is brilliant"
                         poss = next((m for m in range(a + 1, k) if _possessive(text, tokens, m)), None)
                         spans += [(a, k, [k])] if poss is None else [(a, poss, [poss]), (poss + 1, k, [k])]
+                        if poss is None and tokens[k].key not in COPULAS:
+                            spans += _up_to_copula(text, tokens, a, k)
                     break
         i = 1
         while i < n:
@@ -370,7 +392,10 @@ class FuzzyMatcher:
         hi = math.ceil(len(query) * (200 - cutoff) / cutoff)
         stop = stop_words()
         # names are sorted by length, so each block's positions are too: the index slices the length window
-        ids = self._names.fuzzy_window(lo, hi, block_keys(query, stop))
+        keys = block_keys(query, stop)
+        if len(span) >= 2 and sum(t.key not in stop for t in span) <= 1:
+            keys |= block_keys(query, frozenset())  # "all of mee": a title of function words is blocked on them
+        ids = self._names.fuzzy_window(lo, hi, keys)
         if ids:
             names = self._names
             choices = [names.fuzzy_name(pos) for pos in ids]

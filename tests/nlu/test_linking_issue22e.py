@@ -341,3 +341,15 @@ class _Kinds(_KB):
 def test_works_by_title_and_kind(text, qids):
     linker = EntityLinker(_Kinds(ALBUMS, works=ALBUM_WORKS))
     assert [m.candidates[0].qid for m in linker.link(text)] == qids
+
+
+def test_a_typo_in_a_title_of_function_words():
+    """A title of function words only is still found when typo'd, its opening words kept (issue 22-E)."""
+    linker = EntityLinker(_KB((Entry("Q170", "Do You Wanna Dance", item=True, pop=5, description="song"),)))
+    assert [m.candidates[0].qid for m in linker.link("the ramones rule, do you wanna danse is my fav")] == ["Q170"]
+
+
+def test_a_surname_after_another_first_name_is_a_namesake_the_kb_lacks(movies):
+    """ "maria del toro": not Guillermo del Toro, whose surname alone is still his ("del toro is a visionary")."""
+    assert movies.link("i really like maria del toro") == ()
+    assert [m.candidates[0].qid for m in movies.link("i really like del toro")] == ["Q56"]
