@@ -343,7 +343,8 @@ class IndexBuilder:
         """Index the works of a series titled "<HERO> and the <SUBTITLE>" by their subtitle ("Harry Potter and
         the Prisoner of Azkaban" as "prisoner of azkaban" and "the prisoner of azkaban"; "Indiana Jones and the
         Last Crusade" as "last crusade"), when two or more items share the hero: people name them so. Similarity
-        :data:`SIM_SUBTITLE`; a subtitle that already names something is left to it."""
+        :data:`SIM_SUBTITLE`; a subtitle that already names something is left to it. The hero alone, when it
+        names nothing else, reads every work of the series (:data:`SIM_MAIN_TITLE`: "harry potter" asks which)."""
         series: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
         for qid in labels:
             if not self.kb.is_item(qid):
@@ -353,9 +354,12 @@ class IndexBuilder:
                 if key[k] == "and" and key[k + 1] == "the":
                     series[key[:k]].append((qid, key[k + 2 :]))
                     break
-        for works in series.values():
+        for hero, works in series.items():
             if len({q for q, _rest in works}) < 2:
                 continue
+            if hero not in index and sum(len(t) for t in hero) >= MIN_STRONG_CHARS:
+                for qid, _rest in works:  # "harry potter": the series' works, to ask which (no item has that name)
+                    self._add(index, tuple(sys.intern(t) for t in hero), qid, SIM_MAIN_TITLE)
             for qid, rest in works:
                 if sum(len(t) for t in rest if t not in SKELETON_DROP) < MIN_SERIES_SUBTITLE_CHARS:
                     continue

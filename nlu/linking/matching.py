@@ -112,7 +112,7 @@ class SpanMatcher:
     def _number_title(self, digits: str, hit: dict[str, float] | None) -> dict[str, float] | None:
         """The entities named by a number typed in digits, with those whose name spells it in words
         ("1984" -> "Nineteen Eighty-Four", similarity ``SIM_VARIANT``)."""
-        words = number_words(digits)
+        words = number_words(digits) if digits == str(int(digits)) else None  # "007" is no "Seven"
         spelled = self._names.exact(words) if words else None
         if not spelled:
             return hit

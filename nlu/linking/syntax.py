@@ -296,8 +296,10 @@ def trim(tokens: list[Token], a: int, b: int, common: frozenset[str]) -> tuple[i
         a += 1  # (a possessive "s" opens no name: "agatha christie's mysteries")
     while a < b and tokens[a].key == "the" and (b - a == 1 or tokens[a + 1].key in stop):
         a += 1
-    while b > a and (tokens[b - 1].key in stop or tokens[b - 1].key in TYPE_WORDS):
-        b -= 1
+    while b > a and (
+        tokens[b - 1].key in stop or tokens[b - 1].key in TYPE_WORDS or tokens[b - 1].key in CHAT_ACRONYMS
+    ):
+        b -= 1  # (a chat abbreviation closing the clause is no word of the title: "the shining tbh", issue 22-E)
     return a, b
 
 

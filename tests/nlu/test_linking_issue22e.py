@@ -193,6 +193,7 @@ FILMS = (
     Entry("Q91", "E.T. the Extra-Terrestrial", item=True, pop=40, description="1982 film", aliases=("E.T.",)),
     Entry("Q92", "Blade Runner", item=True, pop=40, description="1982 film"),
     Entry("Q93", "Thirteen", item=True, pop=10, description="2003 film"),
+    Entry("Q94", "Seven", item=True, pop=30, description="1995 film"),
 )
 SERIES = (
     Entry("Q100", "Percy Jackson and the Lightning Thief", item=True, pop=2, description="novel"),
@@ -209,6 +210,8 @@ BANDS = (Entry("Q110", "TXT", roles=("P175",), pop=10, description="South Korean
         ("movie", "alien 🔥 e.t. 🔥 blade runner 😴", ["Q90", "Q91", "Q92"]),  # emoji list the names
         ("movie", "i loved 13, such a raw film", ["Q93"]),  # a number typed in digits, the title in words
         ("movie", "in 13 minutes i was asleep", []),  # a number where no title is expected
+        ("movie", "i like 007", []),  # a code, no number spelled in words ("Seven")
+        ("book", "i loved the song of achilles tbh", ["Q102"]),  # a chat abbreviation is no word of the title
         ("book", "the lightning thief was so fun", ["Q100"]),  # a series work by its subtitle
         ("book", "and sea of monstres too", ["Q101"]),  # ... typo'd
         ("book", "i loved the song of achiles", ["Q102"]),  # the type word is the title's
@@ -353,3 +356,9 @@ def test_a_surname_after_another_first_name_is_a_namesake_the_kb_lacks(movies):
     """ "maria del toro": not Guillermo del Toro, whose surname alone is still his ("del toro is a visionary")."""
     assert movies.link("i really like maria del toro") == ()
     assert [m.candidates[0].qid for m in movies.link("i really like del toro")] == ["Q56"]
+
+
+def test_a_series_by_its_heros_name_asks_which():
+    linker = EntityLinker(_KB(SERIES, domain="book"))
+    (mention,) = linker.link("i loved percy jackson")
+    assert mention.ambiguous and {c.qid for c in mention.candidates} >= {"Q100", "Q101"}
