@@ -203,7 +203,12 @@ class FuzzyMatcher:
             for end in cuts:
                 a, b = trim(tokens, i, end, common)
                 # the function words trimmed may open the title: "do i wanna kno" is "Do I Wanna Know?" (issue 22-E)
-                opened = a > i and b == end and all(tokens[k].key in common for k in range(i, a))
+                opened = (
+                    a > i
+                    and b == end
+                    and all(tokens[k].key in common for k in range(i, a))
+                    and not any(s[0] < a for s in inside)  # (words the index names on their own stay so: "Only")
+                )
                 if opened and b - a < 2 <= b - i:
                     a = i
                 within = [s for s in inside if a <= s[0] and s[1] <= b]
