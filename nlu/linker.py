@@ -140,7 +140,7 @@ class EntityLinker:
         self._works = WorkResolver(kb, self._names)
         self._filter = SpanFilter(kb)
         self._ranker = CandidateRanker(kb, self._names, self._role_words)
-        self._decider = Decider(kb)
+        self._decider = Decider(kb, self._names)
         self.build_seconds = time.perf_counter() - started
         n_keys, n_entities, n_fuzzy = self._names.stats()
         logger.info(

@@ -28,14 +28,15 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from enum import Enum
 from typing import Any
 
 from nlu.linking.filters import dangling, fragment, subject_fragment
 from nlu.linking.scoring import Ranked
-from nlu.linking.tokens import Token
+from nlu.linking.syntax import emphasis, predicate_of_a_name
+from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
     DOMINANT_MIN_POPULARITY,
@@ -52,10 +53,84 @@ from nlu.linking.values import (
     entity_year,
     is_kind,
 )
+from nlu.linking.words import (
+    KIND_NOUNS,
+    LIKE_VERBS,
+    ROLE_OR_TYPE_WORDS,
+    common_words,
+    is_everyday,
+    stop_words,
+    zipf,
+)
+from nlu.name_index import NameIndex
 
 NOTABLE_QUANTILE = 0.9
 """An item more popular than this share of its domain's items, credited to a person, wins over
 same-named items with no edge at all without a question (:meth:`Decider._dominant`)."""
+
+
+DOMAIN_CREATORS = {"movie": frozenset({"P57"}), "book": frozenset({"P50"}), "music": frozenset({"P175"})}
+"""The makers of each domain's works: director, author, performer."""
+
+DATE_PREPOSITIONS = frozenset("in since from until till by around during of back".split())
+"""Words before a year that say when something happened, not which work ("i saw heat in 2010")."""
+
+KNOWN_QUANTILE = 0.8
+"""A fuzzy match whose typed words are all English spelled right (:func:`spelled_right`) is kept only for an
+entity more popular than this share of its domain's items (:meth:`Decider._known`)."""
+
+SPELLED_RIGHT_ZIPF = 3.0
+"""``wordfreq`` Zipf frequency from which a typed word is an English word spelled right ("right", "summer";
+not "atack", "theif", "kno")."""
+
+PREDICATE_ZIPF = 3.0
+"""... and, said of a name before ("teardrop is hypnotic": "hypnotic", 3.1), from this frequency."""
+
+
+def _another_first_name(
+    text: str,
+    tokens: list[Token],
+    i: int,
+    cands: Sequence[Candidate],
+    scored: dict[str, float],
+    covered: AbstractSet[int],
+) -> bool:
+    """The span names persons by their last name only (a particle surname: "de sica") right after another word
+    of the name that is none of theirs ("christian de sica"): a namesake the KB lacks (issue 22-E)."""
+    if i == 0 or i - 1 in covered or boundary(text, tokens, i) or not cands:
+        return False
+    if not all(math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE) for c in cands):
+        return False
+    before = tokens[i - 1].key
+    if before in common_words() or before in LIKE_VERBS or before in ROLE_OR_TYPE_WORDS or not before.isalpha():
+        return False
+    return not any(before in name_key(c.label) for c in cands)
+
+
+def _adjacent_kind(tokens: Sequence[Token], i: int, j: int) -> str | None:
+    """The kind a type noun right next to the name says ("the album X", "X album", "X the album"), or None."""
+    after = [t.key for t in tokens[j : j + 2]]
+    if after[:1] and after[0] in KIND_NOUNS:
+        return KIND_NOUNS[after[0]]
+    if after[:1] == ["the"] and len(after) == 2 and after[1] in KIND_NOUNS:
+        return KIND_NOUNS[after[1]]
+    return KIND_NOUNS.get(tokens[i - 1].key) if i > 0 else None
+
+
+def spelled_right(
+    tokens: Sequence[Token], person_name: Callable[[str], bool] = lambda _w: False, min_zipf: float = SPELLED_RIGHT_ZIPF
+) -> bool:
+    """Every token is a lowercase English word (a stop word or one of Zipf frequency
+    :data:`SPELLED_RIGHT_ZIPF` or more): the words mean what they say unless a well-known name is
+    typo'd so ("right now" is no typo of the film "Alright Now"; "the dark night" may be "The Dark Knight"),
+    and never when said of a name before ("teardrop is hypnotic" is no typo of "Hypnotico"); capitals for
+    emphasis count as lowercase ("an ANTHEM"). ``person_name``: a word that is a person's name, no English
+    ("j.m. rowling")."""
+    stop = stop_words()
+    return all(
+        (t.raw.islower() or emphasis(t)) and (t.key in stop or (zipf(t.key) >= min_zipf and not person_name(t.key)))
+        for t in tokens
+    )
 
 
 class Decision(Enum):
@@ -85,9 +160,11 @@ class Decider:
             when it has them).
     """
 
-    def __init__(self, kb: Any) -> None:
+    def __init__(self, kb: Any, names: NameIndex | None = None) -> None:
         self.kb = kb
+        self._names = names
         self._notable: float | None = None  # _notable_popularity, computed at its first use
+        self._known_popularity: float | None = None  # _known, the same
 
     def decide(self, text: str, tokens: list[Token], ranked: Ranked, context: LinkContext) -> Decision:
         """The decision on one ranked span of ``text`` (module docstring)."""
@@ -96,7 +173,7 @@ class Decider:
         focus, years, relation = context.focus, ranked.years, ranked.relation
         ambiguous = kind == "ask" or (len(cands) > 1 and cands[0].score - cands[1].score < AMBIGUITY_MARGIN)
         if kind != "ask" and not relation and len(cands) > 1:
-            if self._dominant(cands, scored):
+            if self._dominant(cands, scored) and not self._surname_person(cands, namesakes, tokens[i:j]):
                 ambiguous = False  # "I love Taylor Swift": the star, not her album of the same name
             elif self.context_pick(cands[0], focus, picked, years):
                 # the dialog or the message singles the top one out ("Inside Out (2011)", "Mother!", "the new X")
@@ -113,21 +190,36 @@ class Decider:
                 # popular as what it names ("I like Boccaccio": a novel and Giovanni Boccaccio)
                 ambiguous = ambiguous or self._namesake_person(cands, namesakes)
         taken = ranked.taken
-        if kind == "ask" and taken is not None and taken.reason == "credit" and cands[0].qid == taken.qid:
+        if kind == "ask" and taken is not None and taken.reason in ("credit", "history") and cands[0].qid == taken.qid:
             ambiguous = False  # "heat" after "i love michael mann": a person the dialog named says which (issue 22-D)
         if (
             kind == "fuzzy"
             and not ambiguous
+            and ranked.taken is None  # (a far better-known namesake is taken: "coltrane", issue 22-E)
             and all(v <= SIM_NAMESAKE + 1e-6 for v in scored.values())
             and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
         ):
             ambiguous = True  # "Oppenheimer was lit": only the surname of a little-known actor, asked
+        if kind == "fuzzy" and not relation and spelled_right(tokens[i:j], self._person_name, PREDICATE_ZIPF):
+            ends = {s.end for s in context.spans if s.end <= i}
+            english = spelled_right(tokens[i:j], self._person_name)
+            if (english and not self._known(cands[0].qid)) or predicate_of_a_name(text, tokens, i, ends):
+                return Decision.DROP  # "right now", "cup of tea", "teardrop is hypnotic": English, no typo'd title
+        if kind == "exact" and not relation and _another_first_name(text, tokens, i, cands, scored, context.covered):
+            return Decision.DROP  # "christian de sica": not Vittorio De Sica, a De Sica the KB lacks
+        if kind != "ref" and not relation and self._other_kind(cands, _adjacent_kind(tokens, i, j)):
+            return Decision.DROP  # "Back to Black the album": the KB has only the song, the album meant it lacks
+        if kind != "ref" and not relation and self._another_year(tokens, i, j, cands, ranked.years, context.covered):
+            return Decision.DROP  # "smile, the 2022 horror one": the KB's Smile is of another year, not the one meant
         if kind != "ref" and not relation and fragment(text, tokens, i, j, context.spans, context.explained):
             return Decision.DROP  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
         if kind in ("exact", "fuzzy") and not relation and subject_fragment(text, tokens, i, j):
             return Decision.DROP  # "Clair" of "Clair de lune is the most beautiful piece" (not in the KB)
         if kind == "exact" and not relation and not ambiguous and not self.context_pick(cands[0], focus, picked, years):
             ambiguous = dangling(text, tokens, i, j, context.covered)
+        if kind in ("exact", "fuzzy") and not relation and (ranked.taken is None or not ranked.taken.cue):
+            if self._another_creators(cands, scored, self._named_persons(context)):
+                return Decision.DROP  # the one meant is a work the KB lacks: its opinion moves to no namesake
         return Decision.ASK if ambiguous else Decision.LINK
 
     def guessed(self, ranked: Ranked, context: LinkContext) -> bool:
@@ -142,6 +234,18 @@ class Decider:
         if ranked.taken is not None:
             return not ranked.taken.cue
         return cands[0].is_item and homonyms(cands, ranked.scored) >= 2
+
+    def _surname_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str], typed: Sequence[Token]) -> bool:
+        """:meth:`_namesake_person` by a last name ("Hitchcock": Alfred Hitchcock, as known as the film): asked,
+        whatever the popularity prior says; a first name ("Rebecca", "Pink" of Pink Floyd) is not (issue 22-E)."""
+        if len(typed) != 1 or not self._namesake_person(cands, namesakes):
+            return False
+        word = typed[0].key
+        top = self.kb.popularity(cands[0].qid)
+        return any(
+            c.qid in namesakes and self.kb.popularity(c.qid) >= top and name_key(c.label)[-1:] == (word,)
+            for c in cands[1:]
+        )
 
     def _namesake_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str]) -> bool:
         """A person whose first or last name the lone word is, at least as popular as the top candidate."""
@@ -189,6 +293,83 @@ class Decider:
             return False
         rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
         return all(c.is_item and self.kb.popularity(c.qid) == 0 for c in rivals)
+
+    def _another_year(
+        self,
+        tokens: list[Token],
+        i: int,
+        j: int,
+        cands: Sequence[Candidate],
+        years: AbstractSet[int],
+        covered: AbstractSet[int] = frozenset(),
+    ) -> bool:
+        """A year typed next to the name ("X (2022)", "X, the 2022 one", "the 2016 X") and every candidate a
+        work of a known other year: the work meant is one the KB lacks (issue 22-E)."""
+        near = range(max(0, i - 2), min(len(tokens), j + 4))
+        if not years or not any(
+            tokens[k].key.isdigit()
+            and len(tokens[k].key) == 4
+            and not (k > 0 and tokens[k - 1].key in DATE_PREPOSITIONS)  # "i saw heat in 2010": when, not which
+            for k in near
+            if not i <= k < j and k not in covered  # (a title of digits is no year: "1984, animal farm")
+        ):
+            return False
+        dated = [entity_year(self.kb, c.qid) if c.is_item else None for c in cands]
+        return all(y is not None and y not in years for y in dated)
+
+    def _other_kind(self, cands: Sequence[Candidate], hint: str | None) -> bool:
+        """A type noun next to the name says "album" or "song" and every candidate is a work the KB knows to be
+        of the other kind (``kb.kind``): the work meant is one the KB lacks (issue 22-E)."""
+        kind_of = getattr(self.kb, "kind", None)
+        if hint not in ("album", "song") or kind_of is None:
+            return False
+        kinds = [kind_of(c.qid) if c.is_item else None for c in cands]
+        return all(k in ("album", "song") and k != hint for k in kinds)
+
+    def _named_persons(self, context: LinkContext) -> set[str]:
+        """The persons the message names as persons: not the person readings of a span that may also name a
+        work ("Oliver Twist and David Copperfield": the novel, not the magician)."""
+        persons = set()
+        for person in context.people:
+            spans = [s for s in context.spans if person in s.scored]
+            if spans and all(all(PERSON_ROLES.intersection(self.kb.roles(q)) for q in s.scored) for s in spans):
+                persons.add(person)  # (one who only says which, "Hurt by Johnny Cash", has no span: no rating)
+        return persons
+
+    def _another_creators(self, cands: Sequence[Candidate], scored: dict[str, float], people: AbstractSet[str]) -> bool:
+        """The message names a maker of the domain's works (performer, author, director) credited with none of
+        the readings, each of which another maker of that kind made and none well known ("phoebe bridgers is
+        incredible, kyoto especially": the KB's "Kyoto" is Skrillex's): the one meant is a work the KB lacks
+        (issue 22-E)."""
+        roles = DOMAIN_CREATORS.get(getattr(self.kb, "domain", ""), frozenset())
+        makers = {p for p in people if p not in scored and roles.intersection(self.kb.roles(p))}
+        readings = [c for c in cands if c.is_item]
+        item_values = getattr(self.kb, "item_values", None)
+        if not makers or not readings or len(readings) < len(cands) or item_values is None:
+            return False
+        for c in readings:
+            if self.kb.popularity(c.qid) >= DOMINANT_MIN_POPULARITY:
+                return False  # a well-known work is likelier named for itself ("Tom Hanks and Forrest Gump but
+                # not Steven Spielberg": a list of likes)
+            made_by = {v for pid, v in item_values(c.qid) if pid in roles}
+            if not made_by or makers & {v for pid, v in item_values(c.qid) if pid in PERSON_ROLES}:
+                return False  # (credited to a maker named in any role: "Prince" writing "Purple Rain")
+        return True
+
+    def _person_name(self, word: str) -> bool:
+        """A first or last name of a person of the KB ("rowling"), not an everyday English word."""
+        return self._names is not None and not is_everyday(word) and bool(self._names.namesakes(word))
+
+    def _known(self, qid: str) -> bool:
+        """The entity is better known than :data:`KNOWN_QUANTILE` of the domain's items (16 for films, 1 for
+        songs, 0 for books) or well known outright (``DOMINANT_MIN_POPULARITY``): a typo of its name is
+        likelier than the same words meaning what they say."""
+        if self._known_popularity is None:
+            items = getattr(self.kb, "items", ())
+            pops = sorted(self.kb.popularity(q) for q in items)
+            self._known_popularity = pops[int(KNOWN_QUANTILE * (len(pops) - 1))] if pops else math.inf
+        pop = self.kb.popularity(qid)
+        return pop > self._known_popularity or pop >= DOMINANT_MIN_POPULARITY
 
     def _notable_popularity(self) -> float:
         """The popularity above which an item is among the best-known tenth of the domain's items

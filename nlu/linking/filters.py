@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 from typing import Any
 
+from nlu.linking.namesakes import AFTER_CUES
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, calendar_word, is_verb, title_run
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import Span
@@ -23,6 +24,7 @@ from nlu.linking.words import (
     ASPECT_WORDS,
     CLAUSE_STOP,
     COPULAS,
+    COVER_WORDS,
     DESCRIPTOR_FILLERS,
     LIKE_VERBS,
     NOT_TITLE_OPENERS,
@@ -116,6 +118,10 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
     k = next((m for m in range(a + 1, limit) if is_verb(tokens, m)), 0)
     if k == 0 or j > k or any(boundary(text, tokens, m) for m in range(a + 1, k)):
         return False
+    if i >= 2 and tokens[i - 1].key == "of" and tokens[i - 2].key in COVER_WORDS:
+        return False  # "the johnny cash cover of hurt is ...": the recording of a title, which the subject names
+    if j < k and tokens[j].key == "as":
+        return False  # "Coltrane as a saxophonist is unmatched": the person in a role, not a word of a title
     if j < k and tokens[j].key in MODIFIER_LEADS:
         k = j  # "ember from the winter nights soundtrack is a bop": what follows "from" tells where it is from
     keys = [t.key for t in tokens[a:k]]
@@ -137,6 +143,7 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
             or t.key in TITLE_JOINERS
             or _part_or_kind(t.key)
             or t.key in SUBJECT_ADVERBS
+            or t.key in AFTER_CUES  # "the ghostbusters reboot was awful": which reading, no word of a title
             or t.key.endswith("ly")
             or not t.key.isalpha()
             or (is_everyday(t.key) and not (m == j == k - 1 and j - i == 1 and tokens[i].raw.islower()))
@@ -145,6 +152,9 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
         return True
     return False
 
+
+PART_DETERMINERS = frozenset("the its their his her".split())
+"""Words before a part of a work ("the soundtrack", "its score"): that work's, not the genre."""
 
 MODIFIER_LEADS = frozenset("from by with in on at for about".split())
 """Prepositions after a subject's name that open a modifier of it, no part of a title."""
@@ -191,6 +201,12 @@ class SpanFilter:
                 continue
             if i > 0 and tokens[i - 1].key == "for":
                 continue  # "for teens", "for kids": an audience
+            if i > 0 and tokens[i - 1].key in PART_DETERMINERS and _part_or_kind(tokens[span[1] - 1].key):
+                continue  # "the soundtrack was great": a part of the work talked about, not the genre (issue 22-E)
+            j = span[1]
+            if j < len(tokens) and tokens[j].key == "one" and "the" in {t.key for t in tokens[max(0, i - 3) : i]}:
+                if any(s[1] < i for s in spans if s is not span):
+                    continue  # "smile, the 2022 horror one": which of a title's readings, not the genre
             if i > 1 and tokens[i - 1].key == "s" and possessed:
                 continue  # "agatha christie's mysteries": the person's works, no opinion of the genre
             others = [s for s in spans if s is not span and not self._is_genre_span(s)]

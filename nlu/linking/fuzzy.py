@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, opinion_typo, trim
+from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, name_slot, opinion_typo, trim
 from nlu.linking.tokens import Token, block_keys, boundary
 from nlu.linking.values import (
     FUZZY_CUTOFF,
@@ -48,6 +48,7 @@ from nlu.linking.words import (
     APOSTROPHES,
     ASPECT_WORDS,
     CLAUSE_STOP,
+    COPULAS,
     LIKE_VERBS,
     OBJECT_LEAD,
     PREDICATES,
@@ -78,6 +79,9 @@ this ``fuzz.ratio`` or more."""
 MIN_SUBSTITUTION_CHARS = 6
 """A word of at least this many letters with one letter typed wrong, or two letters swapped, is a typo
 whatever its ratio ("beyonse" -> "Beyoncé": 85.7, "coldpaly" -> "Coldplay": 87.5, under :data:`FUZZY_CUTOFF`)."""
+
+PLURAL_COPULAS = frozenset("are were r re".split())
+"""A listed subject before these is two names ("Chopin and Debussy are my favourites")."""
 
 MAX_FUZZY_LOOKUPS = 24
 """Fuzzy look-ups per message; keeps a pathological message (1,000 capitalised words) in bounds."""
@@ -121,6 +125,17 @@ WORD_ZIPF = 3.0
 def _possessive(text: str, tokens: Sequence[Token], m: int) -> bool:
     """Token ``m`` is the "s" of a possessive ("Faulkner's")."""
     return tokens[m].key == "s" and m > 0 and text[tokens[m - 1].end : tokens[m].start] in APOSTROPHES
+
+
+def _up_to_copula(text: str, tokens: list[Token], a: int, k: int) -> list[tuple[int, int, list[int]]]:
+    """The subject up to a copula after the first verb, when the title holds a verb ("do i wanna kno is my fav":
+    "wanna" is the title's, "is" the clause's; issue 22-E)."""
+    for m in range(k + 1, min(len(tokens), a + MAX_SUBJECT_TOKENS + 1)):
+        if boundary(text, tokens, m) or tokens[m].key in CLAUSE_STOP:
+            return []
+        if tokens[m].key in COPULAS and tokens[m].key != "s":
+            return [(a, m, [m])]
+    return []
 
 
 def _another_word(query: str, name: str) -> bool:
@@ -187,6 +202,15 @@ class FuzzyMatcher:
             whole: Span | None = None
             for end in cuts:
                 a, b = trim(tokens, i, end, common)
+                # the function words trimmed may open the title: "do i wanna kno" is "Do I Wanna Know?" (issue 22-E)
+                opened = (
+                    a > i
+                    and b == end
+                    and all(tokens[k].key in common for k in range(i, a))
+                    and not any(s[0] < a for s in inside)  # (words the index names on their own stay so: "Only")
+                )
+                if opened and b - a < 2 <= b - i:
+                    a = i
                 within = [s for s in inside if a <= s[0] and s[1] <= b]
                 if b - a < 2 or b - a > MAX_WHOLE_SPAN_TOKENS or (within and max(s[1] - s[0] for s in within) >= b - a):
                     continue
@@ -205,6 +229,10 @@ class FuzzyMatcher:
                 if all(tokens[k].key in common or tokens[k].key in ASPECT_WORDS for k in range(a, b)):
                     continue  # "the acting was great": a part of the work, no typo'd title ("The Atoning")
                 scored = lookup(tokens[a:b], allow_partial=False)
+                if opened and a > i:
+                    untrimmed = lookup(tokens[i:b], allow_partial=False)
+                    if untrimmed and max(untrimmed.values()) > max(scored.values(), default=0.0):
+                        a, scored = i, untrimmed
                 need = FRAGMENTED_CUTOFF if pieces >= 2 else WHOLE_SPAN_CUTOFF
                 if scored and max(scored.values()) >= FUZZY_SIM_FACTOR * need / 100.0 * SIM_VARIANT:
                     whole = Span(a, b, scored, "fuzzy")
@@ -241,6 +269,8 @@ class FuzzyMatcher:
                         (tokens[a].raw[:1].isupper() and not lone_everyday)
                         or (a == i and b == j and (not lone_everyday or after_verb))
                         or (a > 0 and tokens[a - 1].key == "by")
+                        # where a name is expected: "also scorsese is a genius" (issue 22-E)
+                        or (b - a == 1 and not lone_everyday and name_slot(text, tokens, a, b) is not None)
                     )
                     if lone_everyday and not partial:
                         k = m  # a word spelled right is no typo of a title ("a great Bond" is not "Bound")
@@ -281,6 +311,12 @@ class FuzzyMatcher:
                     j += 1
                 if j > i:
                     cuts = [j] + [k for k in range(j - 1, i, -1) if tokens[k].key in SPAN_STOP][:MAX_CUTS]
+                    typed = next(
+                        (k for k in range(v + 1, i - 1) if tokens[k].key == "the" and tokens[k + 1].key in TYPE_WORDS),
+                        None,
+                    )
+                    if _chunk == 0 and typed is not None:
+                        spans.append((typed, j, [j]))  # "i loved the book theif": the type word may be the title's
                     spans.append((i, j, cuts))
                     # "loved the hobit and the lord of the rigns": each listed title on its own too
                     spans += [(k + 1, j, [j]) for k in range(i + 1, j - 1) if tokens[k].key == "and"][:MAX_CUTS]
@@ -303,14 +339,24 @@ class FuzzyMatcher:
         # tarkovsky is a genius"
         starts = [m for m in range(1, n) if boundary(text, tokens, m) or tokens[m - 1].key in SUBJECT_LEADS]
         for a in [0, *starts]:
+            joints: list[int] = []  # "Chopin and Debussy are ...": the names of a listed subject (issue 22-E)
             for k in range(a + 1, min(n, a + MAX_SUBJECT_TOKENS + 1)):
+                if tokens[k].key in ("and", "or") and k > a and not joints and not boundary(text, tokens, k):
+                    joints.append(k)
+                    continue
                 if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
                     break
                 if is_verb(tokens, k) and not boundary(text, tokens, k):  # (not the possessive of "kiedis's memoir")
-                    if not any(boundary(text, tokens, m) for m in range(a + 1, k)):
+                    if joints and (tokens[k].key not in PLURAL_COPULAS or k == joints[0] + 1):
+                        break  # (a singular verb: one title, "love and monsters was ...", as before)
+                    if joints:
+                        spans += [(a, joints[0], [joints[0]]), (joints[0] + 1, k, [k])]
+                    elif not any(boundary(text, tokens, m) for m in range(a + 1, k)):
                         # a possessive splits the owner from the work: "Faulkner's As I Lay Dying is brilliant"
                         poss = next((m for m in range(a + 1, k) if _possessive(text, tokens, m)), None)
                         spans += [(a, k, [k])] if poss is None else [(a, poss, [poss]), (poss + 1, k, [k])]
+                        if poss is None and tokens[k].key not in COPULAS:
+                            spans += _up_to_copula(text, tokens, a, k)
                     break
         i = 1
         while i < n:
@@ -351,7 +397,10 @@ class FuzzyMatcher:
         hi = math.ceil(len(query) * (200 - cutoff) / cutoff)
         stop = stop_words()
         # names are sorted by length, so each block's positions are too: the index slices the length window
-        ids = self._names.fuzzy_window(lo, hi, block_keys(query, stop))
+        keys = block_keys(query, stop)
+        if len(span) >= 2 and sum(t.key not in stop for t in span) <= 1:
+            keys |= block_keys(query, frozenset())  # "all of mee": a title of function words is blocked on them
+        ids = self._names.fuzzy_window(lo, hi, keys)
         if ids:
             names = self._names
             choices = [names.fuzzy_name(pos) for pos in ids]

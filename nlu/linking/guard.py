@@ -25,6 +25,11 @@ Never a title: the pronoun of a question ("Can You recommend ..."), an English w
 ("... is just noise"), the sentence's first word and a capitalised one with nothing else to show the
 message is not Title Cased ("Happy Holidays!"); an article and a common word typed in lowercase ("a thriller": not the alias "A Thriller"
 of a title). A genre word after a request's verb is the genre asked for ("i want a comedy", issue 22-D).
+Issue 22-E: never a title either: an English word typed in capitals for emphasis ("is a BANGER"), the user's
+own "i DON'T like", a pronoun before the sentence's "!" ("read it!"), the greeting opening the message and
+the farewell closing it (the wording's ``hello`` / ``bye``: "Hola! I love ...", "thanks, goodnight"), "like"
+that compares ("a book like that"), a date ("last summer"), and an English word a clause says of its subject
+("teardrop is hypnotic", "he's the exception") unless the KB knows it well.
 
 Example:
     >>> SpanGuard(kb).strong_enough("I watched it", tokenize("I watched it"), 2, 3, {"Q...": 1.0})  # doctest: +SKIP
@@ -37,8 +42,10 @@ from collections.abc import Container
 from typing import Any
 
 from nlu.linking.syntax import (
+    PREDICATE_FILLERS,
     acronym,
     calendar_word,
+    emphasis,
     inside_opinion_phrase,
     listed_with_a_name,
     name_slot,
@@ -49,7 +56,7 @@ from nlu.linking.syntax import (
     whole_message,
 )
 from nlu.linking.tokens import Token, boundary, name_key
-from nlu.linking.values import MIN_STRONG_CHARS
+from nlu.linking.values import DOMINANT_MIN_POPULARITY, MIN_STRONG_CHARS
 from nlu.linking.words import (
     ARGUMENT_LEADS,
     AUXILIARIES,
@@ -70,6 +77,7 @@ from nlu.linking.words import (
     ROLE_OR_TYPE_WORDS,
     SPAN_STOP,
     TYPE_NOUNS_SINGULAR,
+    TYPE_WORDS,
     common_words,
     is_everyday,
     opinion_phrases,
@@ -77,6 +85,8 @@ from nlu.linking.words import (
     stop_words,
     zipf,
 )
+from nlu.textnorm import normalize
+from nlu.wording import family
 
 
 class SpanGuard:
@@ -111,8 +121,8 @@ class SpanGuard:
         if j - i == 1 and words[0] in PRONOUNS and 0 < i <= 2 and tokens[i - 1].key in AUXILIARIES:
             if not (text[: tokens[i].start].rstrip().endswith(tuple(QUOTES))):
                 return False  # "Can You recommend me a Book?": the question's subject, not the novel "You"
-        if len(words) > 1 and words[0] == "i" and words[1] in LIKE_VERBS and tokens[i + 1].raw.islower():
-            return False  # "i love hip hop": the user's own words, not the album "I Love Hip Hop"
+        if own_verb_phrase(tokens, i, j):
+            return False  # "i love hip hop", "i DON'T like muse": the user's own words, not "I Love Hip Hop"
         before, after = text[: tokens[i].start].rstrip(), text[tokens[j - 1].end :].lstrip()
         quoted = before.endswith(tuple(QUOTES)) and after.startswith(tuple(QUOTES))
         typed = (  # "the movie It", not "the movies she acted in"
@@ -120,9 +130,13 @@ class SpanGuard:
             and tokens[i - 1].key in TYPE_NOUNS_SINGULAR
             and tokens[i - 2].key in ("the", "a", "an", "that")
             and words[0] not in PREPOSITIONS
+            and words[0] != "like"  # "a book like that": a comparison, not "the movie Like"
         )
-        if all(w.isdigit() for w in content):
-            return quoted or typed  # "2012", "300": only "the movie 300" or quoted
+        if words[0] == "like" and i > 0 and tokens[i - 1].key in COMPARED_HEADS and not quoted:
+            if not tokens[i].raw[:1].isupper():
+                return False  # "recommend me a book like that", "something like the martian": no "Like That"
+        if all(w.isdigit() for w in content):  # "2012", "300": only "the movie 300", quoted, or liked ("i loved 1984")
+            return quoted or typed or name_slot(text, tokens, i, j, ends) in ("object", "list", "comma")
         if (
             i > 0
             and tokens[i - 1].key in COPULAS
@@ -138,6 +152,15 @@ class SpanGuard:
             and predicate_of_a_name(text, tokens, i, ends)
         ):
             return False  # "Gone Girl was twisted", "Yeezus ... is just noise to me": what the named subject is
+        if (
+            not (quoted or typed)
+            and all((t.raw.islower() or emphasis(t)) and zipf(t.key) >= PREDICATE_ZIPF for t in tokens[i:j])
+            and (predicate_of_a_name(text, tokens, i, ends) or pronoun_predicate(text, tokens, i))
+            and max((self.kb.popularity(q) for q in hit), default=0.0) < DOMINANT_MIN_POPULARITY
+        ):
+            return False  # "teardrop is hypnotic", "he's the exception": an English word said of the subject
+        if not (quoted or typed) and greeting_or_farewell(text, tokens, i, j):
+            return False  # "Hola! I love Bad Bunny", "thanks, goodnight": small talk at the edges, no title
         subject = opinion_subject(text, tokens, i, j)
         if typed_as_label(self.kb, text, tokens, i, j, hit) and (
             subject or (i > 0 and tokens[i - 1].key in LIKE_VERBS)
@@ -159,7 +182,7 @@ class SpanGuard:
             return True  # "a big fan of stephen king", "lady bird too", "numb and in the end are ..." (issue 22)
         if len(content) == 1 and content[0] in opinion_words():
             return quoted or typed  # "favourite", "love", a bare "Like" (a rating): never a title on their own
-        if len(content) == 1 and calendar_word(tokens, i, j) and not (quoted or typed or whole):
+        if calendar_word(tokens, i, j) and not (quoted or typed or whole):
             return False  # "on Friday", "last October": a date, not the film "Friday"
         if (
             subject
@@ -253,7 +276,8 @@ class SpanGuard:
         if tokens[i].key == "i":  # the pronoun is always capitalised: "..., I love it" is no title "I Love It"
             first = tokens[i + 1].raw if j - i > 1 else ""
         sentence_start = i == 0 or before.endswith((".", "!", "?", ":", ";", "\n"))
-        if first[:1].isupper() and not sentence_start and letters >= 2:
+        emphasised = all(emphasis(t) for t in tokens[i:j])  # "that chorus is an ANTHEM": no capital signal
+        if first[:1].isupper() and not sentence_start and letters >= 2 and not emphasised:
             others = [
                 t.raw for k, t in enumerate(tokens) if k and not i <= k < j and t.raw[:1].isalpha() and t.key != "i"
             ]
@@ -273,6 +297,9 @@ class SpanGuard:
         only function words: a title-like run of them that is the subject of a verb or listed with a
         name ("numb and in the end are still perfect songs")."""
         letters = sum(len(w) for w in content)
+        if slot == "fan" and len(content) == 1:  # "a huge bts fan": short names (acronyms) too, no everyday word
+            genre = any("P136" in self.kb.roles(q) for q in hit)  # "a big pop fan"
+            return letters >= 2 and content[0] not in stop_words() and (genre or not is_everyday(content[0]))
         if content[0] == "i" and len(content) < 3:
             return False  # the pronoun, always capitalised: "I've had X on repeat" names no "I've ..."
         if len(content) == 1:
@@ -309,14 +336,80 @@ class SpanGuard:
 def typed_as_label(kb: Any, text: str, tokens: list[Token], i: int, j: int, hit: Any) -> frozenset[str]:
     """Candidates whose label ends with the "!" or "?" typed right after the span, the words
     being those of the label ("Mother!" of Aronofsky, not Albert Brooks's "Mother"; "Help!"): the
-    user typed the title as it is spelled, a signal as strong as a year."""
+    user typed the title as it is spelled, a signal as strong as a year (a title of function words only
+    with its capital: "It!", not "read it!")."""
     mark = text[tokens[j - 1].end : tokens[j - 1].end + 1]
     if not mark or mark not in LABEL_PUNCTUATION:
         return frozenset()
     words = tuple(t.key for t in tokens[i:j])
+    if all(w in stop_words() for w in words) and not tokens[i].raw[:1].isupper():
+        return frozenset()  # "read it!": a pronoun and a "!" of the sentence, not "It!" (typed as spelled: "It!")
     out = set()
     for qid in hit:
         label = kb.label(qid).rstrip()
         if label.endswith(mark) and name_key(label) in (words, ("the", *words)):
             out.add(qid)
     return frozenset(out) if len(out) < len(hit) or len(out) == 1 else frozenset()
+
+
+OWN_VERB_FILLERS = frozenset("don t dont do did didn didnt really just also still never always".split())
+"""Words between the pronoun "i" and a like-verb in the user's own clause ("i don't like", "i really love")."""
+
+
+def own_verb_phrase(tokens: list[Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` open with the pronoun "i", maybe a negation or an adverb, then a like-verb typed as
+    the message's words, in lowercase or capitals for emphasis ("i love hip hop", "i DON'T like muse"):
+    the user's own clause, not a title "I Love ..." / "I Don't Like" (one typed Title Cased still is)."""
+    words = [t.key for t in tokens[i:j]]
+    if len(words) < 2 or words[0] != "i":
+        return False
+    k = 1
+    while k < len(words) - 1 and words[k] in OWN_VERB_FILLERS:
+        k += 1
+    if words[k] not in LIKE_VERBS:
+        return False
+    return all(t.raw.islower() or t.raw.isupper() for t in tokens[i + 1 : i + k + 1])
+
+
+_PHRASINGS = family("phrasings")
+
+COMPARED_HEADS = TYPE_WORDS | frozenset("something anything stuff more others ones one".split())
+"""Words after which "like" compares ("a book like that", "something like X"): a preposition, no title word."""
+
+
+def greeting_or_farewell(text: str, tokens: list[Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` are the greeting opening the message before a sign ("Hola! I love ...", "hello, ...")
+    or the farewell closing it after a sign ("thanks, goodnight"; not "i love goodnight"), as the wording's ``hello`` and ``bye`` patterns say
+    (``nlu/wording/phrasings.toml``; "Hey Jude is my favourite" has no sign after the greeting)."""
+    if (
+        j == len(tokens)
+        and (i == 0 or boundary(text, tokens, i))
+        and _PHRASINGS.pattern("bye").fullmatch(normalize(text[tokens[i].start :]).casefold().strip())
+    ):
+        return True
+    if i != 0 or j == len(tokens) or not boundary(text, tokens, j):
+        return False
+    return bool(_PHRASINGS.pattern("hello").fullmatch(normalize(text[: tokens[j - 1].end]).casefold().strip()))
+
+
+PREDICATE_ZIPF = 3.0
+"""``wordfreq`` Zipf frequency from which a lowercase word said of a subject is English, not a little-known title."""
+
+PREDICATE_SUBJECTS = frozenset("he she it they this that".split())
+"""Pronouns whose copula's predicate describes them ("he's the exception", "it's a banger")."""
+
+
+def pronoun_predicate(text: str, tokens: list[Token], i: int) -> bool:
+    """Token ``i`` follows "PRONOUN is (a/the/so ...)" opening the message or a clause ("he's the exception",
+    "it was pure magic", "that one is magnetic"): the predicate of a pronoun, no title."""
+    k = i - 1
+    while (
+        k > 0 and (tokens[k].key in PREDICATE_FILLERS or tokens[k].key == "the") and not boundary(text, tokens, k + 1)
+    ):
+        k -= 1
+    if k <= 0 or tokens[k].key not in COPULAS or boundary(text, tokens, k + 1):
+        return False
+    s = k - 1
+    if s > 0 and tokens[s - 1].key in ("this", "that") and not boundary(text, tokens, s):
+        s -= 1  # "that one is magnetic", "this song was pure joy"
+    return tokens[s].key in PREDICATE_SUBJECTS and (s == 0 or boundary(text, tokens, s))

@@ -17,6 +17,8 @@ tuple of folded tokens maps to the QIDs that carry it, with a similarity (:mod:`
   other item has it and no other name but a work's label ("Batman v Superman");
 - item titles keyed by their content words only (the skeleton table, 0.9: "fast and furious" finds
   "The Fast and the Furious");
+- a series work by its subtitle after "<HERO> and the" 0.92 ("prisoner of azkaban");
+- a person by a surname opening with a particle 0.72 ("le guin", "du maurier");
 - persons by their first and last names (the namesake table: "I love Jackson"); distinctive words of
   item titles ("lebowski"); the names sorted by length with blocking keys for the fuzzy look-up.
 
@@ -45,6 +47,7 @@ from nlu.linking.values import (
     SIM_FOREIGN_ALIAS,
     SIM_LABEL,
     SIM_MAIN_TITLE,
+    SIM_NAMESAKE,
     SIM_SKELETON,
     SIM_SUBTITLE,
     SIM_TYPED,
@@ -88,6 +91,12 @@ _GENRE_ADJECTIVES = {
     "psychology": "psychological",
 }
 """Adjectives of genre nouns, for the genre variants ("romantic movies" -> romance film)."""
+
+MIN_SERIES_SUBTITLE_CHARS = 8
+"""A series subtitle is indexed only with this many letters in its content words ("goblet of fire"; not "end")."""
+
+SURNAME_PARTICLES = frozenset("le la du de del della der den di da van von st ter ten mac dos das".split())
+"""Words that open a surname of two words ("Le Guin", "du Maurier", "van Gogh", "del Toro")."""
 
 _GENRE_SUFFIXES = ("film", "movie", "music", "novel", "fiction", "literature", "genre")
 
@@ -161,6 +170,8 @@ class IndexBuilder:
         self._bare_variants(index, labels)
         self._main_titles(index, labels)
         self._spelling_variants(index, labels)
+        self._particle_surnames(index, labels)
+        self._series_subtitles(index, labels)
         self._index = dict(index)
         skeletons = self._skeleton_index(labels)
         max_len: dict[str, int] = {}
@@ -312,6 +323,49 @@ class IndexBuilder:
                 variant = (key[0], key[2])
             if variant is not None and variant not in index:
                 self._add(index, tuple(sys.intern(t) for t in variant), qid, SIM_VARIANT)
+
+    def _particle_surnames(self, index: dict, labels: dict[str, str]) -> None:
+        """Index a person by a surname that opens with a particle ("Ursula K. Le Guin" as "le guin", "Daphne du
+        Maurier" as "du maurier", "Guillermo del Toro" as "del toro"): people name them so, and the namesake
+        table holds single words only. Similarity :data:`SIM_NAMESAKE`, as a last name: the ranking takes a
+        far better-known bearer (:meth:`nlu.linking.scoring.CandidateRanker.famous_namesake`) or asks."""
+        for qid in labels:
+            if self.kb.is_item(qid):
+                continue
+            roles = self.kb.roles(qid)
+            if not PERSON_ROLES.intersection(roles or ()) or "P136" in roles:
+                continue
+            key = self._label_keys.get(qid, ())
+            if len(key) >= 3 and key[-2] in SURNAME_PARTICLES and key[-1].isalpha() and len(key[-1]) >= 3:
+                self._add(index, tuple(sys.intern(t) for t in key[-2:]), qid, SIM_NAMESAKE)
+
+    def _series_subtitles(self, index: dict, labels: dict[str, str]) -> None:
+        """Index the works of a series titled "<HERO> and the <SUBTITLE>" by their subtitle ("Harry Potter and
+        the Prisoner of Azkaban" as "prisoner of azkaban" and "the prisoner of azkaban"; "Indiana Jones and the
+        Last Crusade" as "last crusade"), when two or more items share the hero: people name them so. Similarity
+        :data:`SIM_SUBTITLE`; a subtitle that already names something is left to it. The hero alone, when it
+        names nothing else, reads every work of the series (:data:`SIM_MAIN_TITLE`: "harry potter" asks which)."""
+        series: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+        for qid in labels:
+            if not self.kb.is_item(qid):
+                continue
+            key = self._label_keys.get(qid, ())
+            for k in range(1, len(key) - 3):
+                if key[k] == "and" and key[k + 1] == "the":
+                    series[key[:k]].append((qid, key[k + 2 :]))
+                    break
+        for hero, works in series.items():
+            if len({q for q, _rest in works}) < 2:
+                continue
+            if hero not in index and sum(len(t) for t in hero) >= MIN_STRONG_CHARS:
+                for qid, _rest in works:  # "harry potter": the series' works, to ask which (no item has that name)
+                    self._add(index, tuple(sys.intern(t) for t in hero), qid, SIM_MAIN_TITLE)
+            for qid, rest in works:
+                if sum(len(t) for t in rest if t not in SKELETON_DROP) < MIN_SERIES_SUBTITLE_CHARS:
+                    continue
+                for variant in (rest, ("the", *rest)):
+                    if variant not in index:
+                        self._add(index, tuple(sys.intern(t) for t in variant), qid, SIM_SUBTITLE)
 
     def _main_titles(self, index: dict, labels: dict[str, str]) -> None:
         """Index an item also by its main title, the words before its subtitle ("Batman v Superman:

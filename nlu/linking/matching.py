@@ -28,8 +28,17 @@ from collections.abc import Iterable
 
 from nlu.linking.guard import SpanGuard
 from nlu.linking.tokens import SKELETON_DROP, Token, boundary, skeleton_key
-from nlu.linking.values import MAX_SKELETON_SPAN, SIM_LABEL, SIM_TITLE_WORD, Span
-from nlu.linking.words import CLAUSE_STOP, DEMONSTRATIVES, LIKE_VERBS, REFERENCE_NOUNS, SPAN_STOP, stop_words
+from nlu.linking.values import MAX_SKELETON_SPAN, PERSON_ROLES, SIM_ALIAS, SIM_LABEL, SIM_TITLE_WORD, SIM_VARIANT, Span
+from nlu.linking.words import (
+    CLAUSE_STOP,
+    DEMONSTRATIVES,
+    LIKE_VERBS,
+    REFERENCE_NOUNS,
+    SPAN_STOP,
+    is_everyday,
+    stop_words,
+)
+from nlu.linking.works import number_words
 from nlu.name_index import NameIndex
 
 
@@ -53,8 +62,12 @@ class SpanMatcher:
         keys = [t.key for t in tokens]
         for i, tok in enumerate(tokens):
             longest = self._names.max_len(tok.key)
-            for n in range(min(longest, len(tokens) - i), 0, -1):
+            for n in range(max(min(longest, len(tokens) - i), 1 if tok.key.isdigit() else 0), 0, -1):
                 hit = self._names.exact(tuple(keys[i : i + n]))
+                if n == 1 and tok.key.isdigit():
+                    hit = self._number_title(tok.key, hit)  # "1984": "Nineteen Eighty-Four" too (issue 22-E)
+                elif n > 1 and keys[i] == "the" and hit is not None:
+                    hit = self._with_the_band(tuple(keys[i + 1 : i + n]), hit)
                 if hit is None:
                     continue
                 ends = {f[1] for f in found}
@@ -70,8 +83,43 @@ class SpanMatcher:
         # a genre word ending a longer name typed in everyday words is a word of that name, not a genre
         # opinion ("the new star wars movie": no "war film"; issue 22)
         found = [s for s in found if not (self._genre_only(s) and any(a < s[0] and s[1] <= b for a, b in refused))]
+        # a lowercase everyday word inside a longer name the guard refused is a word of those words, not a
+        # name of its own ("couldnt get through house of leaves": no "house" music either)
+        found = [s for s in found if not (self._inside_refused(tokens, s, refused) and s[3] == "exact")]
         found = self._skeleton_spans(text, tokens, found)
         return longest_first(found)
+
+    @staticmethod
+    def _inside_refused(tokens: list[Token], span: Span, refused: list[tuple[int, int]]) -> bool:
+        """A one-word span, an everyday word in lowercase, inside a refused name of three words or more."""
+        i, j = span[0], span[1]
+        if j - i != 1 or not tokens[i].raw.islower() or not is_everyday(tokens[i].key):
+            return False
+        return any(a <= i and j <= b and b - a >= 3 for a, b in refused)
+
+    def _with_the_band(self, rest: tuple[str, ...], hit: dict[str, float]) -> dict[str, float]:
+        """A name typed with "the" before a band's or artist's own name ("the Red Hot Chili Peppers"): the
+        band too (similarity ``SIM_ALIAS``), beside the work so titled (their eponymous album; issue 22-E)."""
+        kb = self._guard.kb
+        bands = {q: v for q, v in (self._names.exact(rest) or {}).items() if PERSON_ROLES.intersection(kb.roles(q))}
+        if not bands:
+            return hit
+        merged = dict(hit)
+        for qid, sim in bands.items():  # (as their own name: "the Chili Peppers" is what people call them)
+            merged[qid] = max(merged.get(qid, 0.0), min(sim, SIM_ALIAS))
+        return merged
+
+    def _number_title(self, digits: str, hit: dict[str, float] | None) -> dict[str, float] | None:
+        """The entities named by a number typed in digits, with those whose name spells it in words
+        ("1984" -> "Nineteen Eighty-Four", similarity ``SIM_VARIANT``)."""
+        words = number_words(digits) if digits == str(int(digits)) else None  # "007" is no "Seven"
+        spelled = self._names.exact(words) if words else None
+        if not spelled:
+            return hit
+        merged = dict(hit or {})
+        for qid, sim in spelled.items():
+            merged[qid] = max(merged.get(qid, 0.0), min(sim, SIM_VARIANT))
+        return merged
 
     def _genre_only(self, span: Span) -> bool:
         kb = self._guard.kb

@@ -112,7 +112,7 @@ class Taken:
     Attributes:
         qid: the reading taken (put first among the candidates).
         reason: ``kind`` (a type noun), ``newer``, ``older`` (a cue of age), ``credit`` (a person named
-            in the message), ``label`` (more of its name typed), ``popularity`` or ``recency`` (the priors).
+            in the message), ``history`` (a person of the dialog's earlier mentions), ``label`` (more of its name typed), ``popularity`` or ``recency`` (the priors).
         cue: the message's words single it out (rules 0 to 3), as a typed year does.
     """
 
@@ -251,7 +251,7 @@ class NamesakeResolver:
         pool = [c for c in cands[:MAX_READINGS] if c.is_item and scored.get(c.qid, 0.0) >= SIM_MAIN_TITLE]
         credited = self._credited(pool, len(cands), scored, first, context) if pool else None
         if credited is not None:
-            return Taken(credited, "credit", True)
+            return Taken(credited[0], "credit" if credited[1] else "history", True)
         if len(pool) < 2:
             return None
         further = self._named_further(tokens, first, end, cands, scored)
@@ -284,26 +284,27 @@ class NamesakeResolver:
 
     def _credited(
         self, works: Sequence[Candidate], n_cands: int, scored: dict[str, float], first: int, context: LinkContext
-    ) -> str | None:
+    ) -> tuple[str, bool] | None:
         """The work credited to a person the message names ("peter jackson's king kong", "X too, <author>
         is amazing", "Glass was not the worst Shyamalan movie": not the composer Philip Glass), when some
         other candidate is not; else the one credited to the creator of a work listed with it ("creep and
-        high and dry": Radiohead's), when another reading is not."""
+        high and dry": Radiohead's), when another reading is not; else one credited to a person of the
+        dialog's history. Returns the work and whether the message's words said so (not the history)."""
         people = set(context.people).difference(scored)  # persons of other words than the title's own
         made = self._works_of(people)
         credited = [c for c in works if people and (c.qid in made or credits(self.kb, c.qid) & people)]
         if credited and len(credited) < n_cands:
-            return max(credited, key=lambda c: c.score).qid
+            return max(credited, key=lambda c: c.score).qid, True
         listed = self._listed_credits(first, context)
         credited = [c for c in works if listed and credits(self.kb, c.qid) & listed]
         if credited and len(credited) < len(works):
-            return max(credited, key=lambda c: c.score).qid
+            return max(credited, key=lambda c: c.score).qid, True
         # the conversation: a person the user named before ("i love linkin park" ... "numb is perfect")
         earlier = {str(q) for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}.difference(scored)
         made = self._works_of(earlier)
         credited = [c for c in works if earlier and (c.qid in made or credits(self.kb, c.qid) & earlier)]
         if credited and len(credited) < len(works):
-            return max(credited, key=lambda c: c.score).qid
+            return max(credited, key=lambda c: c.score).qid, False
         return None
 
     def _listed_credits(self, first: int, context: LinkContext) -> set[str]:

@@ -37,7 +37,7 @@ from typing import Any
 
 from nlu.linking.guard import typed_as_label
 from nlu.linking.namesakes import NamesakeResolver, Taken
-from nlu.linking.syntax import kind_hint_of
+from nlu.linking.syntax import kind_hint_of, name_slot
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -59,7 +59,7 @@ from nlu.linking.values import (
     qid_order,
     span_years,
 )
-from nlu.linking.words import CLAUSE_STOP, LIKE_VERBS, SPAN_STOP, TYPE_WORDS
+from nlu.linking.words import CLAUSE_STOP, LIKE_VERBS, SPAN_STOP, TYPE_WORDS, is_everyday
 from nlu.name_index import NameIndex
 
 _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
@@ -67,6 +67,13 @@ _W_SIM, _W_POP, _W_DOMAIN = 0.55, 0.35, 0.10
 
 _FOCUS_BONUS, _HISTORY_BONUS, _ROLE_BONUS, _TYPE_BONUS, _YEAR_BONUS = 0.3, 0.1, 0.1, 0.1, 0.35
 """Context: the focus item, an earlier mention, the role word, the type noun, the year named."""
+
+FAMOUS_MIN_POPULARITY = 10.0
+"""A person at least this popular (``kb.popularity``: edges, + 2 for an English Wikipedia article; John Coltrane
+12, Keanu Reeves 37) is the one a lone name of theirs means among far less known readings."""
+
+NAME_SLOTS = frozenset({"subject", "object", "alone", "list", "comma", "fan"})
+"""Where a lowercase lone word is a name (:func:`nlu.linking.syntax.name_slot`): its persons are candidates."""
 
 _TYPED_BONUS = 0.35  # the name typed with its label's closing punctuation ("Mother!", "Help!"): as strong as a year
 
@@ -148,13 +155,24 @@ class CandidateRanker:
             prior = not dated and not singled.intersection(c.qid for c in cands)
             cands = self.artist_first(cands, scored, words, prior=prior)
         taken = None
-        if relation is None and len(cands) > 1 and not singled.intersection(c.qid for c in cands) and not dated:
+        words = tuple(t.key for t in tokens[i:j])
+        ids = {c.qid for c in cands}
+        said = (set(typed) | {context.focus}) & ids  # the message's punctuation or the item on screen
+        famous = None
+        if relation is None and not singled.intersection(ids):
+            famous = self.famous_namesake(cands, scored, namesakes, words)
+        if famous is not None:  # "keanu is goated", "scorsese is a genius": the star, said so (issue 22-E)
+            cands = _first(cands, famous)
+            taken = Taken(famous, "popularity", False)
+        elif relation is None and len(cands) > 1 and not said and not dated:
             # "the new Lion King", "Drive" (2011), "Joker" (2019): unless the dialog or the message said which
             taken = self._namesakes.take(tokens, text, i, j, cands, scored, context, kind_hint)
+            if taken is not None and singled.intersection(ids) and not (taken.cue and taken.reason != "history"):
+                taken = None  # the dialog's earlier mention says which, unless the words do ("the original X")
             if taken is not None:
                 cands = _first(cands, taken.qid)
                 if taken.cue:
-                    picked = picked | {QID(taken.qid)}
+                    picked = (picked - ids) | {QID(taken.qid)}
         return Ranked(span, i, cands, scored, namesakes, picked, kind_hint, relation is not None, taken, years)
 
     def rank(
@@ -246,11 +264,39 @@ class CandidateRanker:
             and tokens[i - 1].key in LIKE_VERBS
             and (j == len(tokens) or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP)
         )
-        if not (tokens[i].raw[:1].isupper() or whole_object):
-            return frozenset()
+        slotted = not is_everyday(tokens[i].key) and name_slot(text, tokens, i, j) in NAME_SLOTS
+        if not (tokens[i].raw[:1].isupper() or whole_object or slotted):
+            return frozenset()  # (lowercase where a name is expected, no English word: "keanu is goated", issue 22-E)
         if any(q in scored for q in people):
             return frozenset()  # the word already names one of these persons ("Tolkien")
         return frozenset(people)
+
+    def famous_namesake(
+        self, cands: tuple[Candidate, ...], scored: dict[str, float], namesakes: frozenset[str], words: tuple[str, ...]
+    ) -> str | None:
+        """The person a lone first or last name names when one carrying it is well known
+        (:data:`FAMOUS_MIN_POPULARITY`) and ``DOMINANT_RATIO`` times as popular as every other reading of the
+        word ("keanu": Keanu Reeves, 37, not the film "Keanu", 0; "scorsese": Martin Scorsese, not his
+        namesakes); None when the word names nobody so or no one stands out ("Hitchcock": the director, 32,
+        and the film, 26, are asked about)."""
+        persons = [
+            c
+            for c in cands
+            if PERSON_ROLES.intersection(c.roles)
+            and (c.qid in namesakes or math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE))
+        ]
+        if not persons or len(words) != 1:
+            return None
+        if is_everyday(words[0]) and any(c.is_item and scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands):
+            return None  # "Wonder made me cry": an English word that is a work's title, not Stevie Wonder
+        pops = {c.qid: self.kb.popularity(c.qid) for c in cands}
+        best = max(persons, key=lambda c: pops[c.qid])
+        named_work = any(c.is_item and scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands)
+        if pops[best.qid] < (DOMINANT_MIN_POPULARITY if named_work else FAMOUS_MIN_POPULARITY):
+            return None  # (over a work of that very name, only a star: "keanu", not "Paterson" of Bill Paterson)
+        if all(pops[best.qid] >= DOMINANT_RATIO * pops[c.qid] for c in cands if c is not best):
+            return best.qid
+        return None
 
     def sibling_kind(self, text: str, tokens: list[Token], span: Span, context: LinkContext) -> str | None:
         """``work`` or ``person`` when the span is listed ("and", "&", a comma) next to a name all of whose

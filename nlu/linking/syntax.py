@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Container, Sequence
 from functools import lru_cache
 
@@ -52,6 +53,7 @@ from nlu.linking.words import (
     TYPE_WORDS,
     opinion_phrases,
     opinion_words,
+    zipf,
 )
 
 MAX_SUBJECT_TOKENS = 8
@@ -74,12 +76,27 @@ def whole_message(text: str, tokens: list[Token], i: int, j: int) -> bool:
     return all(t.key == "the" for k, t in enumerate(tokens) if not i <= k < j)
 
 
+EMPHASIS_MIN_CHARS = 5
+"""An all-capitals word of this many letters that English knows (:data:`EMPHASIS_ZIPF`) is emphasis ("BANGER",
+"LOVED"); acronyms of names are shorter ("BTS", "MGMT", "ABBA") or no English word ("INXS")."""
+EMPHASIS_ZIPF = 3.0
+"""``wordfreq`` Zipf frequency from which a word counts as English for :data:`EMPHASIS_MIN_CHARS`."""
+
+
+def emphasis(token: Token) -> bool:
+    """An English word typed in capitals for emphasis ("BANGER", "LOVED"; :data:`EMPHASIS_MIN_CHARS`)."""
+    raw = token.raw
+    return len(raw) >= EMPHASIS_MIN_CHARS and raw.isupper() and zipf(token.key) >= EMPHASIS_ZIPF
+
+
 def acronym(tokens: list[Token], i: int) -> bool:
     """An all-capitals word of 2+ characters in a message that is not shouted ("BTS", "MGMT", "U2"), not a
     chat abbreviation ("TBH", "AF")."""
     raw = tokens[i].raw
     if len(raw) < 2 or not raw.isalnum() or not raw.isupper() or tokens[i].key in CHAT_ACRONYMS:
         return False
+    if emphasis(tokens[i]):
+        return False  # "is a BANGER", "i LOVED it": an English word in capitals is emphasis, no acronym
     others = [t.raw for k, t in enumerate(tokens) if k != i and t.raw[:1].isalpha() and t.key != "i"]
     return bool(others) and not all(w.isupper() for w in others)
 
@@ -116,16 +133,23 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
       brilliant, thinking fast and slow too");
     - ``list``: it follows "and" right after a name matched (``ends``: "californication and under the
       bridge"); ``comma``: a comma ("heat, ronin");
-    - ``topic``: it opens the message and "i loved" follows ("the giver i loved though").
+    - ``topic``: it opens the message and "i loved" follows ("the giver i loved though");
+    - ``fan``: "fan" follows it ("a huge bts fan", issue 22-E).
     """
     n = len(tokens)
     ends_object = j == n or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP | CHAT_ACRONYMS
     k = i - 1 if i > 0 and tokens[i - 1].key != "the" else i - 2
-    if k >= 0 and not boundary(text, tokens, k + 1) and ends_object:
+    if k >= 0 and not boundary(text, tokens, k + 1):
         lead = tokens[k].key
         pair = (tokens[k - 1].key, lead) if k > 0 else ("", lead)
-        if lead in LIKE_VERBS or lead in NAME_LEADS or pair in LEAD_PAIRS or (lead == "more" and k <= 4):
+        if ends_object and (
+            lead in LIKE_VERBS or lead in NAME_LEADS or pair in LEAD_PAIRS or (lead == "more" and k <= 4)
+        ):
             return "object"
+        if pair in LEAD_PAIRS and j < n and tokens[j].key in COPULAS:
+            return "object"  # "the johnny cash cover of hurt is even better": the pair's object, then its verb
+    if j < n and tokens[j].key in FAN_NOUNS and not boundary(text, tokens, j) and i > 0:
+        return "fan"  # "i'm a huge bts fan": what the fan is a fan of (issue 22-E)
     a, b = i, j  # the span's clause
     while a > 0 and not boundary(text, tokens, a):
         a -= 1
@@ -136,8 +160,8 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
         return "alone"  # (a clause of its own is an addition only with "too" ...: not "By the way, ...")
     if i > 0 and tokens[i - 1].key == "and" and i - 1 in ends:
         return "list"
-    if i in ends and text[tokens[i - 1].end : tokens[i].start].strip() == "," and tokens[i].key not in PREPOSITIONS:
-        return "comma"  # "heat, ronin and collateral" (not ", for the record": a phrase of its own)
+    if i in ends and listing_gap(text[tokens[i - 1].end : tokens[i].start]) and tokens[i].key not in PREPOSITIONS:
+        return "comma"  # "heat, ronin and collateral", "jaws 🔥 e.t. 🔥" (not ", for the record": a phrase of its own)
     opens = (
         i == 0
         or boundary(text, tokens, i)
@@ -159,6 +183,23 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
     return None
 
 
+FAN_NOUNS = frozenset("fan fans stan".split())
+"""Nouns after the name they are fans of ("a huge bts fan")."""
+
+
+def listing_gap(gap: str) -> bool:
+    """The characters between two tokens list names: a comma, or emoji only ("jaws 🔥 e.t. 🔥 ...", issue 22-E;
+    a name's own closing "." may come first: "e.t. 🔥")."""
+    gap = gap.strip().lstrip(".").strip()
+    if gap == ",":
+        return True
+    return bool(gap) and all(unicodedata.category(c) in EMOJI_CATEGORIES or c.isspace() for c in gap)
+
+
+EMOJI_CATEGORIES = frozenset({"So", "Sk", "Cf", "Mn"})
+"""Unicode categories of emoji and their modifiers (symbols, skin tones, joiners, variation selectors)."""
+
+
 def subject_title(tokens: list[Token], i: int, j: int, content: Sequence[str]) -> bool:
     """A subject of several words that reads as a title: all capitalised in a message not Title Cased
     throughout ("Me Before You made me cry"), or, in any case, three words or more not opening with a
@@ -173,8 +214,11 @@ def subject_title(tokens: list[Token], i: int, j: int, content: Sequence[str]) -
 
 
 def calendar_word(tokens: list[Token], i: int, j: int) -> bool:
-    """Tokens ``i:j`` are one day, month or holiday after a word that makes it a date ("on Friday", "last
-    October", "every Christmas"): when something happened, not the film "Friday"."""
+    """Tokens ``i:j`` are one day, month, season or holiday after a word that makes it a date ("on Friday",
+    "last October", "every Christmas"), or both in lowercase ("last summer"): when something happened, not
+    the film "Friday"."""
+    if j - i == 2 and tokens[i].key in CALENDAR_LEADS and tokens[i + 1].key in CALENDAR_WORDS:
+        return tokens[i].raw.islower()  # "read it last summer" (typed "Last Summer": maybe the title)
     return j - i == 1 and tokens[i].key in CALENDAR_WORDS and i > 0 and tokens[i - 1].key in CALENDAR_LEADS
 
 
@@ -252,8 +296,10 @@ def trim(tokens: list[Token], a: int, b: int, common: frozenset[str]) -> tuple[i
         a += 1  # (a possessive "s" opens no name: "agatha christie's mysteries")
     while a < b and tokens[a].key == "the" and (b - a == 1 or tokens[a + 1].key in stop):
         a += 1
-    while b > a and (tokens[b - 1].key in stop or tokens[b - 1].key in TYPE_WORDS):
-        b -= 1
+    while b > a and (
+        tokens[b - 1].key in stop or tokens[b - 1].key in TYPE_WORDS or tokens[b - 1].key in CHAT_ACRONYMS
+    ):
+        b -= 1  # (a chat abbreviation closing the clause is no word of the title: "the shining tbh", issue 22-E)
     return a, b
 
 

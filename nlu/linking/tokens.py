@@ -118,9 +118,13 @@ def skeleton_key(key: tuple[str, ...]) -> tuple[str, ...]:
 
 def block_keys(joined: str, stop: frozenset[str]) -> set[str]:
     """Blocking keys of a folded name for the fuzzy search: first two and last two letters of each
-    content word of 3+ letters (a typo rarely hits both ends of a word)."""
+    content word of 3+ letters (a typo rarely hits both ends of a word); of every word when the name has no
+    content word."""
     keys = set()
-    for t in joined.split():
+    words = joined.split()
+    if all(t in stop for t in words):
+        stop = frozenset()  # a name of function words only ("Do I Wanna Know?") is blocked on them (issue 22-E)
+    for t in words:
         n = len(t)
         if n >= 3 and t not in stop:
             keys.add("<" + t[:2])

@@ -164,15 +164,19 @@ ARGUMENT_LEADS = (
 
 SUPERLATIVES = frozenset("favourite favorite fave best greatest top finest".split())
 
+COVER_WORDS = frozenset("cover version remix rendition recording".split())
+"""Nouns of "the PERSON cover of TITLE": a recording of the title by the person (issue 22-E)."""
+
 NAME_LEADS = frozenset("into than over especially particularly including like".split())
 """Words after which a name is expected ("i'm into X", "better than X", "especially X"); with "fan of",
 "more of", "similar to", "more" and the like-verbs (:func:`nlu.linking.syntax.name_slot`)."""
 LEAD_PAIRS = frozenset(
     {("fan", "of"), ("fans", "of"), ("more", "of"), ("similar", "to"), ("such", "as"), ("big", "on")}
     | {("i", "meant"), ("i", "mean"), ("thinking", "of"), ("talking", "about")}
+    | {(word, "of") for word in COVER_WORDS}
 )
 """Two-word leads of a name ("a big fan of X", "anything similar to X", and the name put in place of another:
-"sorry, i meant collateral", "i was thinking of ronin"; issue 22-D)."""
+"sorry, i meant collateral", "i was thinking of ronin"; issue 22-D; the recording of "the X cover of hurt", 22-E)."""
 ADDITION_WORDS = frozenset("too also as well either and oh plus".split())
 """Words around a name that only add it to what was said ("lady bird too", "oh and X")."""
 SUBJECT_LEADS = frozenset("think thought guess believe reckon feel felt honestly personally tbh imo".split())
@@ -336,7 +340,7 @@ CHAT_ACRONYMS = frozenset(
 
 CALENDAR_WORDS = frozenset(
     """monday tuesday wednesday thursday friday saturday sunday january february march april may june july
-    august september october november december christmas easter halloween""".split()
+    august september october november december christmas easter halloween summer winter autumn""".split()
 )
 
 CALENDAR_LEADS = frozenset(

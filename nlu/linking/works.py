@@ -13,6 +13,8 @@ title; the persons say which of a title's namesakes is meant, :mod:`nlu.linking.
 - "PERSON's TITLE" ("Spielberg's Hook", "Radiohead's OK Computer");
 - "ARTIST TITLE" with TITLE one of the artist's works, however weak its words alone ("radiohead ok
   computer 🔥");
+- "TITLE, the PERSON one" ("emma, the jane austen one") and "the PERSON cover of TITLE": the person says
+  which (issue 22-E);
 - "TITLE by A and B": both say which ("Under Pressure by Queen and David Bowie"); "X and Y are my
   favourite Austen novels": the works listed before are theirs too.
 
@@ -42,8 +44,18 @@ from nlu.linking.values import (
     creators,
     credited,
 )
-from nlu.linking.words import APOSTROPHES, CLAUSE_STOP, LIKE_VERBS, SUPERLATIVES, WORK_OF_LEADS, stop_words
+from nlu.linking.words import APOSTROPHES, CLAUSE_STOP, COVER_WORDS, LIKE_VERBS, SUPERLATIVES, WORK_OF_LEADS, stop_words
 from nlu.name_index import NameIndex
+
+
+def credits_of(kb: Any, qid: str) -> set[str]:
+    """The persons credited with an item in any role (performer, author, director, cast ...)."""
+    item_values = getattr(kb, "item_values", None)
+    return set() if item_values is None else {v for pid, v in item_values(qid) if pid in PERSON_ROLES}
+
+
+ONE_WORDS = frozenset("one version film movie book novel song album record".split())
+"""Words that end "the PERSON one" ("the jane austen one", "the Nolan film")."""
 
 _UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
 
@@ -56,7 +68,7 @@ def _two_digits(n: int) -> list[str]:
     return [_TENS[n // 10]] + ([_UNITS[n % 10]] if n % 10 else [])
 
 
-def _number_words(token: str) -> tuple[str, ...] | None:
+def number_words(token: str) -> tuple[str, ...] | None:
     """A number as title words: "1984" -> ("nineteen", "eighty", "four"), "2001" -> ("two",
     "thousand", "one"), "7" -> ("seven"); None for other tokens or numbers over 9999."""
     if not token.isdigit() or len(token) > 4:
@@ -101,6 +113,9 @@ class WorkResolver:
         person is rated only when named on their own; a second person after "and" says which work
         too); nothing found: unchanged."""
         out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
+        out = self._the_person_one(tokens, out)
+        out = self._cover_of(tokens, out)
+        out = self._by_someone_unknown(text, tokens, out)
         for span in spans:
             i = span[0]
             if span not in out or i < 2:
@@ -109,8 +124,8 @@ class WorkResolver:
             if lead in WORK_OF_LEADS:
                 end = i - 1
             else:  # "Help! is my favourite Beatles song", "Fargo has always been my favourite Coen brothers film"
-                if not {t.key for t in tokens[max(0, i - 2) : i]} & SUPERLATIVES:
-                    continue
+                if not {t.key for t in tokens[max(0, i - 2) : i]} & SUPERLATIVES or span[3] == "fuzzy":
+                    continue  # (a person read into other words, "my favourite electronic act", says nothing)
                 end = next((k for k in range(1, i) if is_verb(tokens, k)), 0)
                 if end == 0 or not any(s[1] <= end for s in out if s is not span) and not tokens[0].raw[:1].isupper():
                     continue
@@ -139,6 +154,11 @@ class WorkResolver:
                     for q, v in found[1].items()
                     if not credited(self.kb, q, SOLE_CREATORS) or named.intersection(creators(self.kb, q))
                 }
+                # a namesake credited to no one is likelier theirs than one another artist performs ("Rehab by
+                # Amy Winehouse", her song without a credit in the KB, not Rihanna's; issue 22-E)
+                uncredited = {q: v for q, v in kept.items() if not credited(self.kb, q)}
+                if uncredited and len(uncredited) < len(kept):
+                    kept = uncredited
                 found = (found[0], kept) if kept else None
             if found is None and lead in ("with", "from"):
                 if span[3] == "fuzzy" and any(s[1] == end for s in out):
@@ -185,6 +205,11 @@ class WorkResolver:
             and self.kb.is_item(q)
             and (named is None or not credited(self.kb, q, SOLE_CREATORS) or named.intersection(creators(self.kb, q)))
         }
+        if named is not None and readings:
+            # a reading performed or made by someone else gives way to one credited to no one (issue 22-E)
+            others_credit = {q for q in readings if credited(self.kb, q) and not named & credits_of(self.kb, q)}
+            if len(others_credit) < len(readings) + len(works):
+                readings = {q: v for q, v in readings.items() if q not in others_credit}
         return {**works, **readings} if readings else works
 
     def _co_credited(self, text: str, tokens: list[Token], j: int, spans: list[Span]) -> list[Span]:
@@ -261,6 +286,8 @@ class WorkResolver:
             follower = starts.get(j + 1)
             if follower is not None and self._kind_word(tokens, follower):
                 follower = None  # "agatha christie's mysteries": her works of a genre, no title: she is rated
+            if follower is not None and follower[3] == "fuzzy" and not self._theirs(span, follower):
+                follower = None  # "Hans Zimmer's scores": a word like a title of someone else's, no work of theirs
             if follower is None or not any(self.kb.is_item(q) for q in follower[2]):
                 k = j + 2 if tokens[j + 1].key == "the" and j + 2 < len(tokens) else j + 1  # "Atwood's The Testaments"
                 after = tokens[k]
@@ -277,6 +304,68 @@ class WorkResolver:
                 out = [s for s in out if s is not span]
                 out.append(Span(span[0], span[1], named, SAYS_WHICH))
         return out
+
+    def _the_person_one(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "TITLE, the PERSON one" ("emma, the jane austen one", "Solaris (the Tarkovsky film)"): after a title
+        named before it, the person only says which reading is meant (issue 22-E); no opinion of them."""
+        out = list(spans)
+        for span in spans:
+            i, j = span[0], span[1]
+            if i < 2 or j >= len(tokens) or tokens[j].key not in ONE_WORDS or tokens[i - 1].key != "the":
+                continue
+            if span[3] == SAYS_WHICH or not any(s[1] <= i - 1 for s in spans if s is not span):
+                continue  # (no title before: "not the rihanna one" is for the dialog to read)
+            people = {q: v for q, v in span[2].items() if PERSON_ROLES.intersection(self.kb.roles(q))}
+            if people:
+                out = [s for s in out if s is not span]
+                out.append(Span(i, j, people, SAYS_WHICH))
+        return out
+
+    def _by_someone_unknown(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """A title read only as a typo of another ("yellowface" as "Yellow Face") and credited "by" someone the KB
+        does not know ("by rf kuang", no first or last name of a person it has): a work the KB lacks, no typo
+        of one it has (issue 22-E)."""
+        starts = {s[0] for s in spans}
+        out = []
+        for span in spans:
+            j = span[1]
+            unknown_maker = (
+                j + 1 < len(tokens)
+                and tokens[j].key == "by"
+                and not boundary(text, tokens, j)
+                and j + 1 not in starts
+                and tokens[j + 1].key not in stop_words()
+                and not self._names.namesakes(tokens[j + 1].key)  # ("the shinning by king": a surname it knows)
+            )
+            if not (span[3] == "fuzzy" and unknown_maker):
+                out.append(span)
+        return out
+
+    def _cover_of(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "the PERSON cover of TITLE" ("the johnny cash cover of hurt", "Jeff Buckley's version of X"): the
+        person says which recording of the title is meant (issue 22-E); the title is rated, not the person."""
+        out = list(spans)
+        for span in spans:
+            j = span[1]
+            k = j + 1 if j < len(tokens) and tokens[j].key == "s" else j  # "Buckley's version of"
+            if k + 1 >= len(tokens) or tokens[k].key not in COVER_WORDS or tokens[k + 1].key != "of":
+                continue
+            if span[3] == SAYS_WHICH:
+                continue  # (the title after "of" may be one the KB lacks: the person still only says which)
+            people = {q: v for q, v in span[2].items() if PERSON_ROLES.intersection(self.kb.roles(q))}
+            if people:
+                out = [s for s in out if s is not span]
+                out.append(Span(span[0], span[1], people, SAYS_WHICH))
+        return out
+
+    def _theirs(self, person: Span, work: Span) -> bool:
+        """Some candidate of ``work`` is credited to a person ``person`` may name."""
+        people = {q for q in person[2] if PERSON_ROLES.intersection(self.kb.roles(q))}
+        value_items = getattr(self.kb, "value_items", None)
+        if not people or value_items is None:
+            return False
+        works = {w for p in people for _pid, w in value_items(p)}
+        return any(q in works or people.intersection(creators(self.kb, q)) for q in work[2])
 
     def _kind_word(self, tokens: list[Token], span: Span) -> bool:
         """A span of one lowercase word that may name a genre ("mysteries", "thrillers"): after a possessive
@@ -301,16 +390,20 @@ class WorkResolver:
         keys = [t.key for t in tokens]
         best: tuple[int, dict[str, float]] | None = None
         fallback: tuple[int, dict[str, float]] | None = None
+        verb_seen = False
         for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
             if a + 1 < by and boundary(text, tokens, a + 1):
                 break
             title_word = tokens[a].raw[:1].isupper() and not boundary(text, tokens, a)  # "Love Me Do by ..."
-            if not title_word and (keys[a] in LIKE_VERBS or is_verb(tokens, a)) or keys[a] in CLAUSE_STOP:
-                break  # (a possessive "s" is part of the title: "Butcher's Crossing by John Williams")
+            if keys[a] in CLAUSE_STOP:
+                break
+            if not title_word and (keys[a] in LIKE_VERBS or is_verb(tokens, a)):
+                # (a possessive "s" is part of the title: "Butcher's Crossing by John Williams")
+                verb_seen = True  # only the person's own titles go on past it: "crazy in love by beyonce"
             if keys[a] == "and":
                 continue  # a list joint opens no title (its skeleton drops it: "and Persuasion" = "Persuasion")
             typed = tuple(keys[a:by])
-            spelled = tuple(w for t in typed for w in (_number_words(t) or (t,)))
+            spelled = tuple(w for t in typed for w in (number_words(t) or (t,)))
             hits: dict[str, float] = {}
             for qid, variants in names.items():
                 for variant in variants:
@@ -322,7 +415,7 @@ class WorkResolver:
                             hits[qid] = max(hits.get(qid, 0.0), FUZZY_SIM_FACTOR * ratio / 100.0)
             if hits:
                 best = (a, hits)
-            elif best is None and not own_only:
+            elif best is None and not own_only and not verb_seen:
                 indexed = {q: v for q, v in (self._names.exact(typed) or {}).items() if self.kb.is_item(q)}
                 capitalised = len(typed) > 1 and all(t.raw[:1].isupper() for t in tokens[a:by])
                 if indexed and (capitalised or not all(k in stop_words() for k in typed)):
