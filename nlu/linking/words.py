@@ -167,6 +167,9 @@ SUPERLATIVES = frozenset("favourite favorite fave best greatest top finest".spli
 COVER_WORDS = frozenset("cover version remix rendition recording".split())
 """Nouns of "the PERSON cover of TITLE": a recording of the title by the person (issue 22-E)."""
 
+WORK_PRONOUNS = frozenset("something anything stuff more else one ones".split())
+"""Words standing for works in a request ("anything by X", "something from X")."""
+
 NAME_LEADS = frozenset("into than over especially particularly including like".split())
 """Words after which a name is expected ("i'm into X", "better than X", "especially X"); with "fan of",
 "more of", "similar to", "more" and the like-verbs (:func:`nlu.linking.syntax.name_slot`)."""
@@ -174,9 +177,12 @@ LEAD_PAIRS = frozenset(
     {("fan", "of"), ("fans", "of"), ("more", "of"), ("similar", "to"), ("such", "as"), ("big", "on")}
     | {("i", "meant"), ("i", "mean"), ("thinking", "of"), ("talking", "about")}
     | {(word, "of") for word in COVER_WORDS}
+    | {(word, lead) for word in TYPE_WORDS | WORK_PRONOUNS for lead in ("by", "from")}
+    | {("what", "about"), ("how", "about")}
 )
 """Two-word leads of a name ("a big fan of X", "anything similar to X", and the name put in place of another:
-"sorry, i meant collateral", "i was thinking of ronin"; issue 22-D; the recording of "the X cover of hurt", 22-E)."""
+"sorry, i meant collateral", "i was thinking of ronin"; issue 22-D; the recording of "the X cover of hurt", 22-E;
+the maker of works asked for, "a book by X", "songs from X", "anything by X", and "what about X?", fresh3)."""
 ADDITION_WORDS = frozenset("too also as well either and oh plus".split())
 """Words around a name that only add it to what was said ("lady bird too", "oh and X")."""
 SUBJECT_LEADS = frozenset("think thought guess believe reckon feel felt honestly personally tbh imo".split())

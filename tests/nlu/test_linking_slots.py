@@ -56,6 +56,10 @@ def linked(linker, text):
         ("my fave songs are torment and under the sea", ["Q3", "Q5"]),  # listed after a name
         ("fingersmith is my favourite, especially over the rainbow", ["Q11", "Q12"]),  # after "especially"
         ("more muse", ["Q8"]),  # "more X"
+        ("got a novel by grace jones?", ["Q1"]),  # the maker of works asked for (fresh3)
+        ("any songs from muse", ["Q8"]),  # "songs from X"
+        ("anything by grace jones", ["Q1"]),  # "anything by X"
+        ("how about fingersmith", ["Q11"]),  # "how about X"
         ("not a fan of poetry tbh", ["Q9"]),  # an opinion word that is a genre, liked or not
         ("mercy street is a masterpiece", ["Q13"]),  # a subject before its verb
         ("i think big fish is overrated", ["Q2"]),  # a clause opening after "i think"
