@@ -19,7 +19,7 @@ from bot.dialog.cards import card_buttons, card_more, card_of, card_title, detai
 from bot.dialog.constraints import MAX_SKIPPED  # noqa: F401 (re-exported)
 from bot.dialog.context import TurnContext
 from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, tasks
-from bot.dialog.questions import close_questions
+from bot.dialog.questions import RoleQuestion, close_questions
 from bot.dialog.render import display, has_name, name_of
 from bot.dialog.requests import required_seeds, store_request
 from bot.dialog.suggest import profile_of, suggest
@@ -40,8 +40,13 @@ def on_recommend(ctx: TurnContext) -> Outcome:
     aloud (the user moved on to the list)."""
     state, request = ctx.state, ctx.parse.request
     question = state.pending
-    state.pending = None
     outcome = Outcome("", events=[Event.RECOMMENDATION])
+    if isinstance(question, RoleQuestion) and question.task.polarity in ("+", "-"):
+        # the person whose role was asked is stored (without a role) before the list, which it is evidence
+        # for: "i love X" -> "as artist or lyricist?" -> "recommend me something" recommends from X (fresh5)
+        outcome.text = "\n".join(close_questions(ctx, outcome))
+        outcome.settled, question = True, None
+    state.pending = None
     _remember_skipped(ctx)  # a new list asked for over a card: that card was seen, the new list has others
     seeds = store_request(ctx, outcome) if request is not None else []
     new_list(ctx, outcome, seeds=seeds, require=required_seeds(ctx, seeds))
