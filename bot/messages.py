@@ -82,6 +82,8 @@ REQUEST_TOOK = 'I took {name} for "{mention}": say which one if you meant anothe
 REQUEST_UNKNOWN = "I don't know \"{name}\" yet, so I can't use it."
 """Notes of a request that names items (``bot/dialog/requests.py``): the reading taken, a name not found."""
 NO_RECOMMENDATION = "I have nothing left to recommend right now. Tell me more of what you like."
+REQUIRE_UNMET = "I have no {nouns} with {names} left to show you, so here are others you may like."
+"""A list asked for with a requirement ("anything else by X?", "a comedy") no item left to show has."""
 FALLBACK_POPULAR = "I don't know your tastes well enough yet ({reason}), so here are popular {nouns}."
 FALLBACK_REASONS = {
     "no_likes": "you haven't told me anything you like",

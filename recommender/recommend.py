@@ -387,7 +387,9 @@ class Recommender:
         later = self._later(profile)
         only = self._having(frozenset(require) - profile.disliked)
         items = self._rank(solved, banned | excluded, later, k, only) if only is not None else ()
+        unmet: tuple[QID, ...] = ()
         if not items:  # no allowed item has every required value: the list without the requirement
+            unmet = tuple(sorted(frozenset(require) - profile.disliked))
             only, items = None, self._rank(solved, banned | excluded, later, k)
         left_out: tuple[Avoid, ...] = ()
         relaxed: tuple[Avoid, ...] = ()
@@ -399,7 +401,7 @@ class Recommender:
                 items, relaxed, left_out = plain, left_out, ()
         if solved.fallback_reason:
             logger.info("recommend: fallback %s (unknown likes: %s)", solved.fallback_reason, solved.unknown)
-        return Recommendations(items, solved.fallback_reason, solved.unknown, left_out, relaxed)
+        return Recommendations(items, solved.fallback_reason, solved.unknown, left_out, relaxed, unmet)
 
     def _seeded(self, profile: Profile, seeds: frozenset[QID]) -> _Solved:
         """The scores of a list asked "like" ``seeds``: :data:`SEED_SHARE` from the seeds' walk, the

@@ -140,6 +140,8 @@ class Recommendations:
             would otherwise have shown ("I left out horror films, as you asked").
         relaxed: constraints that could not be kept because nothing else was left: the items that
             break them are in the list, and their explanation must name the conflict.
+        unmet: the required values (``recommend(require=...)``) that no item left to show has: the
+            list is then ranked without the requirement, and the dialog says so ("nothing else by X").
     """
 
     items: tuple[ScoredItem, ...]
@@ -147,6 +149,7 @@ class Recommendations:
     unknown: tuple[QID, ...] = ()
     left_out: tuple[Avoid, ...] = ()
     relaxed: tuple[Avoid, ...] = ()
+    unmet: tuple[QID, ...] = ()
 
 
 __all__ = ["PID", "QID", "Avoid", "KnowledgeBaseLike", "Profile", "Recommendations", "ScoredItem"]

@@ -105,6 +105,10 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = (), r
         basis = msg.FALLBACK_POPULAR.format(reason=reason, nouns=msg.DOMAIN_NOUNS[state.domain])
     else:
         basis = based_on(ctx, seeds)
+    if result.unmet:  # "anything else by X?" with nothing else by X: said, not a silent other list (fresh5)
+        names = " and ".join(display(ctx, q) for q in result.unmet if has_name(ctx.kb, q))
+        nouns = msg.DOMAIN_NOUNS[state.domain]
+        basis = _lines(msg.REQUIRE_UNMET.format(names=names, nouns=nouns) if names else "", basis)
     outcome.text = _lines(outcome.text, constraints.left_out_note(ctx, result), basis, shown.text)
     outcome.events = render.dedupe([*shown.events, *(e for e in outcome.events if e != Event.RECOMMENDATION)])
     outcome.choices, outcome.image, outcome.card = shown.choices, shown.image, True

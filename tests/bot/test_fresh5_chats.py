@@ -55,3 +55,11 @@ def test_fault_a_series_name_finds_its_books(real_dm):
     chat = Chat(real_dm, "book")
     reply = chat.say("mistborn was great")
     assert "couldn't find" not in reply.text
+
+
+def test_a_request_for_works_of_a_person_with_none_to_show_says_so(real_dm):
+    # fresh5: "anything else by X?" / "songs by X" with no work of X left showed others silently (the music
+    # snapshot has the band but none of its records)
+    chat = Chat(real_dm, "music")
+    reply = chat.say("songs by the stone roses")
+    assert "no music with The Stone Roses left to show you" in reply.text and card(reply) is not None

@@ -221,7 +221,9 @@ def test_required_values_keep_the_list_to_them_unless_no_item_has_them():
     assert rec.recommend(mystery_author_disliked, k=5, require=("G2",)).left_out == ()
     # nothing left that has them (every fantasy book rated): the list is the usual one, not empty
     rated = Profile(liked=frozenset({"B8", "B3", "B4", "B5", "B7"}))
-    assert _qids(rec.recommend(rated, k=2, require=("G2",)))
+    unmet = rec.recommend(rated, k=2, require=("G2",))
+    assert _qids(unmet) and unmet.unmet == ("G2",)  # said by the dialog: "I have no books with fantasy left"
+    assert rec.recommend(profile, k=5, require=("G2",)).unmet == ()
 
 
 # -- elicitation suggestions and the Constraints object --------------------------------------------
