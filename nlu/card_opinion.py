@@ -47,6 +47,9 @@ replay is the reference (an overrule there lowered its figures)."""
 MISHEARD_INTENTS = frozenset({Intent.REC_WHY.value, Intent.REC_TRAILER.value, Intent.RECOMMENDATION.value})
 """Intents a classifier may hear in a judgement of the card that has none of their words ("ya this is good" as
 "why?", "nah thats mid" as a request): the judgement rates the card."""
+APPRAISALS = {"smalltalk.appraisal.good": "+", "smalltalk.appraisal.bad": "-"}
+"""Small-talk appraisals and the sign they hear: one the lexicon contradicts ("nah thats mid" heard as "good")
+was misheard, and the judgement rates the card."""
 _WORDING = family("card")
 NOT_UNDERSTOOD = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.FALLBACK.value})
 CARD_REFERENCE = _WORDING.pattern("card_reference")
@@ -106,6 +109,17 @@ def _judges(sentiment: Any, content: str, *, strong: bool) -> bool:
     return getattr(sentiment.message_polarity(content), "value", "0") in ("+", "-")
 
 
+def _contradicted(intent: str, content: str, sentiment: Any) -> bool:
+    """The classifier heard a small-talk appraisal of one sign ("Glad you like it!") where the lexicon reads a
+    judging cue of the other ("nah thats mid" heard as ``smalltalk.appraisal.good``): a judgement misheard. A
+    stand-in sentiment without ``has_cue`` contradicts nothing; "Good film" agrees and stays small talk."""
+    heard = APPRAISALS.get(intent)
+    if heard is None or not getattr(sentiment, "has_cue", lambda *_a, **_k: False)(content, strong=True):
+        return False
+    said = getattr(sentiment.message_polarity(content), "value", "0")
+    return said in ("+", "-") and said != heard
+
+
 def _bare_words(folded: str) -> int:
     """Words of the message less its aspect cues ("great but way too long": 2; ``nlu.opinion_scope``): an
     aspect of the card judged beside the whole is still about the card (issue 22-D)."""
@@ -132,7 +146,7 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     # a judgement of the card heard as a question about it ("ya this is good" as "why?") or as a request ("nah
     # thats mid" as "recommend"): the caller found no card question words, and it asks nothing (issue 22-D)
     misheard = intent in MISHEARD_INTENTS and not ASKING.search(folded) and not QUESTION_WORDS.search(folded)
-    heard = intent in CARD_OPINION_INTENTS or confirmation or misheard
+    heard = intent in CARD_OPINION_INTENTS or confirmation or misheard or _contradicted(intent, content, sentiment)
     # the card's fallback yields to a judgement ("boring 🥱", "mid") or to an experience ("seen it, it's good"),
     # not to a bare stated verb the study's agent left as a fallback ("I dislike"); small talk only to an experience
     judged = intent in NOT_UNDERSTOOD and not STATED_VERB.search(folded)

@@ -23,7 +23,7 @@ from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
 from nlu.opinion_scope import refuses_something
 from nlu.phrasings import asks_profile, asks_reset, card_fact, phrased_intent, says_goodbye
-from nlu.readings import Readings
+from nlu.readings import WORK_PARTS, Readings
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold
 from nlu.turn_parse import View
@@ -145,6 +145,16 @@ def _states_a_cue(session: Readings, folded: str) -> bool:
     return has_cue is not None and has_cue(session.text[session.start :]) and not DELETE_WORDS.search(folded)
 
 
+def _names_a_role(domain: str, folded: str) -> bool:
+    """The message names a role of the card's people ("but not the directors"), not a part of the work that a
+    role word also names ("the soundtrack was great", "the writing was nice": ``nlu.readings.WORK_PARTS``)."""
+    for match in the_role(domain).finditer(folded):
+        words = match.group(0).split()
+        if " ".join(words[1:] if words[0] in ("the", "its", "their", "his", "her") else words) not in WORK_PARTS:
+            return True
+    return False
+
+
 def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: str) -> bool:
     """A stated opinion of the card on screen naming nothing else rates it ("seen it, hated it honestly"):
     :func:`nlu.card_opinion.rates_card`, unless it asks about the card, is a bare yes/no (answered as such)
@@ -152,7 +162,7 @@ def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: s
     view = session.view
     if view.focus is None or view.question is not None or session.readings(with_focus=False):
         return False
-    if CARD_QUESTION.search(folded) or yes_no(folded) or the_role(view.domain).search(folded):
+    if CARD_QUESTION.search(folded) or yes_no(folded) or _names_a_role(view.domain, folded):
         return False
     content = session.text[session.start :]
     return rates_card(folded, content, intent=intent, phrased=phrased, sentiment=session.sentiment)

@@ -45,7 +45,7 @@ from nlu.open_answer import (
 )
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
 from nlu.phrasings import card_fact, for_this_time, reset_scope
-from nlu.readings import MAX_MENTIONS_PER_TURN, Readings
+from nlu.readings import MAX_MENTIONS_PER_TURN, WORK_PARTS, Readings
 from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
@@ -207,7 +207,7 @@ def understand(
         affirmative=bool(YES.match(folded)),
         said_no=bool(NO_WORD.search(folded)),
         negative=bool(NONE.search(folded) or NO.fullmatch(folded.strip(" .!"))),
-        roles=roles_named(folded, view.domain),
+        roles=roles_named(folded, view.domain, parts=WORK_PARTS),
         card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
         this_time=for_this_time(folded),
         reset_scope=reset_scope(folded),

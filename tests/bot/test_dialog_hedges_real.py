@@ -1,0 +1,39 @@
+"""Issue 22 (22-H) through the real dialog of ``corsbot chat``: card answers in slang or about a part of the work,
+hedges, and corrections of the previous turn (skipped when the models and snapshots of ``$CORSBOT_HOME`` are not
+built), with other items and other wordings than the conversation sets'."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.real_dialog import Chat, real_dialog_manager
+from tests.bot.real_dialog import card_of as _card
+
+
+@pytest.fixture(scope="module")
+def real_dm(tmp_path_factory):
+    """The dialog manager as ``corsbot chat`` builds it (no suggestions of items to rate), on a scratch database."""
+    return real_dialog_manager(tmp_path_factory, "none")
+
+
+def _a_list(chat: Chat, likes: str) -> str:
+    chat.say(likes)
+    shown = _card(chat.say("recommend me something"))
+    assert shown is not None
+    return shown
+
+
+def test_a_card_judged_by_a_part_rates_the_card_and_stores_no_part(real_dm):
+    chat = Chat(real_dm, "movie")
+    first = _a_list(chat, "i love alien and blade runner")
+    liked = len(chat.profile())
+    chat.say("watched it, the music was lovely but the film itself was dull")
+    assert chat.profile()[first] == "-" and len(chat.profile()) == liked + 1  # no "music", no composer
+
+
+def test_a_chat_spelling_with_an_eight_rates_the_card(real_dm):
+    chat = Chat(real_dm, "book")
+    first = _a_list(chat, "i love the hobbit and dune")
+    chat.say("read it, gr8 book")
+    assert chat.profile()[first] == "+"
+

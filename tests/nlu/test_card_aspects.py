@@ -1,0 +1,58 @@
+"""Card answers that judge a part of the work or are misheard as small talk (issue 22-H), with other words than
+the conversation sets': a lower-case part of a work ("the lyrics", "production") is no title, a role word that
+names a part of the work ("the production", "the writing") is no critique of a role, and an appraisal heard with
+the wrong sign ("Glad you like it!" for "nope, that one is mid") is a judgement of the card."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from nlu.card_opinion import rates_card
+from nlu.intent_choice import _names_a_role
+from nlu.readings import _without_aspects
+from nlu.sentiment import SentimentRecognizer
+
+
+@pytest.fixture(scope="module")
+def sentiment() -> SentimentRecognizer:
+    return SentimentRecognizer()
+
+
+def _mention(text: str, words: str) -> SimpleNamespace:
+    start = text.index(words)
+    return SimpleNamespace(text=words, start=start, end=start + len(words))
+
+
+def test_a_part_of_the_work_in_lower_case_is_no_name():
+    text = "heard it, the lyrics are deep but the production is flat"
+    lyrics = _mention(text, "lyrics")
+    assert _without_aspects(text, [lyrics], card=False) == []  # "the" before it
+    text = "Rumours, gorgeous vocals and a tight production"
+    found = [_mention(text, "Rumours"), _mention(text, "production")]
+    assert [m.text for m in _without_aspects(text, found, card=False)] == ["Rumours"]  # beside a work
+
+
+def test_a_part_typed_alone_or_capitalised_stays_a_name():
+    assert len(_without_aspects("soundtrack", [_mention("soundtrack", "soundtrack")], card=False)) == 1
+    text = "i love The Story by brandi carlile"
+    assert len(_without_aspects(text, [_mention(text, "The Story")], card=True)) == 1
+
+
+def test_a_role_word_naming_a_part_of_the_work_is_no_critique():
+    assert not _names_a_role("music", "heard it, the production was slick but the songs were forgettable")
+    assert _names_a_role("movie", "loved it but not the director")
+
+
+@pytest.mark.parametrize(
+    ("said", "heard", "rates"),
+    [
+        ("nope, that one is mid", "smalltalk.appraisal.good", True),  # the wrong sign: a judgement misheard
+        ("ugh so lame", "smalltalk.appraisal.good", True),
+        ("Good film", "smalltalk.appraisal.good", False),  # agrees: the released study's small talk
+    ],
+)
+def test_an_appraisal_heard_with_the_wrong_sign_rates_the_card(sentiment, said, heard, rates):
+    folded = said.lower()
+    assert rates_card(folded, said, intent=heard, phrased=None, sentiment=sentiment) is rates
