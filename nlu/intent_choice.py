@@ -145,6 +145,20 @@ def _states_a_cue(session: Readings, folded: str) -> bool:
     return has_cue is not None and has_cue(session.text[session.start :]) and not DELETE_WORDS.search(folded)
 
 
+def _own_opinion_no_refinement(session: Readings, intent: str) -> bool:
+    """A refinement of the previous turn's preference heard in a message that names other words with an opinion
+    of their own (a cue or a hedge: "the shining was meh" right after "i luv it"): a new preference, never the
+    previous one's polarity given to it (issue 22-H). A self-correction ("no wait, I meant Heat") and bare names
+    stay refinements."""
+    view = session.view
+    if intent != Intent.PREFERENCE_DISAMBIGUATION or view.question is not None or not view.refinable:
+        return False
+    if session.correction or session.names_only():
+        return False
+    found = session.readings(with_focus=False)
+    return bool(found) and session.states_opinion(found)
+
+
 def _names_a_role(domain: str, folded: str) -> bool:
     """The message names a role of the card's people ("but not the directors"), not a part of the work that a
     role word also names ("the soundtrack was great", "the writing was nice": ``nlu.readings.WORK_PARTS``)."""
@@ -283,6 +297,8 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
             return Intent.REC_SKIP.value  # "u just asked me about that one lol. skip", "meh" (issue 22-D)
         if phrased is not None:
             return phrased
+    if _own_opinion_no_refinement(session, intent):  # "the shining was meh" right after a like (issue 22-H)
+        return Intent.PREFERENCE.value
     if DELETE.match(folded) and view.has_profile:
         return Intent.DELETE_PREFERENCE.value
     if view.question in ("item", "role", "confirm") and DELETE_WORDS.search(folded) and not OPINION_VERB.search(folded):

@@ -415,7 +415,11 @@ class SentimentRecognizer:
     def _clauses(self, masked: str, *, respell: bool = True) -> list[Clause]:
         spans: list[tuple[int, int, str, bool]] = []
         start, boundary, opens = 0, "start", True  # opens: the clause opens a sentence (capitals name nothing)
+        # a hedge with a connective inside ("hit or miss", "I can take or leave X") is one judgement, not two clauses
+        whole = [m.span() for m in self._hedges.finditer(masked.lower().translate(_APOSTROPHES))]
         for match in _SPLIT.finditer(masked):
+            if any(a < match.start() and match.end() < b for a, b in whole):
+                continue
             spans.append((start, match.start(), boundary, opens))
             contrast = match.group("contrast")
             boundary = "plain" if not contrast else "concession" if contrast.lower() in CONCESSIVE_WORDS else "contrast"

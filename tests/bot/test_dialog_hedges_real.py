@@ -37,3 +37,18 @@ def test_a_chat_spelling_with_an_eight_rates_the_card(real_dm):
     chat.say("read it, gr8 book")
     assert chat.profile()[first] == "+"
 
+
+def test_a_hedged_title_right_after_a_like_is_asked_about_not_given_its_polarity(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("i loved the road by cormac mccarthy")
+    reply = chat.say("blood meridian was meh")
+    assert "Blood Meridian" not in chat.labels() or chat.labels()["Blood Meridian"] != "+"
+    assert "?" in reply.text  # asked about, never stored as the like before it
+
+
+def test_hit_or_miss_about_a_person_stores_no_dislike(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("i love jaws and alien")
+    chat.say("ridley scott is hit or miss")
+    chat.say("recommend me something")
+    assert chat.labels().get("Ridley Scott") != "-"
