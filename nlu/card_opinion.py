@@ -28,14 +28,17 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from logs.schema import Intent, is_smalltalk
 from nlu.opinion_scope import degree_phrases, opens_own_subject
 from nlu.wording import family
+from recommender.schema import DOMAINS
 
-__all__ = ["rates_card", "skips_card"]
+__all__ = ["TO_THE_BOT", "judges_people_only", "rates_card", "skips_card"]
 
 CARD_OPINION_INTENTS = frozenset(
     {Intent.REC_SKIP.value, Intent.FALLBACK.value, Intent.PREFERENCE.value, Intent.REC_DETAILS.value}
@@ -74,6 +77,11 @@ QUESTION_WORDS = _WORDING.pattern("question_words")
 """Words of a question ("what makes you think I'd like it"): no judgement misheard as a question."""
 CLOSING = _WORDING.pattern("closing")
 """Words that close a conversation: "Great, thanks! Bye" is a farewell, not a rating of the card."""
+TO_THE_BOT = _WORDING.pattern("to_the_bot")
+"""A compliment to the bot itself ("You have good taste lol"): small talk, no rating of the card (issue 22-H)."""
+THE_WORK = _WORDING.pattern("the_work")
+"""Words naming the work on screen itself ("it", "the book"): a critique without them judges only the people it
+names by role ("can't stand that author")."""
 SKIPPING_CLOSE = _WORDING.pattern("skipping_close")
 """A message ending with a request for the next item ("... lol. skip"): a skip of the card."""
 
@@ -166,3 +174,20 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     # a misspelt cue ("Dislile", "Likr") does not rate the card: the released study's agent did not get those
     # either, and a wrong rating moves the list on
     return _judges(sentiment, content, strong=strong)
+
+
+PEOPLE_KINDS = frozenset({"person", "artist", "band"})
+"""Kinds of a role's values that are people (``recommender.schema`` edges): "that author", "the band", not "my
+style" (a genre)."""
+
+
+def judges_people_only(folded: str, roles: Sequence[str]) -> bool:
+    """The message (folded) names a role of people (``roles``: PIDs it names that are, in some domain, edges whose
+    kinds are :data:`PEOPLE_KINDS`) and nothing of the work on screen itself (:data:`THE_WORK`): "nope, can't stand
+    that author" judges the card's author, not the card (issue 22-H); "not my style" (a genre) judges the card."""
+    return any(pid in _people_pids() for pid in roles) and THE_WORK.search(folded) is None
+
+
+@functools.cache
+def _people_pids() -> frozenset[str]:
+    return frozenset(str(e.pid) for d in DOMAINS.values() for e in d.edges if PEOPLE_KINDS & set(e.kinds))

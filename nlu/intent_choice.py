@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from logs.schema import Intent, is_smalltalk
-from nlu.card_opinion import rates_card, skips_card
+from nlu.card_opinion import TO_THE_BOT, rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
 from nlu.opinion_scope import refuses_something
@@ -143,6 +143,10 @@ def _states_a_cue(session: Readings, folded: str) -> bool:
     is no opinion of Ghost), and is no request to delete."""
     has_cue = getattr(session.sentiment, "has_cue", None)
     return has_cue is not None and has_cue(session.text[session.start :]) and not DELETE_WORDS.search(folded)
+
+
+LIKES_THE_BOT = "smalltalk.user.likes_agent"
+"""The small talk a compliment to the bot is (``nlu/wording/card.toml`` to_the_bot)."""
 
 
 def _own_opinion_no_refinement(session: Readings, intent: str) -> bool:
@@ -291,6 +295,13 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
             critique = _card_critique(session, folded)
             if critique is not None:
                 return critique
+        if (
+            view.focus is not None
+            and not is_smalltalk(intent)  # "thanks, you're a good bot. bye" leaves
+            and TO_THE_BOT.search(folded)
+            and not session.readings(with_focus=False)
+        ):
+            return LIKES_THE_BOT  # "You have good taste lol": a compliment to the bot rates no card (issue 22-H)
         if _card_opinion(session, intent, phrased, folded):
             return Intent.REC_PREFERENCE.value  # "seen it, hated it honestly", "nah thats mid"
         if _card_skip(session, folded, rated=intent in ABOUT_THE_CARD_OPINIONS):

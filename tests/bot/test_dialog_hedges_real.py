@@ -52,3 +52,19 @@ def test_hit_or_miss_about_a_person_stores_no_dislike(real_dm):
     chat.say("ridley scott is hit or miss")
     chat.say("recommend me something")
     assert chat.labels().get("Ridley Scott") != "-"
+
+
+def test_a_compliment_to_the_bot_rates_nothing(real_dm):
+    chat = Chat(real_dm, "music")
+    first = _a_list(chat, "i love radiohead and portishead")
+    rated = dict(chat.profile())
+    reply = chat.say("ur recs are on point honestly")
+    assert chat.profile() == rated and _card(reply) == first  # the card waits for its rating
+
+
+def test_a_judgement_of_the_cards_person_by_role_does_not_rate_the_card(real_dm):
+    chat = Chat(real_dm, "book")
+    first = _a_list(chat, "i love the shining and carrie")
+    author = next(iter(chat.values(first, "P50")))
+    chat.say("ugh, i really dislike that writer")
+    assert first not in chat.profile() and chat.profile().get(author) == "-"

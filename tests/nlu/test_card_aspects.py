@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from nlu.card_opinion import rates_card
+from nlu.card_opinion import TO_THE_BOT, judges_people_only, rates_card
 from nlu.intent_choice import _names_a_role
 from nlu.readings import _without_aspects
 from nlu.sentiment import SentimentRecognizer
@@ -56,3 +56,21 @@ def test_a_role_word_naming_a_part_of_the_work_is_no_critique():
 def test_an_appraisal_heard_with_the_wrong_sign_rates_the_card(sentiment, said, heard, rates):
     folded = said.lower()
     assert rates_card(folded, said, intent=heard, phrased=None, sentiment=sentiment) is rates
+
+
+@pytest.mark.parametrize(
+    ("said", "roles", "people_only"),
+    [
+        ("nope, can't stand that author", ("P50",), True),
+        ("the director is a genius", ("P57",), True),
+        ("loved it but not the director", ("P57",), False),  # the work named: a critique that rates it
+        ("not my style", ("P136",), False),  # a genre, no person
+    ],
+)
+def test_a_judgement_of_the_cards_people_only(said, roles, people_only):
+    assert judges_people_only(said, roles) is people_only
+
+
+@pytest.mark.parametrize("said", ["you have great taste", "ur picks are solid", "you're good at this lol"])
+def test_a_compliment_to_the_bot(said):
+    assert TO_THE_BOT.search(said)
