@@ -48,6 +48,8 @@ case beside the work they belong to, a dimension judged, never a title of their 
 WORK_PARTS = ASPECT_PARTS - _SCOPE.word_set("people_parts")
 """Parts of a work that name none of its people ("the soundtrack", "the writing"): a role word among them judges
 the work, no critique of a role ("the cast", "the acting" do name people)."""
+_SET_OFF = frozenset(",.;:!-")
+"""Signs that set a lead-in off from the content ("actually scratch that, it was dumb")."""
 _OWNER = re.compile(r"\b(?:the|its|it's|their|his|her|this|that)\s*$")
 """A determiner or possessive right before a mention ("the writing", "its prose")."""
 
@@ -83,6 +85,10 @@ class Readings:
                 if m.candidates and not is_stated_role(self.text, m.start, m.text, self.view.domain)
             ]
             mentions = _without_aspects(self.text, mentions, card=self.view.focus is not None)
+            if self.correction and self.text[: self.start].rstrip()[-1:] in _SET_OFF:
+                # "scratch that, ...": a self-correction set off by a sign names nothing (the film "Scratch");
+                # "nevermind is perfect" is no lead-in of its own
+                mentions = [m for m in mentions if m.start >= self.start]
             spans = [(m.start, m.end) for m in mentions]
             standards = getattr(self.sentiment, "comparison_standards", None)
             if standards is not None and mentions:

@@ -51,7 +51,15 @@ from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
 from nlu.textnorm import fold, has_letters, normalize
-from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading, retraction_words, retracts
+from nlu.turn_cues import (
+    adds,
+    describes_a_reading,
+    lead_in,
+    names_a_reading,
+    retraction_words,
+    retracts,
+    revised_opinion,
+)
 from nlu.turn_parse import IntentModel, Linker, Payload, PolarityModel, Reading, TurnParse, View
 from nlu.turn_words import (
     CARD_WORD,
@@ -294,8 +302,16 @@ def understand(
     said_roles: tuple[tuple[str, str], ...] = ()
     if parse.roles and parse.intent == Intent.PREFERENCE:
         said_roles = tuple(role_opinions(text, lambda clause: sentiment.message_polarity(clause).value).items())
+    revised = None
+    if lead.correction and view.refinable and view.question is None and view.focus is None:
+        first = min((r.mention.start - lead.end for r in readings), default=None)
+        revised = revised_opinion(content, first, lambda said: sentiment.message_polarity(said).value)
+        heard = parse.intent in (Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION) or is_smalltalk(parse.intent)
+        if revised is not None and heard and parse.intent != BYE:  # "actually, scratch that - it was terrible"
+            parse = replace(parse, intent=Intent.PREFERENCE.value)
     return replace(
         parse,
+        revised=revised,
         suggestion=suggestion,
         role_opinions=said_roles,
         answer=answer,

@@ -68,3 +68,21 @@ def test_a_judgement_of_the_cards_person_by_role_does_not_rate_the_card(real_dm)
     author = next(iter(chat.values(first, "P50")))
     chat.say("ugh, i really dislike that writer")
     assert first not in chat.profile() and chat.profile().get(author) == "-"
+
+
+def test_a_self_correction_by_reference_revises_what_was_just_stored(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("i really liked dracula")
+    assert chat.labels().get("Dracula") == "+"
+    reply = chat.say("hmm no wait, scratch that, it bored me to tears. i love frankenstein though")
+    assert chat.labels().get("Dracula") == "-" and "Dracula" in reply.text
+    if "Which" in reply.text:  # its namesakes asked about
+        chat.say("2")
+    assert [p for label, p in chat.labels().items() if label.startswith("Frankenstein")] == ["+"]
+
+
+def test_a_self_correction_with_no_name_revises_and_names_nothing(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I enjoyed Goodfellas")
+    chat.say("actually, scratch that - it was terrible")
+    assert chat.labels() == {"Goodfellas": "-"}  # the film "Scratch" is not stored
