@@ -86,3 +86,20 @@ def test_a_self_correction_with_no_name_revises_and_names_nothing(real_dm):
     chat.say("I enjoyed Goodfellas")
     chat.say("actually, scratch that - it was terrible")
     assert chat.labels() == {"Goodfellas": "-"}  # the film "Scratch" is not stored
+
+
+@pytest.fixture(scope="module")
+def suggesting_dm(tmp_path_factory):
+    """The dialog manager as ``corsbot nlu evaluate-conversations`` plays it (suggestions of items to rate on)."""
+    return real_dialog_manager(tmp_path_factory, "highest")
+
+
+def test_a_dislike_of_a_person_said_these_days_rates_no_film(suggesting_dm):
+    chat = Chat(suggesting_dm, "movie")
+    chat.say("i loved pulp fiction and jackie brown")
+    chat.say("tarantino is my fav director")
+    chat.say("director")  # its role asked; then an item to rate is suggested
+    suggested = getattr(chat.state.pending, "qid", None)
+    assert suggested is not None and chat.state.pending.kind == "suggestion"
+    chat.say("but samuel l jackson kinda annoys me these days")
+    assert suggested not in chat.profile()

@@ -74,3 +74,13 @@ def test_a_judgement_of_the_cards_people_only(said, roles, people_only):
 @pytest.mark.parametrize("said", ["you have great taste", "ur picks are solid", "you're good at this lol"])
 def test_a_compliment_to_the_bot(said):
     assert TO_THE_BOT.search(said)
+
+
+def test_a_time_phrase_is_no_reference_to_the_suggested_item():
+    from nlu.suggestion_answer import read_answer
+
+    text = "but Nicolas Cage irritates me this year"
+    start = text.index("Nicolas Cage")
+    answer = read_answer(text, named=[(start, start + len("Nicolas Cage"))], polarity=lambda _t: "-")
+    assert answer is not None and answer.kind == "new"
+    assert read_answer("i liked this one", named=(), polarity=lambda _t: "+").kind == "rate"
