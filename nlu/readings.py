@@ -85,6 +85,7 @@ class Readings:
                 if m.candidates and not is_stated_role(self.text, m.start, m.text, self.view.domain)
             ]
             mentions = _without_aspects(self.text, mentions, card=self.view.focus is not None)
+            mentions = _without_cues(self.text, mentions, self.sentiment, card=self.view.focus is not None)
             if self.correction and self.text[: self.start].rstrip()[-1:] in _SET_OFF:
                 # "scratch that, ...": a self-correction set off by a sign names nothing (the film "Scratch");
                 # "nevermind is perfect" is no lead-in of its own
@@ -183,6 +184,25 @@ def _without_aspects(text: str, mentions: list[Any], *, card: bool) -> list[Any]
         return owned or card or len(mentions) > 1 or bool(_OWNER.search(text[: m.start].lower()))
 
     return [m for m in mentions if not aspect(m)]
+
+
+def _without_cues(text: str, mentions: list[Any], sentiment: PolarityModel, *, card: bool) -> list[Any]:
+    """``mentions`` less those inside an opinion cue of the lexicon, typed in lower case or capitals ("espresso by
+    sabrina carpenter is a BANGER": no song "The Banger"; "read it, meh, not my cup of tea": no "A Cup of Tea"),
+    with a card on screen or another name in the message. A cue typed alone ("my jam") or in Title Case stays a
+    name. A stand-in sentiment without ``cue_spans`` keeps every mention."""
+    spans = getattr(sentiment, "cue_spans", None)
+    if spans is None or not (card or len(mentions) > 1):
+        return mentions
+    cues = spans(text)
+    if not cues:
+        return mentions
+
+    def judged(m: Any) -> bool:
+        typed = m.text.lower() == m.text or m.text.upper() == m.text
+        return typed and any(a <= m.start and m.end <= b for a, b in cues)
+
+    return [m for m in mentions if not judged(m)]
 
 
 def is_reference(reading: Reading, focus: str) -> bool:

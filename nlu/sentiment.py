@@ -386,6 +386,11 @@ class SentimentRecognizer:
                 return Cue(Polarity.NEGATIVE, EVALUATIVE) if plain_dislike else None
         return None
 
+    def cue_spans(self, text: str) -> list[tuple[int, int]]:
+        """Spans (character offsets of ``text``) of the lexicon's opinion cues in it ("a banger", "not my cup of
+        tea"): words that judge, which a caller may keep from being read as a title (issue 22-H)."""
+        return [(a, b) for a, b, _p, _l in self._matches(text.lower().translate(_APOSTROPHES))]
+
     def _matches(self, low: str) -> list[tuple[int, int, Polarity, float]]:
         """Every cue match, minus those inside a longer match ("sick" inside "sick of")."""
         found = [

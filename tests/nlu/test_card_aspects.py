@@ -84,3 +84,15 @@ def test_a_time_phrase_is_no_reference_to_the_suggested_item():
     answer = read_answer(text, named=[(start, start + len("Nicolas Cage"))], polarity=lambda _t: "-")
     assert answer is not None and answer.kind == "new"
     assert read_answer("i liked this one", named=(), polarity=lambda _t: "+").kind == "rate"
+
+
+def test_words_of_an_opinion_cue_are_no_title(sentiment):
+    from nlu.readings import _without_cues
+
+    text = "levitating by dua lipa is a BANGER"
+    found = [_mention(text, "levitating"), _mention(text, "dua lipa"), _mention(text, "BANGER")]
+    assert [m.text for m in _without_cues(text, found, sentiment, card=False)] == ["levitating", "dua lipa"]
+    text = "watched it, nah, not my cup of tea"
+    assert _without_cues(text, [_mention(text, "cup of tea")], sentiment, card=True) == []
+    text = "my jam"  # typed alone: a title asked about
+    assert len(_without_cues(text, [_mention(text, "my jam")], sentiment, card=False)) == 1
