@@ -36,7 +36,7 @@ from typing import Any
 from logs.schema import Intent, is_smalltalk
 from nlu.opinion_scope import degree_phrases, opens_own_subject
 from nlu.wording import family
-from recommender.schema import DOMAINS
+from recommender.schema import DOMAINS, role_pattern
 
 __all__ = ["TO_THE_BOT", "judges_people_only", "rates_card", "skips_card"]
 
@@ -183,9 +183,19 @@ style" (a genre)."""
 
 def judges_people_only(folded: str, roles: Sequence[str]) -> bool:
     """The message (folded) names a role of people (``roles``: PIDs it names that are, in some domain, edges whose
-    kinds are :data:`PEOPLE_KINDS`) and nothing of the work on screen itself (:data:`THE_WORK`): "nope, can't stand
-    that author" judges the card's author, not the card (issue 22-H); "not my style" (a genre) judges the card."""
-    return any(pid in _people_pids() for pid in roles) and THE_WORK.search(folded) is None
+    kinds are :data:`PEOPLE_KINDS`) with a demonstrative ("that author", "those actors") and nothing of the work on
+    screen itself (:data:`THE_WORK`): "nope, can't stand that author" judges the card's author, not the card (issue
+    22-H); "not my style" (a genre) and "I like the actors" (the released study's rating of the card) rate it."""
+    if not any(pid in _people_pids() for pid in roles) or THE_WORK.search(folded) is not None:
+        return False
+    # "that author", "those actors": the released study's agent heard "I like the actors" at a card as its rating
+    return _demonstrative_role().search(folded) is not None
+
+
+@functools.cache
+def _demonstrative_role() -> re.Pattern[str]:
+    words = "|".join(role_pattern(domain) for domain in DOMAINS)
+    return re.compile(rf"\b(?:that|this|those|these)\s+(?:{words})\b")
 
 
 @functools.cache

@@ -62,7 +62,8 @@ def test_an_appraisal_heard_with_the_wrong_sign_rates_the_card(sentiment, said, 
     ("said", "roles", "people_only"),
     [
         ("nope, can't stand that author", ("P50",), True),
-        ("the director is a genius", ("P57",), True),
+        ("ugh that director is a genius", ("P57",), True),
+        ("i like the actors", ("P161",), False),  # the released study's rating of the card
         ("loved it but not the director", ("P57",), False),  # the work named: a critique that rates it
         ("not my style", ("P136",), False),  # a genre, no person
     ],
