@@ -28,14 +28,17 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from logs.schema import Intent, is_smalltalk
 from nlu.opinion_scope import degree_phrases, opens_own_subject
 from nlu.wording import family
+from recommender.schema import DOMAINS, role_pattern
 
-__all__ = ["rates_card", "skips_card"]
+__all__ = ["TO_THE_BOT", "judges_people_only", "rates_card", "skips_card"]
 
 CARD_OPINION_INTENTS = frozenset(
     {Intent.REC_SKIP.value, Intent.FALLBACK.value, Intent.PREFERENCE.value, Intent.REC_DETAILS.value}
@@ -47,6 +50,9 @@ replay is the reference (an overrule there lowered its figures)."""
 MISHEARD_INTENTS = frozenset({Intent.REC_WHY.value, Intent.REC_TRAILER.value, Intent.RECOMMENDATION.value})
 """Intents a classifier may hear in a judgement of the card that has none of their words ("ya this is good" as
 "why?", "nah thats mid" as a request): the judgement rates the card."""
+APPRAISALS = {"smalltalk.appraisal.good": "+", "smalltalk.appraisal.bad": "-"}
+"""Small-talk appraisals and the sign they hear: one the lexicon contradicts ("nah thats mid" heard as "good")
+was misheard, and the judgement rates the card."""
 _WORDING = family("card")
 NOT_UNDERSTOOD = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.FALLBACK.value})
 CARD_REFERENCE = _WORDING.pattern("card_reference")
@@ -71,6 +77,11 @@ QUESTION_WORDS = _WORDING.pattern("question_words")
 """Words of a question ("what makes you think I'd like it"): no judgement misheard as a question."""
 CLOSING = _WORDING.pattern("closing")
 """Words that close a conversation: "Great, thanks! Bye" is a farewell, not a rating of the card."""
+TO_THE_BOT = _WORDING.pattern("to_the_bot")
+"""A compliment to the bot itself ("You have good taste lol"): small talk, no rating of the card (issue 22-H)."""
+THE_WORK = _WORDING.pattern("the_work")
+"""Words naming the work on screen itself ("it", "the book"): a critique without them judges only the people it
+names by role ("can't stand that author")."""
 SKIPPING_CLOSE = _WORDING.pattern("skipping_close")
 """A message ending with a request for the next item ("... lol. skip"): a skip of the card."""
 
@@ -106,6 +117,17 @@ def _judges(sentiment: Any, content: str, *, strong: bool) -> bool:
     return getattr(sentiment.message_polarity(content), "value", "0") in ("+", "-")
 
 
+def _contradicted(intent: str, content: str, sentiment: Any) -> bool:
+    """The classifier heard a small-talk appraisal of one sign ("Glad you like it!") where the lexicon reads a
+    judging cue of the other ("nah thats mid" heard as ``smalltalk.appraisal.good``): a judgement misheard. A
+    stand-in sentiment without ``has_cue`` contradicts nothing; "Good film" agrees and stays small talk."""
+    heard = APPRAISALS.get(intent)
+    if heard is None or not getattr(sentiment, "has_cue", lambda *_a, **_k: False)(content, strong=True):
+        return False
+    said = getattr(sentiment.message_polarity(content), "value", "0")
+    return said in ("+", "-") and said != heard
+
+
 def _bare_words(folded: str) -> int:
     """Words of the message less its aspect cues ("great but way too long": 2; ``nlu.opinion_scope``): an
     aspect of the card judged beside the whole is still about the card (issue 22-D)."""
@@ -132,7 +154,7 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     # a judgement of the card heard as a question about it ("ya this is good" as "why?") or as a request ("nah
     # thats mid" as "recommend"): the caller found no card question words, and it asks nothing (issue 22-D)
     misheard = intent in MISHEARD_INTENTS and not ASKING.search(folded) and not QUESTION_WORDS.search(folded)
-    heard = intent in CARD_OPINION_INTENTS or confirmation or misheard
+    heard = intent in CARD_OPINION_INTENTS or confirmation or misheard or _contradicted(intent, content, sentiment)
     # the card's fallback yields to a judgement ("boring 🥱", "mid") or to an experience ("seen it, it's good"),
     # not to a bare stated verb the study's agent left as a fallback ("I dislike"); small talk only to an experience
     judged = intent in NOT_UNDERSTOOD and not STATED_VERB.search(folded)
@@ -152,3 +174,30 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     # a misspelt cue ("Dislile", "Likr") does not rate the card: the released study's agent did not get those
     # either, and a wrong rating moves the list on
     return _judges(sentiment, content, strong=strong)
+
+
+PEOPLE_KINDS = frozenset({"person", "artist", "band"})
+"""Kinds of a role's values that are people (``recommender.schema`` edges): "that author", "the band", not "my
+style" (a genre)."""
+
+
+def judges_people_only(folded: str, roles: Sequence[str]) -> bool:
+    """The message (folded) names a role of people (``roles``: PIDs it names that are, in some domain, edges whose
+    kinds are :data:`PEOPLE_KINDS`) with a demonstrative ("that author", "those actors") and nothing of the work on
+    screen itself (:data:`THE_WORK`): "nope, can't stand that author" judges the card's author, not the card (issue
+    22-H); "not my style" (a genre) and "I like the actors" (the released study's rating of the card) rate it."""
+    if not any(pid in _people_pids() for pid in roles) or THE_WORK.search(folded) is not None:
+        return False
+    # "that author", "those actors": the released study's agent heard "I like the actors" at a card as its rating
+    return _demonstrative_role().search(folded) is not None
+
+
+@functools.cache
+def _demonstrative_role() -> re.Pattern[str]:
+    words = "|".join(role_pattern(domain) for domain in DOMAINS)
+    return re.compile(rf"\b(?:that|this|those|these)\s+(?:{words})\b")
+
+
+@functools.cache
+def _people_pids() -> frozenset[str]:
+    return frozenset(str(e.pid) for d in DOMAINS.values() for e in d.edges if PEOPLE_KINDS & set(e.kinds))

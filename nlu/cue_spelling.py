@@ -35,6 +35,9 @@ MIN_LENGTH = 4
 """Shorter words are too ambiguous to respell ("hte", "gd")."""
 _ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _WORD = re.compile(r"[a-z]+")
+_EIGHT = re.compile(r"(?<![\w'])[a-z]+8[a-z]*(?![\w'])")
+"""A word with the digit 8 standing for its sound ("gr8", "h8", "h8ed"), as chat spells "great", "hate"."""
+_EIGHT_SOUNDS = ("ate", "eat")
 
 
 def _neighbours() -> dict[str, frozenset[str]]:
@@ -98,8 +101,17 @@ class CueSpeller:
         self.respelt = lru_cache(maxsize=16384)(self._respelt)
 
     def respell(self, text: str) -> str:
-        """``text`` (lower case) with its misspelt cue words respelt (lengths may change)."""
-        return _WORD.sub(lambda m: self.respelt(m.group(0)), text)
+        """``text`` (lower case) with its misspelt cue words respelt (lengths may change), and its cue words
+        spelt with an 8 for their sound ("gr8" -> "great", "h8" -> "hate": chat's number homophones)."""
+        return _WORD.sub(lambda m: self.respelt(m.group(0)), _EIGHT.sub(lambda m: self._sounded(m.group(0)), text))
+
+    def _sounded(self, word: str) -> str:
+        """``word`` with its 8 read as "ate" or "eat", if that makes a cue word ("gr8", "h8", "h8ed"), else as typed."""
+        for sound in _EIGHT_SOUNDS:
+            said = word.replace("8", sound, 1).replace("eed", "ed")  # "h8ed": "hated", not "hateed"
+            if said in self._cues:
+                return said
+        return word
 
     def _respelt(self, word: str) -> str:
         if len(word) < MIN_LENGTH or word in self._cues:

@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from logs.schema import Intent, is_smalltalk
-from nlu.card_opinion import rates_card, skips_card
+from nlu.card_opinion import TO_THE_BOT, rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
 from nlu.opinion_scope import refuses_something
 from nlu.phrasings import asks_profile, asks_reset, card_fact, phrased_intent, says_goodbye
-from nlu.readings import Readings
+from nlu.readings import WORK_PARTS, Readings
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold
 from nlu.turn_parse import View
@@ -145,6 +145,34 @@ def _states_a_cue(session: Readings, folded: str) -> bool:
     return has_cue is not None and has_cue(session.text[session.start :]) and not DELETE_WORDS.search(folded)
 
 
+LIKES_THE_BOT = "smalltalk.user.likes_agent"
+"""The small talk a compliment to the bot is (``nlu/wording/card.toml`` to_the_bot)."""
+
+
+def _own_opinion_no_refinement(session: Readings, intent: str) -> bool:
+    """A refinement of the previous turn's preference heard in a message that names other words with an opinion
+    of their own (a cue or a hedge: "the shining was meh" right after "i luv it"): a new preference, never the
+    previous one's polarity given to it (issue 22-H). A self-correction ("no wait, I meant Heat") and bare names
+    stay refinements."""
+    view = session.view
+    if intent != Intent.PREFERENCE_DISAMBIGUATION or view.question is not None or not view.refinable:
+        return False
+    if session.correction or session.names_only():
+        return False
+    found = session.readings(with_focus=False)
+    return bool(found) and session.states_opinion(found)
+
+
+def _names_a_role(domain: str, folded: str) -> bool:
+    """The message names a role of the card's people ("but not the directors"), not a part of the work that a
+    role word also names ("the soundtrack was great", "the writing was nice": ``nlu.readings.WORK_PARTS``)."""
+    for match in the_role(domain).finditer(folded):
+        words = match.group(0).split()
+        if " ".join(words[1:] if words[0] in ("the", "its", "their", "his", "her") else words) not in WORK_PARTS:
+            return True
+    return False
+
+
 def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: str) -> bool:
     """A stated opinion of the card on screen naming nothing else rates it ("seen it, hated it honestly"):
     :func:`nlu.card_opinion.rates_card`, unless it asks about the card, is a bare yes/no (answered as such)
@@ -152,7 +180,7 @@ def _card_opinion(session: Readings, intent: str, phrased: str | None, folded: s
     view = session.view
     if view.focus is None or view.question is not None or session.readings(with_focus=False):
         return False
-    if CARD_QUESTION.search(folded) or yes_no(folded) or the_role(view.domain).search(folded):
+    if CARD_QUESTION.search(folded) or yes_no(folded) or _names_a_role(view.domain, folded):
         return False
     content = session.text[session.start :]
     return rates_card(folded, content, intent=intent, phrased=phrased, sentiment=session.sentiment)
@@ -267,12 +295,21 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
             critique = _card_critique(session, folded)
             if critique is not None:
                 return critique
+        if (
+            view.focus is not None
+            and not is_smalltalk(intent)  # "thanks, you're a good bot. bye" leaves
+            and TO_THE_BOT.search(folded)
+            and not session.readings(with_focus=False)
+        ):
+            return LIKES_THE_BOT  # "You have good taste lol": a compliment to the bot rates no card (issue 22-H)
         if _card_opinion(session, intent, phrased, folded):
             return Intent.REC_PREFERENCE.value  # "seen it, hated it honestly", "nah thats mid"
         if _card_skip(session, folded, rated=intent in ABOUT_THE_CARD_OPINIONS):
             return Intent.REC_SKIP.value  # "u just asked me about that one lol. skip", "meh" (issue 22-D)
         if phrased is not None:
             return phrased
+    if _own_opinion_no_refinement(session, intent):  # "the shining was meh" right after a like (issue 22-H)
+        return Intent.PREFERENCE.value
     if DELETE.match(folded) and view.has_profile:
         return Intent.DELETE_PREFERENCE.value
     if view.question in ("item", "role", "confirm") and DELETE_WORDS.search(folded) and not OPINION_VERB.search(folded):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from nlu.mention_context import in_longer_name
 from nlu.sentiment import Polarity
@@ -23,6 +24,7 @@ from nlu.textnorm import fold
 from nlu.turn_cues import only_names_and, substituted
 from nlu.turn_parse import Linker, PolarityModel, Reading, View
 from nlu.turn_words import NOT_NAMES, REFERENCE_WORDS, is_stated_role, stated_role_after
+from nlu.wording import family
 from recommender.schema import QID
 
 __all__ = ["MASKED_NAME_WORDS", "MAX_MENTIONS_PER_TURN", "Readings", "is_reference"]
@@ -39,6 +41,17 @@ UNKNOWN_SUBJECT = re.compile(
     r"^(?:[A-Z0-9][\w'!.:-]*)(?:\s+(?:(?:of|the|a|an|in|on|to|and|de|la)\s+)*[A-Z0-9][\w'!.:-]*)*"
 )
 """A Title Cased run opening a message ("Kelly Reichardt", "Top Gun: Maverick"): the name of its subject."""
+_SCOPE = family("opinion_scope")
+ASPECT_PARTS = _SCOPE.word_set("aspect_parts")
+"""Parts of a work ("the soundtrack", "prose", "the writing"; ``nlu/wording/opinion_scope.toml``): typed in lower
+case beside the work they belong to, a dimension judged, never a title of their own (issue 22)."""
+WORK_PARTS = ASPECT_PARTS - _SCOPE.word_set("people_parts")
+"""Parts of a work that name none of its people ("the soundtrack", "the writing"): a role word among them judges
+the work, no critique of a role ("the cast", "the acting" do name people)."""
+_SET_OFF = frozenset(",.;:!-")
+"""Signs that set a lead-in off from the content ("actually scratch that, it was dumb")."""
+_OWNER = re.compile(r"\b(?:the|its|it's|their|his|her|this|that)\s*$")
+"""A determiner or possessive right before a mention ("the writing", "its prose")."""
 
 
 class Readings:
@@ -71,6 +84,12 @@ class Readings:
                 for m in list(found)[:MAX_MENTIONS_PER_TURN]
                 if m.candidates and not is_stated_role(self.text, m.start, m.text, self.view.domain)
             ]
+            mentions = _without_aspects(self.text, mentions, card=self.view.focus is not None)
+            mentions = _without_cues(self.text, mentions, self.sentiment, card=self.view.focus is not None)
+            if self.correction and self.text[: self.start].rstrip()[-1:] in _SET_OFF:
+                # "scratch that, ...": a self-correction set off by a sign names nothing (the film "Scratch");
+                # "nevermind is perfect" is no lead-in of its own
+                mentions = [m for m in mentions if m.start >= self.start]
             spans = [(m.start, m.end) for m in mentions]
             standards = getattr(self.sentiment, "comparison_standards", None)
             if standards is not None and mentions:
@@ -147,6 +166,43 @@ class Readings:
         letters = sum(ch.isalnum() for ch in YEAR_IN_PARENTHESES.sub(" ", content))  # "Bad Boys (1995)"
         named = sum(ch.isalnum() for r in found for ch in self.text[r.mention.start : r.mention.end])
         return bool(found) and letters > 0 and named >= 0.8 * letters
+
+
+def _without_aspects(text: str, mentions: list[Any], *, card: bool) -> list[Any]:
+    """``mentions`` less the parts of a work typed in lower case (:data:`ASPECT_PARTS`: "the soundtrack was
+    great but the film itself was boring" at a card, "The Goldfinch, beautiful prose but ..."): with a card on
+    screen, another name in the message, or a determiner before it ("the writing"). A part typed alone
+    ("soundtrack music", a genre) or capitalised ("The Story", a song) stays a name."""
+
+    def aspect(m: Any) -> bool:
+        if m.text != m.text.lower():
+            return False
+        words = fold(m.text).split()
+        owned = bool(words) and words[0] in ("the", "its", "their", "his", "her")
+        if " ".join(words[1:] if owned else words) not in ASPECT_PARTS:
+            return False
+        return owned or card or len(mentions) > 1 or bool(_OWNER.search(text[: m.start].lower()))
+
+    return [m for m in mentions if not aspect(m)]
+
+
+def _without_cues(text: str, mentions: list[Any], sentiment: PolarityModel, *, card: bool) -> list[Any]:
+    """``mentions`` less those inside an opinion cue of the lexicon, typed in lower case or capitals ("espresso by
+    sabrina carpenter is a BANGER": no song "The Banger"; "read it, meh, not my cup of tea": no "A Cup of Tea"),
+    with a card on screen or another name in the message. A cue typed alone ("my jam") or in Title Case stays a
+    name. A stand-in sentiment without ``cue_spans`` keeps every mention."""
+    spans = getattr(sentiment, "cue_spans", None)
+    if spans is None or not (card or len(mentions) > 1):
+        return mentions
+    cues = spans(text)
+    if not cues:
+        return mentions
+
+    def judged(m: Any) -> bool:
+        typed = m.text.lower() == m.text or m.text.upper() == m.text
+        return typed and any(a <= m.start and m.end <= b for a, b in cues)
+
+    return [m for m in mentions if not judged(m)]
 
 
 def is_reference(reading: Reading, focus: str) -> bool:

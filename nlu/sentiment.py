@@ -386,6 +386,11 @@ class SentimentRecognizer:
                 return Cue(Polarity.NEGATIVE, EVALUATIVE) if plain_dislike else None
         return None
 
+    def cue_spans(self, text: str) -> list[tuple[int, int]]:
+        """Spans (character offsets of ``text``) of the lexicon's opinion cues in it ("a banger", "not my cup of
+        tea"): words that judge, which a caller may keep from being read as a title (issue 22-H)."""
+        return [(a, b) for a, b, _p, _l in self._matches(text.lower().translate(_APOSTROPHES))]
+
     def _matches(self, low: str) -> list[tuple[int, int, Polarity, float]]:
         """Every cue match, minus those inside a longer match ("sick" inside "sick of")."""
         found = [
@@ -415,7 +420,11 @@ class SentimentRecognizer:
     def _clauses(self, masked: str, *, respell: bool = True) -> list[Clause]:
         spans: list[tuple[int, int, str, bool]] = []
         start, boundary, opens = 0, "start", True  # opens: the clause opens a sentence (capitals name nothing)
+        # a hedge with a connective inside ("hit or miss", "I can take or leave X") is one judgement, not two clauses
+        whole = [m.span() for m in self._hedges.finditer(masked.lower().translate(_APOSTROPHES))]
         for match in _SPLIT.finditer(masked):
+            if any(a < match.start() and match.end() < b for a, b in whole):
+                continue
             spans.append((start, match.start(), boundary, opens))
             contrast = match.group("contrast")
             boundary = "plain" if not contrast else "concession" if contrast.lower() in CONCESSIVE_WORDS else "contrast"

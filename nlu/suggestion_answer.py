@@ -47,6 +47,8 @@ _REFERENCE = re.compile(
 )
 """A reference to the suggested item, or a yes / no answer opening the message; a "no" that is a determiner ("no
 romcoms please", "no horror") answers nothing: it is a request about something else (issue 22)."""
+_TIME = _WORDING.pattern("time_phrase")
+"""A demonstrative opening a time ("these days"): no reference to the item (issue 22-H)."""
 _BARE_OPINION = _WORDING.pattern("bare_opinion")
 """An opinion with no object ("I like", "Dislike"): about the item on screen, when nothing is named."""
 _THE_ITEM = _WORDING.pattern("the_item")
@@ -107,7 +109,9 @@ def read_answer(
         if said in ("+", "-"):  # "I haven't seen it but I like the plot": an opinion after all
             return Answer("rate", said, _roles(found, said), others)
         return Answer("skip", others=others)
-    if _REFERENCE.search(masked) or (not others and (_BARE_OPINION.match(masked) or _THE_ITEM.search(masked))):
+    if _REFERENCE.search(_TIME.sub(" ", masked)) or (
+        not others and (_BARE_OPINION.match(masked) or _THE_ITEM.search(masked))
+    ):
         said = polarity(text)
         if said in ("+", "-"):
             return Answer("rate", said, _roles(found, said), others)

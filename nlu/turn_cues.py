@@ -29,7 +29,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nlu.textnorm import fold
@@ -197,3 +197,26 @@ def only_names_and(text: str, spans: Sequence[tuple[int, int]], *, additive: boo
     if additive and not _ADDITIVE.search(blanked):
         return False
     return not _FRAME.sub(" ", _ADDITIVE.sub(" ", blanked)).strip()
+
+
+_BACK_REFERENCE = family("opinion_scope").pattern("back_reference")
+_FIRST_SENTENCE = re.compile(r"^[^.;!?]*")
+
+
+def revised_opinion(content: str, first_name: int | None, polarity: Callable[[str], str]) -> str | None:
+    """The opinion a self-correction says, by reference, of what was just stored ("scratch that, it was dumb. X is
+    more my thing": "-" for what the previous turn stored; issue 22-H), or None.
+
+    Args:
+        content: the message after its correction lead-in; first_name: where the first linked name starts in
+            ``content`` (None: no name), the reference must come before it ("actually i loved X" revises nothing).
+        polarity: ``text -> "+" | "-" | "0"``, the sentiment recognizer's message polarity.
+    """
+    head = _FIRST_SENTENCE.match(content)
+    said = head.group(0) if head is not None else ""
+    if first_name is not None:
+        said = said[:first_name]
+    if not _BACK_REFERENCE.search(said):
+        return None
+    value = polarity(said)
+    return value if value in ("+", "-") else None

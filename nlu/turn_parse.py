@@ -210,6 +210,8 @@ class TurnParse:
             for now": ``nlu.phrasings.for_this_time``), not as a stored opinion ("no horror please" is one).
         reset_scope: ``"everything"`` when a reset's words say what to reset ("forget everything", "start
             over": ``nlu.phrasings.reset_scope``; issue 22-D), else None.
+        revised: the opinion a self-correction says by reference of what the previous turn stored ("actually
+            scratch that, it was dumb": ``"-"``; ``nlu.turn_cues.revised_opinion``, issue 22-H), else None.
         retracts: the message takes back an opinion ("i never said i liked X": ``nlu.turn_cues.retracts``); its
             readings are no preference (issue 22-D).
     """
@@ -251,3 +253,4 @@ class TurnParse:
     this_time: bool = False
     reset_scope: str | None = None
     retracts: bool = False
+    revised: str | None = None

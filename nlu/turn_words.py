@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Collection
 
 from nlu.disambiguation import YES_WORDS
 from nlu.textnorm import fold
@@ -161,10 +162,11 @@ def yes_no(folded: str) -> str | None:
     return None
 
 
-def roles_named(folded: str, domain: str | None = None) -> tuple[str, ...]:
-    """Role PIDs named by a role word anywhere in the text ("the director"), first named word first."""
+def roles_named(folded: str, domain: str | None = None, *, parts: Collection[str] = ()) -> tuple[str, ...]:
+    """Role PIDs named by a role word anywhere in the text ("the director"), first named word first; a role
+    word in ``parts`` (a part of a work: "the soundtrack was great", "the writing") names none."""
     words = role_words_for(domain)
-    named = {match.group(1) for match in _role_word(domain).finditer(folded)}
+    named = {match.group(1) for match in _role_word(domain).finditer(folded)} - set(parts)
     return tuple(dict.fromkeys(pid for word, pid in words.items() if word in named))
 
 

@@ -45,13 +45,21 @@ from nlu.open_answer import (
 )
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
 from nlu.phrasings import card_fact, for_this_time, reset_scope
-from nlu.readings import MAX_MENTIONS_PER_TURN, Readings
+from nlu.readings import MAX_MENTIONS_PER_TURN, WORK_PARTS, Readings
 from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
 from nlu.textnorm import fold, has_letters, normalize
-from nlu.turn_cues import adds, describes_a_reading, lead_in, names_a_reading, retraction_words, retracts
+from nlu.turn_cues import (
+    adds,
+    describes_a_reading,
+    lead_in,
+    names_a_reading,
+    retraction_words,
+    retracts,
+    revised_opinion,
+)
 from nlu.turn_parse import IntentModel, Linker, Payload, PolarityModel, Reading, TurnParse, View
 from nlu.turn_words import (
     CARD_WORD,
@@ -207,7 +215,7 @@ def understand(
         affirmative=bool(YES.match(folded)),
         said_no=bool(NO_WORD.search(folded)),
         negative=bool(NONE.search(folded) or NO.fullmatch(folded.strip(" .!"))),
-        roles=roles_named(folded, view.domain),
+        roles=roles_named(folded, view.domain, parts=WORK_PARTS),
         card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
         this_time=for_this_time(folded),
         reset_scope=reset_scope(folded),
@@ -294,8 +302,16 @@ def understand(
     said_roles: tuple[tuple[str, str], ...] = ()
     if parse.roles and parse.intent == Intent.PREFERENCE:
         said_roles = tuple(role_opinions(text, lambda clause: sentiment.message_polarity(clause).value).items())
+    revised = None
+    if lead.correction and view.refinable and view.question is None and view.focus is None:
+        first = min((r.mention.start - lead.end for r in readings), default=None)
+        revised = revised_opinion(content, first, lambda said: sentiment.message_polarity(said).value)
+        heard = parse.intent in (Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION) or is_smalltalk(parse.intent)
+        if revised is not None and heard and parse.intent != BYE:  # "actually, scratch that - it was terrible"
+            parse = replace(parse, intent=Intent.PREFERENCE.value)
     return replace(
         parse,
+        revised=revised,
         suggestion=suggestion,
         role_opinions=said_roles,
         answer=answer,

@@ -35,15 +35,27 @@ def on_no_but(ctx: TurnContext) -> Outcome:
     return _critique(ctx, item_polarity="-")
 
 
-def _critique(ctx: TurnContext, *, item_polarity: str) -> Outcome:
+def on_people_only(ctx: TurnContext) -> Outcome:
+    """'nope, can't stand that author' at a card: the card's people in the role named get the message's opinion,
+    the card itself is not rated (issue 22-H); with no opinion in the words, a critique as "I like it, but ..."."""
+    said = ctx.parse.message_polarity.value if ctx.parse.message_polarity else "0"
+    if said not in ("+", "-"):
+        return _critique(ctx, item_polarity="+")
+    return _critique(ctx, item_polarity=None, value_polarity=said)
+
+
+def _critique(ctx: TurnContext, *, item_polarity: str | None, value_polarity: str | None = None) -> Outcome:
     """The critiqued property values of the item on screen (named, or by role word: "the director")
-    get the opposite polarity of the item; several values for a role give a question."""
+    get the opposite polarity of the item (or ``value_polarity``, the item unrated: ``item_polarity`` None);
+    several values for a role give a question."""
     state, parse, kb = ctx.state, ctx.parse, ctx.kb
     focus = state.focus
     assert focus is not None  # the policy routes critiques only with a card on screen
-    said = parse.message_polarity.value if parse.message_polarity else "0"  # the words decide
-    item_polarity = said if said in ("+", "-") else item_polarity
-    value_polarity = "-" if item_polarity == "+" else "+"
+    if item_polarity is not None:
+        said = parse.message_polarity.value if parse.message_polarity else "0"  # the words decide
+        item_polarity = said if said in ("+", "-") else item_polarity
+        value_polarity = "-" if item_polarity == "+" else "+"
+    assert value_polarity is not None
     outcome = Outcome("", events=[Event.PREFERENCE, Event.RECOMMENDATION])
     roles_of: dict[str, list[str]] = {}  # every role a value has on the item
     for pid, value in kb.item_values(focus):
@@ -74,8 +86,9 @@ def _critique(ctx: TurnContext, *, item_polarity: str) -> Outcome:
         targets = [v for v, pids in roles_of.items() if any(p in pids for p in named_roles)]
         role_said = {v: next(p for p in named_roles if p in roles_of[v]) for v in targets}
     if len(targets) > 1:
-        state.profile()[focus] = {"polarity": item_polarity, "role": None}  # the item's rating is kept at once
-        outcome.objects.append((focus, item_polarity))
+        if item_polarity is not None:
+            state.profile()[focus] = {"polarity": item_polarity, "role": None}  # the item's rating is kept at once
+            outcome.objects.append((focus, item_polarity))
         options = targets[:MAX_CHOICES]
         question = msg.CRITIQUE_ROLE.format(options=", ".join(option_names(ctx, options)))
         extra = {"role": role_said[options[0]]} if len(set(role_said.values())) == 1 else {}
@@ -89,7 +102,7 @@ def _critique(ctx: TurnContext, *, item_polarity: str) -> Outcome:
 
 
 def _for_this_time(
-    ctx: TurnContext, outcome: Outcome, item_polarity: str, named: list[str], roles_of: dict[str, list[str]]
+    ctx: TurnContext, outcome: Outcome, item_polarity: str | None, named: list[str], roles_of: dict[str, list[str]]
 ) -> Outcome:
     """ "I like it, but not Radiohead this time": the item rated, the values kept out of this session's
     lists (never stored)."""

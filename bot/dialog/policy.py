@@ -24,6 +24,8 @@ from bot.dialog.acts import Outcome
 from bot.dialog.context import TurnContext
 from bot.state import DialogState
 from logs.schema import Intent, is_smalltalk
+from nlu.card_opinion import judges_people_only
+from nlu.textnorm import fold
 from nlu.turn_cues import retracted_words
 from nlu.understand import RESET_INTENTS, TurnParse
 
@@ -49,6 +51,9 @@ ABOUT_SUGGESTED = "card question about a suggested item"
 CARD_CRITIQUE = "critique heard as a rating of the card"
 """'I like it but not the author' classified as the card's rating (the study logs many critiques so):
 the critique handler reads its role words; the log keeps the classifier's intent."""
+PEOPLE_CRITIQUE = "critique of the card's people only"
+"""'nope, can't stand that author' at a card: the card's people in the role named get the opinion, the card is
+not rated (issue 22-H)."""
 SESSION_CONSTRAINT = "constraint of the session"
 """'no horror for now', 'not Radiohead this time': a constraint on this session's lists (issue 23; "no horror
 please" is a stored dislike since issue 22)."""
@@ -120,6 +125,7 @@ POLICY: dict[tuple[str, str], Handler] = {
     # critiquing
     (ANY, Intent.REC_YES_BUT.value): critique.on_yes_but,
     (ANY, CARD_CRITIQUE): critique.on_yes_but,
+    (ANY, PEOPLE_CRITIQUE): critique.on_people_only,
     (ANY, Intent.REC_NO_BUT.value): critique.on_no_but,
     ("critique", ANSWER): critique.on_critique_answer,
     # profile
@@ -140,6 +146,7 @@ POLICY: dict[tuple[str, str], Handler] = {
 
 NEEDS_CARD = frozenset(
     {Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value, Intent.REC_PREFERENCE.value, CARD_CRITIQUE}
+    | {PEOPLE_CRITIQUE}
     | {Intent.REC_SKIP.value, Intent.REC_DETAILS.value, Intent.REC_TRAILER.value, Intent.REC_WHY.value}
     | {Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value}
 )
@@ -181,6 +188,12 @@ def act_of(parse: TurnParse) -> str:
         return SESSION_CONSTRAINT
     if parse.intent == Intent.REC_PREFERENCE and parse.roles and _BUT.search(parse.text):
         return CARD_CRITIQUE
+    if (
+        parse.intent == Intent.REC_PREFERENCE
+        and not parse.readings
+        and judges_people_only(fold(parse.text), parse.roles)
+    ):
+        return PEOPLE_CRITIQUE
     if is_smalltalk(parse.intent):
         return SMALLTALK
     return parse.intent

@@ -17,7 +17,7 @@ from bot.dialog import questions
 from bot.dialog.acts import PREFERENCE_QUESTIONS, ConfirmQuestion, ItemQuestion, Outcome, PreferenceTask, RoleQuestion
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
-from bot.dialog.revisions import revise
+from bot.dialog.revisions import revise, revise_previous
 from bot.dialog.role_values import ask_role_values, store_all_values
 from bot.dialog.suggest import nameable_item, suggest
 from bot.turns import Choice
@@ -128,11 +128,15 @@ def on_preference(ctx: TurnContext) -> Outcome:
     asked = ctx.state.pending.task if isinstance(ctx.state.pending, PREFERENCE_QUESTIONS) else None
     ctx.state.pending = None
     queue = tasks(ctx, ctx.parse.readings)
+    changed = revise_previous(ctx)  # "actually scratch that, it was dumb": what was just stored (issue 22-H)
+    outcome.objects.extend(changed)
+    revised = [msg.REVISED.format(items=", ".join(f"{msg.POLARITY_MARKS[p]} {display(ctx, q)}" for q, p in changed))]
     if not queue:
-        outcome.text = msg.NOTHING_FOUND
+        outcome.text = revised[0] if changed else msg.NOTHING_FOUND
         return outcome
     notes = revise(ctx, queue, asked=asked)  # "Heat too", "sorry, I meant Heat", "oops, the album" (issue 22)
     process(ctx, queue, outcome, NEW_PREFERENCE_EVENTS)
+    notes = revised + notes if changed else notes
     outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
     if ctx.config.elicitation is not None and ctx.state.pending is None and ctx.parse.role_opinions:
         # the successor study's protocol: "I like Pulp Fiction for the director" -> its director, confirmed

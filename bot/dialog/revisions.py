@@ -31,7 +31,7 @@ from bot.dialog.context import TurnContext
 from bot.dialog.render import display
 from nlu.textnorm import fold
 
-__all__ = ["revise"]
+__all__ = ["revise", "revise_previous"]
 
 
 def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTask | None = None) -> list[str]:
@@ -79,6 +79,23 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTa
             profile.pop(qid, None)
             notes.append(msg.DELETED.format(label=display(ctx, qid)))
     return notes
+
+
+def revise_previous(ctx: TurnContext) -> list[tuple[str, str]]:
+    """A self-correction's opinion of what the previous turn stored, said by reference ("actually scratch that, it
+    was dumb": ``TurnParse.revised``; issue 22-H): those entries of the profile take it. Returns the (QID, polarity)
+    pairs changed."""
+    said, profile = ctx.parse.revised, ctx.state.profile()
+    if said not in ("+", "-"):
+        return []
+    named = {r.qid for r in ctx.parse.readings}
+    changed = []
+    for task in ctx.refinable:
+        entry = profile.get(task.qid)
+        if entry is not None and task.qid not in named and entry.get("polarity") != said:
+            entry["polarity"] = said
+            changed.append((task.qid, said))
+    return changed
 
 
 def _short_for(mention: str, label: str) -> bool:

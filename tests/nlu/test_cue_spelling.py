@@ -48,3 +48,14 @@ def sentiment() -> SentimentRecognizer:
 def test_a_misspelt_cue_is_an_opinion(sentiment, text, names, expected):
     spans = [(text.index(n), text.index(n) + len(n)) for n in names]
     assert sentiment.polarities(text, spans) == expected
+
+
+def test_an_eight_spoken_for_its_sound_is_read_as_the_cue():
+    speller = CueSpeller(["great", "hate", "hated", "good"])
+    assert speller.respell("that album was gr8") == "that album was great"
+    assert speller.respell("i h8 it, h8ed every page") == "i hate it, hated every page"
+    assert speller.respell("k8 and m8 were there, 8/10") == "k8 and m8 were there, 8/10"  # no cue: as typed
+
+
+def test_an_eight_cue_judges_the_card(sentiment):
+    assert sentiment.has_cue("listened to it, gr8 record") and sentiment.has_cue("ugh i h8 this one")
