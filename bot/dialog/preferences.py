@@ -288,12 +288,17 @@ def refine(ctx: TurnContext) -> Outcome:
             carried = not last.answered or same or parse.correction or other.qid in parse.substitutes
             if other.polarity not in ("+", "-") and carried:
                 other.polarity = polarity
+            elif other.qid in parse.substitutes and other.qid != qid:
+                other.polarity = polarity  # "sorry, I meant Alien": the opinion of the one replaced ("sorry" is none)
     if new:
         # another reading named alone ("the 1998 one", "I meant the 1953 one") replaces the one stored; one
         # said with an opinion of its own ("the 1953 one was boring") or added ("... too") is a preference more
         own = parse.also or (parse.opinion_of_open is not None and not parse.correction)
         replaced = all(t.qid != qid for t in new) and any(t.qid in readings for t in new) and not own
-        if replaced or (parse.correction and all(t.polarity == polarity and t.qid != qid for t in new)):
+        meant = (
+            bool(parse.substitutes) and all(t.qid != qid for t in new) and any(t.qid in parse.substitutes for t in new)
+        )
+        if replaced or meant or (parse.correction and all(t.polarity == polarity and t.qid != qid for t in new)):
             state.profile().pop(qid, None)  # another reading of the same words, or a correction
         process(ctx, new, outcome, FOLLOW_UP_EVENTS)
         return outcome
