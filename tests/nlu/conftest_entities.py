@@ -207,3 +207,19 @@ class SaysIntent:
 
     def predict(self, text, contexts=(), *, events=None, domain=None):
         return Prediction(self.intent, 0.5, ((self.intent, 0.5),))
+
+
+class WorksKB(FakeKB):
+    """FakeKB of one domain with its own credits: ``works`` = item -> ((pid, person), ...); ``item_values``
+    gives an item's credits and ``value_items`` their reverse (a person's works)."""
+
+    def __init__(self, entries: tuple[Entry, ...], domain: str = "movie", works: dict | None = None) -> None:
+        super().__init__(entries)
+        self.domain = domain
+        self._works = works or {}
+
+    def item_values(self, item: str) -> tuple[tuple[str, str], ...]:
+        return self._works.get(item, ())
+
+    def value_items(self, value: str) -> tuple[tuple[str, str], ...]:
+        return tuple((pid, item) for item, claims in self._works.items() for pid, v in claims if v == value)

@@ -10,26 +10,13 @@ from __future__ import annotations
 import pytest
 
 try:
-    from conftest_entities import Entry, FakeKB
+    from conftest_entities import Entry, WorksKB
 except ModuleNotFoundError:  # tests/nlu became a package
-    from tests.nlu.conftest_entities import Entry, FakeKB
+    from tests.nlu.conftest_entities import Entry, WorksKB
 
 from nlu.linker import EntityLinker
 
-
-class _KB(FakeKB):
-    """FakeKB with its own credits: ``works`` = item -> ((pid, person), ...)."""
-
-    def __init__(self, entries, domain="movie", works=None):
-        super().__init__(entries)
-        self.domain = domain
-        self._works = works or {}
-
-    def item_values(self, item):
-        return self._works.get(item, ())
-
-    def value_items(self, value):
-        return tuple((pid, item) for item, claims in self._works.items() for pid, v in claims if v == value)
+_KB = WorksKB
 
 
 MOVIES = (

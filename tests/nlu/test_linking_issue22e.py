@@ -9,26 +9,16 @@ from __future__ import annotations
 import pytest
 
 try:
-    from conftest_entities import Entry, FakeKB
+    from conftest_entities import Entry, WorksKB
 except ModuleNotFoundError:  # tests/nlu became a package
-    from tests.nlu.conftest_entities import Entry, FakeKB
+    from tests.nlu.conftest_entities import Entry, WorksKB
 
 from nlu.linker import EntityLinker
 
 
-class _KB(FakeKB):
-    """FakeKB of one domain with its own credits: ``works`` = item -> ((pid, person), ...)."""
-
-    def __init__(self, entries, domain="music", works=None):
-        super().__init__(entries)
-        self.domain = domain
-        self._works = works or {}
-
-    def item_values(self, item):
-        return self._works.get(item, ())
-
-    def value_items(self, value):
-        return tuple((pid, item) for item, claims in self._works.items() for pid, v in claims if v == value)
+def _KB(entries, domain="music", works=None):
+    """The shared credited fake KB, music unless said."""
+    return WorksKB(entries, domain, works)
 
 
 MUSIC = (
@@ -326,8 +316,8 @@ ALBUMS = (
 ALBUM_WORKS = {"Q162": (("P175", "Q161"),), "Q160": (("P175", "Q161"),)}
 
 
-class _Kinds(_KB):
-    """_KB whose items have a kind (``kb.kind``: "song" or "album"), as the music snapshot's."""
+class _Kinds(WorksKB):
+    """A music WorksKB whose items have a kind (``kb.kind``: "song" or "album"), as the music snapshot's."""
 
     def kind(self, qid):
         return "song" if self.is_item(qid) else None
@@ -342,7 +332,7 @@ class _Kinds(_KB):
     ],
 )
 def test_works_by_title_and_kind(text, qids):
-    linker = EntityLinker(_Kinds(ALBUMS, works=ALBUM_WORKS))
+    linker = EntityLinker(_Kinds(ALBUMS, "music", works=ALBUM_WORKS))
     assert [m.candidates[0].qid for m in linker.link(text)] == qids
 
 
