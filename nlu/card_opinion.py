@@ -89,8 +89,8 @@ SKIPPING_CLOSE = _WORDING.pattern("skipping_close")
 def skips_card(folded: str, content: str, *, sentiment: Any, rated: bool = False) -> bool:
     """True if the message passes over the card on screen (issue 22-D): it ends asking for the next item
     ("u just asked me about that one lol. skip"), or declines it with no judgement ("nah not my thing":
-    :data:`DECLINING` and nothing that judges; "meh" leans to a dislike: issue 22-F) unless the classifier heard a rating (``rated``: "nope, not feeling
-    this" is a dislike). The caller checks that a card is on screen, no question is open and nothing else is
+    :data:`DECLINING` and nothing that judges; "meh" leans to a dislike: issue 22-F) unless the classifier
+    heard a rating (``rated``: "nope, not feeling this" is a dislike). The caller checks that a card is on screen, no question is open and nothing else is
     named; :func:`rates_card` was asked first (a judgement rates the card)."""
     if SKIPPING_CLOSE.search(folded) and not ASKING.search(folded):
         return True

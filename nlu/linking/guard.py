@@ -379,8 +379,8 @@ COMPARED_HEADS = TYPE_WORDS | frozenset("something anything stuff more others on
 
 def greeting_or_farewell(text: str, tokens: list[Token], i: int, j: int) -> bool:
     """Tokens ``i:j`` are the greeting opening the message before a sign ("Hola! I love ...", "hello, ...")
-    or the farewell closing it after a sign ("thanks, goodnight"; not "i love goodnight"), as the wording's ``hello`` and ``bye`` patterns say
-    (``nlu/wording/phrasings.toml``; "Hey Jude is my favourite" has no sign after the greeting)."""
+    or the farewell closing it after a sign ("thanks, goodnight"; not "i love goodnight"), as the wording's
+    ``hello`` and ``bye`` patterns say (``nlu/wording/phrasings.toml``; "Hey Jude is my favourite" has no sign after the greeting)."""
     if (
         j == len(tokens)
         and (i == 0 or boundary(text, tokens, i))

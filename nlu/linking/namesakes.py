@@ -112,7 +112,8 @@ class Taken:
     Attributes:
         qid: the reading taken (put first among the candidates).
         reason: ``kind`` (a type noun), ``newer``, ``older`` (a cue of age), ``credit`` (a person named
-            in the message), ``history`` (a person of the dialog's earlier mentions), ``label`` (more of its name typed), ``popularity`` or ``recency`` (the priors).
+            in the message), ``history`` (a person of the dialog's earlier mentions), ``label`` (more of
+            its name typed), ``popularity`` or ``recency`` (the priors).
         cue: the message's words single it out (rules 0 to 3), as a typed year does.
     """
 

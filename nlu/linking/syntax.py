@@ -161,7 +161,8 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
     if i > 0 and tokens[i - 1].key == "and" and i - 1 in ends:
         return "list"
     if i in ends and listing_gap(text[tokens[i - 1].end : tokens[i].start]) and tokens[i].key not in PREPOSITIONS:
-        return "comma"  # "heat, ronin and collateral", "jaws 🔥 e.t. 🔥" (not ", for the record": a phrase of its own)
+        # "heat, ronin and collateral", "jaws 🔥 e.t. 🔥" (not ", for the record": a phrase of its own)
+        return "comma"
     opens = (
         i == 0
         or boundary(text, tokens, i)

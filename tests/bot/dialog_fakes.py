@@ -165,7 +165,8 @@ class Pol:
 
 
 class FakeSentiment:
-    """'+' unless the clause of the mention has a negation (a refusal "no X" too) or a dislike verb; '0' for "watched"."""
+    """'+' unless the clause of the mention has a negation (a refusal "no X" too) or a dislike verb; '0' for
+    "watched"."""
 
     def message_polarity(self, text):
         """The clause that mentions "it" (else the whole message) decides."""

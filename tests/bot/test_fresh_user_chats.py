@@ -308,8 +308,8 @@ def test_fault_a_book_genre_asked_for_with_no_likes_yet_is_taken(real_dm):
 
 
 def test_fault_sorry_i_meant_replaces_the_title_with_its_opinion(real_dm):
-    # fresh2: 'sorry, I meant X' stored X as a dislike and kept the other (fixed: a name put in place of the one just stored takes its opinion and replaces it,
-    # bot.dialog.preferences.refine)
+    # fresh2: 'sorry, I meant X' stored X as a dislike and kept the other (fixed: a name put in place of the one
+    # just stored takes its opinion and replaces it, bot.dialog.preferences.refine)
     chat = Chat(real_dm, "movie")
     chat.say("i loved batman begins")
     chat.say("i loved the dark knight")
@@ -333,8 +333,7 @@ def test_fault_no_wait_i_meant_a_title_containing_a_name(suggesting_dm):
 
 
 def test_fault_no_wait_i_meant_a_sequel(real_dm):
-    # fresh2: 'no wait, i meant jaws 2' disliked Jaws 2 and kept Jaws (fixed: a name put in place of the one just stored takes its opinion and replaces it,
-    # bot.dialog.preferences.refine)
+    # fresh2: 'no wait, i meant jaws 2' disliked Jaws 2 and kept Jaws (fixed as the test above)
     chat = Chat(real_dm, "movie")
     chat.say("i loved jaws")
     chat.say("no wait, i meant jaws 2")
@@ -342,8 +341,7 @@ def test_fault_no_wait_i_meant_a_sequel(real_dm):
 
 
 def test_fault_sorry_i_meant_a_short_title(real_dm):
-    # fresh2: 'sorry, I meant alien' after 'i loved jaws' was not understood (fixed: a name put in place of the one just stored takes its opinion and replaces it,
-    # bot.dialog.preferences.refine)
+    # fresh2: 'sorry, I meant alien' after 'i loved jaws' was not understood (fixed as the tests above)
     chat = Chat(real_dm, "movie")
     chat.say("i loved jaws")
     reply = chat.say("sorry, I meant alien")
