@@ -22,7 +22,7 @@ from nlu.card_opinion import TO_THE_BOT, rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
 from nlu.opinion_scope import refuses_something
-from nlu.phrasings import asks_profile, asks_reset, card_fact, phrased_intent, says_goodbye
+from nlu.phrasings import BYE, LIKES_AGENT, asks_profile, asks_reset, card_fact, phrased_intent, says_goodbye
 from nlu.readings import WORK_PARTS, Readings
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold
@@ -48,10 +48,7 @@ from nlu.turn_words import (
     yes_no,
 )
 
-__all__ = ["ABOUT_THE_CARD_OPINIONS", "BYE", "OPINION_OVERRULES", "TOP_LEVEL_TWIN", "admissible", "overrule"]
-
-BYE = "smalltalk.greetings.bye"
-"""The goodbye of small talk: it closes the list and the open question."""
+__all__ = ["ABOUT_THE_CARD_OPINIONS", "OPINION_OVERRULES", "TOP_LEVEL_TWIN", "admissible", "overrule"]
 
 TOP_LEVEL_TWIN = {
     Intent.REC_PREFERENCE.value: Intent.PREFERENCE.value,
@@ -143,10 +140,6 @@ def _states_a_cue(session: Readings, folded: str) -> bool:
     is no opinion of Ghost), and is no request to delete."""
     has_cue = getattr(session.sentiment, "has_cue", None)
     return has_cue is not None and has_cue(session.text[session.start :]) and not DELETE_WORDS.search(folded)
-
-
-LIKES_THE_BOT = "smalltalk.user.likes_agent"
-"""The small talk a compliment to the bot is (``nlu/wording/card.toml`` to_the_bot)."""
 
 
 def _own_opinion_no_refinement(session: Readings, intent: str) -> bool:
@@ -301,7 +294,7 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
             and TO_THE_BOT.search(folded)
             and not session.readings(with_focus=False)
         ):
-            return LIKES_THE_BOT  # "You have good taste lol": a compliment to the bot rates no card (issue 22-H)
+            return LIKES_AGENT  # "You have good taste lol": a compliment to the bot rates no card (issue 22-H)
         if _card_opinion(session, intent, phrased, folded):
             return Intent.REC_PREFERENCE.value  # "seen it, hated it honestly", "nah thats mid"
         if _card_skip(session, folded, rated=intent in ABOUT_THE_CARD_OPINIONS):

@@ -37,6 +37,8 @@ from nlu.textnorm import chat_spelling
 from nlu.wording import family
 
 __all__ = [
+    "BYE",
+    "LIKES_AGENT",
     "asks_details",
     "asks_profile",
     "asks_reset",
@@ -46,6 +48,11 @@ __all__ = [
     "reset_scope",
     "says_goodbye",
 ]
+
+BYE = "smalltalk.greetings.bye"
+"""The goodbye of small talk: it closes the list and the open question."""
+LIKES_AGENT = "smalltalk.user.likes_agent"
+"""The small talk of a compliment to the bot ("you're great", "You have good taste lol")."""
 
 _WORDING = family("phrasings")
 _WHY = _WORDING.pattern("why")
@@ -108,13 +115,13 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
     if focus and _STOP.search(folded):
         return Intent.REC_STOP.value
     if _ABOUT_THE_BOT.search(folded):
-        return "smalltalk.user.loves_agent" if _LOVES.search(folded) else "smalltalk.user.likes_agent"
+        return "smalltalk.user.loves_agent" if _LOVES.search(folded) else LIKES_AGENT
     if not named and _BOT_GOOD.search(folded):
         return "smalltalk.agent.good"
     if not named and _BOT_BAD.search(folded):
         return "smalltalk.agent.bad"
     if _BYE.search(folded):
-        return "smalltalk.greetings.bye"
+        return BYE
     if not named and _HELLO.search(folded):  # "yo", "heyy" (issue 22-D)
         return "smalltalk.greetings.hello"
     if _only_thanks(folded):

@@ -33,7 +33,7 @@ from dataclasses import replace
 
 from logs.schema import Intent, is_smalltalk
 from nlu.disambiguation import parse_option
-from nlu.intent_choice import BYE, admissible, overrule
+from nlu.intent_choice import admissible, overrule
 from nlu.open_answer import (
     ABOUT_THE_CARD,
     card_question,
@@ -44,7 +44,7 @@ from nlu.open_answer import (
     suggestion_answer,
 )
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
-from nlu.phrasings import card_fact, for_this_time, reset_scope
+from nlu.phrasings import BYE, card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, WORK_PARTS, Readings
 from nlu.requests import Request, names_in_request, request_in_turn
 from nlu.sentiment import Polarity

@@ -10,6 +10,7 @@ from bot.dialog.recommendations import card, on_card_fallback
 from bot.dialog.suggest import suggest
 from bot.turns import Choice
 from logs.schema import Event
+from nlu.phrasings import BYE
 from nlu.understand import DOMAIN_WORDS
 from recommender.schema import Domain
 
@@ -89,9 +90,6 @@ def on_fallback(ctx: TurnContext) -> Outcome:
     if state.focus is not None:  # a list is open: what the card takes, and its buttons (the list goes on)
         return on_card_fallback(ctx)
     return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
-
-
-BYE = "smalltalk.greetings.bye"
 
 
 def on_smalltalk(ctx: TurnContext) -> Outcome:
