@@ -41,6 +41,8 @@ FALLBACK_IN_RECOMMENDATION = (
     'Sorry, I didn\'t get that. About "{title}": say "I like it", "I don\'t like it", "skip", "why?" or "details".'
 )
 FALLBACK_IN_QUESTION = "Sorry, I didn't get that. {question}"
+NOT_UNDERSTOOD = "Sorry, I didn't get that."
+"""A message that is no answer to the open question: the question follows after it, once ("Still open: ...")."""
 WHICH_ONE_FIRST = "Tell me which one you mean first, please."
 """An opinion about "it" ("I like it") while a question asks which one is meant."""
 NOTHING_FOUND = "I couldn't find that in my knowledge base. Try the full title or name."

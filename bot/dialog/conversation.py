@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot import messages as msg
-from bot.dialog.acts import Outcome
+from bot.dialog.acts import PREFERENCE_QUESTIONS, Outcome, SuggestionQuestion
 from bot.dialog.context import TurnContext
-from bot.dialog.questions import close_questions
+from bot.dialog.questions import QUESTION_LIFESPAN, close_questions
 from bot.dialog.recommendations import card, on_card_fallback
 from bot.dialog.suggest import suggest
 from bot.turns import Choice
@@ -79,10 +79,23 @@ def on_help(ctx: TurnContext) -> Outcome:
 
 
 def on_fallback(ctx: TurnContext) -> Outcome:
-    """Not understood: the open question again, the rate menu's suggestions, or an invitation."""
+    """Not understood: said once, the open question kept for its lifespan (never asked again word for word
+    in a loop), the rate menu's suggestions, or an invitation."""
     state = ctx.state
-    if state.pending is not None and state.pending.question:
-        return Outcome(msg.FALLBACK_IN_QUESTION.format(question=state.pending.question), choices=state.pending.choices)
+    pending = state.pending
+    if isinstance(pending, PREFERENCE_QUESTIONS):
+        # a message that is no answer ("ok what now", "spike jonze just gets it" at "Did you like X?") is not
+        # understood as itself; the question is then kept open once more and dropped aloud the next time
+        # (questions.keep_ignored_question), so a chat never loops on "Sorry, I didn't get that. <question>"
+        state.pending = None
+        return Outcome(msg.NOT_UNDERSTOOD)
+    if isinstance(pending, SuggestionQuestion) and pending.ignored + 1 >= QUESTION_LIFESPAN:
+        state.pending = None  # the bot's own suggestion, ignored twice: dropped, the chat goes on
+        return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
+    if isinstance(pending, SuggestionQuestion):
+        pending.ignored += 1
+    if pending is not None and pending.question:
+        return Outcome(msg.FALLBACK_IN_QUESTION.format(question=pending.question), choices=pending.choices)
     if ctx.parse.rate_menu and state.focus is None:
         outcome = Outcome("")
         suggest(ctx, outcome)

@@ -196,6 +196,11 @@ def act_of(parse: TurnParse) -> str:
         return PEOPLE_CRITIQUE
     if is_smalltalk(parse.intent):
         return SMALLTALK
+    if parse.intent == Intent.FALLBACK and parse.readings and payload is None:
+        # "hunger by knut hamsun also", "spike jonze just gets it": the classifier placed no intent, but the
+        # message names what the KB knows; it is that preference (stored, or asked about), never "Sorry, I
+        # didn't get that" with the names found (an open question waits: bot.dialog.questions)
+        return Intent.PREFERENCE.value
     return parse.intent
 
 

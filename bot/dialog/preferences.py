@@ -198,11 +198,12 @@ def on_answer(ctx: TurnContext) -> Outcome:
                 outcome.settled = True
             outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
             return outcome
-        outcome.text = msg.FALLBACK_IN_QUESTION.format(question=question.question)
-        outcome.choices = question.choices
-        outcome.card = True
+        # no answer and nothing found ("the origenal robocop is a classic" at "Which Little Women?"): the message
+        # is answered as itself, and the question follows its lifecycle (kept open once, then dropped aloud:
+        # questions.keep_ignored_question), never asked again word for word in a loop
+        state.pending = None
+        outcome.text = msg.NOT_UNDERSTOOD if parse.bare_answer else msg.NOTHING_FOUND
         outcome.events.extend(FOLLOW_UP_EVENTS)
-        outcome.webhook_contexts[question.context] = 2
         return outcome
     outcome.settled = True
     if choice == "none":
