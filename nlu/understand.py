@@ -46,7 +46,7 @@ from nlu.open_answer import (
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
 from nlu.phrasings import BYE, card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, WORK_PARTS, Readings
-from nlu.requests import Request, names_in_request, request_in_turn
+from nlu.requests import Request, asked_in_clause, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
@@ -186,6 +186,13 @@ def understand(
     if request is not None:  # "Can You recommend me a Book?": neither "You" nor "a Book" is a name
         spans = [(r.mention.text, r.mention.start, r.mention.end) for r in readings]
         readings = tuple(r for r, name in zip(readings, names_in_request(request, spans), strict=True) if name)
+        # "recommend me an anime film": the request's own words are no like of what it asks for (issue 22-R)
+        readings = tuple(
+            replace(r, polarity=Polarity.NEUTRAL)
+            if r.polarity == Polarity.POSITIVE and asked_in_clause(text, r.mention.start, r.mention.end)
+            else r
+            for r in readings
+        )
         if request.only_seeds:  # "thats kendrick not adele": Adele asked for, no opinion said of either
             readings = tuple(
                 replace(r, polarity=Polarity.NEUTRAL)
