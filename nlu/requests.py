@@ -59,8 +59,9 @@ def _after_lead(name: str) -> str:
 
 
 def _after_clause(name: str) -> str:
-    """The pattern ``name`` opening the message or a clause of it after its lead ("i love horror, recommend me one")."""
-    return rf"(?:^|[,.;!?])\s*{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
+    """The pattern ``name`` opening the message, or a clause after words, after its lead ("i love horror, recommend
+    me one"; not "?? Recommend Books", a study's button)."""
+    return rf"(?:^|(?<=\w)\s*[,.;!?]+)\s*{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
 
 
 _PLAY = _WORDING.pattern("play")

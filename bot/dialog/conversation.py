@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import messages as msg
 from bot.dialog.acts import PREFERENCE_QUESTIONS, Outcome, SuggestionQuestion
 from bot.dialog.context import TurnContext
-from bot.dialog.questions import QUESTION_LIFESPAN, close_questions
+from bot.dialog.questions import QUESTION_LIFESPAN, close_questions, not_understood
 from bot.dialog.recommendations import card, on_card_fallback
 from bot.dialog.suggest import suggest
 from bot.turns import Choice
@@ -83,12 +83,8 @@ def on_fallback(ctx: TurnContext) -> Outcome:
     in a loop), the rate menu's suggestions, or an invitation."""
     state = ctx.state
     pending = state.pending
-    if isinstance(pending, PREFERENCE_QUESTIONS):
-        # a message that is no answer ("ok what now", "spike jonze just gets it" at "Did you like X?") is not
-        # understood as itself; the question is then kept open once more and dropped aloud the next time
-        # (questions.keep_ignored_question), so a chat never loops on "Sorry, I didn't get that. <question>"
-        state.pending = None
-        return Outcome(msg.NOT_UNDERSTOOD)
+    if isinstance(pending, PREFERENCE_QUESTIONS):  # said once, the question still open, then dropped aloud
+        return not_understood(ctx, pending, msg.NOT_UNDERSTOOD)
     if isinstance(pending, SuggestionQuestion) and pending.ignored + 1 >= QUESTION_LIFESPAN:
         state.pending = None  # the bot's own suggestion, ignored twice: dropped, the chat goes on
         return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
@@ -119,6 +115,32 @@ def on_smalltalk(ctx: TurnContext) -> Outcome:
             state.pending = None
             outcome.settled = True
             outcome.text = "\n".join([*notes, outcome.text])
+        return outcome
+    if state.focus is not None:  # a list is open: what the card takes, and its buttons (the list goes on)
+        return on_card_fallback(ctx)
+    return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
+
+
+def on_smalltalk(ctx: TurnContext) -> Outcome:
+    """Small talk gets its canned answer; with a card on screen, the card is shown again, except after a
+    goodbye, which closes the list (its items stay available: "more" later starts a new one) and drops the
+    open question (issue 22-G)."""
+    state = ctx.state
+    template = msg.SMALLTALK.get(ctx.parse.intent, msg.SMALLTALK_DEFAULT)
+    outcome = Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
+    if ctx.parse.intent == BYE:
+        state.rec_list, state.rec_pos = [], 0
+        if state.pending is not None:  # the user leaves: the open question is dropped aloud, nothing stored
+            notes = close_questions(ctx, outcome)
+            state.pending = None
+            outcome.settled = True
+            outcome.text = "\n".join([*notes, outcome.text])
+        return outcome
+    if state.focus is not None and ctx.parse.intent == THANKS:
+        # "thanks!", "cheers mate" at a card ends a chat more often than it asks for the card again: a human
+        # recommender says "you're welcome" and does not push the item again; the list stays open, so a rating
+        # or "more" next goes on with it (issue 22-R)
+        outcome.text = "\n".join((outcome.text, msg.LIST_KEPT))
         return outcome
     if state.focus is not None:  # a list is open: answer, then show the card again
         shown = card(ctx, [Event.RECOMMENDATION, Event.QUESTION])

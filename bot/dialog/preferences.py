@@ -198,13 +198,11 @@ def on_answer(ctx: TurnContext) -> Outcome:
                 outcome.settled = True
             outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
             return outcome
-        # no answer and nothing found ("the origenal robocop is a classic" at "Which Little Women?"): the message
-        # is answered as itself, and the question follows its lifecycle (kept open once, then dropped aloud:
-        # questions.keep_ignored_question), never asked again word for word in a loop
-        state.pending = None
-        outcome.text = msg.NOT_UNDERSTOOD if parse.bare_answer else msg.NOTHING_FOUND
-        outcome.events.extend(FOLLOW_UP_EVENTS)
-        return outcome
+        # no answer and nothing found ("the origenal robocop is a classic" at "Which Little Women?"): said as such,
+        # the question still open once, then dropped aloud; never asked again word for word in a loop
+        said = questions.not_understood(ctx, question, msg.NOT_UNDERSTOOD if parse.bare_answer else msg.NOTHING_FOUND)
+        said.events[:0] = [*outcome.events, *FOLLOW_UP_EVENTS]
+        return said
     outcome.settled = True
     if choice == "none":
         outcome.text = msg.NOT_STORED.format(label=task.mention)
