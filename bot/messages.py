@@ -101,6 +101,8 @@ REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask
 REC_CARD_MORE = {"trailer": ", trailer", "listen": ", listen", "read": ", read"}
 """What a card offers besides why and details: only what the item has (a trailer, a page to listen
 to it or to read it)."""
+LIST_KEPT = 'Say "more" whenever you want another one.'
+"""After thanks at a card: the list stays open, the card is not shown again."""
 REC_FINISHED = "That was the last one of this list. Ask for more recommendations whenever you like."
 REC_STOPPED = "OK, I stopped the recommendations."
 NO_ITEM_ON_SCREEN = "There is no recommendation on screen. Ask me for recommendations first."

@@ -47,12 +47,15 @@ __all__ = [
     "phrased_intent",
     "reset_scope",
     "says_goodbye",
+    "THANKS",
 ]
 
 BYE = "smalltalk.greetings.bye"
 """The goodbye of small talk: it closes the list and the open question."""
 LIKES_AGENT = "smalltalk.user.likes_agent"
 """The small talk of a compliment to the bot ("you're great", "You have good taste lol")."""
+THANKS = "smalltalk.appraisal.thank_you"
+"""The small talk of thanks ("thanks!", "cheers mate"): at a card, the card is not pushed again."""
 
 _WORDING = family("phrasings")
 _WHY = _WORDING.pattern("why")
@@ -125,7 +128,7 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
     if not named and _HELLO.search(folded):  # "yo", "heyy" (issue 22-D)
         return "smalltalk.greetings.hello"
     if _only_thanks(folded):
-        return "smalltalk.appraisal.thank_you"
+        return THANKS
     if (
         not named
         and not focus

@@ -40,6 +40,7 @@ __all__ = [
     "Request",
     "asked_in_clause",
     "asks_more",
+    "asks_next",
     "is_request_noun",
     "names_in_request",
     "read_request",
@@ -192,8 +193,23 @@ def asked_in_clause(text: str, start: int, end: int) -> bool:
 
 
 def asks_more(text: str) -> bool:
-    """The message asks for more of the list and says nothing else ("more", "one more", "nxt pls")."""
-    return bool(_MORE.match(chat_spelling(fold(text))))
+    """The message asks for more of the list and says nothing else ("more", "one more", "nxt pls", "keep going,
+    one more": each of its clauses asks it)."""
+    clauses = [clause for clause in re.split(r"[,.;!?]+", text) if clause.strip()]
+    return bool(_MORE.match(chat_spelling(fold(text)))) or (
+        len(clauses) > 1 and all(_MORE.match(chat_spelling(fold(clause))) for clause in clauses)
+    )
+
+
+def asks_next(text: str) -> str | None:
+    """What the message says before it ends asking for more of the list ("I've watched that already" of "I've
+    watched that already, what else have you got"; "" for "what else have you got"), None if it does not end so:
+    at a card, the next one of the list, after what the message said of the card."""
+    clauses = list(re.finditer(r"[^,.;!?]*[^,.;!?\s][^,.;!?]*", text))
+    last = clauses[-1] if clauses else None
+    if last is None or not _MORE.match(chat_spelling(fold(last.group(0)))):
+        return None
+    return text[: last.start()].strip(" ,.;!?")
 
 
 def read_request(text: str, domain: str | None = None) -> Request | None:

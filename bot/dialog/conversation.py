@@ -10,7 +10,7 @@ from bot.dialog.recommendations import card, on_card_fallback
 from bot.dialog.suggest import suggest
 from bot.turns import Choice
 from logs.schema import Event
-from nlu.phrasings import BYE
+from nlu.phrasings import BYE, THANKS
 from nlu.understand import DOMAIN_WORDS
 from recommender.schema import Domain
 
@@ -95,26 +95,6 @@ def on_fallback(ctx: TurnContext) -> Outcome:
     if ctx.parse.rate_menu and state.focus is None:
         outcome = Outcome("")
         suggest(ctx, outcome)
-        return outcome
-    if state.focus is not None:  # a list is open: what the card takes, and its buttons (the list goes on)
-        return on_card_fallback(ctx)
-    return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
-
-
-def on_smalltalk(ctx: TurnContext) -> Outcome:
-    """Small talk gets its canned answer; with a card on screen, the card is shown again, except after a
-    goodbye, which closes the list (its items stay available: "more" later starts a new one) and drops the
-    open question (issue 22-G)."""
-    state = ctx.state
-    template = msg.SMALLTALK.get(ctx.parse.intent, msg.SMALLTALK_DEFAULT)
-    outcome = Outcome(template.format(item=msg.ITEM_NOUNS[state.domain], nouns=msg.DOMAIN_NOUNS[state.domain]))
-    if ctx.parse.intent == BYE:
-        state.rec_list, state.rec_pos = [], 0
-        if state.pending is not None:  # the user leaves: the open question is dropped aloud, nothing stored
-            notes = close_questions(ctx, outcome)
-            state.pending = None
-            outcome.settled = True
-            outcome.text = "\n".join([*notes, outcome.text])
         return outcome
     if state.focus is not None:  # a list is open: what the card takes, and its buttons (the list goes on)
         return on_card_fallback(ctx)

@@ -25,6 +25,7 @@ from bot.dialog.requests import required_seeds, store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
+from nlu.requests import asks_next
 from nlu.textnorm import fold
 from nlu.turn_words import REFERENCE_WORDS
 from nlu.understand import Reading, TurnParse
@@ -237,8 +238,15 @@ def on_skip_item(ctx: TurnContext) -> Outcome:
     ("meh", "nah not my thing", "... lol. skip") says so, nothing being stored (issue 22-D)."""
     focus = ctx.state.focus
     skipped = _skip_current(ctx)
-    if ctx.parse.payload is None and focus is not None and fold(ctx.parse.text).strip(" .!") not in _BARE_SKIPS:
+    typed = ctx.parse.payload is None and fold(ctx.parse.text).strip(" .!") not in _BARE_SKIPS
+    if typed and focus is not None:
         skipped.text = _lines(msg.CARD_SKIPPED.format(title=display(ctx, focus)), skipped.text)
+    if typed and ctx.state.focus is None and asks_next(ctx.parse.text) is not None:
+        # "what else have you got" at the last card asks for more, not for the end: a new list (issue 22-R)
+        more = Outcome(msg.CARD_SKIPPED.format(title=display(ctx, focus)) if focus is not None else "")
+        more.events.append(Event.RECOMMENDATION)
+        new_list(ctx, more)
+        return more
     return skipped
 
 

@@ -1,6 +1,7 @@
 """Issue 22, fourth round (22-R) through the real dialog of ``corsbot chat``: requests that name what they build
-on, and a genre in a request as what this list is (skipped when the snapshots and the intent model are not built).
-Other items and wordings than the conversation sets'.
+on, a genre in a request as what this list is, "more" and thanks at a card, a command after other sentences
+(skipped when the snapshots and the intent model are not built). Other items and wordings than the conversation
+sets'.
 """
 
 from __future__ import annotations
@@ -64,3 +65,57 @@ def test_a_switch_back_with_one_more_shows_the_other_domains_list(real_dm):
     reply = chat.say("right, back to movies, show me one more")
     assert chat.state.domain == "movie", reply.text
     assert _card(reply) is not None, reply.text
+
+
+def _at_a_card(real_dm, domain: str, like: str) -> Chat:
+    chat = Chat(real_dm, domain)
+    chat.say(like)
+    assert _card(chat.say("recommend me something")) is not None
+    return chat
+
+
+@pytest.mark.parametrize(
+    "text", ["anything else you got?", "give me something different", "seen it, what else is there"]
+)
+def test_more_at_a_card_moves_to_the_next_card_of_the_list(real_dm, text):
+    # the realistic sets' gold: "what else have you got" / "show me something else" at a card is the next card
+    chat = _at_a_card(real_dm, "book", "i love ursula k. le guin")
+    before = chat.state.rec_pos
+    reply = chat.say(text)
+    assert _card(reply) is not None and chat.state.rec_pos == before + 1, reply.text
+    assert chat.intent() == "request_recommendation - skip"
+
+
+def test_a_rating_before_more_at_a_card_rates_it_first(real_dm):
+    chat = _at_a_card(real_dm, "movie", "i loved the big lebowski")
+    shown = chat.state.focus
+    reply = chat.say("hated that one, anything else you got?")
+    assert chat.profile().get(shown) == "-", reply.text
+    assert _card(reply) not in (None, shown), reply.text
+
+
+def test_more_at_the_last_card_starts_a_new_list(real_dm):
+    chat = _at_a_card(real_dm, "music", "i love portishead")
+    while chat.state.rec_pos + 1 < len(chat.state.rec_list):
+        chat.say("skip")
+    reply = chat.say("what else have you got?")
+    assert _card(reply) is not None, reply.text
+
+
+def test_one_more_like_that_shows_a_list_and_stores_nothing(real_dm):
+    chat = _at_a_card(real_dm, "music", "i love portishead")
+    before = dict(chat.profile())
+    reply = chat.say("give me one more like that")
+    assert _card(reply) is not None, reply.text
+    assert chat.profile() == before, reply.text
+
+
+@pytest.mark.parametrize("text", ["thank you so much!", "ta, much appreciated", "thanks a lot 🙏"])
+def test_thanks_at_a_card_does_not_push_the_card_again_and_keeps_the_list(real_dm, text):
+    chat = _at_a_card(real_dm, "movie", "i loved the big lebowski")
+    shown = chat.state.focus
+    reply = chat.say(text)
+    assert _card(reply) is None, reply.text
+    assert chat.state.focus == shown  # "loved it" next still rates it
+    chat.say("actually i loved it")
+    assert chat.profile().get(shown) == "+"
