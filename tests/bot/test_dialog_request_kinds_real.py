@@ -119,3 +119,18 @@ def test_thanks_at_a_card_does_not_push_the_card_again_and_keeps_the_list(real_d
     assert chat.state.focus == shown  # "loved it" next still rates it
     chat.say("actually i loved it")
     assert chat.profile().get(shown) == "+"
+
+
+def test_a_reset_said_after_other_sentences_resets_the_profile(real_dm):
+    # "Hmm, that's my mum's taste actually, I'm on her phone. Forget everything please." was "I couldn't find that"
+    chat = Chat(real_dm, "music")
+    chat.say("i love abba")
+    reply = chat.say("oh no, my sister was typing on my phone. Wipe my profile please.")
+    assert chat.intent() == "reset_profile", reply.text
+    for _ in range(2):  # "What should I reset?" and / or "Are you sure?"
+        pending = chat.state.pending
+        if pending is not None and pending.kind == "reset_scope":
+            chat.press("reset:everything")
+        elif pending is not None and pending.kind == "reset":
+            chat.say("yes")
+    assert chat.profile() == {}
