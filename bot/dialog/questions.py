@@ -159,7 +159,7 @@ def not_understood(ctx: TurnContext, question: AnyPreferenceQuestion, said: str)
         return outcome
     question.not_understood = True
     still = msg.QUESTION_STILL_OPEN_YES_NO if isinstance(question, ConfirmQuestion) else msg.QUESTION_STILL_OPEN
-    outcome = Outcome(f"{said}\n{still.format(question=question.question)}", choices=question.choices, card=True)
+    outcome = Outcome("\n".join((said, still.format(question=question.question))), choices=question.choices, card=True)
     outcome.webhook_contexts[question.context] = QUESTION_LIFESPAN
     return outcome
 
