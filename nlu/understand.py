@@ -62,6 +62,7 @@ from nlu.turn_cues import (
 )
 from nlu.turn_parse import IntentModel, Linker, Payload, PolarityModel, Reading, TurnParse, View
 from nlu.turn_words import (
+    ALL_OPTIONS,
     CARD_WORD,
     COMMAND_INTENTS,
     CRITIQUE,
@@ -262,6 +263,8 @@ def understand(
         answer = parse_option(view.answer_kind, text, confirmation, view.options)
     elif view.answer_kind is not None:
         answer = parse_option(view.answer_kind, content, None, view.options, listed=listed(view))
+        if answer is None and view.question in ("item", "critique") and len(view.options) > 1:
+            answer = "all" if ALL_OPTIONS.match(folded) else None  # "both" at "Which one: A, B?" (issue 22-R)
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
     if critique is not None:  # "i like the song but i'm not into the band": the card is judged before "but"
         polarity = sentiment.message_polarity(critique.group("card"))

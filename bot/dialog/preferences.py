@@ -206,6 +206,9 @@ def on_answer(ctx: TurnContext) -> Outcome:
     outcome.settled = True
     if choice == "none":
         outcome.text = msg.NOT_STORED.format(label=task.mention)
+    elif isinstance(question, ItemQuestion) and choice == "all":  # "both": each candidate, with the opinion said
+        for qid in reversed(task.candidates):
+            queue.insert(0, task.copy(candidates=[qid], ambiguous=False))
     elif isinstance(question, ItemQuestion) and isinstance(choice, int):
         task.candidates = [task.candidates[choice]]
         task.ambiguous = False

@@ -66,3 +66,14 @@ def test_a_name_said_at_a_did_you_like_question_is_taken_and_the_question_waits(
     reply = chat.say("collateral, michael mann just nails it")
     assert "didn't get that" not in reply.text, reply.text
     assert "Collateral" in reply.text or "Michael Mann" in reply.text, reply.text
+
+
+@pytest.mark.parametrize("text", ["both of them", "the two of them please"])
+def test_both_at_a_which_one_question_takes_each_option(real_dm, text):
+    chat = Chat(real_dm, "movie")
+    chat.say("i loved solaris")
+    pending = chat.state.pending
+    assert isinstance(pending, ItemQuestion) and len(pending.task.candidates) == 2
+    reply = chat.say(text)
+    assert all(chat.profile().get(q) == "+" for q in pending.task.candidates), reply.text
+    assert chat.state.pending is None
