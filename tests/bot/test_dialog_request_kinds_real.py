@@ -134,3 +134,14 @@ def test_a_reset_said_after_other_sentences_resets_the_profile(real_dm):
         elif pending is not None and pending.kind == "reset":
             chat.say("yes")
     assert chat.profile() == {}
+
+
+@pytest.mark.parametrize(("like", "found"), [(None, False), ("i love memento", True)])
+def test_like_it_right_after_a_title_not_found_says_why_it_is_not_built_on(real_dm, like, found):
+    chat = Chat(real_dm, "movie")
+    if like:
+        chat.say(like)
+    chat.say("the third zorblax film was my whole childhood")
+    reply = chat.say("got anything like that?")
+    assert "couldn't find what you told me just before" in reply.text, reply.text
+    assert (_card(reply) is not None) is found, reply.text
