@@ -197,6 +197,13 @@ def test_a_reset_said_after_other_sentences_is_a_reset(text):
     assert phrased_intent(fold(text), focus=False, named=False) == Intent.RESET_PROFILE.value
 
 
-@pytest.mark.parametrize("text", ["I loved Heat. Forget it, the sequel was bad", "start with the hobbit, it's great"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I loved Heat. Forget it, the sequel was bad",
+        "start with the hobbit, it's great",
+        "I was too hard on Oasis. Forget what I said about them.",  # a retraction of one name, no reset
+    ],
+)
 def test_a_sentence_that_is_no_reset_stays_none(text):
     assert phrased_intent(fold(text), focus=False, named=True) != Intent.RESET_PROFILE.value
