@@ -110,6 +110,8 @@ _TRAILING_FILLER = re.compile(rf"(?:\s+{_WORDING.alternation('closing_words')}\b
 """Words that may close a seed phrase without naming anything ("more like Tenet please")."""
 _REFERENCE = _WORDING.pattern("reference")
 _LIKE_THAT = _WORDING.pattern("like_that")
+_NEGATED = re.compile(r"\b(?:no|not|nothing|never|without)\s+$")
+"""A negation right before a seed marker ("no more stuff like X"): the marker asks for nothing."""
 """More of the same with a word for the kind ("anything in that vein?"): a request that refers back."""
 """A seed that only refers back: to the item on screen, else to what the user just told."""
 _MORE = re.compile(_after_lead("more"))
@@ -238,7 +240,8 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     if _NOT_A_NEW_LIST.search(folded):
         return None
     lowered = text.lower()
-    markers = list(_SEED_MARKER.finditer(lowered))
+    # "no more stuff like X", "no more of that guy": a marker under a negation asks for less of X, no list like it
+    markers = [m for m in _SEED_MARKER.finditer(lowered) if not _NEGATED.search(lowered, 0, m.start())]
     worded = bool(_ASKS_WORDING.search(folded))
     alike = _LIKE_THAT.search(lowered)  # "I love Marvin Gaye, anything in that vein?": what was just named
     if not worded and not ((markers or alike) and _ASKING.search(folded)):

@@ -322,3 +322,12 @@ def test_a_name_in_the_clause_that_asks_is_what_the_list_is(text, name, asked):
     # issue 22-R: "recommend me an anime film" stored the genre as a like
     start = text.index(name)
     assert asked_in_clause(text, start, start + len(name)) is asked
+
+
+@pytest.mark.parametrize(
+    "text", ["no more stuff like coldplay please", "no more of that guy please", "not more like heat"]
+)
+def test_a_negated_seed_marker_asks_for_no_list_like_its_name(text):
+    # issue 22-R: "no more of that guy please" was a request seeded by "that guy" ("I don't know "that guy" yet")
+    request = read_request(text, "music")
+    assert request is None or not request.seeds, text
