@@ -29,6 +29,7 @@ __all__ = [
     "ALL_OPTIONS",
     "CARD_COMMAND",
     "CARD_COMMANDS",
+    "CARD_PEOPLE",
     "CARD_QUESTION",
     "CARD_QUESTION_WORDS",
     "CARD_WORD",
@@ -89,6 +90,8 @@ CARD_COMMANDS: dict[str, str] = dict(_CARD.table("card_commands"))
 """The card's buttons typed as words, in every domain."""
 CARD_COMMAND = re.compile(r"^\W*(" + "|".join(map(re.escape, CARD_COMMANDS)) + r")\W*$")
 CARD_WORD = _CARD.pattern("card_word")
+CARD_PEOPLE = _CARD.pattern("card_people")
+"""The people of the card on screen named by reference ("that guy", "this band", "him")."""
 CARD_QUESTION_WORDS: dict[str, str] = dict(_CARD.table("card_questions"))
 # "why" asks only opening the message, and not "why not"; the other card words anywhere.
 CARD_QUESTION = re.compile(

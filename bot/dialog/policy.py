@@ -27,6 +27,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import judges_people_only
 from nlu.textnorm import fold
 from nlu.turn_cues import retracted_words
+from nlu.turn_words import CARD_PEOPLE
 from nlu.understand import RESET_INTENTS, TurnParse
 
 Handler = Callable[[TurnContext], Outcome]
@@ -224,6 +225,8 @@ def _session_constraint(parse: TurnParse) -> bool:
     ("I'm reading X right now" states no constraint)."""
     if not parse.this_time or not (parse.intent in _CONSTRAINABLE or is_smalltalk(parse.intent)):
         return False  # ("no horror for now" may sound like a "no" of small talk)
+    if not parse.readings and CARD_PEOPLE.search(fold(parse.text)):
+        return True  # "no more of that guy please": the card's people (recommendations.on_session_constraint)
     return any(r.polarity.value == "-" for r in parse.readings) or bool(recommendations.negated_readings(parse))
 
 

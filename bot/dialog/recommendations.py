@@ -29,6 +29,7 @@ from nlu.requests import asks_next
 from nlu.textnorm import fold
 from nlu.turn_words import REFERENCE_WORDS
 from nlu.understand import Reading, TurnParse
+from recommender.constraints import CREATOR_PIDS, PART_PIDS
 from recommender.explain import Reason
 
 
@@ -377,6 +378,15 @@ def negated_readings(parse: TurnParse) -> list[Reading]:
     return out
 
 
+def _card_people(ctx: TurnContext, focus: str) -> list[tuple[str, str | None]]:
+    """The people of the card a reference names ("that director": in that role), else its creators."""
+    kb, roles = ctx.kb, ctx.parse.roles
+    pid = roles[0] if roles else CREATOR_PIDS[ctx.state.domain][0]
+    own = [v for p, v in kb.item_values(focus) if p == pid]
+    albums = [v for p, v in kb.item_values(focus) if p in PART_PIDS] if not own and not roles else []
+    return [(qid, pid) for qid in dict.fromkeys(own or [v for a in albums for p, v in kb.item_values(a) if p == pid])]
+
+
 def on_session_constraint(ctx: TurnContext) -> Outcome:
     """ "no horror for now", "not Radiohead this time" (``TurnParse.this_time``): the named things are
     kept out of this session's lists, never stored; the rest of the list on screen follows at once
@@ -390,6 +400,8 @@ def on_session_constraint(ctx: TurnContext) -> Outcome:
         constraints.add_session_constraint(ctx, r.qid, r.stated_role if not ctx.kb.is_item(r.qid) else None)
         for r in avoid
     ]
+    if not parse.readings and state.focus is not None:  # "no more of that guy please": the card's people
+        added = [constraints.add_session_constraint(ctx, qid, role) for qid, role in _card_people(ctx, state.focus)]
     if not added:
         return Outcome(msg.SESSION_CONSTRAINT_NONE)
     said = msg.SESSION_CONSTRAINT.format(what=", ".join(constraints.describe(ctx, a) for a in added))

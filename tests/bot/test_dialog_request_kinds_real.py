@@ -145,3 +145,22 @@ def test_like_it_right_after_a_title_not_found_says_why_it_is_not_built_on(real_
     reply = chat.say("got anything like that?")
     assert "couldn't find what you told me just before" in reply.text, reply.text
     assert (_card(reply) is not None) is found, reply.text
+
+
+@pytest.mark.parametrize(
+    ("domain", "like", "text"),
+    [
+        ("music", "i love adele", "no more of that singer for now please"),
+        ("movie", "i love the big lebowski", "nothing from that director this time"),
+        ("book", "i love stephen king", "no more of him for now"),
+    ],
+)
+def test_no_more_of_the_cards_person_for_now_is_a_constraint_of_the_session(real_dm, domain, like, text):
+    chat = _at_a_card(real_dm, domain, like)
+    before = dict(chat.profile())
+    reply = chat.say(text)
+    assert chat.state.session_constraints.get(domain), reply.text
+    assert chat.profile() == before  # for now only: nothing stored
+    shown = _card(reply)
+    kept_out = {c["qid"] for c in chat.state.session_constraints[domain]}
+    assert shown is None or not kept_out & {v for _, v in chat.kb.item_values(shown)}, reply.text
