@@ -79,7 +79,12 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = (), r
     """
     state = ctx.state
     have, need = len(state.profile()) + sum(q not in state.profile() for q in seeds), ctx.config.min_preferences
-    if have < need:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
+    # asked again with nothing liked after "Tell me one thing you like first": popular items, said so, rather than
+    # the same request word for word (issue 22-R); a study's minimum (3) is its protocol and stays
+    again = need <= 1 and state.domain in state.asked_for_one
+    if have < need and not again:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
+        if need <= 1:
+            state.asked_for_one.append(state.domain)
         said = msg.NEED_ONE if need <= 1 else msg.NEED_MORE.format(min_prefs=need, have=have)
         outcome.text = _lines(outcome.text, said)
         state.wants_list = True  # a name alone next is what to recommend from (nlu View.wants_list)

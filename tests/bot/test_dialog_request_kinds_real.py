@@ -164,3 +164,16 @@ def test_no_more_of_the_cards_person_for_now_is_a_constraint_of_the_session(real
     shown = _card(reply)
     kept_out = {c["qid"] for c in chat.state.session_constraints[domain]}
     assert shown is None or not kept_out & {v for _, v in chat.kb.item_values(shown)}, reply.text
+
+
+@pytest.mark.parametrize("domain", ["movie", "book", "music"])
+def test_a_second_request_with_nothing_liked_gets_popular_items_said_so(real_dm, domain):
+    # a request asked again after "Tell me one thing you like first" got the same sentence word for word
+    chat = Chat(real_dm, domain)
+    first = chat.say("any recommendations?")
+    assert "Tell me one thing you like first" in first.text and _card(first) is None
+    chat.say("hmm")
+    again = chat.say("just show me something")
+    assert "Tell me one thing you like first" not in again.text, again.text
+    assert _card(again) is not None and "popular" in again.text, again.text
+    assert chat.profile() == {}
