@@ -41,6 +41,8 @@ FALLBACK_IN_RECOMMENDATION = (
     'Sorry, I didn\'t get that. About "{title}": say "I like it", "I don\'t like it", "skip", "why?" or "details".'
 )
 FALLBACK_IN_QUESTION = "Sorry, I didn't get that. {question}"
+NOT_UNDERSTOOD = "Sorry, I didn't get that."
+"""A message that is no answer to the open question: the question follows after it, once ("Still open: ...")."""
 WHICH_ONE_FIRST = "Tell me which one you mean first, please."
 """An opinion about "it" ("I like it") while a question asks which one is meant."""
 NOTHING_FOUND = "I couldn't find that in my knowledge base. Try the full title or name."
@@ -73,6 +75,9 @@ SUGGEST_TEXT = 'Not sure what to tell me? Do you like any of these {nouns}: {ite
 SUGGEST_BUTTONS = "Not sure what to tell me? Tap the {nouns} you like below, or tell me what you think of them."
 RATE_BUTTON = "👍 {name}"
 NEED_MORE = "I need at least {min_prefs} preferences to recommend (you have {have}). Tell me what you like."
+REFERRED_NOT_FOUND_EMPTY = 'I couldn\'t find what you told me just before, so I have nothing to build "like it" on yet.'
+REFERRED_NOT_FOUND = "I couldn't find what you told me just before, so this list comes from the rest of what you like."
+"""A request for more like "it" right after a title the KB lacks (issue 22-R), with or without other likes."""
 NEED_ONE = "Tell me one thing you like first (a title, a person or a genre), and I'll recommend from it."
 """A list asked for with an empty profile (one preference is enough in chat and Telegram)."""
 BASED_ON = "Based on {names}:"
@@ -99,6 +104,8 @@ REC_CARD = "{position}/{total}: {title}{extra}\nDo you like it? You can also ask
 REC_CARD_MORE = {"trailer": ", trailer", "listen": ", listen", "read": ", read"}
 """What a card offers besides why and details: only what the item has (a trailer, a page to listen
 to it or to read it)."""
+LIST_KEPT = 'Say "more" whenever you want another one.'
+"""After thanks at a card: the list stays open, the card is not shown again."""
 REC_FINISHED = "That was the last one of this list. Ask for more recommendations whenever you like."
 REC_STOPPED = "OK, I stopped the recommendations."
 NO_ITEM_ON_SCREEN = "There is no recommendation on screen. Ask me for recommendations first."

@@ -63,6 +63,8 @@ class DialogState:
             otherwise (``bot/dialog/constraints.py``).
         announced: domain -> keys of the constraints whose left-out items the bot already named
             ("I left out horror films, as you asked" is said once per constraint).
+        asked_for_one: domains where a request with nothing liked was answered "Tell me one thing you like first":
+            the next such request gets popular items, said so (issue 22-R).
         wants_list: the previous reply asked for one thing the user likes before a list ("Tell me one thing you
             like first"; for one turn only): a message of names alone answers it (issue 22-G).
     """
@@ -87,6 +89,7 @@ class DialogState:
     session_constraints: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     announced: dict[str, list[str]] = field(default_factory=dict)
     wants_list: bool = False
+    asked_for_one: list[str] = field(default_factory=list)
 
     def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
         """The (mutable) profile of ``domain`` (default: the active domain)."""

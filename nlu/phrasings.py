@@ -47,12 +47,15 @@ __all__ = [
     "phrased_intent",
     "reset_scope",
     "says_goodbye",
+    "THANKS",
 ]
 
 BYE = "smalltalk.greetings.bye"
 """The goodbye of small talk: it closes the list and the open question."""
 LIKES_AGENT = "smalltalk.user.likes_agent"
 """The small talk of a compliment to the bot ("you're great", "You have good taste lol")."""
+THANKS = "smalltalk.appraisal.thank_you"
+"""The small talk of thanks ("thanks!", "cheers mate"): at a card, the card is not pushed again."""
 
 _WORDING = family("phrasings")
 _WHY = _WORDING.pattern("why")
@@ -100,7 +103,7 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
     folded = chat_spelling(folded)
     if focus and _WHY.search(folded):
         return Intent.REC_WHY.value
-    if _RESET.search(folded):
+    if asks_reset(folded):
         return Intent.RESET_PROFILE.value
     if _PROFILE.search(folded):
         return Intent.SHOW_PROFILE.value
@@ -125,7 +128,7 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
     if not named and _HELLO.search(folded):  # "yo", "heyy" (issue 22-D)
         return "smalltalk.greetings.hello"
     if _only_thanks(folded):
-        return "smalltalk.appraisal.thank_you"
+        return THANKS
     if (
         not named
         and not focus
@@ -158,9 +161,15 @@ def asks_details(folded: str) -> bool:
     return bool(_DETAILS.search(folded) or _IS_IT.search(folded))
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+"""Where a sentence of a message ends: a command may be said after other sentences."""
+
+
 def asks_reset(folded: str) -> bool:
-    """The message asks to wipe the profile ("forget all that, start over"): a reset at any open question."""
-    return bool(_RESET.search(chat_spelling(folded)))
+    """The message, or a sentence of it, asks to wipe the profile ("forget all that, start over"; "hmm, that's my
+    brother's taste, I'm on his laptop. Wipe it all please."): a reset, at any open question too."""
+    folded = chat_spelling(folded)
+    return any(_RESET.search(part.strip()) for part in (folded, *_SENTENCE_END.split(folded)))
 
 
 def asks_profile(folded: str) -> bool:

@@ -36,7 +36,16 @@ from logs.schema import Intent
 from nlu.textnorm import chat_spelling, fold
 from nlu.wording import family
 
-__all__ = ["Request", "asks_more", "is_request_noun", "names_in_request", "read_request", "request_in_turn"]
+__all__ = [
+    "Request",
+    "asked_in_clause",
+    "asks_more",
+    "asks_next",
+    "is_request_noun",
+    "names_in_request",
+    "read_request",
+    "request_in_turn",
+]
 
 _WORDING = family("requests")
 # The lead of a request: any number of filler words, each after any signs and before any punctuation ("ok,
@@ -50,10 +59,16 @@ def _after_lead(name: str) -> str:
     return rf"^{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
 
 
+def _after_clause(name: str) -> str:
+    """The pattern ``name`` opening the message, or a clause after words, after its lead ("i love horror, recommend
+    me one"; not "?? Recommend Books", a study's button)."""
+    return rf"(?:^|(?<=\w)\s*[,.;!?]+)\s*{_FILLER}(?:{_WORDING.source(name, after_lead=True)})"
+
+
 _PLAY = _WORDING.pattern("play")
 """A request to play something ("play something chill"): its words are the request's, no title ("Play")."""
 _ASKS_WORDING = re.compile(
-    _after_lead("asks_opening")
+    _after_clause("asks_opening")
     + "|"
     + _WORDING.source("asks")
     + "|"
@@ -94,6 +109,10 @@ is its creator, as after "by"."""
 _TRAILING_FILLER = re.compile(rf"(?:\s+{_WORDING.alternation('closing_words')}\b)+\W*$")
 """Words that may close a seed phrase without naming anything ("more like Tenet please")."""
 _REFERENCE = _WORDING.pattern("reference")
+_LIKE_THAT = _WORDING.pattern("like_that")
+_NEGATED = re.compile(r"\b(?:no|not|nothing|never|without)\s+$")
+"""A negation right before a seed marker ("no more stuff like X"): the marker asks for nothing."""
+"""More of the same with a word for the kind ("anything in that vein?"): a request that refers back."""
 """A seed that only refers back: to the item on screen, else to what the user just told."""
 _MORE = re.compile(_after_lead("more"))
 """More of the list: "more", "one more", "another 1", "next", "something else?", "more recommendations
@@ -160,9 +179,39 @@ def names_in_request(request: Request, mentions: list[tuple[str, int, int]]) -> 
     return out
 
 
+_OPINION_VERB = family("opinion_cues").pattern("opinion_verb")
+
+
+def asked_in_clause(text: str, start: int, end: int) -> bool:
+    """The words at ``[start, end)`` of the typed text stand in a clause that asks for the list and states no
+    opinion ("recommend me an anime film", "recomend some metal"; not "i love horror, recommend me one"): what
+    the list is asked to be, whatever the request's own words ("recommend", "good") sound like."""
+    lowered = text.lower()
+    begin = max((found.end() for found in _CLAUSE_END.finditer(lowered, 0, start)), default=0)
+    stop = _CLAUSE_END.search(lowered, end)
+    clause = lowered[begin : stop.start() if stop else len(lowered)]
+    said = _SEED_MARKER.sub(" ", clause)  # "something like X": "like" marks a seed, it is no opinion
+    return bool(_ASKS_WORDING.search(chat_spelling(fold(clause)))) and not _OPINION_VERB.search(fold(said))
+
+
 def asks_more(text: str) -> bool:
-    """The message asks for more of the list and says nothing else ("more", "one more", "nxt pls")."""
-    return bool(_MORE.match(chat_spelling(fold(text))))
+    """The message asks for more of the list and says nothing else ("more", "one more", "nxt pls", "keep going,
+    one more": each of its clauses asks it)."""
+    clauses = [clause for clause in re.split(r"[,.;!?]+", text) if clause.strip()]
+    return bool(_MORE.match(chat_spelling(fold(text)))) or (
+        len(clauses) > 1 and all(_MORE.match(chat_spelling(fold(clause))) for clause in clauses)
+    )
+
+
+def asks_next(text: str) -> str | None:
+    """What the message says before it ends asking for more of the list ("I've watched that already" of "I've
+    watched that already, what else have you got"; "" for "what else have you got"), None if it does not end so:
+    at a card, the next one of the list, after what the message said of the card."""
+    clauses = list(re.finditer(r"[^,.;!?]*[^,.;!?\s][^,.;!?]*", text))
+    last = clauses[-1] if clauses else None
+    if last is None or not _MORE.match(chat_spelling(fold(last.group(0)))):
+        return None
+    return text[: last.start()].strip(" ,.;!?")
 
 
 def read_request(text: str, domain: str | None = None) -> Request | None:
@@ -191,15 +240,18 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     if _NOT_A_NEW_LIST.search(folded):
         return None
     lowered = text.lower()
-    markers = list(_SEED_MARKER.finditer(lowered))
+    # "no more stuff like X", "no more of that guy": a marker under a negation asks for less of X, no list like it
+    markers = [m for m in _SEED_MARKER.finditer(lowered) if not _NEGATED.search(lowered, 0, m.start())]
     worded = bool(_ASKS_WORDING.search(folded))
-    if not worded and not (markers and _ASKING.search(folded)):
+    alike = _LIKE_THAT.search(lowered)  # "I love Marvin Gaye, anything in that vein?": what was just named
+    if not worded and not ((markers or alike) and _ASKING.search(folded)):
         return None
     seeds: list[tuple[int, int]] = []
     role: str | None = None
-    refers_back = False
+    refers_back = alike is not None
     played = _PLAY.search(lowered)  # "play me some X": "play" is the request's, never the album "Play"
     marks = tuple(marker.span() for marker in markers) + ((played.span(),) if played is not None else ())
+    marks += (alike.span(),) if alike is not None else ()
     for number, marker in enumerate(markers):
         start = marker.end()
         while start < len(lowered) and lowered[start].isspace():
@@ -219,7 +271,11 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
         preposition = marker.group(0).split()[-1]
         role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
     # "more X", "i want a X": a request only if a name is found in X (the caller checks: Request.needs_name)
-    bare = not worded and all(marker.group("bare") or marker.group("want") or marker.group("any") for marker in markers)
+    bare = (
+        not worded
+        and alike is None
+        and all(marker.group("bare") or marker.group("want") or marker.group("any") for marker in markers)
+    )
     if role is None and any(_ENDS_WITH_WORKS.search(lowered, start, end) for start, end in seeds):
         role = _SEED_ROLES.get(domain or "", {}).get("by")  # "a Pratchett book" is a book by Pratchett (issue 22-D)
     return Request(seeds=tuple(seeds), role=role, refers_back=refers_back, needs_name=bare, marks=marks)

@@ -26,8 +26,10 @@ from nlu.wording import family
 from recommender.schema import role_pattern, role_words_for
 
 __all__ = [
+    "ALL_OPTIONS",
     "CARD_COMMAND",
     "CARD_COMMANDS",
+    "CARD_PEOPLE",
     "CARD_QUESTION",
     "CARD_QUESTION_WORDS",
     "CARD_WORD",
@@ -74,6 +76,8 @@ THUMBS = re.compile("(?:\U0001f44d|\U0001f44e)[\U0001f3fb-\U0001f3ff\ufe0f]*(?:\
 NO_WORD = _ANSWERS.pattern("no_word")
 """A no-word anywhere in the message: with a yes it makes the answer unclear ("yes no")."""
 NONE = _ANSWERS.pattern("none")
+ALL_OPTIONS = _ANSWERS.pattern("all_options")
+"""All the options of a "Which one?" question ("both", "all of them")."""
 # "no" before any signs ("no, not that one"), then the refusal: the signs between are no separator of words.
 NOT_THAT_ONE = re.compile(r"^(?:no\W+)?(?:" + _ANSWERS.source("not_that_one", after_lead=True) + ")")
 """Refusing the one reading the bot took ("I took X for ...: say 'not that one'"): it is removed."""
@@ -86,6 +90,8 @@ CARD_COMMANDS: dict[str, str] = dict(_CARD.table("card_commands"))
 """The card's buttons typed as words, in every domain."""
 CARD_COMMAND = re.compile(r"^\W*(" + "|".join(map(re.escape, CARD_COMMANDS)) + r")\W*$")
 CARD_WORD = _CARD.pattern("card_word")
+CARD_PEOPLE = _CARD.pattern("card_people")
+"""The people of the card on screen named by reference ("that guy", "this band", "him")."""
 CARD_QUESTION_WORDS: dict[str, str] = dict(_CARD.table("card_questions"))
 # "why" asks only opening the message, and not "why not"; the other card words anywhere.
 CARD_QUESTION = re.compile(

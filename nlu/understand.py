@@ -46,7 +46,7 @@ from nlu.open_answer import (
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
 from nlu.phrasings import BYE, card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, WORK_PARTS, Readings
-from nlu.requests import Request, names_in_request, request_in_turn
+from nlu.requests import Request, asked_in_clause, asks_next, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
@@ -62,6 +62,7 @@ from nlu.turn_cues import (
 )
 from nlu.turn_parse import IntentModel, Linker, Payload, PolarityModel, Reading, TurnParse, View
 from nlu.turn_words import (
+    ALL_OPTIONS,
     CARD_WORD,
     COMMAND_INTENTS,
     CRITIQUE,
@@ -179,6 +180,7 @@ def understand(
         # "tolkien" right after "Tell me one thing you like first": the list asked for, from that name (issue 22-G)
         found = session.readings(with_focus=False)
         request = Request(seeds=tuple((r.mention.start, r.mention.end) for r in found)) if found else None
+    classified = intent
     if request is not None:  # "more like X", "songs from Y", "I liked X, recommend some more?" (issue 22)
         intent = Intent.RECOMMENDATION.value
     about_card = intent in (Intent.REC_PREFERENCE, Intent.REC_YES_BUT, Intent.REC_NO_BUT)
@@ -186,12 +188,31 @@ def understand(
     if request is not None:  # "Can You recommend me a Book?": neither "You" nor "a Book" is a name
         spans = [(r.mention.text, r.mention.start, r.mention.end) for r in readings]
         readings = tuple(r for r, name in zip(readings, names_in_request(request, spans), strict=True) if name)
+        # "recommend me an anime film": the request's own words are no like of what it asks for (issue 22-R)
+        readings = tuple(
+            replace(r, polarity=Polarity.NEUTRAL)
+            if r.polarity == Polarity.POSITIVE and asked_in_clause(text, r.mention.start, r.mention.end)
+            else r
+            for r in readings
+        )
         if request.only_seeds:  # "thats kendrick not adele": Adele asked for, no opinion said of either
             readings = tuple(
                 replace(r, polarity=Polarity.NEUTRAL)
                 for r in readings
                 if request.covers(r.mention.start, r.mention.end)
             )
+    before_more = asks_next(text) if view.focus is not None and view.question is None else None
+    if before_more is not None and (
+        classified == Intent.REC_SKIP if request is None else not (request.seeds or request.refers_back)
+    ):
+        # "what else have you got", "seen it, show me something else" at a card: the next card of this list (the
+        # card rated first when the words before rate it: "loved it, what else you got"), not a new list (issue
+        # 22-R; the realistic sets' gold)
+        lean = sentiment.message_polarity(before_more).value
+        judged = not is_bare_answer(fold(before_more)) and lean in ("+", "-")  # "ok, next": no rating
+        rated = classified in _CARD_RATINGS or judged
+        readings = () if request is not None and request.more else readings
+        request, intent = None, Intent.REC_PREFERENCE.value if rated else Intent.REC_SKIP.value
     critique = CRITIQUE.match(folded) if intent in (Intent.REC_YES_BUT, Intent.REC_NO_BUT) else None
     if critique is not None:  # "I like the track, just not the artist": "just" is the connective, no title
         but = (lead.end + critique.start("but"), lead.end + critique.end("but"))
@@ -242,6 +263,8 @@ def understand(
         answer = parse_option(view.answer_kind, text, confirmation, view.options)
     elif view.answer_kind is not None:
         answer = parse_option(view.answer_kind, content, None, view.options, listed=listed(view))
+        if answer is None and view.question in ("item", "critique") and len(view.options) > 1:
+            answer = "all" if ALL_OPTIONS.match(folded) else None  # "both" at "Which one: A, B?" (issue 22-R)
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
     if critique is not None:  # "i like the song but i'm not into the band": the card is judged before "but"
         polarity = sentiment.message_polarity(critique.group("card"))
@@ -325,6 +348,9 @@ def understand(
         substitutes=session.substitutes(),
         also=session.added_names() or (opinion is not None and view.question is None and adds(content)),
     )
+
+
+_CARD_RATINGS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
 
 
 def _domain_switch(text: str, current: str) -> str | None:

@@ -98,6 +98,7 @@ class PreferenceQuestion:
         choices: its buttons.
         origin: ``"preference"`` (a turn of preference acquisition) or ``"recommendation"``.
         ignored: turns it was ignored so far (it is dropped after ``QUESTION_LIFESPAN``).
+        not_understood: a message at it was neither an answer nor understood (the next such one drops it).
     """
 
     kind: ClassVar[str] = ""
@@ -109,6 +110,7 @@ class PreferenceQuestion:
     choices: tuple[Choice, ...] = ()
     origin: str = "preference"
     ignored: int = 0
+    not_understood: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -120,6 +122,7 @@ class PreferenceQuestion:
             "choices": _choices_json(self.choices),
             "origin": self.origin,
             "ignored": self.ignored,
+            "not_understood": self.not_understood,
         }
 
     @classmethod
@@ -132,6 +135,7 @@ class PreferenceQuestion:
             choices=_choices(data.get("choices")),
             origin=str(data.get("origin", "preference")),
             ignored=int(data.get("ignored", 0)),
+            not_understood=bool(data.get("not_understood", False)),
         )
 
 

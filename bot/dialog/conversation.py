@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from bot import messages as msg
-from bot.dialog.acts import Outcome
+from bot.dialog.acts import PREFERENCE_QUESTIONS, Outcome, SuggestionQuestion
 from bot.dialog.context import TurnContext
-from bot.dialog.questions import close_questions
+from bot.dialog.questions import QUESTION_LIFESPAN, close_questions, not_understood
 from bot.dialog.recommendations import card, on_card_fallback
 from bot.dialog.suggest import suggest
 from bot.turns import Choice
 from logs.schema import Event
-from nlu.phrasings import BYE
+from nlu.phrasings import BYE, THANKS
 from nlu.understand import DOMAIN_WORDS
 from recommender.schema import Domain
 
@@ -79,10 +79,19 @@ def on_help(ctx: TurnContext) -> Outcome:
 
 
 def on_fallback(ctx: TurnContext) -> Outcome:
-    """Not understood: the open question again, the rate menu's suggestions, or an invitation."""
+    """Not understood: said once, the open question kept for its lifespan (never asked again word for word
+    in a loop), the rate menu's suggestions, or an invitation."""
     state = ctx.state
-    if state.pending is not None and state.pending.question:
-        return Outcome(msg.FALLBACK_IN_QUESTION.format(question=state.pending.question), choices=state.pending.choices)
+    pending = state.pending
+    if isinstance(pending, PREFERENCE_QUESTIONS):  # said once, the question still open, then dropped aloud
+        return not_understood(ctx, pending, msg.NOT_UNDERSTOOD)
+    if isinstance(pending, SuggestionQuestion) and pending.ignored + 1 >= QUESTION_LIFESPAN:
+        state.pending = None  # the bot's own suggestion, ignored twice: dropped, the chat goes on
+        return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
+    if isinstance(pending, SuggestionQuestion):
+        pending.ignored += 1
+    if pending is not None and pending.question:
+        return Outcome(msg.FALLBACK_IN_QUESTION.format(question=pending.question), choices=pending.choices)
     if ctx.parse.rate_menu and state.focus is None:
         outcome = Outcome("")
         suggest(ctx, outcome)
@@ -106,6 +115,12 @@ def on_smalltalk(ctx: TurnContext) -> Outcome:
             state.pending = None
             outcome.settled = True
             outcome.text = "\n".join([*notes, outcome.text])
+        return outcome
+    if state.focus is not None and ctx.parse.intent == THANKS:
+        # "thanks!", "cheers mate" at a card ends a chat more often than it asks for the card again: a human
+        # recommender says "you're welcome" and does not push the item again; the list stays open, so a rating
+        # or "more" next goes on with it (issue 22-R)
+        outcome.text = "\n".join((outcome.text, msg.LIST_KEPT))
         return outcome
     if state.focus is not None:  # a list is open: answer, then show the card again
         shown = card(ctx, [Event.RECOMMENDATION, Event.QUESTION])

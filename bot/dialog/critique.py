@@ -125,10 +125,10 @@ def on_critique_answer(ctx: TurnContext) -> Outcome:
     outcome = Outcome("", events=[Event.PREFERENCE, Event.RECOMMENDATION])
     state.pending = None
     choice = ctx.parse.answer
-    if isinstance(question, CritiqueChoice) and isinstance(choice, int):
-        qid = question.options[choice]
-        roles = {qid: question.role} if question.role else {}
-        _apply(ctx, outcome, None, [(qid, question.polarity)], roles)
+    if isinstance(question, CritiqueChoice) and (isinstance(choice, int) or choice == "all"):
+        chosen = [question.options[choice]] if isinstance(choice, int) else question.options  # "all": "both"
+        roles = {qid: question.role for qid in chosen} if question.role else {}
+        _apply(ctx, outcome, None, [(qid, question.polarity) for qid in chosen], roles)
     else:
         _apply(ctx, outcome, None, [], {})
     _rerank_shown(ctx, outcome)

@@ -27,6 +27,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import judges_people_only
 from nlu.textnorm import fold
 from nlu.turn_cues import retracted_words
+from nlu.turn_words import CARD_PEOPLE
 from nlu.understand import RESET_INTENTS, TurnParse
 
 Handler = Callable[[TurnContext], Outcome]
@@ -196,6 +197,11 @@ def act_of(parse: TurnParse) -> str:
         return PEOPLE_CRITIQUE
     if is_smalltalk(parse.intent):
         return SMALLTALK
+    if parse.intent == Intent.FALLBACK and parse.readings and payload is None:
+        # "hunger by knut hamsun also", "spike jonze just gets it": the classifier placed no intent, but the
+        # message names what the KB knows; it is that preference (stored, or asked about), never "Sorry, I
+        # didn't get that" with the names found (an open question waits: bot.dialog.questions)
+        return Intent.PREFERENCE.value
     return parse.intent
 
 
@@ -219,6 +225,8 @@ def _session_constraint(parse: TurnParse) -> bool:
     ("I'm reading X right now" states no constraint)."""
     if not parse.this_time or not (parse.intent in _CONSTRAINABLE or is_smalltalk(parse.intent)):
         return False  # ("no horror for now" may sound like a "no" of small talk)
+    if not parse.readings and CARD_PEOPLE.search(fold(parse.text)):
+        return True  # "no more of that guy please": the card's people (recommendations.on_session_constraint)
     return any(r.polarity.value == "-" for r in parse.readings) or bool(recommendations.negated_readings(parse))
 
 

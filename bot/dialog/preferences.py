@@ -198,15 +198,17 @@ def on_answer(ctx: TurnContext) -> Outcome:
                 outcome.settled = True
             outcome.text = "\n".join([outcome.text, *notes]) if notes else outcome.text
             return outcome
-        outcome.text = msg.FALLBACK_IN_QUESTION.format(question=question.question)
-        outcome.choices = question.choices
-        outcome.card = True
-        outcome.events.extend(FOLLOW_UP_EVENTS)
-        outcome.webhook_contexts[question.context] = 2
-        return outcome
+        # no answer and nothing found ("the origenal robocop is a classic" at "Which Little Women?"): said as such,
+        # the question still open once, then dropped aloud; never asked again word for word in a loop
+        said = questions.not_understood(ctx, question, msg.NOT_UNDERSTOOD if parse.bare_answer else msg.NOTHING_FOUND)
+        said.events[:0] = [*outcome.events, *FOLLOW_UP_EVENTS]
+        return said
     outcome.settled = True
     if choice == "none":
         outcome.text = msg.NOT_STORED.format(label=task.mention)
+    elif isinstance(question, ItemQuestion) and choice == "all":  # "both": each candidate, with the opinion said
+        for qid in reversed(task.candidates):
+            queue.insert(0, task.copy(candidates=[qid], ambiguous=False))
     elif isinstance(question, ItemQuestion) and isinstance(choice, int):
         task.candidates = [task.candidates[choice]]
         task.ambiguous = False

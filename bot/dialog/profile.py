@@ -6,7 +6,15 @@ import re
 
 from bot import messages as msg
 from bot.agent_spec import satisfied
-from bot.dialog.acts import PREFERENCE_QUESTIONS, DeleteChoice, Outcome, ResetChoice, ResetConfirm, RoleQuestion
+from bot.dialog.acts import (
+    PREFERENCE_QUESTIONS,
+    CritiqueChoice,
+    DeleteChoice,
+    Outcome,
+    ResetChoice,
+    ResetConfirm,
+    RoleQuestion,
+)
 from bot.dialog.context import TurnContext
 from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, shares_a_word, tasks
 from bot.dialog.questions import MAX_CHOICES, ask_options, close_questions
@@ -20,13 +28,24 @@ from recommender.schema import role_name
 
 
 def on_show_profile(ctx: TurnContext) -> Outcome:
-    """The profile of the domain, one line per stored preference (with its role)."""
+    """The profile of the domain, one line per stored preference (with its role); a critique's or a deletion's
+    "which one?" stays open and is shown again after it (a preference question follows its own lifecycle)."""
+    shown = _profile_lines(ctx)
+    pending = ctx.state.pending
+    if isinstance(pending, CritiqueChoice | DeleteChoice):  # issue 22-R: it was dropped silently
+        shown.text = "\n".join((shown.text, pending.question))
+        shown.choices, shown.card = pending.choices, True
+    return shown
+
+
+def _profile_lines(ctx: TurnContext) -> Outcome:
     state = ctx.state
     pending = state.pending
     if isinstance(pending, RoleQuestion) and pending.task.polarity in ("+", "-"):
         # the ignored role question stores its person (without a role) in this turn: list it too
         state.profile()[pending.task.qid] = {"polarity": pending.task.polarity, "role": None}
-    state.pending = None
+    if not isinstance(pending, CritiqueChoice | DeleteChoice):
+        state.pending = None
     profile = state.profile()
     nouns = msg.DOMAIN_NOUNS[state.domain]
     if not profile:

@@ -146,6 +146,24 @@ def close_questions(ctx: TurnContext, outcome: Outcome) -> list[str]:
     return [n for n in (*notes, dropped_note(ctx, dropped)) if n]
 
 
+def not_understood(ctx: TurnContext, question: AnyPreferenceQuestion, said: str) -> Outcome:
+    """A message at the open preference question that answers nothing and names nothing the KB knows ("ok what
+    now", "the origenal robocop is a classic"): ``said`` once, with the question still open (not counted as
+    ignored: the released studies' agent kept it so); a second such message drops it aloud (a rated person of a
+    role question stored without a role), so a chat never loops on "Sorry, I didn't get that. <question>"."""
+    if question.not_understood:
+        outcome = Outcome("", settled=True)
+        notes = close_questions(ctx, outcome)
+        ctx.state.pending = None
+        outcome.text = "\n".join([said, *notes])
+        return outcome
+    question.not_understood = True
+    still = msg.QUESTION_STILL_OPEN_YES_NO if isinstance(question, ConfirmQuestion) else msg.QUESTION_STILL_OPEN
+    outcome = Outcome("\n".join((said, still.format(question=question.question))), choices=question.choices, card=True)
+    outcome.webhook_contexts[question.context] = QUESTION_LIFESPAN
+    return outcome
+
+
 def dropped_note(ctx: TurnContext, dropped: Sequence[PreferenceTask]) -> str:
     """One note for the questions dropped in a turn ("I dropped my questions about "heat", "solaris": ..."),
     never one line each; tasks whose subject the profile now holds are no loss and go unsaid; "" if none."""
@@ -252,5 +270,6 @@ __all__ = [
     "ask_role",
     "close_questions",
     "keep_ignored_question",
+    "not_understood",
     "store_without_role",
 ]

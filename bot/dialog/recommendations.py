@@ -25,9 +25,11 @@ from bot.dialog.requests import required_seeds, store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
+from nlu.requests import asks_next
 from nlu.textnorm import fold
 from nlu.turn_words import REFERENCE_WORDS
 from nlu.understand import Reading, TurnParse
+from recommender.constraints import CREATOR_PIDS, PART_PIDS
 from recommender.explain import Reason
 
 
@@ -77,7 +79,12 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = (), r
     """
     state = ctx.state
     have, need = len(state.profile()) + sum(q not in state.profile() for q in seeds), ctx.config.min_preferences
-    if have < need:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
+    # asked again with nothing liked after "Tell me one thing you like first": popular items, said so, rather than
+    # the same request word for word (issue 22-R); a study's minimum (3) is its protocol and stays
+    again = need <= 1 and state.domain in state.asked_for_one
+    if have < need and not again:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
+        if need <= 1:
+            state.asked_for_one.append(state.domain)
         said = msg.NEED_ONE if need <= 1 else msg.NEED_MORE.format(min_prefs=need, have=have)
         outcome.text = _lines(outcome.text, said)
         state.wants_list = True  # a name alone next is what to recommend from (nlu View.wants_list)
@@ -237,8 +244,15 @@ def on_skip_item(ctx: TurnContext) -> Outcome:
     ("meh", "nah not my thing", "... lol. skip") says so, nothing being stored (issue 22-D)."""
     focus = ctx.state.focus
     skipped = _skip_current(ctx)
-    if ctx.parse.payload is None and focus is not None and fold(ctx.parse.text).strip(" .!") not in _BARE_SKIPS:
+    typed = ctx.parse.payload is None and fold(ctx.parse.text).strip(" .!") not in _BARE_SKIPS
+    if typed and focus is not None:
         skipped.text = _lines(msg.CARD_SKIPPED.format(title=display(ctx, focus)), skipped.text)
+    if typed and ctx.state.focus is None and asks_next(ctx.parse.text) is not None:
+        # "what else have you got" at the last card asks for more, not for the end: a new list (issue 22-R)
+        more = Outcome(msg.CARD_SKIPPED.format(title=display(ctx, focus)) if focus is not None else "")
+        more.events.append(Event.RECOMMENDATION)
+        new_list(ctx, more)
+        return more
     return skipped
 
 
@@ -369,6 +383,15 @@ def negated_readings(parse: TurnParse) -> list[Reading]:
     return out
 
 
+def _card_people(ctx: TurnContext, focus: str) -> list[tuple[str, str | None]]:
+    """The people of the card a reference names ("that director": in that role), else its creators."""
+    kb, roles = ctx.kb, ctx.parse.roles
+    pid = roles[0] if roles else CREATOR_PIDS[ctx.state.domain][0]
+    own = [v for p, v in kb.item_values(focus) if p == pid]
+    albums = [v for p, v in kb.item_values(focus) if p in PART_PIDS] if not own and not roles else []
+    return [(qid, pid) for qid in dict.fromkeys(own or [v for a in albums for p, v in kb.item_values(a) if p == pid])]
+
+
 def on_session_constraint(ctx: TurnContext) -> Outcome:
     """ "no horror for now", "not Radiohead this time" (``TurnParse.this_time``): the named things are
     kept out of this session's lists, never stored; the rest of the list on screen follows at once
@@ -382,6 +405,8 @@ def on_session_constraint(ctx: TurnContext) -> Outcome:
         constraints.add_session_constraint(ctx, r.qid, r.stated_role if not ctx.kb.is_item(r.qid) else None)
         for r in avoid
     ]
+    if not parse.readings and state.focus is not None:  # "no more of that guy please": the card's people
+        added = [constraints.add_session_constraint(ctx, qid, role) for qid, role in _card_people(ctx, state.focus)]
     if not added:
         return Outcome(msg.SESSION_CONSTRAINT_NONE)
     said = msg.SESSION_CONSTRAINT.format(what=", ".join(constraints.describe(ctx, a) for a in added))

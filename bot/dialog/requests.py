@@ -18,7 +18,8 @@ names, with no question (a request wants a list, not a quiz):
   to the card on screen (a seed, not stored: asking for more like it says nothing of having seen it) with what
   the previous turn stored, else to what the previous turn stored (already liked);
 - a seed phrase the linker found nothing in is said ("I don't know "Tenet" yet"): its opinion never
-  moves to another name.
+  moves to another name; "anything like it?" right after a title that was not found says so (nothing to
+  build on yet), before a list from the rest of the profile or the request for one thing liked.
 
 The seeds (QIDs, first named first) go to the list (``bot.dialog.recommendations.new_list``), which
 says what the list is based on.
@@ -75,6 +76,9 @@ def store_request(ctx: TurnContext, outcome: Outcome) -> list[str]:
             seeds.append(task.qid)
     if not seeds and request.refers_back:
         seeds = _referred(ctx)
+        if not seeds and tuple(ctx.state.logged_events) == (Event.PREFERENCE,) and not ctx.refinable:
+            # "like it" right after a title not found: why the list is not built on it
+            notes.append(msg.REFERRED_NOT_FOUND if ctx.state.profile() else msg.REFERRED_NOT_FOUND_EMPTY)
     unknown = _unknown_seeds(ctx)
     lines = [msg.STORED.format(items=", ".join(stored))] if stored else []
     lines += [msg.REQUEST_UNKNOWN.format(name=name) for name in unknown] + notes

@@ -527,27 +527,38 @@ def test_bad_input_keeps_the_profile(real_dm):
     assert chat.profile() == {PULP_FICTION: "+", FIGHT_CLUB: "+"}
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: 'both' at 'Which one do you mean: Lilly Wachowski, Lana Wachowski?'")
+def _card_with_two_directors(chat: Chat) -> set[str]:
+    """The directors of the first card of the list that has two (The Matrix, by the Wachowskis)."""
+    shown = card(chat.say("suggest me a movie"))
+    for _ in range(5):
+        directors = chat.values(shown, DIRECTOR)
+        if len(directors) == 2:
+            return directors
+        shown = card(chat.say("skip"))
+    pytest.skip("no card with two directors among the first five")
+
+
 def test_fault_both_answers_a_which_director_question(real_dm):
+    # fresh2: 'both' at 'Which one do you mean: Lilly Wachowski, Lana Wachowski?' (fixed in issue 22-R)
     chat = Chat(real_dm, "movie")
     chat.say("i loved pulp fiction and fight club")
-    first = card(chat.say("suggest me a movie"))
-    directors = chat.values(first, DIRECTOR)
-    assert len(directors) == 2  # The Matrix, by the Wachowskis
+    directors = _card_with_two_directors(chat)
     chat.say("hmm i like it but not the director")
     reply = chat.say("both")
     assert "didn't get" not in reply.text
     assert all(chat.profile().get(d) == "-" for d in directors)
 
 
-@pytest.mark.xfail(strict=True, reason="fresh2: 'show my profile' drops a which-director question silently")
 def test_fault_a_which_director_question_survives_show_my_profile(real_dm):
+    # fresh2: 'show my profile' dropped a which-director question silently (fixed in issue 22-R)
     chat = Chat(real_dm, "movie")
     chat.say("i loved pulp fiction and fight club")
-    chat.say("suggest me a movie")
+    directors = _card_with_two_directors(chat)
     chat.say("hmm i like it but not the director")
     reply = chat.say("show my profile")
-    assert "Wachowski" in reply.text  # re-shown after the profile, as other open questions are
+    assert all(chat.kb.label(d) in reply.text for d in directors)  # re-shown after the profile
+    chat.say("the first one")
+    assert sum(chat.profile().get(d) == "-" for d in directors) == 1
 
 
 def test_fault_not_the_director_of_a_film_without_one_is_said(real_dm):

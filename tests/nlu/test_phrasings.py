@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from logs.schema import Intent
 from nlu.phrasings import phrased_intent
 from nlu.textnorm import fold
 
@@ -181,3 +182,28 @@ def test_a_goodbye_at_an_open_question_is_no_answer(question):
     parts = {"intents": FakeIntents(), "linker": FakeLinker(FakeKB()), "sentiment": FakeSentiment()}
     parse = understand("nope, gotta run", View(question=question, suggested="Q1"), **parts)
     assert parse.intent == "smalltalk.greetings.bye" and parse.suggestion is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sorry, that was my brother typing, he's on my laptop. Wipe my profile please.",
+        "Oops, my flatmate used my phone! Start over please.",
+        "hmm no. these aren't mine at all. forget everything",
+    ],
+)
+def test_a_reset_said_after_other_sentences_is_a_reset(text):
+    # issue 22-R: "Hmm, that's my mum's taste actually, I'm on her phone. Forget everything please." was a preference
+    assert phrased_intent(fold(text), focus=False, named=False) == Intent.RESET_PROFILE.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I loved Heat. Forget it, the sequel was bad",
+        "start with the hobbit, it's great",
+        "I was too hard on Oasis. Forget what I said about them.",  # a retraction of one name, no reset
+    ],
+)
+def test_a_sentence_that_is_no_reset_stays_none(text):
+    assert phrased_intent(fold(text), focus=False, named=True) != Intent.RESET_PROFILE.value

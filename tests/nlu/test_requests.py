@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from logs.schema import Intent
-from nlu.requests import Request, asks_more, read_request, request_in_turn
+from nlu.requests import Request, asked_in_clause, asks_more, read_request, request_in_turn
 
 
 def _seeds(text: str, domain: str = "movie") -> list[str]:
@@ -279,3 +279,55 @@ def test_a_mood_asked_for_is_one_more_list(text):
 
 def test_a_question_for_a_clip_of_the_card_is_no_request():
     assert read_request("any clip of it?", "movie") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I adore Nina Simone, anything in that vein?",
+        "i love dune, something along those lines please",
+        "more in the same style?",
+    ],
+)
+def test_a_word_for_the_kind_refers_back_as_like_it_does(text):
+    # issue 22-R: "I love Marvin Gaye too, anything in that vein?" showed no list
+    request = read_request(text, "music")
+    assert request is not None and request.refers_back and not request.needs_name, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["i love horror films, recommend me one", "Dune was great. suggest something", "loved it, any recommendations?"],
+)
+def test_a_request_opening_a_later_clause_is_a_request(text):
+    assert read_request(text, "movie") is not None, text
+
+
+@pytest.mark.parametrize("text", ["gimme another", "show me one more please", "so now what?", "what's next"])
+def test_more_in_other_words(text):
+    assert asks_more(text), text
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "asked"),
+    [
+        ("recommend me a western film", "western", True),
+        ("recomend some punk rock", "punk rock", True),
+        ("can you suggest a good thriller novel", "thriller", True),
+        ("i love horror films, recommend me one", "horror", False),
+        ("recommend me something, i adore westerns", "westerns", False),
+    ],
+)
+def test_a_name_in_the_clause_that_asks_is_what_the_list_is(text, name, asked):
+    # issue 22-R: "recommend me an anime film" stored the genre as a like
+    start = text.index(name)
+    assert asked_in_clause(text, start, start + len(name)) is asked
+
+
+@pytest.mark.parametrize(
+    "text", ["no more stuff like coldplay please", "no more of that guy please", "not more like heat"]
+)
+def test_a_negated_seed_marker_asks_for_no_list_like_its_name(text):
+    # issue 22-R: "no more of that guy please" was a request seeded by "that guy" ("I don't know "that guy" yet")
+    request = read_request(text, "music")
+    assert request is None or not request.seeds, text
