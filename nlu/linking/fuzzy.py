@@ -103,6 +103,10 @@ OTHER_WORD_RATIO = 75.0
 than this (``fuzz.ratio``) is another word, not a typo of it ("bees" / "flies": 44, "resurrections" /
 "revolutions": 67, "shark" / "shakes": 73; "iland" / "island": 91)."""
 
+CLOSEST_MARGIN = 8.0
+"""A typo names the names spelled closest to it: a hit this many ``fuzz.ratio`` points under the best one is
+another name ("led zepplin": the band Led Zeppelin, 95.7, not the album "Led Zeppelin IV", 84.6)."""
+
 KNOWN_WORD_ZIPF = 1.5
 """``wordfreq`` Zipf frequency from which a typed word counts as an English word (:func:`_other_word`)."""
 
@@ -406,6 +410,7 @@ class FuzzyMatcher:
             choices = [names.fuzzy_name(pos) for pos in ids]
             hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2)
             digits = [t for t in query.split() if t.isdigit()]
+            kept: list[tuple[str, float]] = []
             for name, ratio, _k in hits:
                 if [t for t in name.split() if t.isdigit()] != digits:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
@@ -413,6 +418,11 @@ class FuzzyMatcher:
                     continue  # under the cut-off only one substituted or swapped letter is a typo ("coldpaly")
                 if _other_word(query, name) or _another_word(query, name):
                     continue  # "the matrix resurrections" is not "The Matrix Revolutions", "bleach" no "Breach"
+                kept.append((name, ratio))
+            closest = max((ratio for _name, ratio in kept), default=0.0)
+            for name, ratio in kept:
+                if ratio < closest - CLOSEST_MARGIN:
+                    continue  # a name spelled much further from the typed words than the closest one
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:

@@ -54,6 +54,7 @@ from nlu.linking.values import (
     Candidate,
     LinkContext,
     Span,
+    creators,
     entity_year,
     is_kind,
     qid_order,
@@ -160,7 +161,7 @@ class CandidateRanker:
         said = (set(typed) | {context.focus}) & ids  # the message's punctuation or the item on screen
         famous = None
         if relation is None and not singled.intersection(ids):
-            famous = self.famous_namesake(cands, scored, namesakes, words)
+            famous = self.famous_namesake(cands, scored, namesakes, words, context.people)
         if famous is not None:  # "keanu is goated", "scorsese is a genius": the star, said so (issue 22-E)
             cands = _first(cands, famous)
             taken = Taken(famous, "popularity", False)
@@ -272,21 +273,34 @@ class CandidateRanker:
         return frozenset(people)
 
     def famous_namesake(
-        self, cands: tuple[Candidate, ...], scored: dict[str, float], namesakes: frozenset[str], words: tuple[str, ...]
+        self,
+        cands: tuple[Candidate, ...],
+        scored: dict[str, float],
+        namesakes: frozenset[str],
+        words: tuple[str, ...],
+        named: AbstractSet[str] = frozenset(),
     ) -> str | None:
         """The person a lone first or last name names when one carrying it is well known
         (:data:`FAMOUS_MIN_POPULARITY`) and ``DOMINANT_RATIO`` times as popular as every other reading of the
         word ("keanu": Keanu Reeves, 37, not the film "Keanu", 0; "scorsese": Martin Scorsese, not his
         namesakes); None when the word names nobody so or no one stands out ("Hitchcock": the director, 32,
-        and the film, 26, are asked about)."""
+        and the film, 26, are asked about). A surname the person has as an alias that is a work's label counts too
+        ("Borges": the writer, 52, not an unknown book "Borges"), unless a person ``named`` in the message is
+        credited with one of the works."""
         persons = [
             c
             for c in cands
             if PERSON_ROLES.intersection(c.roles)
-            and (c.qid in namesakes or math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE))
+            and (
+                c.qid in namesakes
+                or math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE)
+                or (math.isclose(scored.get(c.qid, 0.0), SIM_FOREIGN_ALIAS) and self._own_name(c, scored, words))
+            )
         ]
         if not persons or len(words) != 1:
             return None
+        if named and any(c.is_item and named.intersection(creators(self.kb, c.qid)) for c in cands):
+            return None  # "Elvis, the Baz Luhrmann one": the person named says which work
         if is_everyday(words[0]) and any(c.is_item and scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands):
             return None  # "Wonder made me cry": an English word that is a work's title, not Stevie Wonder
         pops = {c.qid: self.kb.popularity(c.qid) for c in cands}

@@ -44,7 +44,18 @@ from nlu.linking.values import (
     creators,
     credited,
 )
-from nlu.linking.words import APOSTROPHES, CLAUSE_STOP, COVER_WORDS, LIKE_VERBS, SUPERLATIVES, WORK_OF_LEADS, stop_words
+from nlu.linking.words import (
+    APOSTROPHES,
+    ASPECT_WORDS,
+    CLAUSE_STOP,
+    COVER_WORDS,
+    LIKE_VERBS,
+    REQUEST_FILLER,
+    SUPERLATIVES,
+    TYPE_WORDS,
+    WORK_OF_LEADS,
+    stop_words,
+)
 from nlu.name_index import NameIndex
 
 
@@ -112,6 +123,7 @@ class WorkResolver:
         when the title is one of the person's works. The work replaces the person's mention (the
         person is rated only when named on their own; a second person after "and" says which work
         too); nothing found: unchanged."""
+        spans = self._weak_credits(text, tokens, spans)
         out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
         out = self._the_person_one(tokens, out)
         out = self._cover_of(tokens, out)
@@ -167,7 +179,12 @@ class WorkResolver:
                 continue  # "Moon with my friend Sam", "Heat from Michael Mann" unknown: both as they are
             if found is None:
                 before = tokens[end - 1].raw
-                if before[:1].isupper() or before.isdigit() or any(s[1] <= end for s in out if s is not span):
+                if (
+                    before[:1].isupper()
+                    or before.isdigit()
+                    or any(s[1] <= end for s in out if s is not span)
+                    or self._liked_title(text, tokens, end)
+                ):
                     out = [s for s in out if s is not span]  # "Tenet by Nolan", Tenet unknown: Nolan is no opinion
                 continue
             a, scored = found
@@ -188,6 +205,51 @@ class WorkResolver:
                 out = [s for s in out if not (b <= s[0] < joint or b < s[1] <= joint)]
                 out.append(Span(b, joint, scored, "exact"))
                 a = b
+        return out
+
+    def _liked_title(self, text: str, tokens: list[Token], by: int) -> bool:
+        """The words between a like-verb and "by" at ``by`` are a title's ("i loved wicked by gregory maguire", the
+        novel unknown: the author only says which), not a kind of their works ("i love the songs by adele")."""
+        stop = stop_words()
+        for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
+            if boundary(text, tokens, a + 1) and a + 1 < by:
+                return False
+            if tokens[a].key in LIKE_VERBS:
+                words = [t.key for t in tokens[a + 1 : by]]
+                return (
+                    bool(words)
+                    and not all(w in stop for w in words)
+                    and not any(
+                        (w in REQUEST_FILLER or w in TYPE_WORDS or w in ASPECT_WORDS) and w not in stop for w in words
+                    )
+                )
+        return False
+
+    def _weak_credits(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "TITLE by PERSON" where the guard let neither name through ("take on me by a-ha": function words and
+        a short name): the two words say each other, so the pair is a name when TITLE is the words of one of
+        the person's works in the KB; the person's span is added, and the loop of :meth:`resolve` reads the pair."""
+        starts = {s[0] for s in spans}
+        value_items = getattr(self.kb, "value_items", None)
+        if value_items is None:
+            return spans
+        keys = [t.key for t in tokens]
+        out = list(spans)
+        for k in range(1, len(tokens) - 1):
+            if keys[k] != "by" or k + 1 in starts or boundary(text, tokens, k) or boundary(text, tokens, k + 1):
+                continue
+            for n in range(min(self._names.max_len(keys[k + 1]), len(tokens) - k - 1), 0, -1):
+                if any(boundary(text, tokens, m) for m in range(k + 2, k + 1 + n)):
+                    continue
+                hit = self._names.exact(tuple(keys[k + 1 : k + 1 + n])) or {}
+                people = [q for q in hit if PERSON_ROLES.intersection(self.kb.roles(q))]
+                if not people:
+                    continue
+                works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
+                found = self._title_before(text, tokens, k, works, own_only=True)
+                if found is not None and works.intersection(found[1]):
+                    out.append(Span(k + 1, k + 1 + n, dict.fromkeys(people, SIM_LABEL), "exact"))
+                    break
         return out
 
     def _with_namesakes(
@@ -319,7 +381,19 @@ class WorkResolver:
             if people:
                 out = [s for s in out if s is not span]
                 out.append(Span(i, j, people, SAYS_WHICH))
+                title = max((s for s in out if s[1] <= i - 1 and s[3] != SAYS_WHICH), key=lambda s: s[1], default=None)
+                if title is not None and not self._work_of(title, set(people)):
+                    out = [s for s in out if s is not title]  # "Elvis, the Baz Luhrmann one": a film the KB lacks
         return out
+
+    def _work_of(self, title: Span, people: set[str]) -> bool:
+        """Some reading of ``title`` is a work that may be by ``people``: an item credited to them, or whose author
+        or director the KB does not name (a person or a genre of that name is no "PERSON one")."""
+        return any(
+            self.kb.is_item(q)
+            and (people & credits_of(self.kb, q) or not credited(self.kb, q, SOLE_CREATORS))
+            for q in title[2]
+        )
 
     def _by_someone_unknown(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
         """A title read only as a typo of another ("yellowface" as "Yellow Face") and credited "by" someone the KB

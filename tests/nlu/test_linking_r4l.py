@@ -1,0 +1,97 @@
+"""Issue 22, round 4 (engineer 22-L): linking mechanisms, over small in-memory KBs with items and wordings of
+their own (none of the conversation sets'): a typo names the name spelled closest to it, a writer's surname that
+is also an unknown work's label names the famous writer, "TITLE, the PERSON one" for a work the KB lacks links
+nothing, "TITLE by PERSON" where neither name alone passes the guard, and the author of an unknown liked title
+only says which."""
+
+from __future__ import annotations
+
+import pytest
+
+try:
+    from conftest_entities import Entry, WorksKB
+except ModuleNotFoundError:  # tests/nlu became a package
+    from tests.nlu.conftest_entities import Entry, WorksKB
+
+from nlu.linker import EntityLinker
+
+MUSIC = (
+    Entry("Q1", "Deep Purple", roles=("P175",), pop=30, description="English rock band"),
+    Entry("Q2", "Deep Purple in Rock", item=True, pop=9, description="album by Deep Purple"),
+    Entry("Q3", "Deep Purple III", item=True, pop=9, description="album by Deep Purple"),
+    Entry("Q4", "Go On By", item=True, pop=1, description="song by Zyx"),
+    Entry("Q5", "Zyx", roles=("P175",), pop=5, description="Norwegian band"),
+    Entry("Q6", "Sunny Side", item=True, pop=1, description="song"),
+)
+MUSIC_WORKS = {"Q2": (("P175", "Q1"),), "Q3": (("P175", "Q1"),), "Q4": (("P175", "Q5"),)}
+
+BOOKS = (
+    Entry("Q20", "Calvino", item=True, pop=0, description="book"),
+    Entry("Q21", "Italo Calvino", roles=("P50",), pop=50, description="Italian writer", aliases=("Calvino",)),
+    Entry("Q22", "Invisible Cities", item=True, pop=20, description="novel by Italo Calvino"),
+    Entry("Q23", "Ann Patchett", roles=("P50",), pop=20, description="American writer"),
+    Entry("Q24", "Bel Canto", item=True, pop=5, description="novel by Ann Patchett"),
+    Entry("Q25", "Madonna", roles=("P175", "P50"), pop=40, description="American singer and writer"),
+    Entry("Q26", "Ursula Vex", roles=("P50",), pop=3, description="writer"),
+)
+BOOK_WORKS = {"Q22": (("P50", "Q21"),), "Q24": (("P50", "Q23"),)}
+
+
+@pytest.fixture(scope="module")
+def music():
+    return EntityLinker(WorksKB(MUSIC, "music", MUSIC_WORKS))
+
+
+@pytest.fixture(scope="module")
+def books():
+    return EntityLinker(WorksKB(BOOKS, "book", BOOK_WORKS))
+
+
+def _top(linker, text):
+    return [(m.text, m.candidates[0].label) for m in linker.link(text)]
+
+
+@pytest.mark.parametrize("text", ["i adore deep purpel", "deep purpl is my favourite band", "i love deep purpel"])
+def test_a_typo_names_the_closest_spelling(music, text):
+    """The band, not the albums whose longer names the typo is further from."""
+    mentions = music.link(text)
+    assert [m.candidates[0].label for m in mentions] == ["Deep Purple"]
+    assert all(c.label == "Deep Purple" for c in mentions[0].candidates)
+
+
+@pytest.mark.parametrize("text", ["I love Calvino, Invisible Cities is a dream", "calvino is a genius", "big fan of Calvino"])
+def test_a_famous_writers_surname_over_an_unknown_work(books, text):
+    assert ("Italo Calvino" in [label for _t, label in _top(books, text)]) and "Calvino" not in [
+        label for _t, label in _top(books, text)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["I adored Madonna, the Ursula Vex one", "madonna too, the ursula vex one", "loved madonna, the ursula vex book"]
+)
+def test_the_person_one_of_a_work_the_kb_lacks_links_no_person(books, text):
+    """A person of the title's name is no "PERSON one": the work meant is one the KB lacks."""
+    assert "Madonna" not in [label for _t, label in _top(books, text)]
+
+
+@pytest.mark.parametrize(
+    "text", ["go on by by zyx is such a tune", "i can't stop playing go on by by zyx", "go on by by zyx, so good"]
+)
+def test_title_by_person_when_neither_passes_alone(music, text):
+    assert ("go on by", "Go On By") in _top(music, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["i loved ghosts of march by ann patchett", "i really enjoyed lanterns by ann patchett", "loved tidewater by calvino"],
+)
+def test_the_author_of_an_unknown_liked_title_only_says_which(books, text):
+    assert _top(books, text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [("i love the novels by ann patchett", "Ann Patchett"), ("i loved bel canto by ann patchett", "Bel Canto")],
+)
+def test_a_kind_of_works_by_a_person_still_names_the_person(books, text, label):
+    assert [lab for _t, lab in _top(books, text)] == [label]
