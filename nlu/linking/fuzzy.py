@@ -33,8 +33,9 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from nlu.linking.guard import work_part
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, name_slot, opinion_typo, trim
-from nlu.linking.tokens import Token, block_keys, boundary
+from nlu.linking.tokens import Token, block_keys, boundary, skeleton_key
 from nlu.linking.values import (
     FUZZY_CUTOFF,
     FUZZY_MIN_CHARS,
@@ -230,7 +231,8 @@ class FuzzyMatcher:
                     )
                 ):
                     continue  # "..., by the way": an idiom of everyday words in lowercase is no (typo'd) title
-                if all(tokens[k].key in common or tokens[k].key in ASPECT_WORDS for k in range(a, b)):
+                parts = all(tokens[k].key in common or tokens[k].key in ASPECT_WORDS for k in range(a, b))
+                if parts or work_part(tokens, a, b):
                     continue  # "the acting was great": a part of the work, no typo'd title ("The Atoning")
                 scored = lookup(tokens[a:b], allow_partial=False)
                 if opened and a > i:
@@ -264,6 +266,8 @@ class FuzzyMatcher:
                     for t in range(a, b)
                 ):
                     a = b  # "by the way": everyday words in lowercase, no name
+                if b > a and work_part(tokens, a, b):
+                    a = b  # "love the chorus": a part of the work, no typo'd title
                 if b > a:
                     # a lone first/last name only when capitalised or the whole object ("I like kubrick")
                     # an everyday word ("Woman" of "No Woman, No Cry") only as a like-verb's object or after "by"
@@ -419,9 +423,15 @@ class FuzzyMatcher:
                 if _other_word(query, name) or _another_word(query, name):
                     continue  # "the matrix resurrections" is not "The Matrix Revolutions", "bleach" no "Breach"
                 kept.append((name, ratio))
-            closest = max((ratio for _name, ratio in kept), default=0.0)
+            # (by the content words too: "fast and furios" is as close to "The Fast and the Furious")
+            skeleton = " ".join(skeleton_key(tuple(query.split())))
+            near = {
+                name: max(ratio, fuzz.ratio(skeleton, " ".join(skeleton_key(tuple(name.split())))))
+                for name, ratio in kept
+            }
+            closest = max(near.values(), default=0.0)
             for name, ratio in kept:
-                if ratio < closest - CLOSEST_MARGIN:
+                if near[name] < closest - CLOSEST_MARGIN:
                     continue  # a name spelled much further from the typed words than the closest one
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim

@@ -129,9 +129,12 @@ class SpanGuard:
             i > 1
             and tokens[i - 1].key in TYPE_NOUNS_SINGULAR
             and tokens[i - 2].key in ("the", "a", "an", "that")
+            and not boundary(text, tokens, i)  # "love the song, not a fan of ...": no "the song Not"
             and words[0] not in PREPOSITIONS
             and words[0] != "like"  # "a book like that": a comparison, not "the movie Like"
         )
+        if not (quoted or typed) and work_part(tokens, i, j):
+            return False  # "the beat is great but ...", "the chorus slaps": a part of a work, no title "The Beat"
         if words[0] == "like" and i > 0 and tokens[i - 1].key in COMPARED_HEADS and not quoted:
             if not tokens[i].raw[:1].isupper():
                 return False  # "recommend me a book like that", "something like the martian": no "Like That"
@@ -372,6 +375,25 @@ def own_verb_phrase(tokens: list[Token], i: int, j: int) -> bool:
 
 
 _PHRASINGS = family("phrasings")
+
+WORK_PARTS = family("opinion_scope").word_set("work_words") - family("opinion_scope").word_set("reference_nouns")
+"""Parts and people of a work ("the plot", "the beat", "the singer"): the opinion scope's work words but the nouns
+that name the work itself."""
+
+
+def work_part(tokens: list[Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` are "the" and one part of a work typed in lowercase, the subject of a verb ("the beat is
+    great", "the chorus slaps"), the article inside the span or just before it; as an object it may be a name
+    ("I like the script": the band)."""
+    if j >= len(tokens) or tokens[j].key not in PREDICATES:
+        return False
+    words = [t.key for t in tokens[i:j]]
+    if words[0] == "the":
+        words = words[1:]
+    elif i == 0 or tokens[i - 1].key != "the":
+        return False
+    return len(words) == 1 and words[0] in WORK_PARTS and all(t.raw.islower() for t in tokens[i:j])
+
 
 COMPARED_HEADS = TYPE_WORDS | frozenset("something anything stuff more others ones one".split())
 """Words after which "like" compares ("a book like that", "something like X"): a preposition, no title word."""

@@ -250,7 +250,10 @@ class NamesakeResolver:
             if taken is not None:
                 return Taken(taken, cue, True)
         pool = [c for c in cands[:MAX_READINGS] if c.is_item and scored.get(c.qid, 0.0) >= SIM_MAIN_TITLE]
-        credited = self._credited(pool, len(cands), scored, first, context) if pool else None
+        # an alias another entity has as its label may be what the credit says ("the black album": Metallica's)
+        named = [c for c in cands[:MAX_READINGS] if c.is_item and _own_name(scored.get(c.qid, 0.0))]
+        named = pool + [c for c in named if c not in pool]
+        credited = self._credited(named, len(cands), scored, first, context) if named else None
         if credited is not None:
             return Taken(credited[0], "credit" if credited[1] else "history", True)
         if len(pool) < 2:
@@ -301,7 +304,10 @@ class NamesakeResolver:
         if credited and len(credited) < len(works):
             return max(credited, key=lambda c: c.score).qid, True
         # the conversation: a person the user named before ("i love linkin park" ... "numb is perfect")
-        earlier = {str(q) for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}.difference(scored)
+        earlier = {str(q) for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}
+        # and the makers of the works named before ("master of puppets" ... "the black album": Metallica's)
+        earlier |= {p for q in context.history if self.kb.is_item(q) for p in credits(self.kb, str(q))}
+        earlier = earlier.difference(scored)
         made = self._works_of(earlier)
         credited = [c for c in works if earlier and (c.qid in made or credits(self.kb, c.qid) & earlier)]
         if credited and len(credited) < len(works):

@@ -299,7 +299,7 @@ class CandidateRanker:
         ]
         if not persons or len(words) != 1:
             return None
-        if named and any(c.is_item and named.intersection(creators(self.kb, c.qid)) for c in cands):
+        if named and any(c.is_item and creators(self.kb, c.qid) & set(named) for c in cands):
             return None  # "Elvis, the Baz Luhrmann one": the person named says which work
         if is_everyday(words[0]) and any(c.is_item and scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands):
             return None  # "Wonder made me cry": an English word that is a work's title, not Stevie Wonder

@@ -243,8 +243,8 @@ PREDICATE_FILLERS = frozenset(
 def predicate_of_a_name(text: str, tokens: list[Token], i: int, ends: Container[int]) -> bool:
     """Token ``i`` follows a copula (maybe after fillers: "is just", "was such a") whose subject is a name
     matched earlier in the same clause ("Gone Girl was twisted", "Yeezus on the other hand is just noise
-    to me"), and no superlative frames it ("X is my favourite, twisted" is no frame; "my favourite film
-    is twisted" names one: no name before the copula)."""
+    to me"; or capitalised, a name the KB may lack), and no superlative frames it ("X is my favourite,
+    twisted" is no frame; "my favourite film is twisted" names one: no name before the copula)."""
     k = i - 1
     while k > 0 and tokens[k].key in PREDICATE_FILLERS and not boundary(text, tokens, k + 1):
         k -= 1
@@ -255,7 +255,10 @@ def predicate_of_a_name(text: str, tokens: list[Token], i: int, ends: Container[
         a -= 1
     if any(t.key in SUPERLATIVES for t in tokens[a:k]):
         return False
-    return any(e in ends for e in range(a + 1, k + 1))
+    # a capitalised word inside the subject is a name too, one the KB may lack ("Her cover of Jolene is unmatched")
+    return any(e in ends for e in range(a + 1, k + 1)) or any(
+        t.raw[:1].isupper() and t.key != "i" for t in tokens[a + 1 : k]
+    )
 
 
 def predicate_noun(text: str, tokens: list[Token], i: int, j: int, ends: Container[int]) -> bool:

@@ -390,8 +390,7 @@ class WorkResolver:
         """Some reading of ``title`` is a work that may be by ``people``: an item credited to them, or whose author
         or director the KB does not name (a person or a genre of that name is no "PERSON one")."""
         return any(
-            self.kb.is_item(q)
-            and (people & credits_of(self.kb, q) or not credited(self.kb, q, SOLE_CREATORS))
+            self.kb.is_item(q) and (people & credits_of(self.kb, q) or not credited(self.kb, q, SOLE_CREATORS))
             for q in title[2]
         )
 

@@ -59,7 +59,9 @@ def test_a_typo_names_the_closest_spelling(music, text):
     assert all(c.label == "Deep Purple" for c in mentions[0].candidates)
 
 
-@pytest.mark.parametrize("text", ["I love Calvino, Invisible Cities is a dream", "calvino is a genius", "big fan of Calvino"])
+@pytest.mark.parametrize(
+    "text", ["I love Calvino, Invisible Cities is a dream", "calvino is a genius", "big fan of Calvino"]
+)
 def test_a_famous_writers_surname_over_an_unknown_work(books, text):
     assert ("Italo Calvino" in [label for _t, label in _top(books, text)]) and "Calvino" not in [
         label for _t, label in _top(books, text)
@@ -67,7 +69,8 @@ def test_a_famous_writers_surname_over_an_unknown_work(books, text):
 
 
 @pytest.mark.parametrize(
-    "text", ["I adored Madonna, the Ursula Vex one", "madonna too, the ursula vex one", "loved madonna, the ursula vex book"]
+    "text",
+    ["I adored Madonna, the Ursula Vex one", "madonna too, the ursula vex one", "loved madonna, the ursula vex book"],
 )
 def test_the_person_one_of_a_work_the_kb_lacks_links_no_person(books, text):
     """A person of the title's name is no "PERSON one": the work meant is one the KB lacks."""
@@ -83,7 +86,11 @@ def test_title_by_person_when_neither_passes_alone(music, text):
 
 @pytest.mark.parametrize(
     "text",
-    ["i loved ghosts of march by ann patchett", "i really enjoyed lanterns by ann patchett", "loved tidewater by calvino"],
+    [
+        "i loved ghosts of march by ann patchett",
+        "i really enjoyed lanterns by ann patchett",
+        "loved tidewater by calvino",
+    ],
 )
 def test_the_author_of_an_unknown_liked_title_only_says_which(books, text):
     assert _top(books, text) == []
@@ -95,3 +102,61 @@ def test_the_author_of_an_unknown_liked_title_only_says_which(books, text):
 )
 def test_a_kind_of_works_by_a_person_still_names_the_person(books, text, label):
     assert [lab for _t, lab in _top(books, text)] == [label]
+
+
+SONGS = (
+    Entry("Q40", "Iron Maiden", roles=("P175",), pop=40, description="English heavy metal band"),
+    Entry("Q41", "The Number of the Beast", item=True, pop=10, description="album by Iron Maiden"),
+    Entry("Q42", "Killers", item=True, pop=8, description="album by Iron Maiden", aliases=("The Red Album",)),
+    Entry("Q43", "The Red Album", item=True, pop=2, description="album"),
+    Entry("Q44", "Never", item=True, pop=1, description="song"),
+    Entry("Q45", "The Chorus", roles=("P175",), pop=2, description="band"),
+    Entry("Q46", "The Melody", item=True, pop=1, description="song"),
+    Entry("Q47", "Unmatched", item=True, pop=0, description="song"),
+    Entry("Q48", "Aretha Franklin", roles=("P175",), pop=40, description="American singer"),
+)
+SONG_WORKS = {"Q41": (("P175", "Q40"),), "Q42": (("P175", "Q40"),)}
+
+
+@pytest.fixture(scope="module")
+def songs():
+    return EntityLinker(WorksKB(SONGS, "music", SONG_WORKS))
+
+
+@pytest.mark.parametrize("text", ["the red album is a bit weak", "i also like the red album", "the red album slaps"])
+def test_the_maker_of_a_work_liked_before_says_which_namesake(songs, text):
+    """The number of the beast was liked before: of the two readings of "the red album", the band's."""
+    mentions = songs.link(text, history=["Q41"])
+    assert [m.candidates[0].qid for m in mentions] == ["Q42"]
+    assert not mentions[0].ambiguous
+
+
+@pytest.mark.parametrize(
+    "text", ["love the song, never liked the band though", "great record, never again though", "the track, never mind"]
+)
+def test_a_type_noun_before_a_comma_types_no_title(songs, text):
+    assert "Never" not in [label for _t, label in _top(songs, text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the chorus is catchy but the lyrics are dumb",
+        "the melody is nice, the vocals not so much",
+        "the chorus slaps hard",
+    ],
+)
+def test_a_part_of_a_work_in_lowercase_is_no_title(songs, text):
+    assert _top(songs, text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Her take on Natural Woman is unmatched",
+        "His cover of Yesterday was unmatched",
+        "That live version of Hurt is unmatched",
+    ],
+)
+def test_an_english_word_said_of_a_name_the_kb_lacks_is_no_title(songs, text):
+    assert "Unmatched" not in [label for _t, label in _top(songs, text)]
