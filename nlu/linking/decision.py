@@ -200,7 +200,16 @@ class Decider:
             and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
         ):
             ambiguous = True  # "Oppenheimer was lit": only the surname of a little-known actor, asked
-        if kind == "fuzzy" and not relation and spelled_right(tokens[i:j], self._person_name, PREDICATE_ZIPF):
+        # the name's very letters, its punctuation left out ("sugar were goin down"), are no English words misread
+        # (its very words are: the guard refused them, "read it last summer")
+        typed, named = tuple(t.key for t in tokens[i:j]), name_key(cands[0].label)
+        glued = typed != named and "".join(typed) == "".join(named)
+        if (
+            kind == "fuzzy"
+            and not relation
+            and not glued
+            and spelled_right(tokens[i:j], self._person_name, PREDICATE_ZIPF)
+        ):
             ends = {s.end for s in context.spans if s.end <= i}
             english = spelled_right(tokens[i:j], self._person_name)
             if (english and not self._known(cands[0].qid)) or predicate_of_a_name(text, tokens, i, ends):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 from typing import Any
 
-from nlu.linking.namesakes import AFTER_CUES
+from nlu.linking.namesakes import AFTER_CUES, OLDER_CUES, age_word
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, calendar_word, is_verb, title_run
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import Span
@@ -143,7 +143,8 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
             or t.key in TITLE_JOINERS
             or _part_or_kind(t.key)
             or t.key in SUBJECT_ADVERBS
-            or t.key in AFTER_CUES  # "the ghostbusters reboot was awful": which reading, no word of a title
+            or age_word(t.key) in AFTER_CUES | OLDER_CUES  # "the ghostbusters reboot was awful": which reading
+            # ("the origenal X": a slip of "original"), no word of a title
             or t.key.endswith("ly")
             or not t.key.isalpha()
             or (is_everyday(t.key) and not (m == j == k - 1 and j - i == 1 and tokens[i].raw.islower()))

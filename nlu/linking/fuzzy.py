@@ -34,6 +34,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from nlu.linking.guard import work_part
+from nlu.linking.namesakes import age_word
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, name_slot, opinion_typo, trim
 from nlu.linking.tokens import Token, block_keys, boundary, skeleton_key
 from nlu.linking.values import (
@@ -252,13 +253,15 @@ class FuzzyMatcher:
                 out[:] = [s for s in out if not (whole[0] <= s[0] and s[1] <= whole[1])]
                 out.append(whole)
                 covered.update(range(whole[0], whole[1]))
+            # a cue of age typed with a slip ("the orignal X") splits runs as connectives do: no (typo'd) title word
+            stops = {k for k in range(i, j) if tokens[k].key in SPAN_STOP or age_word(tokens[k].key) != tokens[k].key}
             k = i
             while k < j:  # runs of uncovered tokens, split at connectives
-                if k in covered or tokens[k].key in SPAN_STOP:
+                if k in covered or k in stops:
                     k += 1
                     continue
                 m = k
-                while m < j and m not in covered and tokens[m].key not in SPAN_STOP:
+                while m < j and m not in covered and m not in stops:
                     m += 1
                 a, b = trim(tokens, k, m, common)
                 if b > a and all(
@@ -363,7 +366,7 @@ class FuzzyMatcher:
                         # a possessive splits the owner from the work: "Faulkner's As I Lay Dying is brilliant"
                         poss = next((m for m in range(a + 1, k) if _possessive(text, tokens, m)), None)
                         spans += [(a, k, [k])] if poss is None else [(a, poss, [poss]), (poss + 1, k, [k])]
-                        if poss is None and tokens[k].key not in COPULAS:
+                        if poss is None:  # ("sugar were goin down is a classic": a title's copula, too)
                             spans += _up_to_copula(text, tokens, a, k)
                     break
         i = 1

@@ -58,6 +58,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz.distance import OSA
+
+from nlu.cue_spelling import KNOWN_ZIPF
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -72,7 +75,7 @@ from nlu.linking.values import (
     entity_year,
     is_kind,
 )
-from nlu.linking.words import stop_words
+from nlu.linking.words import stop_words, zipf
 
 NEWER_CUES = frozenset("new newer newest latest recent remake remakes reboot modern".split())
 NEW_WORDS = frozenset("new newest latest recent".split())
@@ -90,6 +93,18 @@ say other things: "the first Harry Potter", "the classic Dracula")."""
 AFTER_CUES = frozenset("remake reboot version".split())
 """Cue words that follow the name ("the Ocean's Eleven remake"); "version" takes the cue before it
 ("the new X version")."""
+SLIP_MIN_CHARS = 6
+"""A cue word of at least this many letters is read through one slip of the keyboard (:func:`age_word`)."""
+
+
+def age_word(key: str) -> str:
+    """``key`` as a cue of age: itself, or the one cue of :data:`SLIP_MIN_CHARS`+ letters it is one letter off
+    (left out, added, replaced or swapped) when English has no such word ("origenal", "remkae"); else ``key``."""
+    cues = NEWER_CUES | OLDER_CUES
+    if key in cues or len(key) < SLIP_MIN_CHARS or not key.isalpha() or zipf(key) >= KNOWN_ZIPF:
+        return key
+    close = [c for c in cues if len(c) >= SLIP_MIN_CHARS and OSA.distance(key, c) == 1]
+    return close[0] if len(close) == 1 else key
 
 KNOWN_QUANTILE = 0.8
 """A reading is well known to the KB when more popular than this share of the domain's items
@@ -373,16 +388,16 @@ class NamesakeResolver:
         possessive may open it: "the new", "Nolan's original") or a newer cue right after it, in the
         same clause."""
         k = first - 1
-        if k >= 1 and tokens[k].key == "of" and tokens[k - 1].key in AFTER_CUES - {"version"}:
+        if k >= 1 and tokens[k].key == "of" and age_word(tokens[k - 1].key) in AFTER_CUES - {"version"}:
             return "newer"  # "the remake of Oldboy"
         if k >= 0 and not boundary(text, tokens, first):
-            word = tokens[k].key
+            word = age_word(tokens[k].key)
             if word in NEWER_CUES and word not in AFTER_CUES - {"version"}:
                 return "newer"
             if word in OLDER_CUES:
                 return "older"
         if end < len(tokens) and not boundary(text, tokens, end):
-            word = tokens[end].key
+            word = age_word(tokens[end].key)
             if word in AFTER_CUES and word != "version":
                 return "newer"
         return None

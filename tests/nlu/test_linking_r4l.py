@@ -160,3 +160,47 @@ def test_a_part_of_a_work_in_lowercase_is_no_title(songs, text):
 )
 def test_an_english_word_said_of_a_name_the_kb_lacks_is_no_title(songs, text):
     assert "Unmatched" not in [label for _t, label in _top(songs, text)]
+
+
+FILMS = (
+    Entry("Q60", "Total Recall", item=True, pop=30, year=1990, description="1990 film by Paul Verhoeven"),
+    Entry("Q61", "Total Recall", item=True, pop=28, year=2012, description="2012 film by Len Wiseman"),
+    Entry("Q62", "The Original", item=True, pop=1, year=2009, description="film"),
+)
+
+
+@pytest.fixture(scope="module")
+def films():
+    return EntityLinker(WorksKB(FILMS, "movie", {}))
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("the origenal total recall is a classic", "Q60"),
+        ("i really liked the orignal total recall", "Q60"),
+        ("the total recall remkae was pointless", "Q61"),
+        ("the original total recall is a classic", "Q60"),
+    ],
+)
+def test_a_cue_of_age_typed_with_a_slip_still_says_which(films, text, qid):
+    mentions = films.link(text)
+    assert [m.candidates[0].qid for m in mentions] == [qid]
+    assert not mentions[0].ambiguous
+
+
+TUNES = (
+    Entry("Q70", "Honey, We're Home", item=True, pop=3, description="song"),
+    Entry("Q71", "Home", item=True, pop=5, description="song"),
+    Entry("Q72", "Honey", item=True, pop=5, description="song"),
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["honey were home is a classic", "oh and honey were home is so good", "honey were home was my summer song"],
+)
+def test_a_title_typed_without_its_apostrophe_before_the_clauses_copula(text):
+    """The title's own copula ("were" for "we're") is no verb of the clause: the subject runs to the next one."""
+    linker = EntityLinker(WorksKB(TUNES, "music", {}))
+    assert [m.candidates[0].qid for m in linker.link(text)] == ["Q70"]
