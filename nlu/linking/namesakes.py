@@ -106,6 +106,7 @@ def age_word(key: str) -> str:
     close = [c for c in cues if len(c) >= SLIP_MIN_CHARS and OSA.distance(key, c) == 1]
     return close[0] if len(close) == 1 else key
 
+
 KNOWN_QUANTILE = 0.8
 """A reading is well known to the KB when more popular than this share of the domain's items
 (``kb.popularity``: its edges, + 2 for an English Wikipedia article): 16 for films, 1 for songs and

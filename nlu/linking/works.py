@@ -99,6 +99,25 @@ def number_words(token: str) -> tuple[str, ...] | None:
     return tuple(words)
 
 
+def liked_title(text: str, tokens: list[Token], by: int) -> bool:
+    """The words between a like-verb and "by" at ``by`` are a title's ("i loved wicked by gregory maguire", the
+    novel unknown: the author only says which), not a kind of their works ("i love the songs by adele")."""
+    stop = stop_words()
+    for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
+        if boundary(text, tokens, a + 1) and a + 1 < by:
+            return False
+        if tokens[a].key in LIKE_VERBS:
+            words = [t.key for t in tokens[a + 1 : by]]
+            return (
+                bool(words)
+                and not all(w in stop for w in words)
+                and not any(
+                    (w in REQUEST_FILLER or w in TYPE_WORDS or w in ASPECT_WORDS) and w not in stop for w in words
+                )
+            )
+    return False
+
+
 class WorkResolver:
     """Resolves works named by their person over one domain's KB and name index (module docstring).
 
@@ -183,7 +202,7 @@ class WorkResolver:
                     before[:1].isupper()
                     or before.isdigit()
                     or any(s[1] <= end for s in out if s is not span)
-                    or self._liked_title(text, tokens, end)
+                    or liked_title(text, tokens, end)
                 ):
                     out = [s for s in out if s is not span]  # "Tenet by Nolan", Tenet unknown: Nolan is no opinion
                 continue
@@ -206,24 +225,6 @@ class WorkResolver:
                 out.append(Span(b, joint, scored, "exact"))
                 a = b
         return out
-
-    def _liked_title(self, text: str, tokens: list[Token], by: int) -> bool:
-        """The words between a like-verb and "by" at ``by`` are a title's ("i loved wicked by gregory maguire", the
-        novel unknown: the author only says which), not a kind of their works ("i love the songs by adele")."""
-        stop = stop_words()
-        for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
-            if boundary(text, tokens, a + 1) and a + 1 < by:
-                return False
-            if tokens[a].key in LIKE_VERBS:
-                words = [t.key for t in tokens[a + 1 : by]]
-                return (
-                    bool(words)
-                    and not all(w in stop for w in words)
-                    and not any(
-                        (w in REQUEST_FILLER or w in TYPE_WORDS or w in ASPECT_WORDS) and w not in stop for w in words
-                    )
-                )
-        return False
 
     def _weak_credits(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
         """ "TITLE by PERSON" where the guard let neither name through ("take on me by a-ha": function words and
