@@ -131,7 +131,11 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
     if any((key in LIKE_VERBS and keys[m + 1 : m + 2] != ["and"]) or key in CLAUSE_STOP for m, key in enumerate(keys)):
         return False  # "I liked The Maze Runner but Divergent was boring": no single subject (not "love and ...")
     if (j == k and i - 2 >= a and tokens[i - 1].key == "and") or (j + 2 == k and tokens[j].key == "and"):
-        return True  # "love and monsters was such a fun surprise": "X and Y" before a singular verb is one title
+        # a verb of no number after capitalised names ("WALL-E and Coco made me cry") leaves them a list
+        verb = tokens[k].key
+        numberless = verb not in ("is", "was", "has", "s") and not (verb.endswith("s") and verb not in PLURAL_VERBS)
+        if not (numberless and all(t.raw[:1].isupper() for t in tokens[a:k] if t.key != "and")):
+            return True  # "love and monsters was such a fun surprise": "X and Y" before a singular verb is one title
     common = common_words()
     for m in range(a, k):
         if i <= m < j:

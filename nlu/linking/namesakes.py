@@ -61,6 +61,7 @@ from typing import Any
 from rapidfuzz.distance import OSA
 
 from nlu.cue_spelling import KNOWN_ZIPF
+from nlu.linking.syntax import is_verb
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -178,9 +179,26 @@ def age_references(kb: Any, text: str, tokens: list[Token], spans: list[Span]) -
         readings = sorted(_dated(kb, title.scored), reverse=age == "newer")
         end = k + 2 if k + 1 < len(tokens) and tokens[k + 1].key in REFERENCE_TAILS else k + 1
         out = [s for s in out if s.end <= k - 1 or s.start >= end]
+        if title.end < k and _appositive(text, tokens, k - 1):
+            cues[title.start] = age  # "The Italian Job is great, the original one with ...": the title's own cue
+            continue
         out.append(Span(k - 1, end, {readings[0][1]: SIM_VARIANT}, "exact"))
         cues[title.start] = OPPOSITE[age]
     return out, cues
+
+
+def _appositive(text: str, tokens: list[Token], k: int) -> bool:
+    """The reference at token ``k`` opens a clause of its own after a comma with no verb in it ("..., the
+    original one with Michael Caine"): it says which reading of the title before it is meant, naming no other
+    ("Oldboy is a masterpiece, the remake is garbage" names the other)."""
+    if not boundary(text, tokens, k):
+        return False
+    m = k + 1
+    while m < len(tokens) and not boundary(text, tokens, m):
+        if is_verb(tokens, m):
+            return False
+        m += 1
+    return True
 
 
 def _dated(kb: Any, scored: dict[str, float]) -> list[tuple[int, str]]:

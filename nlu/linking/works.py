@@ -28,6 +28,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from nlu.linking.namesakes import REFERENCE_CUES
 from nlu.linking.syntax import is_verb
 from nlu.linking.tokens import Token, boundary, name_key, skeleton_key
 from nlu.linking.values import (
@@ -144,7 +145,7 @@ class WorkResolver:
         too); nothing found: unchanged."""
         spans = self._weak_credits(text, tokens, spans)
         out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
-        out = self._the_person_one(tokens, out)
+        out = self._the_person_one(text, tokens, out)
         out = self._cover_of(tokens, out)
         out = self._by_someone_unknown(text, tokens, out)
         for span in spans:
@@ -368,13 +369,21 @@ class WorkResolver:
                 out.append(Span(span[0], span[1], named, SAYS_WHICH))
         return out
 
-    def _the_person_one(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
-        """ "TITLE, the PERSON one" ("emma, the jane austen one", "Solaris (the Tarkovsky film)"): after a title
-        named before it, the person only says which reading is meant (issue 22-E); no opinion of them."""
+    def _the_person_one(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "TITLE, the PERSON one" ("emma, the jane austen one", "Solaris (the Tarkovsky film)", "X, the original
+        one with PERSON"): after a title named before it, the person only says which reading is meant (issue
+        22-E); no opinion of them."""
         out = list(spans)
         for span in spans:
             i, j = span[0], span[1]
-            if i < 2 or j >= len(tokens) or tokens[j].key not in ONE_WORDS or tokens[i - 1].key != "the":
+            # "the original one with Michael Caine": a person the one meant is "with" says which too
+            with_one = i >= 3 and tokens[i - 1].key == "with" and tokens[i - 2].key in ONE_WORDS | REFERENCE_CUES.keys()
+            # (an apposition: "the" opens the clause, "..., the original one with X"; not "but not the last one with X")
+            with_one = with_one and any(
+                tokens[t].key == "the" and boundary(text, tokens, t) for t in range(max(1, i - 4), i - 2)
+            )
+            one = i >= 2 and j < len(tokens) and tokens[j].key in ONE_WORDS and tokens[i - 1].key == "the"
+            if not (one or with_one):
                 continue
             if span[3] == SAYS_WHICH or not any(s[1] <= i - 1 for s in spans if s is not span):
                 continue  # (no title before: "not the rihanna one" is for the dialog to read)

@@ -166,12 +166,14 @@ FILMS = (
     Entry("Q60", "Total Recall", item=True, pop=30, year=1990, description="1990 film by Paul Verhoeven"),
     Entry("Q61", "Total Recall", item=True, pop=28, year=2012, description="2012 film by Len Wiseman"),
     Entry("Q62", "The Original", item=True, pop=1, year=2009, description="film"),
+    Entry("Q63", "Colin Farrell", roles=("P161",), pop=40, description="Irish actor"),
+    Entry("Q64", "Sharon Stone", roles=("P161",), pop=40, description="American actress"),
 )
 
 
 @pytest.fixture(scope="module")
 def films():
-    return EntityLinker(WorksKB(FILMS, "movie", {}))
+    return EntityLinker(WorksKB(FILMS, "movie", {"Q60": (("P161", "Q64"),), "Q61": (("P161", "Q63"),)}))
 
 
 @pytest.mark.parametrize(
@@ -204,3 +206,47 @@ def test_a_title_typed_without_its_apostrophe_before_the_clauses_copula(text):
     """The title's own copula ("were" for "we're") is no verb of the clause: the subject runs to the next one."""
     linker = EntityLinker(WorksKB(TUNES, "music", {}))
     assert [m.candidates[0].qid for m in linker.link(text)] == ["Q70"]
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("Total Recall is great, the original one with Sharon Stone", "Q60"),
+        ("i liked total recall, the original one", "Q60"),
+        ("Total Recall was fun, the remake with Colin Farrell", "Q61"),
+    ],
+)
+def test_an_appositive_cue_says_which_reading_of_the_title_before(films, text, qid):
+    """A verbless "..., the original one (with PERSON)" after a title is that title's cue, no other reading, and
+    the person only says which (no mention of them)."""
+    mentions = films.link(text)
+    assert [m.candidates[0].qid for m in mentions] == [qid]
+
+
+def test_the_remake_with_its_own_verb_still_names_the_other_reading(films):
+    mentions = films.link("Total Recall is a classic, the remake was garbage")
+    assert [m.candidates[0].qid for m in mentions] == ["Q60", "Q61"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ponyo and Paprika made me cry", "Ponyo and Paprika blew my mind, honestly", "Ponyo and Paprika got me into anime"],
+)
+def test_capitalised_titles_listed_before_a_verb_of_no_number_are_a_list(text):
+    linker = EntityLinker(
+        WorksKB(
+            (
+                Entry("Q80", "Ponyo", item=True, pop=20, year=2008, description="2008 film"),
+                Entry("Q81", "Paprika", item=True, pop=15, year=2006, description="2006 film"),
+            ),
+            "movie",
+            {},
+        )
+    )
+    assert [m.candidates[0].qid for m in linker.link(text)] == ["Q80", "Q81"]
+
+
+def test_a_person_after_the_one_with_in_a_critique_stays_a_mention(films):
+    """Not an apposition ("but not the last one with X" opens no clause with "the"): the person is rated."""
+    labels = [m.candidates[0].label for m in films.link("I like Total Recall, but not the last one with Colin Farrell")]
+    assert "Colin Farrell" in labels
