@@ -230,7 +230,11 @@ def test_the_remake_with_its_own_verb_still_names_the_other_reading(films):
 
 @pytest.mark.parametrize(
     "text",
-    ["Ponyo and Paprika made me cry", "Ponyo and Paprika blew my mind, honestly", "Ponyo and Paprika got me into anime"],
+    [
+        "Ponyo and Paprika made me cry",
+        "Ponyo and Paprika blew my mind, honestly",
+        "Ponyo and Paprika got me into anime",
+    ],
 )
 def test_capitalised_titles_listed_before_a_verb_of_no_number_are_a_list(text):
     linker = EntityLinker(
