@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nlu.linking.decision import Decider, Decision
-from nlu.linking.filters import SpanFilter
+from nlu.linking.filters import SpanFilter, sequels
 from nlu.linking.fuzzy import FuzzyMatcher
 from nlu.linking.guard import SpanGuard
 from nlu.linking.index_build import IndexBuilder, index_fingerprint
@@ -247,6 +247,7 @@ class EntityLinker:
         spans = [s for s in spans if s.kind != SAYS_WHICH]
         spans = self._filter.drop_genre_attributes(tokens, spans)
         spans = self._filter.drop_acronym_readings(tokens, spans)
+        spans = sequels(self.kb, self._names, tokens, spans)  # "the godfather ... part II": its sequel
         spans, ages = age_references(self.kb, text, tokens, spans)  # "Oldboy ..., the remake is garbage"
         spans.sort(key=lambda s: s.start)
         return spans, explained, credited, people, ages

@@ -79,6 +79,9 @@ KNOWN_QUANTILE = 0.8
 """A fuzzy match whose typed words are all English spelled right (:func:`spelled_right`) is kept only for an
 entity more popular than this share of its domain's items (:meth:`Decider._known`)."""
 
+FAMOUS_PERSON_POPULARITY = 10.0
+"""A person at least this popular is known (``scoring.FAMOUS_MIN_POPULARITY``: John Coltrane 12)."""
+
 SPELLED_RIGHT_ZIPF = 3.0
 """``wordfreq`` Zipf frequency from which a typed word is an English word spelled right ("right", "summer";
 not "atack", "theif", "kno")."""
@@ -372,7 +375,10 @@ class Decider:
     def _known(self, qid: str) -> bool:
         """The entity is better known than :data:`KNOWN_QUANTILE` of the domain's items (16 for films, 1 for
         songs, 0 for books) or well known outright (``DOMINANT_MIN_POPULARITY``): a typo of its name is
-        likelier than the same words meaning what they say."""
+        likelier than the same words meaning what they say. The quantile is of works: a person or a band is
+        known from :data:`FAMOUS_PERSON_POPULARITY` ("choral" is no typo of the little-known singer "Chorão", 3)."""
+        if not self.kb.is_item(qid) and PERSON_ROLES.intersection(self.kb.roles(qid)):
+            return self.kb.popularity(qid) >= FAMOUS_PERSON_POPULARITY
         if self._known_popularity is None:
             items = getattr(self.kb, "items", ())
             pops = sorted(self.kb.popularity(q) for q in items)

@@ -12,13 +12,14 @@ Example (a genre describing a named film is no opinion of the genre):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Container, Sequence
 from typing import Any
 
 from nlu.linking.namesakes import AFTER_CUES, OLDER_CUES, age_word
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, calendar_word, is_verb, title_run
 from nlu.linking.tokens import Token, boundary, name_key
-from nlu.linking.values import Span
+from nlu.linking.values import SIM_SUBTITLE, SIM_VARIANT, Span
 from nlu.linking.words import (
     ADDITION_WORDS,
     ASPECT_WORDS,
@@ -172,6 +173,29 @@ def _part_or_kind(word: str) -> bool:
     """A role, type or part word, or its plural ("soundtrack", "songs", "concerts")."""
     words = ROLE_OR_TYPE_WORDS | ASPECT_WORDS
     return word in words or (word.endswith("s") and word[:-1] in words)
+
+
+def sequels(kb: Any, names: Any, tokens: list[Token], spans: list[Span]) -> list[Span]:
+    """A subtitle typed after a title named before it in the message ("I liked the godfather, it was part II that
+    bored me"): the title's own sequel of that subtitle ("The Godfather Part II"), not another title's ("Hostel:
+    Part II"), when the KB has one; only for spans matched by subtitles alone."""
+    out = list(spans)
+    for n, span in enumerate(spans):
+        if not span.scored or any(not math.isclose(v, SIM_SUBTITLE) for v in span.scored.values()):
+            continue
+        typed = tuple(t.key for t in tokens[span.start : span.end])
+        for before in sorted((s for s in spans if s.end <= span.start), key=lambda s: -s.end):
+            titles = [q for q in before.scored if kb.is_item(q)]
+            found = {
+                q: SIM_VARIANT
+                for t in titles
+                for q, _v in (names.exact(name_key(kb.label(t)) + typed) or {}).items()
+                if kb.is_item(q)
+            }
+            if found:
+                out[n] = Span(span.start, span.end, found, span.kind)
+                break
+    return out
 
 
 class SpanFilter:

@@ -254,3 +254,40 @@ def test_a_person_after_the_one_with_in_a_critique_stays_a_mention(films):
     """Not an apposition ("but not the last one with X" opens no clause with "the"): the person is rated."""
     labels = [m.candidates[0].label for m in films.link("I like Total Recall, but not the last one with Colin Farrell")]
     assert "Colin Farrell" in labels
+
+
+@pytest.mark.parametrize(
+    "text", ["I adore his tonal music", "i love her tonal stuff", "anything tonal by him? I love his tonal work"]
+)
+def test_an_english_word_spelled_right_is_no_typo_of_a_little_known_singer(text):
+    linker = EntityLinker(
+        WorksKB(
+            (
+                Entry("Q90", "Tonali", roles=("P175",), pop=3, description="Italian singer"),
+                *(Entry(f"Q9{k}", f"Song {k}", item=True, pop=k % 2, description="song") for k in range(1, 9)),
+            ),
+            "music",
+            {},
+        )
+    )
+    assert _top(linker, text) == []
+
+
+SEQUELS = (
+    Entry("Q100", "Dune", item=True, pop=40, year=2021, description="2021 film"),
+    Entry("Q101", "Dune: Part Two", item=True, pop=30, year=2024, description="2024 film"),
+    Entry("Q102", "Hostile: Part Two", item=True, pop=20, year=2007, description="2007 film"),
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i liked dune, but part two bored me",
+        "Dune was great and Part Two even better",
+        "dune is a classic, but part two was a letdown",
+    ],
+)
+def test_a_subtitle_after_a_title_is_that_titles_sequel(text):
+    linker = EntityLinker(WorksKB(SEQUELS, "movie", {}))
+    assert [m.candidates[0].qid for m in linker.link(text)] == ["Q100", "Q101"]
