@@ -157,6 +157,8 @@ class SpanGuard:
             return False  # "Gone Girl was twisted", "Yeezus ... is just noise to me": what the named subject is
         if (
             not (quoted or typed)
+            and len(content)
+            <= MAX_PREDICATE_WORDS  # (a long title is no chance English: "it was the catcher in the rye")
             and all((t.raw.islower() or emphasis(t)) and zipf(t.key) >= PREDICATE_ZIPF for t in tokens[i:j])
             and (predicate_of_a_name(text, tokens, i, ends) or pronoun_predicate(text, tokens, i))
             and max((self.kb.popularity(q) for q in hit), default=0.0) < DOMINANT_MIN_POPULARITY
@@ -248,13 +250,14 @@ class SpanGuard:
         if len(content) == 1 and is_everyday(content[0]) and not (quoted or typed or whole):
             if i > 0 and tokens[i - 1].key in DETERMINERS:
                 return False  # "my kids", "a queen"
+            opens = i == 0 or (before.endswith((".", "!", "?")) and tokens[i].raw[:1].isupper())
             if (
-                i == 0
+                opens
                 and j < len(tokens)
                 and (tokens[j].key in PREDICATES or subject)
                 and content[0] not in stop_words()
             ):
-                return True  # "Frozen was great", "Speed never gets old" (not "We had to read ...")
+                return True  # "Frozen was great", "... it was dumb. Heat is more my thing" (not "We had to read ...")
             if (
                 i == 0
                 and letters >= MIN_STRONG_CHARS
@@ -413,6 +416,9 @@ def greeting_or_farewell(text: str, tokens: list[Token], i: int, j: int) -> bool
         return False
     return bool(_PHRASINGS.pattern("hello").fullmatch(normalize(text[: tokens[j - 1].end]).casefold().strip()))
 
+
+MAX_PREDICATE_WORDS = 3
+"""Words (a leading "the" aside) of a predicate the guard reads as English said of the subject, not a title."""
 
 PREDICATE_ZIPF = 3.0
 """``wordfreq`` Zipf frequency from which a lowercase word said of a subject is English, not a little-known title."""

@@ -160,7 +160,12 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
         return "alone"  # (a clause of its own is an addition only with "too" ...: not "By the way, ...")
     if i > 0 and tokens[i - 1].key == "and" and i - 1 in ends:
         return "list"
-    if i in ends and listing_gap(text[tokens[i - 1].end : tokens[i].start]) and tokens[i].key not in PREPOSITIONS:
+    if (
+        i in ends
+        and listing_gap(text[tokens[i - 1].end : tokens[i].start])
+        and tokens[i].key not in PREPOSITIONS
+        and not (j < n and is_verb(tokens, j))  # (a clause's subject: "romance novels, me before you made me cry")
+    ):
         # "heat, ronin and collateral", "jaws 🔥 e.t. 🔥" (not ", for the record": a phrase of its own)
         return "comma"
     opens = (

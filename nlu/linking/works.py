@@ -119,6 +119,36 @@ def liked_title(text: str, tokens: list[Token], by: int) -> bool:
     return False
 
 
+def weak_possessives(kb: Any, names: NameIndex, text: str, tokens: list[Token], starts: set[int]) -> list[Span]:
+    """The person's spans of "PERSON's TITLE" pairs the guard let through neither name of ("sza's sos album"):
+    TITLE is the words of one of the person's works in the KB (:meth:`WorkResolver._weak_credits`)."""
+    keys = [t.key for t in tokens]
+    value_items = getattr(kb, "value_items", None)
+    out: list[Span] = []
+    if value_items is None:
+        return out
+    for k in range(1, len(tokens) - 1):
+        if keys[k] != "s" or text[tokens[k - 1].end : tokens[k].start] not in APOSTROPHES:
+            continue
+        for n in range(min(3, k), 0, -1):
+            if k - n in starts or any(boundary(text, tokens, m) for m in range(k - n + 1, k)):
+                continue
+            hit = names.exact(tuple(keys[k - n : k])) or {}
+            people = [q for q in hit if PERSON_ROLES.intersection(kb.roles(q))]
+            works = {w for p in people[:3] for _pid, w in value_items(p) if kb.is_item(w)}
+            titles = {name_key(name) for w in works for name in (kb.label(w), *kb.aliases(w))}
+            if any(tuple(keys[k + 1 : k + 1 + len(t)]) == t for t in titles if t):
+                out.append(Span(k - n, k, dict.fromkeys(people, SIM_LABEL), "exact"))
+                break
+    return out
+
+
+def work_of(kb: Any, title: Span, people: set[str]) -> bool:
+    """Some reading of ``title`` is a work that may be by ``people``: an item credited to them, or whose author
+    or director the KB does not name (a person or a genre of that name is no "PERSON one")."""
+    return any(kb.is_item(q) and (people & credits_of(kb, q) or not credited(kb, q, SOLE_CREATORS)) for q in title[2])
+
+
 class WorkResolver:
     """Resolves works named by their person over one domain's KB and name index (module docstring).
 
@@ -228,9 +258,10 @@ class WorkResolver:
         return out
 
     def _weak_credits(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
-        """ "TITLE by PERSON" where the guard let neither name through ("take on me by a-ha": function words and
-        a short name): the two words say each other, so the pair is a name when TITLE is the words of one of
-        the person's works in the KB; the person's span is added, and the loop of :meth:`resolve` reads the pair."""
+        """ "TITLE by PERSON" (and "PERSON's TITLE") where the guard let neither name through ("take on me by a-ha":
+        function words and a short name; "sza's sos album"): the two words say each other, so the pair is a name
+        when TITLE is the words of one of the person's works in the KB; the person's span is added, and the
+        loop of :meth:`resolve` (:meth:`_works_after`) reads the pair."""
         starts = {s[0] for s in spans}
         value_items = getattr(self.kb, "value_items", None)
         if value_items is None:
@@ -252,7 +283,7 @@ class WorkResolver:
                 if found is not None and works.intersection(found[1]):
                     out.append(Span(k + 1, k + 1 + n, dict.fromkeys(people, SIM_LABEL), "exact"))
                     break
-        return out
+        return out + weak_possessives(self.kb, self._names, text, tokens, starts)
 
     def _with_namesakes(
         self, tokens: list[Token], a: int, b: int, works: dict[str, float], named: set[str] | None = None
@@ -392,17 +423,9 @@ class WorkResolver:
                 out = [s for s in out if s is not span]
                 out.append(Span(i, j, people, SAYS_WHICH))
                 title = max((s for s in out if s[1] <= i - 1 and s[3] != SAYS_WHICH), key=lambda s: s[1], default=None)
-                if title is not None and not self._work_of(title, set(people)):
+                if title is not None and not work_of(self.kb, title, set(people)):
                     out = [s for s in out if s is not title]  # "Elvis, the Baz Luhrmann one": a film the KB lacks
         return out
-
-    def _work_of(self, title: Span, people: set[str]) -> bool:
-        """Some reading of ``title`` is a work that may be by ``people``: an item credited to them, or whose author
-        or director the KB does not name (a person or a genre of that name is no "PERSON one")."""
-        return any(
-            self.kb.is_item(q) and (people & credits_of(self.kb, q) or not credited(self.kb, q, SOLE_CREATORS))
-            for q in title[2]
-        )
 
     def _by_someone_unknown(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
         """A title read only as a typo of another ("yellowface" as "Yellow Face") and credited "by" someone the KB

@@ -291,3 +291,57 @@ SEQUELS = (
 def test_a_subtitle_after_a_title_is_that_titles_sequel(text):
     linker = EntityLinker(WorksKB(SEQUELS, "movie", {}))
     assert [m.candidates[0].qid for m in linker.link(text)] == ["Q100", "Q101"]
+
+
+READS = (
+    Entry("Q110", "Us Against You", item=True, pop=1, description="novel"),
+    Entry("Q111", "romance novel", roles=("P136",), pop=40, description="genre"),
+    Entry("Q112", "Sand", item=True, pop=10, year=1999, description="novel"),
+    Entry("Q113", "The Keeper of the Lost Cities", item=True, pop=1, description="novel"),
+    Entry("Q114", "JJ Lo", roles=("P50",), pop=5, description="writer"),
+    Entry("Q115", "Ivy", item=True, pop=1, description="novel by JJ Lo"),
+    Entry("Q116", "Ivy", item=True, pop=2, description="novel"),
+)
+READ_WORKS = {"Q115": (("P50", "Q114"),)}
+
+
+@pytest.fixture(scope="module")
+def reads():
+    return EntityLinker(WorksKB(READS, "book", READ_WORKS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i like romance novels, us against you made me cry",
+        "romance novels, us against you was so good",
+        "big fan of romance novels, us against you is my favourite",
+    ],
+)
+def test_a_title_of_function_words_opening_a_clause_after_a_comma(reads, text):
+    assert "Us Against You" in [label for _t, label in _top(reads, text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["That one was dull. Sand is more my thing", "Not for me! Sand was a great read", "meh. Sand is the one i reread"],
+)
+def test_an_everyday_word_capitalised_opening_a_sentence_before_its_verb(reads, text):
+    assert [label for _t, label in _top(reads, text)] == ["Sand"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it was the keeper of the lost cities that i loved",
+        "oh it was the keeper of the lost cities, not the other one",
+        "wait, it was the keeper of the lost cities i meant",
+    ],
+)
+def test_a_long_title_after_its_copula_is_no_chance_english(reads, text):
+    assert "The Keeper of the Lost Cities" in [label for _t, label in _top(reads, text)]
+
+
+@pytest.mark.parametrize("text", ["jj lo's ivy was a slog", "i read jj lo's ivy last week", "loved jj lo's ivy"])
+def test_person_s_title_where_neither_passes_alone(reads, text):
+    assert [m.candidates[0].qid for m in reads.link(text)] == ["Q115"]
