@@ -245,7 +245,7 @@ class EntityLinker:
             alone = s.kind == SAYS_WHICH or len(persons) == len(s.scored)
             people |= {q for q in persons if alone or s.scored[q] >= SIM_ALIAS}
         spans = [s for s in spans if s.kind != SAYS_WHICH]
-        spans = self._filter.drop_genre_attributes(tokens, spans)
+        spans = self._filter.drop_genre_attributes(tokens, spans, text)
         spans = self._filter.drop_acronym_readings(tokens, spans)
         spans = sequels(self.kb, self._names, tokens, spans)  # "the godfather ... part II": its sequel
         spans, ages = age_references(self.kb, text, tokens, spans)  # "Oldboy ..., the remake is garbage"

@@ -302,9 +302,27 @@ class Decider:
         "Romance"; a known work, the album "Thriller", still makes it a question)."""
         top = cands[0]
         if top.is_item or "P136" not in self.kb.roles(top.qid) or scored.get(top.qid, 0.0) < SIM_VARIANT:
-            return False
+            return self._famous_genre(cands, scored)
         rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
         return all(c.is_item and self.kb.popularity(c.qid) == 0 for c in rivals)
+
+    def _famous_genre(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The top candidate is a well-known genre named by an alias that is also a work's label, the close
+        rivals works the KB hardly knows (``scoring.CandidateRanker.genre_first``: "classic punk is my jam")."""
+        top, pop = cands[0], self.kb.popularity
+        sim = scored.get(top.qid, 0.0)
+        if (
+            top.is_item
+            or "P136" not in self.kb.roles(top.qid)
+            or sim < SIM_FOREIGN_ALIAS
+            or pop(top.qid) < DOMINANT_MIN_POPULARITY
+        ):
+            return False
+        rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
+        return all(
+            c.is_item and DOMINANT_RATIO * pop(c.qid) <= pop(top.qid) and pop(c.qid) < FAMOUS_PERSON_POPULARITY
+            for c in rivals
+        )
 
     def _another_year(
         self,

@@ -55,6 +55,8 @@ def dangling(text: str, tokens: list[Token], i: int, j: int, covered: Container[
             continue
         if boundary(text, tokens, max(k, i)):
             continue
+        if text[tokens[min(k, i)].end : tokens[max(k, i)].start].strip():
+            continue  # an emoji or a sign between them: "hiii 🖤 emo kid here"
         word = tokens[k]
         if word.key in PREDICATES:
             continue  # "Midnights wasn't as good": a verb
@@ -208,7 +210,7 @@ class SpanFilter:
     def __init__(self, kb: Any) -> None:
         self.kb = kb
 
-    def drop_genre_attributes(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+    def drop_genre_attributes(self, tokens: list[Token], spans: list[Span], text: str = "") -> list[Span]:
         """A genre that describes another named thing is no opinion of the genre: after
         "favourite"/"best"/"greatest" ("Vertigo is my favourite thriller", "Halloween is the best
         horror film"), after "is"/"are" ("Neuromancer and Snow Crash are cyberpunk classics"), after a
@@ -246,7 +248,13 @@ class SpanFilter:
             before = {t.key for t in tokens[max(0, i - 2) : i]}
             if others and before & SUPERLATIVES:
                 continue  # "Vertigo is my favourite thriller", "My favourite poetry collection is Leaves of Grass"
-            if any(s[1] <= i for s in others) and (lead in COPULAS or lead in PRAISE_WORDS):
+            # (in the same sentence: "... sex pistols. classic punk is my jam" is an opinion of the genre)
+            described = [
+                s
+                for s in others
+                if s[1] <= i and not any(c in ".!?" for c in text[tokens[s[1] - 1].end : tokens[i].start])
+            ]
+            if described and (lead in COPULAS or lead in PRAISE_WORDS):
                 continue  # "... are cyberpunk classics", "..., perfect trip hop"
             out.append(span)
         return out

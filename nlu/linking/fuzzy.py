@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from nlu.linking.guard import work_part
+from nlu.linking.guard import greeting, work_part
 from nlu.linking.namesakes import age_word
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, name_slot, opinion_typo, trim
 from nlu.linking.tokens import Token, block_keys, boundary, skeleton_key
@@ -271,6 +271,8 @@ class FuzzyMatcher:
                     a = b  # "by the way": everyday words in lowercase, no name
                 if b > a and work_part(tokens, a, b):
                     a = b  # "love the chorus": a part of the work, no typo'd title
+                if a == 0 and b - a == 1 and greeting(tokens[0].raw):
+                    a = b  # "hiii 🖤 emo kid here": the greeting opening the message, no typo'd name
                 if b > a:
                     # a lone first/last name only when capitalised or the whole object ("I like kubrick")
                     # an everyday word ("Woman" of "No Woman, No Cry") only as a like-verb's object or after "by"
@@ -369,6 +371,15 @@ class FuzzyMatcher:
                         if poss is None:  # ("sugar were goin down is a classic": a title's copula, too)
                             spans += _up_to_copula(text, tokens, a, k)
                     break
+        # a clause that only adds a name ("..., we were liers too"): its words before "too" / "also", verbs and all
+        for a in [0, *(m for m in range(1, n) if boundary(text, tokens, m))]:
+            b = next((m for m in range(a + 1, n) if boundary(text, tokens, m)), n)
+            if (
+                b - a >= 3
+                and tokens[b - 1].key in ("too", "also")
+                and not any(t.key in LIKE_VERBS or t.key in CLAUSE_STOP for t in tokens[a : b - 1])
+            ):
+                spans.append((a, b - 1, [b - 1]))
         i = 1
         while i < n:
             if tokens[i].raw[:1].isupper() and tokens[i].key not in common:

@@ -227,6 +227,12 @@ class SpanGuard:
         ):
             return True  # a genre word: "I like horror"
         if (
+            letters >= 2
+            and not any(w in stop_words() or is_everyday(w) for w in content)
+            and any("P136" in self.kb.roles(q) and self.kb.popularity(q) >= DOMINANT_MIN_POPULARITY for q in hit)
+        ):
+            return True  # a short name of a well-known genre: "emo kid here", "no emo stuff pls"
+        if (
             len(content) > 1
             and not (quoted or typed or whole)
             and all(is_everyday(w) or w in stop_words() for w in content)
@@ -415,6 +421,11 @@ def greeting_or_farewell(text: str, tokens: list[Token], i: int, j: int) -> bool
     if i != 0 or j == len(tokens) or not boundary(text, tokens, j):
         return False
     return bool(_PHRASINGS.pattern("hello").fullmatch(normalize(text[: tokens[j - 1].end]).casefold().strip()))
+
+
+def greeting(word: str) -> bool:
+    """The word is a greeting of the wording's ``hello`` pattern ("hiii", "heyyy", "yo")."""
+    return bool(_PHRASINGS.pattern("hello").fullmatch(word.casefold()))
 
 
 MAX_PREDICATE_WORDS = 3

@@ -155,6 +155,7 @@ class CandidateRanker:
             # "I love Weezer": the band, not its album "Weezer" (the popularity prior only when nothing said which)
             prior = not dated and not singled.intersection(c.qid for c in cands)
             cands = self.artist_first(cands, scored, words, prior=prior)
+        cands = self.genre_first(cands, scored)
         taken = None
         words = tuple(t.key for t in tokens[i:j])
         ids = {c.qid for c in cands}
@@ -311,6 +312,28 @@ class CandidateRanker:
         if all(pops[best.qid] >= DOMINANT_RATIO * pops[c.qid] for c in cands if c is not best):
             return best.qid
         return None
+
+    def genre_first(self, cands: tuple[Candidate, ...], scored: dict[str, float]) -> tuple[Candidate, ...]:
+        """A well-known genre named by the typed words (label or alias) before works of that name the KB hardly
+        knows, ``DOMINANT_RATIO`` times less popular ("classic punk is my jam": punk rock, 609, not an album
+        "Punk", 1); a known work of the genre's name stays first and is asked about ("Thriller")."""
+        pop = self.kb.popularity
+        genres = [
+            c
+            for c in cands
+            if not c.is_item
+            and "P136" in self.kb.roles(c.qid)
+            and scored.get(c.qid, 0.0) >= SIM_FOREIGN_ALIAS  # (an alias that is a work's label too: "Punk")
+            and not math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE)
+            and pop(c.qid) >= DOMINANT_MIN_POPULARITY
+        ]
+        if not genres or cands[0] in genres or not cands[0].is_item:
+            return cands
+        genre = max(genres, key=lambda c: pop(c.qid))
+        works = [c for c in cands if c.is_item]
+        if all(pop(c.qid) < FAMOUS_MIN_POPULARITY and DOMINANT_RATIO * pop(c.qid) <= pop(genre.qid) for c in works):
+            return _first(cands, genre.qid)
+        return cands
 
     def sibling_kind(self, text: str, tokens: list[Token], span: Span, context: LinkContext) -> str | None:
         """``work`` or ``person`` when the span is listed ("and", "&", a comma) next to a name all of whose

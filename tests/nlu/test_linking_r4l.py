@@ -345,3 +345,51 @@ def test_a_long_title_after_its_copula_is_no_chance_english(reads, text):
 @pytest.mark.parametrize("text", ["jj lo's ivy was a slog", "i read jj lo's ivy last week", "loved jj lo's ivy"])
 def test_person_s_title_where_neither_passes_alone(reads, text):
     assert [m.candidates[0].qid for m in reads.link(text)] == ["Q115"]
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("loved the first one. they were kigns too", ["They Were Kings"]),
+        ("great read, they were kngs also", ["They Were Kings"]),
+        ("it was great, i read it too", []),
+    ],
+)
+def test_a_clause_that_only_adds_a_typod_title(text, labels):
+    linker = EntityLinker(
+        WorksKB((Entry("Q120", "They Were Kings", item=True, pop=3, description="novel"),), "book", {})
+    )
+    assert [label for _t, label in _top(linker, text)] == labels
+
+
+GENRES = (
+    Entry("Q130", "ska", roles=("P136",), pop=40, description="music genre"),
+    Entry("Q131", "garage rock revival", roles=("P136",), pop=60, description="music genre", aliases=("Revival",)),
+    Entry("Q132", "Revival", item=True, pop=1, description="album"),
+    Entry("Q133", "The Strokes", roles=("P175",), pop=30, description="American rock band"),
+    Entry("Q134", "Hiisi", roles=("P175",), pop=1, description="singer"),
+)
+
+
+@pytest.fixture(scope="module")
+def genres():
+    return EntityLinker(WorksKB(GENRES, "music", {}))
+
+
+@pytest.mark.parametrize("text", ["ska kid here", "no ska stuff pls", "heyyy 🖤 ska kid here"])
+def test_a_short_name_of_a_well_known_genre(genres, text):
+    assert [label for _t, label in _top(genres, text)] == ["ska"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The Strokes rule. classic revival is my jam", "i love revival", "revival is my whole personality"],
+)
+def test_a_well_known_genre_over_an_unknown_work_of_its_alias(genres, text):
+    mentions = genres.link(text)
+    assert mentions[-1].candidates[0].label == "garage rock revival"
+    assert not mentions[-1].ambiguous
+
+
+def test_a_greeting_with_its_letters_drawn_out_is_no_typod_name(genres):
+    assert "Hiisi" not in [label for _t, label in _top(genres, "hiii 🖤 ska kid here")]
