@@ -66,6 +66,9 @@ def credits_of(kb: Any, qid: str) -> set[str]:
     return set() if item_values is None else {v for pid, v in item_values(qid) if pid in PERSON_ROLES}
 
 
+SELF_TITLED = frozenset({("self", "titled"), ("self", "titled", "album"), ("eponymous", "album")})
+"""Words for the work named after its own artist ("their self-titled album"): no title of their own."""
+
 ONE_WORDS = frozenset("one version film movie book novel song album record".split())
 """Words that end "the PERSON one" ("the jane austen one", "the Nolan film")."""
 
@@ -117,6 +120,35 @@ def liked_title(text: str, tokens: list[Token], by: int) -> bool:
                 )
             )
     return False
+
+
+def possessive_titles(kb: Any, names: NameIndex, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+    """ "PERSON's TITLE" where the guard let only part of the title through ("neil gaiman's good omens": "Omens"):
+    the longest run of words after the possessive, up to the clause's verb, that names an item replaces the
+    shorter matches inside it."""
+    out = list(spans)
+    for span in spans:
+        j = span.end
+        if j + 1 >= len(tokens) or tokens[j].key != "s" or text[tokens[j - 1].end : tokens[j].start] not in APOSTROPHES:
+            continue
+        if not any(PERSON_ROLES.intersection(kb.roles(q)) for q in span.scored):
+            continue
+        a = j + 1
+        b = a
+        while (
+            b < len(tokens) and b - a < MAX_SKELETON_SPAN and not boundary(text, tokens, b) and not is_verb(tokens, b)
+        ):
+            b += 1
+        for end in range(b, a + 1, -1):  # two words or more: a longer name than any one-word match
+            if tuple(t.key for t in tokens[a:end]) in SELF_TITLED:
+                break  # "paramore's self titled album": the work named after them, no title "Self-Titled"
+            hit = {q: v for q, v in (names.exact(tuple(t.key for t in tokens[a:end])) or {}).items() if kb.is_item(q)}
+            inside = [s for s in out if a <= s.start and s.end <= end and s is not span]
+            if hit and all(s.end - s.start < end - a or s.kind == "fuzzy" for s in inside):  # (exact over a typo)
+                out = [s for s in out if s not in inside and not (s.start < end and a < s.end and s is not span)]
+                out.append(Span(a, end, hit, "exact"))
+                break
+    return out
 
 
 def weak_possessives(kb: Any, names: NameIndex, text: str, tokens: list[Token], starts: set[int]) -> list[Span]:
@@ -173,7 +205,7 @@ class WorkResolver:
         when the title is one of the person's works. The work replaces the person's mention (the
         person is rated only when named on their own; a second person after "and" says which work
         too); nothing found: unchanged."""
-        spans = self._weak_credits(text, tokens, spans)
+        spans = possessive_titles(self.kb, self._names, text, tokens, self._weak_credits(text, tokens, spans))
         out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
         out = self._the_person_one(text, tokens, out)
         out = self._cover_of(tokens, out)

@@ -393,3 +393,37 @@ def test_a_well_known_genre_over_an_unknown_work_of_its_alias(genres, text):
 
 def test_a_greeting_with_its_letters_drawn_out_is_no_typod_name(genres):
     assert "Hiisi" not in [label for _t, label in _top(genres, "hiii 🖤 ska kid here")]
+
+
+SERIES = (
+    Entry("Q140", "Terry Pratchett", roles=("P50",), pop=40, description="English writer"),
+    Entry("Q141", "Small Gods", item=True, pop=0, description="novel"),
+    Entry("Q142", "Gods", item=True, pop=0, description="novel"),
+    Entry("Q143", "Wayfarer: The Long Way", item=True, pop=0, description="novel"),
+    Entry("Q144", "Wayfarer: Record of a Spaceborn Few", item=True, pop=1, description="novel"),
+    Entry("Q145", "Wayfarer: The Galaxy, and the Ground Within", item=True, pop=0, description="novel"),
+)
+
+
+@pytest.fixture(scope="module")
+def series():
+    return EntityLinker(WorksKB(SERIES, "book", {}))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "terry pratchett's small gods is brilliant",
+        "i loved terry pratchett's small gods",
+        "Terry Pratchett's small gods, what a book",
+    ],
+)
+def test_the_whole_title_after_a_persons_possessive(series, text):
+    assert [label for _t, label in _top(series, text)] == ["Small Gods"]
+
+
+@pytest.mark.parametrize("text", ["wayfarer was great", "i loved wayfarer", "the wayfarer books are my comfort reads"])
+def test_a_series_main_title_reads_its_works_to_ask_which(series, text):
+    mentions = series.link(text)
+    assert len(mentions) == 1 and mentions[0].ambiguous
+    assert {c.qid for c in mentions[0].candidates} == {"Q143", "Q144", "Q145"}
