@@ -56,6 +56,7 @@ from nlu.linking.values import (
 from nlu.linking.words import (
     KIND_NOUNS,
     LIKE_VERBS,
+    PREDICATES,
     ROLE_OR_TYPE_WORDS,
     common_words,
     is_everyday,
@@ -108,6 +109,30 @@ def _another_first_name(
     if before in common_words() or before in LIKE_VERBS or before in ROLE_OR_TYPE_WORDS or not before.isalpha():
         return False
     return not any(before in name_key(c.label) for c in cands)
+
+
+def _another_last_name(
+    text: str,
+    tokens: list[Token],
+    i: int,
+    cands: Sequence[Candidate],
+    scored: dict[str, float],
+    covered: AbstractSet[int],
+) -> bool:
+    """The span is one word, an alias of persons that is no word of their label (a given name or nickname:
+    "Jonathan" of Johnny Clegg), right before another word of a name ("more like jonathan strange"): a person or
+    a hero the KB lacks, not them."""
+    j = i + 1
+    if j >= len(tokens) or j in covered or boundary(text, tokens, j) or not cands:
+        return False
+    word, after = tokens[i].key, tokens[j].key
+    if not all(PERSON_ROLES.intersection(c.roles) and math.isclose(scored.get(c.qid, 0.0), SIM_ALIAS) for c in cands):
+        return False
+    if any(word in name_key(c.label) for c in cands):
+        return False
+    if after in stop_words() or after in LIKE_VERBS or after in PREDICATES or not after.isalpha() or len(after) < 3:
+        return False
+    return not any(after in name_key(c.label) for c in cands)
 
 
 def _adjacent_kind(tokens: Sequence[Token], i: int, j: int) -> str | None:
@@ -219,6 +244,8 @@ class Decider:
                 return Decision.DROP  # "right now", "cup of tea", "teardrop is hypnotic": English, no typo'd title
         if kind == "exact" and not relation and _another_first_name(text, tokens, i, cands, scored, context.covered):
             return Decision.DROP  # "christian de sica": not Vittorio De Sica, a De Sica the KB lacks
+        if kind == "exact" and j - i == 1 and _another_last_name(text, tokens, i, cands, scored, context.covered):
+            return Decision.DROP  # "more like jonathan strange": not Johnny Clegg (alias "Jonathan")
         if kind != "ref" and not relation and self._other_kind(cands, _adjacent_kind(tokens, i, j)):
             return Decision.DROP  # "Back to Black the album": the KB has only the song, the album meant it lacks
         if kind != "ref" and not relation and self._another_year(tokens, i, j, cands, ranked.years, context.covered):

@@ -427,3 +427,22 @@ def test_a_series_main_title_reads_its_works_to_ask_which(series, text):
     mentions = series.link(text)
     assert len(mentions) == 1 and mentions[0].ambiguous
     assert {c.qid for c in mentions[0].candidates} == {"Q143", "Q144", "Q145"}
+
+
+NICKNAMES = (
+    Entry("Q150", "Bobby Vee", roles=("P175",), pop=10, description="American singer", aliases=("Robert",)),
+    Entry("Q151", "Heat", item=True, pop=5, description="novel"),
+)
+
+
+@pytest.mark.parametrize(
+    "text", ["more like robert strange pls", "more like robert weird please", "anything like robert strange?"]
+)
+def test_a_given_name_alias_before_another_name_word_is_someone_else(text):
+    linker = EntityLinker(WorksKB(NICKNAMES, "book", {}))
+    assert "Bobby Vee" not in [label for _t, label in _top(linker, text)]
+
+
+def test_a_given_name_alias_alone_still_reads_the_person():
+    linker = EntityLinker(WorksKB(NICKNAMES, "book", {}))
+    assert [m.candidates[0].label for m in linker.link("i love robert")] == ["Bobby Vee"]
