@@ -58,6 +58,7 @@ from nlu.linking.syntax import (
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import DOMINANT_MIN_POPULARITY, MIN_STRONG_CHARS
 from nlu.linking.words import (
+    ADDITION_WORDS,
     ARGUMENT_LEADS,
     AUXILIARIES,
     CLAUSE_STOP,
@@ -173,6 +174,10 @@ class SpanGuard:
             return True  # "Help! is my favourite Beatles song": typed as its label is spelled
         if subject and len(content) == 1 and content[0] in OBJECT_WORDS and tokens[i].raw[:1].isupper():
             return True  # "Her is such a beautiful film", "Up made me cry": no subject pronoun, a title
+        if j - i == 1 and content[0] in OBJECT_WORDS and j < len(tokens) and tokens[j].key in ("is", "was"):
+            opener = next((k for k in range(i - 1, -1, -1) if boundary(text, tokens, k + 1)), -1) + 1
+            if all(t.key in ADDITION_WORDS | {"oh"} for t in tokens[opener:i]):
+                return True  # "oh and her is a banger": an object pronoun before "is" opening a clause, a title
         if subject and len(content) > 1 and subject_title(tokens, i, j, content):
             return True  # "Me Before You made me cry", "come as you are is my favourite song"
         if j - i == 1 and acronym(tokens, i) and content[0] not in stop_words():

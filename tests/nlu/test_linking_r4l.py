@@ -446,3 +446,25 @@ def test_a_given_name_alias_before_another_name_word_is_someone_else(text):
 def test_a_given_name_alias_alone_still_reads_the_person():
     linker = EntityLinker(WorksKB(NICKNAMES, "book", {}))
     assert [m.candidates[0].label for m in linker.link("i love robert")] == ["Bobby Vee"]
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("oh and us is a banger", ["Us"]),
+        ("loved it. also them was so creepy", ["Them"]),
+        ("i think us was overrated", []),
+    ],
+)
+def test_an_object_pronoun_before_is_opening_a_clause_is_a_title(text, labels):
+    linker = EntityLinker(
+        WorksKB(
+            (
+                Entry("Q160", "Us", item=True, pop=30, year=2019, description="2019 film"),
+                Entry("Q161", "Them", item=True, pop=20, year=1954, description="1954 film"),
+            ),
+            "movie",
+            {},
+        )
+    )
+    assert [label for _t, label in _top(linker, text)] == labels
