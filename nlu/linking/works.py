@@ -232,11 +232,7 @@ class WorkResolver:
             value_items = getattr(self.kb, "value_items", None)
             if value_items is None:
                 continue
-            works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
-            # the songs of their albums too: the shared dump often gives a song's performer only on its album
-            works |= {
-                w for album in list(works) for pid, w in value_items(album) if pid == "P361" and self.kb.is_item(w)
-            }
+            works = self._works_of(people, value_items)
             found = self._title_before(text, tokens, end, works, own_only=lead in ("with", "from"))
             if found is not None and not works.intersection(found[1]):
                 # none of the person's works: not one written or directed by someone else ("Blindness by
@@ -310,12 +306,18 @@ class WorkResolver:
                 people = [q for q in hit if PERSON_ROLES.intersection(self.kb.roles(q))]
                 if not people:
                     continue
-                works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
+                works = self._works_of(people, value_items)
                 found = self._title_before(text, tokens, k, works, own_only=True)
                 if found is not None and works.intersection(found[1]):
                     out.append(Span(k + 1, k + 1 + n, dict.fromkeys(people, SIM_LABEL), "exact"))
                     break
         return out + weak_possessives(self.kb, self._names, text, tokens, starts)
+
+    def _works_of(self, people: list[str], value_items: Any) -> set[str]:
+        """The items of the three best-known ``people`` and the songs of their albums (the shared dump often gives
+        a song's performer only on its album)."""
+        works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
+        return works | {w for album in works for pid, w in value_items(album) if pid == "P361" and self.kb.is_item(w)}
 
     def _with_namesakes(
         self, tokens: list[Token], a: int, b: int, works: dict[str, float], named: set[str] | None = None

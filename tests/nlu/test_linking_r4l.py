@@ -31,8 +31,8 @@ BOOKS = (
     Entry("Q22", "Invisible Cities", item=True, pop=20, description="novel by Italo Calvino"),
     Entry("Q23", "Ann Patchett", roles=("P50",), pop=20, description="American writer"),
     Entry("Q24", "Bel Canto", item=True, pop=5, description="novel by Ann Patchett"),
-    Entry("Q25", "Madonna", roles=("P175", "P50"), pop=40, description="American singer and writer"),
-    Entry("Q26", "Ursula Vex", roles=("P50",), pop=3, description="writer"),
+    Entry("Q25", "Cleopatra", roles=("P175", "P50"), pop=40, description="singer and writer"),
+    Entry("Q26", "Mara Vex", roles=("P50",), pop=3, description="writer"),
 )
 BOOK_WORKS = {"Q22": (("P50", "Q21"),), "Q24": (("P50", "Q23"),)}
 
@@ -70,11 +70,11 @@ def test_a_famous_writers_surname_over_an_unknown_work(books, text):
 
 @pytest.mark.parametrize(
     "text",
-    ["I adored Madonna, the Ursula Vex one", "madonna too, the ursula vex one", "loved madonna, the ursula vex book"],
+    ["I adored Cleopatra, the Mara Vex one", "cleopatra too, the mara vex one", "loved cleopatra, the mara vex book"],
 )
 def test_the_person_one_of_a_work_the_kb_lacks_links_no_person(books, text):
     """A person of the title's name is no "PERSON one": the work meant is one the KB lacks."""
-    assert "Madonna" not in [label for _t, label in _top(books, text)]
+    assert "Cleopatra" not in [label for _t, label in _top(books, text)]
 
 
 @pytest.mark.parametrize(
@@ -105,9 +105,9 @@ def test_a_kind_of_works_by_a_person_still_names_the_person(books, text, label):
 
 
 SONGS = (
-    Entry("Q40", "Iron Maiden", roles=("P175",), pop=40, description="English heavy metal band"),
-    Entry("Q41", "The Number of the Beast", item=True, pop=10, description="album by Iron Maiden"),
-    Entry("Q42", "Killers", item=True, pop=8, description="album by Iron Maiden", aliases=("The Red Album",)),
+    Entry("Q40", "Saxon", roles=("P175",), pop=40, description="English heavy metal band"),
+    Entry("Q41", "The Number of the Beast", item=True, pop=10, description="album by Saxon"),
+    Entry("Q42", "Wheels of Steel", item=True, pop=8, description="album by Saxon", aliases=("The Red Album",)),
     Entry("Q43", "The Red Album", item=True, pop=2, description="album"),
     Entry("Q44", "Never", item=True, pop=1, description="song"),
     Entry("Q45", "The Chorus", roles=("P175",), pop=2, description="band"),
@@ -231,9 +231,9 @@ def test_the_remake_with_its_own_verb_still_names_the_other_reading(films):
 @pytest.mark.parametrize(
     "text",
     [
-        "Ponyo and Paprika made me cry",
-        "Ponyo and Paprika blew my mind, honestly",
-        "Ponyo and Paprika got me into anime",
+        "Ponyo and Persepolis made me cry",
+        "Ponyo and Persepolis blew my mind, honestly",
+        "Ponyo and Persepolis got me into anime",
     ],
 )
 def test_capitalised_titles_listed_before_a_verb_of_no_number_are_a_list(text):
@@ -241,7 +241,7 @@ def test_capitalised_titles_listed_before_a_verb_of_no_number_are_a_list(text):
         WorksKB(
             (
                 Entry("Q80", "Ponyo", item=True, pop=20, year=2008, description="2008 film"),
-                Entry("Q81", "Paprika", item=True, pop=15, year=2006, description="2006 film"),
+                Entry("Q81", "Persepolis", item=True, pop=15, year=2007, description="2007 film"),
             ),
             "movie",
             {},
@@ -274,8 +274,8 @@ def test_an_english_word_spelled_right_is_no_typo_of_a_little_known_singer(text)
 
 
 SEQUELS = (
-    Entry("Q100", "Dune", item=True, pop=40, year=2021, description="2021 film"),
-    Entry("Q101", "Dune: Part Two", item=True, pop=30, year=2024, description="2024 film"),
+    Entry("Q100", "Sunfall", item=True, pop=40, year=2021, description="2021 film"),
+    Entry("Q101", "Sunfall: Part Two", item=True, pop=30, year=2024, description="2024 film"),
     Entry("Q102", "Hostile: Part Two", item=True, pop=20, year=2007, description="2007 film"),
 )
 
@@ -283,9 +283,9 @@ SEQUELS = (
 @pytest.mark.parametrize(
     "text",
     [
-        "i liked dune, but part two bored me",
-        "Dune was great and Part Two even better",
-        "dune is a classic, but part two was a letdown",
+        "i liked sunfall, but part two bored me",
+        "Sunfall was great and Part Two even better",
+        "sunfall is a classic, but part two was a letdown",
     ],
 )
 def test_a_subtitle_after_a_title_is_that_titles_sequel(text):
@@ -366,7 +366,7 @@ GENRES = (
     Entry("Q130", "ska", roles=("P136",), pop=40, description="music genre"),
     Entry("Q131", "garage rock revival", roles=("P136",), pop=60, description="music genre", aliases=("Revival",)),
     Entry("Q132", "Revival", item=True, pop=1, description="album"),
-    Entry("Q133", "The Strokes", roles=("P175",), pop=30, description="American rock band"),
+    Entry("Q133", "The Vines", roles=("P175",), pop=30, description="Australian rock band"),
     Entry("Q134", "Hiisi", roles=("P175",), pop=1, description="singer"),
 )
 
@@ -383,7 +383,7 @@ def test_a_short_name_of_a_well_known_genre(genres, text):
 
 @pytest.mark.parametrize(
     "text",
-    ["The Strokes rule. classic revival is my jam", "i love revival", "revival is my whole personality"],
+    ["The Vines rule. classic revival is my jam", "i love revival", "revival is my whole personality"],
 )
 def test_a_well_known_genre_over_an_unknown_work_of_its_alias(genres, text):
     mentions = genres.link(text)
