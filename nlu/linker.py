@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nlu.linking.decision import Decider, Decision
-from nlu.linking.filters import SpanFilter
+from nlu.linking.filters import SpanFilter, sequels
 from nlu.linking.fuzzy import FuzzyMatcher
 from nlu.linking.guard import SpanGuard
 from nlu.linking.index_build import IndexBuilder, index_fingerprint
@@ -105,6 +105,7 @@ class Step:
         end: character offset after it.
         guessed: linked, the top candidate taken among same-named works by the priors
             (:meth:`nlu.linking.decision.Decider.guessed`, ``Mention.taken``).
+        credit_end: ``Mention.credit_end``: after "by PERSON" saying which work it is, or None.
     """
 
     ranked: Ranked
@@ -112,6 +113,7 @@ class Step:
     start: int
     end: int
     guessed: bool = False
+    credit_end: int | None = None
 
 
 class EntityLinker:
@@ -200,6 +202,7 @@ class EntityLinker:
                     step.decision is Decision.ASK,
                     partial=ranked.span.kind == "ask" and all(v == SIM_TITLE_WORD for v in ranked.scored.values()),
                     taken=step.guessed,
+                    credit_end=step.credit_end,
                 )
             )
         return tuple(mentions)
@@ -245,8 +248,9 @@ class EntityLinker:
             alone = s.kind == SAYS_WHICH or len(persons) == len(s.scored)
             people |= {q for q in persons if alone or s.scored[q] >= SIM_ALIAS}
         spans = [s for s in spans if s.kind != SAYS_WHICH]
-        spans = self._filter.drop_genre_attributes(tokens, spans)
+        spans = self._filter.drop_genre_attributes(tokens, spans, text)
         spans = self._filter.drop_acronym_readings(tokens, spans)
+        spans = sequels(self.kb, self._names, tokens, spans)  # "the godfather ... part II": its sequel
         spans, ages = age_references(self.kb, text, tokens, spans)  # "Oldboy ..., the remake is garbage"
         spans.sort(key=lambda s: s.start)
         return spans, explained, credited, people, ages
@@ -272,5 +276,11 @@ class EntityLinker:
             if ranked is not None:
                 decision = self._decider.decide(text, tokens, ranked, context)
                 guessed = decision is Decision.LINK and self._decider.guessed(ranked, context)
-                steps.append(Step(ranked, decision, tokens[ranked.first].start, tokens[span.end - 1].end, guessed))
+                credit = span.end + 1  # "chandelier by sia": the person saying which is how the work was named
+                while span.end in credited and credit in explained:
+                    credit += 1
+                credit_end = tokens[credit - 1].end if credit > span.end + 1 else None
+                steps.append(
+                    Step(ranked, decision, tokens[ranked.first].start, tokens[span.end - 1].end, guessed, credit_end)
+                )
         return steps

@@ -90,12 +90,12 @@ class Readings:
                 # "scratch that, ...": a self-correction set off by a sign names nothing (the film "Scratch");
                 # "nevermind is perfect" is no lead-in of its own
                 mentions = [m for m in mentions if m.start >= self.start]
-            spans = [(m.start, m.end) for m in mentions]
+            spans = [(m.start, _named_end(m)) for m in mentions]  # ("by the killers": no cue)
             standards = getattr(self.sentiment, "comparison_standards", None)
             if standards is not None and mentions:
                 # "Glass Onion wasn't as good as Knives Out": Knives Out is only the measure, nothing to store or ask
                 kept = [m for m, standard in zip(mentions, standards(self.text, spans), strict=True) if not standard]
-                mentions, spans = kept, [(m.start, m.end) for m in kept]
+                mentions, spans = kept, [(m.start, _named_end(m)) for m in kept]
             polarities = self.sentiment.polarities(self.text, spans) if mentions else ()
             self._all = tuple(
                 Reading(
@@ -125,7 +125,7 @@ class Readings:
         check = getattr(self.sentiment, "states_opinion", None)
         if check is None:
             return False
-        return bool(check(self.text, [(r.mention.start, r.mention.end) for r in readings]))
+        return bool(check(self.text, [(r.mention.start, _named_end(r.mention)) for r in readings]))
 
     def opinion_about_unknown_name(self) -> bool:
         """The message opens with a capitalised name (no linked one) and says something about it."""
@@ -148,7 +148,7 @@ class Readings:
         """The message is only names added to what was said ("Heat too", "also Ronin"); with ``additive=False``
         also names in a frame that says nothing of them ("how about Heat?": a bare mention)."""
         found = self.readings(with_focus=False)
-        return only_names_and(self.text, [(r.mention.start, r.mention.end) for r in found], additive=additive)
+        return only_names_and(self.text, [(r.mention.start, _named_end(r.mention)) for r in found], additive=additive)
 
     def unnamed(self) -> str:
         """The content (after the lead-in), folded, with the long linked names blanked: the words of a title ask
@@ -164,8 +164,13 @@ class Readings:
         found = self.readings(with_focus=False)
         content = " " * self.start + self.text[self.start :]  # a lead-in is no content ("no wait, Heat")
         letters = sum(ch.isalnum() for ch in YEAR_IN_PARENTHESES.sub(" ", content))  # "Bad Boys (1995)"
-        named = sum(ch.isalnum() for r in found for ch in self.text[r.mention.start : r.mention.end])
+        named = sum(ch.isalnum() for r in found for ch in self.text[r.mention.start : _named_end(r.mention)])
         return bool(found) and letters > 0 and named >= 0.8 * letters
+
+
+def _named_end(mention: Any) -> int:
+    """Where the words naming ``mention`` end: after the person who says which work it is ("chandelier by sia")."""
+    return getattr(mention, "credit_end", None) or mention.end
 
 
 def _without_aspects(text: str, mentions: list[Any], *, card: bool) -> list[Any]:

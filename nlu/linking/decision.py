@@ -56,6 +56,7 @@ from nlu.linking.values import (
 from nlu.linking.words import (
     KIND_NOUNS,
     LIKE_VERBS,
+    PREDICATES,
     ROLE_OR_TYPE_WORDS,
     common_words,
     is_everyday,
@@ -78,6 +79,9 @@ DATE_PREPOSITIONS = frozenset("in since from until till by around during of back
 KNOWN_QUANTILE = 0.8
 """A fuzzy match whose typed words are all English spelled right (:func:`spelled_right`) is kept only for an
 entity more popular than this share of its domain's items (:meth:`Decider._known`)."""
+
+FAMOUS_PERSON_POPULARITY = 10.0
+"""A person at least this popular is known (``scoring.FAMOUS_MIN_POPULARITY``: John Coltrane 12)."""
 
 SPELLED_RIGHT_ZIPF = 3.0
 """``wordfreq`` Zipf frequency from which a typed word is an English word spelled right ("right", "summer";
@@ -105,6 +109,30 @@ def _another_first_name(
     if before in common_words() or before in LIKE_VERBS or before in ROLE_OR_TYPE_WORDS or not before.isalpha():
         return False
     return not any(before in name_key(c.label) for c in cands)
+
+
+def _another_last_name(
+    text: str,
+    tokens: list[Token],
+    i: int,
+    cands: Sequence[Candidate],
+    scored: dict[str, float],
+    covered: AbstractSet[int],
+) -> bool:
+    """The span is one word, an alias of persons that is no word of their label (a given name or nickname:
+    "Jonathan" of Johnny Clegg), right before another word of a name ("more like jonathan strange"): a person or
+    a hero the KB lacks, not them."""
+    j = i + 1
+    if j >= len(tokens) or j in covered or boundary(text, tokens, j) or not cands:
+        return False
+    word, after = tokens[i].key, tokens[j].key
+    if not all(PERSON_ROLES.intersection(c.roles) and math.isclose(scored.get(c.qid, 0.0), SIM_ALIAS) for c in cands):
+        return False
+    if any(word in name_key(c.label) for c in cands):
+        return False
+    if after in stop_words() or after in LIKE_VERBS or after in PREDICATES or not after.isalpha() or len(after) < 3:
+        return False
+    return not any(after in name_key(c.label) for c in cands)
 
 
 def _adjacent_kind(tokens: Sequence[Token], i: int, j: int) -> str | None:
@@ -200,13 +228,24 @@ class Decider:
             and self.kb.popularity(cands[0].qid) < DOMINANT_MIN_POPULARITY
         ):
             ambiguous = True  # "Oppenheimer was lit": only the surname of a little-known actor, asked
-        if kind == "fuzzy" and not relation and spelled_right(tokens[i:j], self._person_name, PREDICATE_ZIPF):
+        # the name's very letters, its punctuation left out ("sugar were goin down"), are no English words misread
+        # (its very words are: the guard refused them, "read it last summer")
+        typed, named = tuple(t.key for t in tokens[i:j]), name_key(cands[0].label)
+        glued = typed != named and "".join(typed) == "".join(named)
+        if (
+            kind == "fuzzy"
+            and not relation
+            and not glued
+            and spelled_right(tokens[i:j], self._person_name, PREDICATE_ZIPF)
+        ):
             ends = {s.end for s in context.spans if s.end <= i}
             english = spelled_right(tokens[i:j], self._person_name)
             if (english and not self._known(cands[0].qid)) or predicate_of_a_name(text, tokens, i, ends):
                 return Decision.DROP  # "right now", "cup of tea", "teardrop is hypnotic": English, no typo'd title
         if kind == "exact" and not relation and _another_first_name(text, tokens, i, cands, scored, context.covered):
             return Decision.DROP  # "christian de sica": not Vittorio De Sica, a De Sica the KB lacks
+        if kind == "exact" and j - i == 1 and _another_last_name(text, tokens, i, cands, scored, context.covered):
+            return Decision.DROP  # "more like jonathan strange": not Johnny Clegg (alias "Jonathan")
         if kind != "ref" and not relation and self._other_kind(cands, _adjacent_kind(tokens, i, j)):
             return Decision.DROP  # "Back to Black the album": the KB has only the song, the album meant it lacks
         if kind != "ref" and not relation and self._another_year(tokens, i, j, cands, ranked.years, context.covered):
@@ -290,9 +329,27 @@ class Decider:
         "Romance"; a known work, the album "Thriller", still makes it a question)."""
         top = cands[0]
         if top.is_item or "P136" not in self.kb.roles(top.qid) or scored.get(top.qid, 0.0) < SIM_VARIANT:
-            return False
+            return self._famous_genre(cands, scored)
         rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
         return all(c.is_item and self.kb.popularity(c.qid) == 0 for c in rivals)
+
+    def _famous_genre(self, cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The top candidate is a well-known genre named by an alias that is also a work's label, the close
+        rivals works the KB hardly knows (``scoring.CandidateRanker.genre_first``: "classic punk is my jam")."""
+        top, pop = cands[0], self.kb.popularity
+        sim = scored.get(top.qid, 0.0)
+        if (
+            top.is_item
+            or "P136" not in self.kb.roles(top.qid)
+            or sim < SIM_FOREIGN_ALIAS
+            or pop(top.qid) < DOMINANT_MIN_POPULARITY
+        ):
+            return False
+        rivals = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
+        return all(
+            c.is_item and DOMINANT_RATIO * pop(c.qid) <= pop(top.qid) and pop(c.qid) < FAMOUS_PERSON_POPULARITY
+            for c in rivals
+        )
 
     def _another_year(
         self,
@@ -363,7 +420,10 @@ class Decider:
     def _known(self, qid: str) -> bool:
         """The entity is better known than :data:`KNOWN_QUANTILE` of the domain's items (16 for films, 1 for
         songs, 0 for books) or well known outright (``DOMINANT_MIN_POPULARITY``): a typo of its name is
-        likelier than the same words meaning what they say."""
+        likelier than the same words meaning what they say. The quantile is of works: a person or a band is
+        known from :data:`FAMOUS_PERSON_POPULARITY` ("choral" is no typo of the little-known singer "Chorão", 3)."""
+        if not self.kb.is_item(qid) and PERSON_ROLES.intersection(self.kb.roles(qid)):
+            return self.kb.popularity(qid) >= FAMOUS_PERSON_POPULARITY
         if self._known_popularity is None:
             items = getattr(self.kb, "items", ())
             pops = sorted(self.kb.popularity(q) for q in items)

@@ -12,13 +12,14 @@ Example (a genre describing a named film is no opinion of the genre):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Container, Sequence
 from typing import Any
 
-from nlu.linking.namesakes import AFTER_CUES
+from nlu.linking.namesakes import AFTER_CUES, OLDER_CUES, age_word
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, calendar_word, is_verb, title_run
 from nlu.linking.tokens import Token, boundary, name_key
-from nlu.linking.values import Span
+from nlu.linking.values import SIM_SUBTITLE, SIM_VARIANT, Span
 from nlu.linking.words import (
     ADDITION_WORDS,
     ASPECT_WORDS,
@@ -54,6 +55,8 @@ def dangling(text: str, tokens: list[Token], i: int, j: int, covered: Container[
             continue
         if boundary(text, tokens, max(k, i)):
             continue
+        if text[tokens[min(k, i)].end : tokens[max(k, i)].start].strip():
+            continue  # an emoji or a sign between them: "hiii 🖤 emo kid here"
         word = tokens[k]
         if word.key in PREDICATES:
             continue  # "Midnights wasn't as good": a verb
@@ -131,7 +134,11 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
     if any((key in LIKE_VERBS and keys[m + 1 : m + 2] != ["and"]) or key in CLAUSE_STOP for m, key in enumerate(keys)):
         return False  # "I liked The Maze Runner but Divergent was boring": no single subject (not "love and ...")
     if (j == k and i - 2 >= a and tokens[i - 1].key == "and") or (j + 2 == k and tokens[j].key == "and"):
-        return True  # "love and monsters was such a fun surprise": "X and Y" before a singular verb is one title
+        # a verb of no number after capitalised names ("WALL-E and Coco made me cry") leaves them a list
+        verb = tokens[k].key
+        numberless = verb not in ("is", "was", "has", "s") and not (verb.endswith("s") and verb not in PLURAL_VERBS)
+        if not (numberless and all(t.raw[:1].isupper() for t in tokens[a:k] if t.key != "and")):
+            return True  # "love and monsters was such a fun surprise": "X and Y" before a singular verb is one title
     common = common_words()
     for m in range(a, k):
         if i <= m < j:
@@ -143,7 +150,8 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
             or t.key in TITLE_JOINERS
             or _part_or_kind(t.key)
             or t.key in SUBJECT_ADVERBS
-            or t.key in AFTER_CUES  # "the ghostbusters reboot was awful": which reading, no word of a title
+            or age_word(t.key) in AFTER_CUES | OLDER_CUES  # "the ghostbusters reboot was awful": which reading
+            # ("the origenal X": a slip of "original"), no word of a title
             or t.key.endswith("ly")
             or not t.key.isalpha()
             or (is_everyday(t.key) and not (m == j == k - 1 and j - i == 1 and tokens[i].raw.islower()))
@@ -169,6 +177,29 @@ def _part_or_kind(word: str) -> bool:
     return word in words or (word.endswith("s") and word[:-1] in words)
 
 
+def sequels(kb: Any, names: Any, tokens: list[Token], spans: list[Span]) -> list[Span]:
+    """A subtitle typed after a title named before it in the message ("I liked the godfather, it was part II that
+    bored me"): the title's own sequel of that subtitle ("The Godfather Part II"), not another title's ("Hostel:
+    Part II"), when the KB has one; only for spans matched by subtitles alone."""
+    out = list(spans)
+    for n, span in enumerate(spans):
+        if not span.scored or any(not math.isclose(v, SIM_SUBTITLE) for v in span.scored.values()):
+            continue
+        typed = tuple(t.key for t in tokens[span.start : span.end])
+        for before in sorted((s for s in spans if s.end <= span.start), key=lambda s: -s.end):
+            titles = [q for q in before.scored if kb.is_item(q)]
+            found = {
+                q: SIM_VARIANT
+                for t in titles
+                for q, _v in (names.exact(name_key(kb.label(t)) + typed) or {}).items()
+                if kb.is_item(q)
+            }
+            if found:
+                out[n] = Span(span.start, span.end, found, span.kind)
+                break
+    return out
+
+
 class SpanFilter:
     """Drops the proposed spans that name no opinion's object (see the methods).
 
@@ -179,7 +210,7 @@ class SpanFilter:
     def __init__(self, kb: Any) -> None:
         self.kb = kb
 
-    def drop_genre_attributes(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+    def drop_genre_attributes(self, tokens: list[Token], spans: list[Span], text: str = "") -> list[Span]:
         """A genre that describes another named thing is no opinion of the genre: after
         "favourite"/"best"/"greatest" ("Vertigo is my favourite thriller", "Halloween is the best
         horror film"), after "is"/"are" ("Neuromancer and Snow Crash are cyberpunk classics"), after a
@@ -217,7 +248,13 @@ class SpanFilter:
             before = {t.key for t in tokens[max(0, i - 2) : i]}
             if others and before & SUPERLATIVES:
                 continue  # "Vertigo is my favourite thriller", "My favourite poetry collection is Leaves of Grass"
-            if any(s[1] <= i for s in others) and (lead in COPULAS or lead in PRAISE_WORDS):
+            # (in the same sentence: "... sex pistols. classic punk is my jam" is an opinion of the genre)
+            described = [
+                s
+                for s in others
+                if s[1] <= i and not any(c in ".!?" for c in text[tokens[s[1] - 1].end : tokens[i].start])
+            ]
+            if described and (lead in COPULAS or lead in PRAISE_WORDS):
                 continue  # "... are cyberpunk classics", "..., perfect trip hop"
             out.append(span)
         return out

@@ -33,8 +33,10 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from nlu.linking.guard import greeting, work_part
+from nlu.linking.namesakes import age_word
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, name_slot, opinion_typo, trim
-from nlu.linking.tokens import Token, block_keys, boundary
+from nlu.linking.tokens import Token, block_keys, boundary, skeleton_key
 from nlu.linking.values import (
     FUZZY_CUTOFF,
     FUZZY_MIN_CHARS,
@@ -102,6 +104,10 @@ OTHER_WORD_RATIO = 75.0
 """A typed word of 4+ letters that English knows (:data:`KNOWN_WORD_ZIPF`) and is less like the name's word
 than this (``fuzz.ratio``) is another word, not a typo of it ("bees" / "flies": 44, "resurrections" /
 "revolutions": 67, "shark" / "shakes": 73; "iland" / "island": 91)."""
+
+CLOSEST_MARGIN = 8.0
+"""A typo names the names spelled closest to it: a hit this many ``fuzz.ratio`` points under the best one is
+another name ("led zepplin": the band Led Zeppelin, 95.7, not the album "Led Zeppelin IV", 84.6)."""
 
 KNOWN_WORD_ZIPF = 1.5
 """``wordfreq`` Zipf frequency from which a typed word counts as an English word (:func:`_other_word`)."""
@@ -226,7 +232,8 @@ class FuzzyMatcher:
                     )
                 ):
                     continue  # "..., by the way": an idiom of everyday words in lowercase is no (typo'd) title
-                if all(tokens[k].key in common or tokens[k].key in ASPECT_WORDS for k in range(a, b)):
+                parts = all(tokens[k].key in common or tokens[k].key in ASPECT_WORDS for k in range(a, b))
+                if parts or work_part(tokens, a, b):
                     continue  # "the acting was great": a part of the work, no typo'd title ("The Atoning")
                 scored = lookup(tokens[a:b], allow_partial=False)
                 if opened and a > i:
@@ -246,13 +253,15 @@ class FuzzyMatcher:
                 out[:] = [s for s in out if not (whole[0] <= s[0] and s[1] <= whole[1])]
                 out.append(whole)
                 covered.update(range(whole[0], whole[1]))
+            # a cue of age typed with a slip ("the orignal X") splits runs as connectives do: no (typo'd) title word
+            stops = {k for k in range(i, j) if tokens[k].key in SPAN_STOP or age_word(tokens[k].key) != tokens[k].key}
             k = i
             while k < j:  # runs of uncovered tokens, split at connectives
-                if k in covered or tokens[k].key in SPAN_STOP:
+                if k in covered or k in stops:
                     k += 1
                     continue
                 m = k
-                while m < j and m not in covered and tokens[m].key not in SPAN_STOP:
+                while m < j and m not in covered and m not in stops:
                     m += 1
                 a, b = trim(tokens, k, m, common)
                 if b > a and all(
@@ -260,6 +269,10 @@ class FuzzyMatcher:
                     for t in range(a, b)
                 ):
                     a = b  # "by the way": everyday words in lowercase, no name
+                if b > a and work_part(tokens, a, b):
+                    a = b  # "love the chorus": a part of the work, no typo'd title
+                if a == 0 and b - a == 1 and greeting(tokens[0].raw):
+                    a = b  # "hiii 🖤 emo kid here": the greeting opening the message, no typo'd name
                 if b > a:
                     # a lone first/last name only when capitalised or the whole object ("I like kubrick")
                     # an everyday word ("Woman" of "No Woman, No Cry") only as a like-verb's object or after "by"
@@ -355,9 +368,18 @@ class FuzzyMatcher:
                         # a possessive splits the owner from the work: "Faulkner's As I Lay Dying is brilliant"
                         poss = next((m for m in range(a + 1, k) if _possessive(text, tokens, m)), None)
                         spans += [(a, k, [k])] if poss is None else [(a, poss, [poss]), (poss + 1, k, [k])]
-                        if poss is None and tokens[k].key not in COPULAS:
+                        if poss is None:  # ("sugar were goin down is a classic": a title's copula, too)
                             spans += _up_to_copula(text, tokens, a, k)
                     break
+        # a clause that only adds a name ("..., we were liers too"): its words before "too" / "also", verbs and all
+        for a in [0, *(m for m in range(1, n) if boundary(text, tokens, m))]:
+            b = next((m for m in range(a + 1, n) if boundary(text, tokens, m)), n)
+            if (
+                b - a >= 3
+                and tokens[b - 1].key in ("too", "also")
+                and not any(t.key in LIKE_VERBS or t.key in CLAUSE_STOP for t in tokens[a : b - 1])
+            ):
+                spans.append((a, b - 1, [b - 1]))
         i = 1
         while i < n:
             if tokens[i].raw[:1].isupper() and tokens[i].key not in common:
@@ -406,6 +428,7 @@ class FuzzyMatcher:
             choices = [names.fuzzy_name(pos) for pos in ids]
             hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=MAX_CANDIDATES * 2)
             digits = [t for t in query.split() if t.isdigit()]
+            kept: list[tuple[str, float]] = []
             for name, ratio, _k in hits:
                 if [t for t in name.split() if t.isdigit()] != digits:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
@@ -413,6 +436,17 @@ class FuzzyMatcher:
                     continue  # under the cut-off only one substituted or swapped letter is a typo ("coldpaly")
                 if _other_word(query, name) or _another_word(query, name):
                     continue  # "the matrix resurrections" is not "The Matrix Revolutions", "bleach" no "Breach"
+                kept.append((name, ratio))
+            # (by the content words too: "fast and furios" is as close to "The Fast and the Furious")
+            skeleton = " ".join(skeleton_key(tuple(query.split())))
+            near = {
+                name: max(ratio, fuzz.ratio(skeleton, " ".join(skeleton_key(tuple(name.split())))))
+                for name, ratio in kept
+            }
+            closest = max(near.values(), default=0.0)
+            for name, ratio in kept:
+                if near[name] < closest - CLOSEST_MARGIN:
+                    continue  # a name spelled much further from the typed words than the closest one
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
                     sim = FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:

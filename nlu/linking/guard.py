@@ -58,6 +58,7 @@ from nlu.linking.syntax import (
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import DOMINANT_MIN_POPULARITY, MIN_STRONG_CHARS
 from nlu.linking.words import (
+    ADDITION_WORDS,
     ARGUMENT_LEADS,
     AUXILIARIES,
     CLAUSE_STOP,
@@ -129,9 +130,12 @@ class SpanGuard:
             i > 1
             and tokens[i - 1].key in TYPE_NOUNS_SINGULAR
             and tokens[i - 2].key in ("the", "a", "an", "that")
+            and not boundary(text, tokens, i)  # "love the song, not a fan of ...": no "the song Not"
             and words[0] not in PREPOSITIONS
             and words[0] != "like"  # "a book like that": a comparison, not "the movie Like"
         )
+        if not (quoted or typed) and work_part(tokens, i, j):
+            return False  # "the beat is great but ...", "the chorus slaps": a part of a work, no title "The Beat"
         if words[0] == "like" and i > 0 and tokens[i - 1].key in COMPARED_HEADS and not quoted:
             if not tokens[i].raw[:1].isupper():
                 return False  # "recommend me a book like that", "something like the martian": no "Like That"
@@ -154,6 +158,8 @@ class SpanGuard:
             return False  # "Gone Girl was twisted", "Yeezus ... is just noise to me": what the named subject is
         if (
             not (quoted or typed)
+            and len(content)
+            <= MAX_PREDICATE_WORDS  # (a long title is no chance English: "it was the catcher in the rye")
             and all((t.raw.islower() or emphasis(t)) and zipf(t.key) >= PREDICATE_ZIPF for t in tokens[i:j])
             and (predicate_of_a_name(text, tokens, i, ends) or pronoun_predicate(text, tokens, i))
             and max((self.kb.popularity(q) for q in hit), default=0.0) < DOMINANT_MIN_POPULARITY
@@ -168,6 +174,10 @@ class SpanGuard:
             return True  # "Help! is my favourite Beatles song": typed as its label is spelled
         if subject and len(content) == 1 and content[0] in OBJECT_WORDS and tokens[i].raw[:1].isupper():
             return True  # "Her is such a beautiful film", "Up made me cry": no subject pronoun, a title
+        if j - i == 1 and content[0] in OBJECT_WORDS and j < len(tokens) and tokens[j].key in ("is", "was"):
+            opener = next((k for k in range(i - 1, -1, -1) if boundary(text, tokens, k + 1)), -1) + 1
+            if all(t.key in ADDITION_WORDS | {"oh"} for t in tokens[opener:i]):
+                return True  # "oh and her is a banger": an object pronoun before "is" opening a clause, a title
         if subject and len(content) > 1 and subject_title(tokens, i, j, content):
             return True  # "Me Before You made me cry", "come as you are is my favourite song"
         if j - i == 1 and acronym(tokens, i) and content[0] not in stop_words():
@@ -222,6 +232,12 @@ class SpanGuard:
         ):
             return True  # a genre word: "I like horror"
         if (
+            letters >= 2
+            and not any(w in stop_words() or is_everyday(w) for w in content)
+            and any("P136" in self.kb.roles(q) and self.kb.popularity(q) >= DOMINANT_MIN_POPULARITY for q in hit)
+        ):
+            return True  # a short name of a well-known genre: "emo kid here", "no emo stuff pls"
+        if (
             len(content) > 1
             and not (quoted or typed or whole)
             and all(is_everyday(w) or w in stop_words() for w in content)
@@ -245,13 +261,14 @@ class SpanGuard:
         if len(content) == 1 and is_everyday(content[0]) and not (quoted or typed or whole):
             if i > 0 and tokens[i - 1].key in DETERMINERS:
                 return False  # "my kids", "a queen"
+            opens = i == 0 or (before.endswith((".", "!", "?")) and tokens[i].raw[:1].isupper())
             if (
-                i == 0
+                opens
                 and j < len(tokens)
                 and (tokens[j].key in PREDICATES or subject)
                 and content[0] not in stop_words()
             ):
-                return True  # "Frozen was great", "Speed never gets old" (not "We had to read ...")
+                return True  # "Frozen was great", "... it was dumb. Heat is more my thing" (not "We had to read ...")
             if (
                 i == 0
                 and letters >= MIN_STRONG_CHARS
@@ -373,6 +390,25 @@ def own_verb_phrase(tokens: list[Token], i: int, j: int) -> bool:
 
 _PHRASINGS = family("phrasings")
 
+WORK_PARTS = family("opinion_scope").word_set("work_words") - family("opinion_scope").word_set("reference_nouns")
+"""Parts and people of a work ("the plot", "the beat", "the singer"): the opinion scope's work words but the nouns
+that name the work itself."""
+
+
+def work_part(tokens: list[Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` are "the" and one part of a work typed in lowercase, the subject of a verb ("the beat is
+    great", "the chorus slaps"), the article inside the span or just before it; as an object it may be a name
+    ("I like the script": the band)."""
+    if j >= len(tokens) or tokens[j].key not in PREDICATES:
+        return False
+    words = [t.key for t in tokens[i:j]]
+    if words[0] == "the":
+        words = words[1:]
+    elif i == 0 or tokens[i - 1].key != "the":
+        return False
+    return len(words) == 1 and words[0] in WORK_PARTS and all(t.raw.islower() for t in tokens[i:j])
+
+
 COMPARED_HEADS = TYPE_WORDS | frozenset("something anything stuff more others ones one".split())
 """Words after which "like" compares ("a book like that", "something like X"): a preposition, no title word."""
 
@@ -391,6 +427,14 @@ def greeting_or_farewell(text: str, tokens: list[Token], i: int, j: int) -> bool
         return False
     return bool(_PHRASINGS.pattern("hello").fullmatch(normalize(text[: tokens[j - 1].end]).casefold().strip()))
 
+
+def greeting(word: str) -> bool:
+    """The word is a greeting of the wording's ``hello`` pattern ("hiii", "heyyy", "yo")."""
+    return bool(_PHRASINGS.pattern("hello").fullmatch(word.casefold()))
+
+
+MAX_PREDICATE_WORDS = 3
+"""Words (a leading "the" aside) of a predicate the guard reads as English said of the subject, not a title."""
 
 PREDICATE_ZIPF = 3.0
 """``wordfreq`` Zipf frequency from which a lowercase word said of a subject is English, not a little-known title."""

@@ -125,6 +125,11 @@ def index_fingerprint() -> str:
     )
 
 
+MIN_SERIES_READINGS, MAX_SERIES_READINGS = 3, 8
+"""Works sharing a main title that the index reads it as (a series: the four "Mistborn: ..." books); two are
+companions of a name, no series of it ("Harry Potter: Page to Screen", "... A Magical Year"); more, a sprawl."""
+
+
 class IndexBuilder:
     """Builds one domain's name index by the rules of the module docstring.
 
@@ -373,9 +378,11 @@ class IndexBuilder:
         nothing but works carries those words as a name (then "Star Wars" stays the franchise; "Sunflower"
         reads both the song of that label and "Sunflower - Spider-Man: ...") and no other
         item has that main title ("Harry Potter: A Magical Year" and "Harry Potter: Page to Screen" are
-        no "Harry Potter", nor the four "Mistborn: ..." books "Mistborn"), but for its numbered sequels
-        and same-labelled copies ("Paul Blart" is "Paul Blart: Mall Cop", not "... Mall Cop 2"). Similarity
-        :data:`SIM_MAIN_TITLE`: below any label, alias or derived variant."""
+        no "Harry Potter"), but for its numbered sequels and same-labelled copies ("Paul Blart" is "Paul
+        Blart: Mall Cop", not "... Mall Cop 2"); a main title no other entity carries and a few works share
+        is a series, read as each of them to ask which (the four "Mistborn: ..." books,
+        :data:`MIN_SERIES_READINGS` to :data:`MAX_SERIES_READINGS`). Similarity :data:`SIM_MAIN_TITLE`: below
+        any label, alias or derived variant."""
         mains: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for qid, label in labels.items():
             if not self.kb.is_item(qid):
@@ -398,7 +405,11 @@ class IndexBuilder:
                     if not (len(k) > 1 and (k[-1].isdigit() or k[-1] in ROMAN_NUMERALS) and k[:-1] in full.values())
                 }
                 qids = sorted(firsts) if len({full[q] for q in firsts}) == 1 else qids
-            if len({self._label_keys.get(q) or name_key(labels[q]) for q in qids}) == 1:
+            if len({self._label_keys.get(q) or name_key(labels[q]) for q in qids}) == 1 or (
+                key not in index and MIN_SERIES_READINGS <= len(qids) <= MAX_SERIES_READINGS
+            ):
+                # (several works and nothing else of that name: a series, read as all of them to ask which, as a
+                # hero's name is: "mistborn")
                 for qid in qids:
                     self._add(index, tuple(sys.intern(t) for t in key), qid, SIM_MAIN_TITLE)
 

@@ -58,6 +58,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz.distance import OSA
+
+from nlu.cue_spelling import KNOWN_ZIPF
+from nlu.linking.syntax import is_verb
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -72,7 +76,7 @@ from nlu.linking.values import (
     entity_year,
     is_kind,
 )
-from nlu.linking.words import stop_words
+from nlu.linking.words import stop_words, zipf
 
 NEWER_CUES = frozenset("new newer newest latest recent remake remakes reboot modern".split())
 NEW_WORDS = frozenset("new newest latest recent".split())
@@ -90,6 +94,19 @@ say other things: "the first Harry Potter", "the classic Dracula")."""
 AFTER_CUES = frozenset("remake reboot version".split())
 """Cue words that follow the name ("the Ocean's Eleven remake"); "version" takes the cue before it
 ("the new X version")."""
+SLIP_MIN_CHARS = 6
+"""A cue word of at least this many letters is read through one slip of the keyboard (:func:`age_word`)."""
+
+
+def age_word(key: str) -> str:
+    """``key`` as a cue of age: itself, or the one cue of :data:`SLIP_MIN_CHARS`+ letters it is one letter off
+    (left out, added, replaced or swapped) when English has no such word ("origenal", "remkae"); else ``key``."""
+    cues = NEWER_CUES | OLDER_CUES
+    if key in cues or len(key) < SLIP_MIN_CHARS or not key.isalpha() or zipf(key) >= KNOWN_ZIPF:
+        return key
+    close = [c for c in cues if len(c) >= SLIP_MIN_CHARS and OSA.distance(key, c) == 1]
+    return close[0] if len(close) == 1 else key
+
 
 KNOWN_QUANTILE = 0.8
 """A reading is well known to the KB when more popular than this share of the domain's items
@@ -162,9 +179,26 @@ def age_references(kb: Any, text: str, tokens: list[Token], spans: list[Span]) -
         readings = sorted(_dated(kb, title.scored), reverse=age == "newer")
         end = k + 2 if k + 1 < len(tokens) and tokens[k + 1].key in REFERENCE_TAILS else k + 1
         out = [s for s in out if s.end <= k - 1 or s.start >= end]
+        if title.end < k and _appositive(text, tokens, k - 1):
+            cues[title.start] = age  # "The Italian Job is great, the original one with ...": the title's own cue
+            continue
         out.append(Span(k - 1, end, {readings[0][1]: SIM_VARIANT}, "exact"))
         cues[title.start] = OPPOSITE[age]
     return out, cues
+
+
+def _appositive(text: str, tokens: list[Token], k: int) -> bool:
+    """The reference at token ``k`` opens a clause of its own after a comma with no verb in it ("..., the
+    original one with Michael Caine"): it says which reading of the title before it is meant, naming no other
+    ("Oldboy is a masterpiece, the remake is garbage" names the other)."""
+    if not boundary(text, tokens, k):
+        return False
+    m = k + 1
+    while m < len(tokens) and not boundary(text, tokens, m):
+        if is_verb(tokens, m):
+            return False
+        m += 1
+    return True
 
 
 def _dated(kb: Any, scored: dict[str, float]) -> list[tuple[int, str]]:
@@ -250,7 +284,10 @@ class NamesakeResolver:
             if taken is not None:
                 return Taken(taken, cue, True)
         pool = [c for c in cands[:MAX_READINGS] if c.is_item and scored.get(c.qid, 0.0) >= SIM_MAIN_TITLE]
-        credited = self._credited(pool, len(cands), scored, first, context) if pool else None
+        # an alias another entity has as its label may be what the credit says ("the black album": Metallica's)
+        named = [c for c in cands[:MAX_READINGS] if c.is_item and _own_name(scored.get(c.qid, 0.0))]
+        named = pool + [c for c in named if c not in pool]
+        credited = self._credited(named, len(cands), scored, first, context) if named else None
         if credited is not None:
             return Taken(credited[0], "credit" if credited[1] else "history", True)
         if len(pool) < 2:
@@ -301,7 +338,10 @@ class NamesakeResolver:
         if credited and len(credited) < len(works):
             return max(credited, key=lambda c: c.score).qid, True
         # the conversation: a person the user named before ("i love linkin park" ... "numb is perfect")
-        earlier = {str(q) for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}.difference(scored)
+        earlier = {str(q) for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}
+        # and the makers of the works named before ("master of puppets" ... "the black album": Metallica's)
+        earlier |= {p for q in context.history if self.kb.is_item(q) for p in credits(self.kb, str(q))}
+        earlier = earlier.difference(scored)
         made = self._works_of(earlier)
         credited = [c for c in works if earlier and (c.qid in made or credits(self.kb, c.qid) & earlier)]
         if credited and len(credited) < len(works):
@@ -367,16 +407,16 @@ class NamesakeResolver:
         possessive may open it: "the new", "Nolan's original") or a newer cue right after it, in the
         same clause."""
         k = first - 1
-        if k >= 1 and tokens[k].key == "of" and tokens[k - 1].key in AFTER_CUES - {"version"}:
+        if k >= 1 and tokens[k].key == "of" and age_word(tokens[k - 1].key) in AFTER_CUES - {"version"}:
             return "newer"  # "the remake of Oldboy"
         if k >= 0 and not boundary(text, tokens, first):
-            word = tokens[k].key
+            word = age_word(tokens[k].key)
             if word in NEWER_CUES and word not in AFTER_CUES - {"version"}:
                 return "newer"
             if word in OLDER_CUES:
                 return "older"
         if end < len(tokens) and not boundary(text, tokens, end):
-            word = tokens[end].key
+            word = age_word(tokens[end].key)
             if word in AFTER_CUES and word != "version":
                 return "newer"
         return None

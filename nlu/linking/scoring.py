@@ -54,6 +54,7 @@ from nlu.linking.values import (
     Candidate,
     LinkContext,
     Span,
+    creators,
     entity_year,
     is_kind,
     qid_order,
@@ -154,13 +155,14 @@ class CandidateRanker:
             # "I love Weezer": the band, not its album "Weezer" (the popularity prior only when nothing said which)
             prior = not dated and not singled.intersection(c.qid for c in cands)
             cands = self.artist_first(cands, scored, words, prior=prior)
+        cands = self.genre_first(cands, scored)
         taken = None
         words = tuple(t.key for t in tokens[i:j])
         ids = {c.qid for c in cands}
         said = (set(typed) | {context.focus}) & ids  # the message's punctuation or the item on screen
         famous = None
         if relation is None and not singled.intersection(ids):
-            famous = self.famous_namesake(cands, scored, namesakes, words)
+            famous = self.famous_namesake(cands, scored, namesakes, words, context.people)
         if famous is not None:  # "keanu is goated", "scorsese is a genius": the star, said so (issue 22-E)
             cands = _first(cands, famous)
             taken = Taken(famous, "popularity", False)
@@ -272,21 +274,34 @@ class CandidateRanker:
         return frozenset(people)
 
     def famous_namesake(
-        self, cands: tuple[Candidate, ...], scored: dict[str, float], namesakes: frozenset[str], words: tuple[str, ...]
+        self,
+        cands: tuple[Candidate, ...],
+        scored: dict[str, float],
+        namesakes: frozenset[str],
+        words: tuple[str, ...],
+        named: AbstractSet[str] = frozenset(),
     ) -> str | None:
         """The person a lone first or last name names when one carrying it is well known
         (:data:`FAMOUS_MIN_POPULARITY`) and ``DOMINANT_RATIO`` times as popular as every other reading of the
         word ("keanu": Keanu Reeves, 37, not the film "Keanu", 0; "scorsese": Martin Scorsese, not his
         namesakes); None when the word names nobody so or no one stands out ("Hitchcock": the director, 32,
-        and the film, 26, are asked about)."""
+        and the film, 26, are asked about). A surname the person has as an alias that is a work's label counts too
+        ("Borges": the writer, 52, not an unknown book "Borges"), unless a person ``named`` in the message is
+        credited with one of the works."""
         persons = [
             c
             for c in cands
             if PERSON_ROLES.intersection(c.roles)
-            and (c.qid in namesakes or math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE))
+            and (
+                c.qid in namesakes
+                or math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE)
+                or (math.isclose(scored.get(c.qid, 0.0), SIM_FOREIGN_ALIAS) and self._own_name(c, scored, words))
+            )
         ]
         if not persons or len(words) != 1:
             return None
+        if named and any(c.is_item and creators(self.kb, c.qid) & set(named) for c in cands):
+            return None  # "Elvis, the Baz Luhrmann one": the person named says which work
         if is_everyday(words[0]) and any(c.is_item and scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands):
             return None  # "Wonder made me cry": an English word that is a work's title, not Stevie Wonder
         pops = {c.qid: self.kb.popularity(c.qid) for c in cands}
@@ -297,6 +312,28 @@ class CandidateRanker:
         if all(pops[best.qid] >= DOMINANT_RATIO * pops[c.qid] for c in cands if c is not best):
             return best.qid
         return None
+
+    def genre_first(self, cands: tuple[Candidate, ...], scored: dict[str, float]) -> tuple[Candidate, ...]:
+        """A well-known genre named by the typed words (label or alias) before works of that name the KB hardly
+        knows, ``DOMINANT_RATIO`` times less popular ("classic punk is my jam": punk rock, 609, not an album
+        "Punk", 1); a known work of the genre's name stays first and is asked about ("Thriller")."""
+        pop = self.kb.popularity
+        genres = [
+            c
+            for c in cands
+            if not c.is_item
+            and "P136" in self.kb.roles(c.qid)
+            and scored.get(c.qid, 0.0) >= SIM_FOREIGN_ALIAS  # (an alias that is a work's label too: "Punk")
+            and not math.isclose(scored.get(c.qid, 0.0), SIM_NAMESAKE)
+            and pop(c.qid) >= DOMINANT_MIN_POPULARITY
+        ]
+        if not genres or cands[0] in genres or not cands[0].is_item:
+            return cands
+        genre = max(genres, key=lambda c: pop(c.qid))
+        works = [c for c in cands if c.is_item]
+        if all(pop(c.qid) < FAMOUS_MIN_POPULARITY and DOMINANT_RATIO * pop(c.qid) <= pop(genre.qid) for c in works):
+            return _first(cands, genre.qid)
+        return cands
 
     def sibling_kind(self, text: str, tokens: list[Token], span: Span, context: LinkContext) -> str | None:
         """``work`` or ``person`` when the span is listed ("and", "&", a comma) next to a name all of whose

@@ -160,7 +160,12 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
         return "alone"  # (a clause of its own is an addition only with "too" ...: not "By the way, ...")
     if i > 0 and tokens[i - 1].key == "and" and i - 1 in ends:
         return "list"
-    if i in ends and listing_gap(text[tokens[i - 1].end : tokens[i].start]) and tokens[i].key not in PREPOSITIONS:
+    if (
+        i in ends
+        and listing_gap(text[tokens[i - 1].end : tokens[i].start])
+        and tokens[i].key not in PREPOSITIONS
+        and not (j < n and is_verb(tokens, j))  # (a clause's subject: "romance novels, me before you made me cry")
+    ):
         # "heat, ronin and collateral", "jaws 🔥 e.t. 🔥" (not ", for the record": a phrase of its own)
         return "comma"
     opens = (
@@ -243,8 +248,8 @@ PREDICATE_FILLERS = frozenset(
 def predicate_of_a_name(text: str, tokens: list[Token], i: int, ends: Container[int]) -> bool:
     """Token ``i`` follows a copula (maybe after fillers: "is just", "was such a") whose subject is a name
     matched earlier in the same clause ("Gone Girl was twisted", "Yeezus on the other hand is just noise
-    to me"), and no superlative frames it ("X is my favourite, twisted" is no frame; "my favourite film
-    is twisted" names one: no name before the copula)."""
+    to me"; or capitalised, a name the KB may lack), and no superlative frames it ("X is my favourite,
+    twisted" is no frame; "my favourite film is twisted" names one: no name before the copula)."""
     k = i - 1
     while k > 0 and tokens[k].key in PREDICATE_FILLERS and not boundary(text, tokens, k + 1):
         k -= 1
@@ -255,7 +260,10 @@ def predicate_of_a_name(text: str, tokens: list[Token], i: int, ends: Container[
         a -= 1
     if any(t.key in SUPERLATIVES for t in tokens[a:k]):
         return False
-    return any(e in ends for e in range(a + 1, k + 1))
+    # a capitalised word inside the subject is a name too, one the KB may lack ("Her cover of Jolene is unmatched")
+    return any(e in ends for e in range(a + 1, k + 1)) or any(
+        t.raw[:1].isupper() and t.key != "i" for t in tokens[a + 1 : k]
+    )
 
 
 def predicate_noun(text: str, tokens: list[Token], i: int, j: int, ends: Container[int]) -> bool:

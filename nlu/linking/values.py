@@ -157,6 +157,8 @@ class Mention:
         taken: not ambiguous, but the top candidate was taken among works of the same name by the KB's
             priors (popularity, recency: :mod:`nlu.linking.namesakes`), not by the message or the
             dialog: the dialog says which it took and offers "not that one" (issue 22).
+        credit_end: character offset after the person who said which work it is ("chandelier by sia": the
+            end of "sia"), a part of how it was named, not of the text's other content; else ``end``.
     """
 
     text: str
@@ -166,6 +168,7 @@ class Mention:
     ambiguous: bool
     partial: bool = False
     taken: bool = False
+    credit_end: int | None = None
 
     @property
     def best(self) -> Candidate | None:

@@ -28,6 +28,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from nlu.linking.namesakes import REFERENCE_CUES
 from nlu.linking.syntax import is_verb
 from nlu.linking.tokens import Token, boundary, name_key, skeleton_key
 from nlu.linking.values import (
@@ -44,7 +45,18 @@ from nlu.linking.values import (
     creators,
     credited,
 )
-from nlu.linking.words import APOSTROPHES, CLAUSE_STOP, COVER_WORDS, LIKE_VERBS, SUPERLATIVES, WORK_OF_LEADS, stop_words
+from nlu.linking.words import (
+    APOSTROPHES,
+    ASPECT_WORDS,
+    CLAUSE_STOP,
+    COVER_WORDS,
+    LIKE_VERBS,
+    REQUEST_FILLER,
+    SUPERLATIVES,
+    TYPE_WORDS,
+    WORK_OF_LEADS,
+    stop_words,
+)
 from nlu.name_index import NameIndex
 
 
@@ -53,6 +65,9 @@ def credits_of(kb: Any, qid: str) -> set[str]:
     item_values = getattr(kb, "item_values", None)
     return set() if item_values is None else {v for pid, v in item_values(qid) if pid in PERSON_ROLES}
 
+
+SELF_TITLED = frozenset({("self", "titled"), ("self", "titled", "album"), ("eponymous", "album")})
+"""Words for the work named after its own artist ("their self-titled album"): no title of their own."""
 
 ONE_WORDS = frozenset("one version film movie book novel song album record".split())
 """Words that end "the PERSON one" ("the jane austen one", "the Nolan film")."""
@@ -88,6 +103,84 @@ def number_words(token: str) -> tuple[str, ...] | None:
     return tuple(words)
 
 
+def liked_title(text: str, tokens: list[Token], by: int) -> bool:
+    """The words between a like-verb and "by" at ``by`` are a title's ("i loved wicked by gregory maguire", the
+    novel unknown: the author only says which), not a kind of their works ("i love the songs by adele")."""
+    stop = stop_words()
+    for a in range(by - 1, max(-1, by - 1 - MAX_SKELETON_SPAN), -1):
+        if boundary(text, tokens, a + 1) and a + 1 < by:
+            return False
+        if tokens[a].key in LIKE_VERBS:
+            words = [t.key for t in tokens[a + 1 : by]]
+            return (
+                bool(words)
+                and not all(w in stop for w in words)
+                and not any(
+                    (w in REQUEST_FILLER or w in TYPE_WORDS or w in ASPECT_WORDS) and w not in stop for w in words
+                )
+            )
+    return False
+
+
+def possessive_titles(kb: Any, names: NameIndex, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+    """ "PERSON's TITLE" where the guard let only part of the title through ("neil gaiman's good omens": "Omens"):
+    the longest run of words after the possessive, up to the clause's verb, that names an item replaces the
+    shorter matches inside it."""
+    out = list(spans)
+    for span in spans:
+        j = span.end
+        if j + 1 >= len(tokens) or tokens[j].key != "s" or text[tokens[j - 1].end : tokens[j].start] not in APOSTROPHES:
+            continue
+        if not any(PERSON_ROLES.intersection(kb.roles(q)) for q in span.scored):
+            continue
+        a = j + 1
+        b = a
+        while (
+            b < len(tokens) and b - a < MAX_SKELETON_SPAN and not boundary(text, tokens, b) and not is_verb(tokens, b)
+        ):
+            b += 1
+        for end in range(b, a + 1, -1):  # two words or more: a longer name than any one-word match
+            if tuple(t.key for t in tokens[a:end]) in SELF_TITLED:
+                break  # "paramore's self titled album": the work named after them, no title "Self-Titled"
+            hit = {q: v for q, v in (names.exact(tuple(t.key for t in tokens[a:end])) or {}).items() if kb.is_item(q)}
+            inside = [s for s in out if a <= s.start and s.end <= end and s is not span]
+            if hit and all(s.end - s.start < end - a or s.kind == "fuzzy" for s in inside):  # (exact over a typo)
+                out = [s for s in out if s not in inside and not (s.start < end and a < s.end and s is not span)]
+                out.append(Span(a, end, hit, "exact"))
+                break
+    return out
+
+
+def weak_possessives(kb: Any, names: NameIndex, text: str, tokens: list[Token], starts: set[int]) -> list[Span]:
+    """The person's spans of "PERSON's TITLE" pairs the guard let through neither name of ("sza's sos album"):
+    TITLE is the words of one of the person's works in the KB (:meth:`WorkResolver._weak_credits`)."""
+    keys = [t.key for t in tokens]
+    value_items = getattr(kb, "value_items", None)
+    out: list[Span] = []
+    if value_items is None:
+        return out
+    for k in range(1, len(tokens) - 1):
+        if keys[k] != "s" or text[tokens[k - 1].end : tokens[k].start] not in APOSTROPHES:
+            continue
+        for n in range(min(3, k), 0, -1):
+            if k - n in starts or any(boundary(text, tokens, m) for m in range(k - n + 1, k)):
+                continue
+            hit = names.exact(tuple(keys[k - n : k])) or {}
+            people = [q for q in hit if PERSON_ROLES.intersection(kb.roles(q))]
+            works = {w for p in people[:3] for _pid, w in value_items(p) if kb.is_item(w)}
+            titles = {name_key(name) for w in works for name in (kb.label(w), *kb.aliases(w))}
+            if any(tuple(keys[k + 1 : k + 1 + len(t)]) == t for t in titles if t):
+                out.append(Span(k - n, k, dict.fromkeys(people, SIM_LABEL), "exact"))
+                break
+    return out
+
+
+def work_of(kb: Any, title: Span, people: set[str]) -> bool:
+    """Some reading of ``title`` is a work that may be by ``people``: an item credited to them, or whose author
+    or director the KB does not name (a person or a genre of that name is no "PERSON one")."""
+    return any(kb.is_item(q) and (people & credits_of(kb, q) or not credited(kb, q, SOLE_CREATORS)) for q in title[2])
+
+
 class WorkResolver:
     """Resolves works named by their person over one domain's KB and name index (module docstring).
 
@@ -112,8 +205,9 @@ class WorkResolver:
         when the title is one of the person's works. The work replaces the person's mention (the
         person is rated only when named on their own; a second person after "and" says which work
         too); nothing found: unchanged."""
+        spans = possessive_titles(self.kb, self._names, text, tokens, self._weak_credits(text, tokens, spans))
         out = self._works_after(text, tokens, self._possessive_person(text, tokens, spans))
-        out = self._the_person_one(tokens, out)
+        out = self._the_person_one(text, tokens, out)
         out = self._cover_of(tokens, out)
         out = self._by_someone_unknown(text, tokens, out)
         for span in spans:
@@ -138,11 +232,7 @@ class WorkResolver:
             value_items = getattr(self.kb, "value_items", None)
             if value_items is None:
                 continue
-            works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
-            # the songs of their albums too: the shared dump often gives a song's performer only on its album
-            works |= {
-                w for album in list(works) for pid, w in value_items(album) if pid == "P361" and self.kb.is_item(w)
-            }
+            works = self._works_of(people, value_items)
             found = self._title_before(text, tokens, end, works, own_only=lead in ("with", "from"))
             if found is not None and not works.intersection(found[1]):
                 # none of the person's works: not one written or directed by someone else ("Blindness by
@@ -167,7 +257,12 @@ class WorkResolver:
                 continue  # "Moon with my friend Sam", "Heat from Michael Mann" unknown: both as they are
             if found is None:
                 before = tokens[end - 1].raw
-                if before[:1].isupper() or before.isdigit() or any(s[1] <= end for s in out if s is not span):
+                if (
+                    before[:1].isupper()
+                    or before.isdigit()
+                    or any(s[1] <= end for s in out if s is not span)
+                    or liked_title(text, tokens, end)
+                ):
                     out = [s for s in out if s is not span]  # "Tenet by Nolan", Tenet unknown: Nolan is no opinion
                 continue
             a, scored = found
@@ -189,6 +284,40 @@ class WorkResolver:
                 out.append(Span(b, joint, scored, "exact"))
                 a = b
         return out
+
+    def _weak_credits(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "TITLE by PERSON" (and "PERSON's TITLE") where the guard let neither name through ("take on me by a-ha":
+        function words and a short name; "sza's sos album"): the two words say each other, so the pair is a name
+        when TITLE is the words of one of the person's works in the KB; the person's span is added, and the
+        loop of :meth:`resolve` (:meth:`_works_after`) reads the pair."""
+        starts = {s[0] for s in spans}
+        value_items = getattr(self.kb, "value_items", None)
+        if value_items is None:
+            return spans
+        keys = [t.key for t in tokens]
+        out = list(spans)
+        for k in range(1, len(tokens) - 1):
+            if keys[k] != "by" or k + 1 in starts or boundary(text, tokens, k) or boundary(text, tokens, k + 1):
+                continue
+            for n in range(min(self._names.max_len(keys[k + 1]), len(tokens) - k - 1), 0, -1):
+                if any(boundary(text, tokens, m) for m in range(k + 2, k + 1 + n)):
+                    continue
+                hit = self._names.exact(tuple(keys[k + 1 : k + 1 + n])) or {}
+                people = [q for q in hit if PERSON_ROLES.intersection(self.kb.roles(q))]
+                if not people:
+                    continue
+                works = self._works_of(people, value_items)
+                found = self._title_before(text, tokens, k, works, own_only=True)
+                if found is not None and works.intersection(found[1]):
+                    out.append(Span(k + 1, k + 1 + n, dict.fromkeys(people, SIM_LABEL), "exact"))
+                    break
+        return out + weak_possessives(self.kb, self._names, text, tokens, starts)
+
+    def _works_of(self, people: list[str], value_items: Any) -> set[str]:
+        """The items of the three best-known ``people`` and the songs of their albums (the shared dump often gives
+        a song's performer only on its album)."""
+        works = {w for p in people[:3] for _pid, w in value_items(p) if self.kb.is_item(w)}
+        return works | {w for album in works for pid, w in value_items(album) if pid == "P361" and self.kb.is_item(w)}
 
     def _with_namesakes(
         self, tokens: list[Token], a: int, b: int, works: dict[str, float], named: set[str] | None = None
@@ -305,13 +434,21 @@ class WorkResolver:
                 out.append(Span(span[0], span[1], named, SAYS_WHICH))
         return out
 
-    def _the_person_one(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
-        """ "TITLE, the PERSON one" ("emma, the jane austen one", "Solaris (the Tarkovsky film)"): after a title
-        named before it, the person only says which reading is meant (issue 22-E); no opinion of them."""
+    def _the_person_one(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """ "TITLE, the PERSON one" ("emma, the jane austen one", "Solaris (the Tarkovsky film)", "X, the original
+        one with PERSON"): after a title named before it, the person only says which reading is meant (issue
+        22-E); no opinion of them."""
         out = list(spans)
         for span in spans:
             i, j = span[0], span[1]
-            if i < 2 or j >= len(tokens) or tokens[j].key not in ONE_WORDS or tokens[i - 1].key != "the":
+            # "the original one with Michael Caine": a person the one meant is "with" says which too
+            with_one = i >= 3 and tokens[i - 1].key == "with" and tokens[i - 2].key in ONE_WORDS | REFERENCE_CUES.keys()
+            # (an apposition: "the" opens the clause, "..., the original one with X"; not "but not the last one with X")
+            with_one = with_one and any(
+                tokens[t].key == "the" and boundary(text, tokens, t) for t in range(max(1, i - 4), i - 2)
+            )
+            one = i >= 2 and j < len(tokens) and tokens[j].key in ONE_WORDS and tokens[i - 1].key == "the"
+            if not (one or with_one):
                 continue
             if span[3] == SAYS_WHICH or not any(s[1] <= i - 1 for s in spans if s is not span):
                 continue  # (no title before: "not the rihanna one" is for the dialog to read)
@@ -319,6 +456,9 @@ class WorkResolver:
             if people:
                 out = [s for s in out if s is not span]
                 out.append(Span(i, j, people, SAYS_WHICH))
+                title = max((s for s in out if s[1] <= i - 1 and s[3] != SAYS_WHICH), key=lambda s: s[1], default=None)
+                if title is not None and not work_of(self.kb, title, set(people)):
+                    out = [s for s in out if s is not title]  # "Elvis, the Baz Luhrmann one": a film the KB lacks
         return out
 
     def _by_someone_unknown(self, text: str, tokens: list[Token], spans: list[Span]) -> list[Span]:

@@ -35,8 +35,7 @@ def test_a_request_at_a_role_question_recommends_from_the_person_just_stored(rea
     assert card(reply) is not None and "Tell me one thing" not in reply.text
 
 
-@pytest.mark.xfail(strict=True, reason="fresh5: \"X's <title> is one of my favs\" stores another book ('Omens')")
-def test_fault_a_possessive_author_before_a_title_keeps_the_whole_title(real_dm):
+def test_a_possessive_author_before_a_title_keeps_the_whole_title(real_dm):
     chat = Chat(real_dm, "book")
     chat.say("neil gaiman's good omens is one of my favs")
     assert chat.profile().get(GOOD_OMENS) == "+"
@@ -50,8 +49,7 @@ def test_fault_a_title_with_request_words_stated_with_an_opinion_is_a_preference
     assert chat.profile().get(NEVER_LET_ME_GO) == "+"
 
 
-@pytest.mark.xfail(strict=True, reason="fresh5: 'mistborn' is not found although the KB has the Mistborn books")
-def test_fault_a_series_name_finds_its_books(real_dm):
+def test_a_series_name_finds_its_books(real_dm):
     chat = Chat(real_dm, "book")
     reply = chat.say("mistborn was great")
     assert "couldn't find" not in reply.text
