@@ -99,15 +99,19 @@ def skips_card(folded: str, content: str, *, sentiment: Any, rated: bool = False
     return not _judges(sentiment, content, strong=True)
 
 
-def _judges(sentiment: Any, content: str, *, strong: bool) -> bool:
+def _judges(sentiment: Any, content: str, *, strong: bool, experienced: bool = False) -> bool:
     """The message judges the card: a cue of the lexicon (with ``strong``, a stated or judging word, or a hedge
     that leans: "meh, not for me", "not bad"), or, without ``strong``, any cue, also a misspelt verb of "it", whose
     reading answers "Do you like it?" one way ("lovd it": issue 22-F). "nah not my thing" declines, judges nothing
-    strong. A stand-in sentiment without ``has_cue`` judges nothing."""
+    strong. With ``experienced`` (the user says they know the item), any word of opinion said of "it" rates it,
+    the lexicon's or VADER's ("seen it, it was cute": issue 22). A stand-in sentiment without ``has_cue`` judges
+    nothing."""
     has_cue = getattr(sentiment, "has_cue", None)
     if has_cue is None:
         return False
     if has_cue(content, strong=strong, respell=False):
+        return True
+    if experienced and getattr(sentiment.message_polarity(content), "value", "0") in ("+", "-"):
         return True
     if not has_cue(content, strong=False, respell=True):
         return False
@@ -173,7 +177,7 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     strong = (skip or confirmation or judged) and not experienced
     # a misspelt cue ("Dislile", "Likr") does not rate the card: the released study's agent did not get those
     # either, and a wrong rating moves the list on
-    return _judges(sentiment, content, strong=strong)
+    return _judges(sentiment, content, strong=strong, experienced=experienced)
 
 
 PEOPLE_KINDS = frozenset({"person", "artist", "band"})

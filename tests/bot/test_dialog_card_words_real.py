@@ -1,0 +1,48 @@
+"""Issue 22, fourth round (22-O), through the real dialog of ``corsbot chat``: card answers in new words, with other
+items and other wordings than the conversation sets' (skipped when the models and snapshots of ``$CORSBOT_HOME``
+are not built). A judgement said of "it" after saying the user knows the item rates the card, VADER's words too
+("watched it ages ago, it was sweet"); "too X for me" after "nah" is a dislike, no skip; a reaction emoji after
+"no" is not negated; approval idioms rate; a shrug and someone else's like store nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.real_dialog import Chat, card_of, real_dialog_manager
+
+
+@pytest.fixture(scope="module")
+def real_dm(tmp_path_factory):
+    return real_dialog_manager(tmp_path_factory, "none")
+
+
+def _card_after(chat: Chat, likes: str) -> str:
+    chat.say(likes)
+    shown = card_of(chat.say("recommend me something"))
+    assert shown is not None
+    return shown
+
+
+@pytest.mark.parametrize(
+    ("domain", "likes", "answer", "polarity"),
+    [
+        ("movie", "i love jaws and jurassic park", "watched it ages ago, it was sweet", "+"),
+        ("book", "i love dune and foundation", "nah, way too dry for me", "-"),
+        ("music", "i love daft punk and justice", "ugh no 💩", "-"),
+        ("movie", "i love jaws and jurassic park", "nailed it, right up my alley", "+"),
+        ("book", "i love dune and foundation", "read it, the prose was great even though i hated the ending", "+"),
+    ],
+)
+def test_a_card_answered_in_new_words_is_rated(real_dm, domain, likes, answer, polarity):
+    chat = Chat(real_dm, domain)
+    shown = _card_after(chat, likes)
+    chat.say(answer)
+    assert chat.profile().get(shown) == polarity
+
+
+@pytest.mark.parametrize("answer", ["saw it, meh", "my sister loved that one, i thought it was meh"])
+def test_a_shrug_or_someone_elses_like_stores_nothing(real_dm, answer):
+    chat = Chat(real_dm, "movie")
+    shown = _card_after(chat, "i love jaws and jurassic park")
+    reply = chat.say(answer)
+    assert shown not in chat.profile() and card_of(reply) not in (None, shown)
