@@ -200,6 +200,8 @@ class TurnParse:
         correction: the message opens with a self-correction ("no wait", "actually", "sorry, I meant"):
             it revises what was stored before (``nlu.turn_cues``; issue 22).
         substitutes: QIDs of the readings put in place of another ("I meant X", "I was thinking of X").
+        set_aside: QIDs a self-correction says were not meant ("sorry, it was A I couldn't finish, not B": B);
+            their readings are left out.
         also: the message is only names added to what was just said ("X too", "also X"), or another reading
             of the words just stored with an additive word ("the 1933 one is a classic too").
         request: the request for recommendations the turn makes (``nlu.requests``: its seeds, "more"),
@@ -247,6 +249,7 @@ class TurnParse:
     about_suggested: str | None = None
     correction: bool = False
     substitutes: tuple[str, ...] = ()
+    set_aside: tuple[str, ...] = ()
     also: bool = False
     request: Request | None = None
     card_fact: str | None = None

@@ -76,3 +76,18 @@ def test_the_answer_at_a_card(sentiment, text, expected):
 def test_too_x_for_me_judges_the_card_and_a_lack_of_interest_does_not(sentiment):
     assert sentiment.has_cue("nope, far too sugary for me", strong=True)
     assert not sentiment.has_cue("nope, not for me", strong=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("sorry, it was U2 I can't stand, not coldplay", ["U2", "coldplay"], (False, True)),
+        ("oops, it was muse i loved, not the killers.", ["muse", "the killers"], (False, True)),
+        ("I loved Heat, not Ronin or Tenet", ["Heat", "Ronin", "Tenet"], (False, False, False)),
+        ("not Heat, Ronin", ["Heat", "Ronin"], (False, False)),
+    ],
+)
+def test_a_name_set_aside_at_a_clause_end(text, names, expected):
+    from nlu.turn_cues import disowned
+
+    assert disowned(text, _spans(text, names)) == expected
