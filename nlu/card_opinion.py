@@ -7,8 +7,8 @@ thing" (a preference naming nothing). A stated opinion that names nothing else r
 was heard: an experience alone ("already seen it") skips, one with an opinion rates. None of these is one:
 
 - a request for another item ("not for me, another one", "meh, next", "skip it"): a skip;
-- a declined offer without a judgement ("nah not my thing"): a skip; "nah, hated that one", "meh", "meh, not for
-  me" are ratings (issue 22-F: a shrug answers "Do you like it?" with a dislike);
+- a declined offer without a judgement ("nah not my thing"): a skip; "nah, hated that one", "meh, not for me" are
+  ratings, "meh" a hedge (asked: "Did you like X?", issue 22);
 - a question or request ("is it any good?", "can you recommend me a film?"), a farewell ("Great, thanks! Bye");
 - an opinion with an object of its own ("i love spirited away") or a subject of its own ("folklore is her
   best album"): about a name the linker did not find;
@@ -117,8 +117,10 @@ def _judges(sentiment: Any, content: str, *, strong: bool, experienced: bool = F
         return False
     if strong and not getattr(sentiment, "leans", lambda _text: False)(content):
         return False  # declined ("nah not my thing": a skip), not judged ("meh, not for me")
-    # a lean ("meh", "not for me") or a misspelt verb of "it" ("lovd it"): what it answers to "Do you like it?"
-    return getattr(sentiment.message_polarity(content), "value", "0") in ("+", "-")
+    # a lean ("not for me") or a misspelt verb of "it" ("lovd it"): what it answers to "Do you like it?"; a shrug
+    # ("meh") answers it with a hedge, asked about (issue 22)
+    said = getattr(sentiment.message_polarity(content), "value", "0")
+    return said in ("+", "-") or (strong and getattr(sentiment, "leans", lambda _text: False)(content))
 
 
 def _contradicted(intent: str, content: str, sentiment: Any) -> bool:

@@ -36,9 +36,11 @@ __all__ = [
     "Polarity",
     "after_than",
     "fix_mojibake",
+    "judged_through_a_part",
     "mask",
     "presupposed",
     "resolve",
+    "scoped_negation",
 ]
 
 PLACEHOLDER = "ENTITY"
@@ -96,6 +98,19 @@ POSSESSED_PART = re.compile(
     re.IGNORECASE,
 )
 """A part of a person's or a band's work ("Muse's albums", "her later novels"): an opinion of it is not of the whole."""
+
+
+_PART_OF = re.compile(
+    rf"\b(?:the|its|their|his|her)\s+(?:{family('opinion_scope').alternation('aspect_parts')})\s+"
+    r"(?:in|of|from|on)\s+(?:the\s+)?$"
+)
+"""A part of a work right before it ("the music in X", "the ending of X"): an opinion there is of the part only."""
+
+
+def judged_through_a_part(masked: str, clause: Clause, pos: int) -> bool:
+    """The entity at ``pos`` is named only as the owner of a part judged ("The music in Finding Nemo is gorgeous"):
+    no opinion of the whole is said (asked about, issue 22)."""
+    return bool(_PART_OF.search(masked[clause.start : pos].lower()))
 
 
 def after_than(masked: str, clause: Clause, pos: int) -> bool:
@@ -336,3 +351,17 @@ def _later_opinion(clauses: list[Clause], index: int) -> Cue | None:
         ):
             found = cue
     return found
+
+
+SCOPED_NEGATIONS = family("opinion_scope").word_set("scoped_negations")
+
+
+def scoped_negation(words: list[str]) -> bool:
+    """A negation that governs the entity itself ("but not X", "neither X nor Y", "never X again"):
+    within two words before a placeholder. A "no" is not one: inside a title ("No Way Home") it is
+    masked, elsewhere it is mostly an answer ("no, Inception")."""
+    placeholder = PLACEHOLDER.lower()
+    for k, w in enumerate(words):
+        if w.startswith(placeholder) and any(v in SCOPED_NEGATIONS for v in words[max(0, k - 2) : k]):
+            return True
+    return False

@@ -84,9 +84,11 @@ from nlu.opinion_clauses import (
     Polarity,
     after_than,
     fix_mojibake,
+    judged_through_a_part,
     mask,
     presupposed,
     resolve,
+    scoped_negation,
 )
 from nlu.opinion_scope import (
     CONCESSIVE_WORDS,
@@ -189,6 +191,8 @@ class SentimentRecognizer:
             index = next((i for i, c in enumerate(clauses) if c.start <= pos < c.end), len(clauses) - 1)
             if not clauses:
                 out.append(Polarity.NEUTRAL)
+            elif judged_through_a_part(masked, clauses[index], pos):
+                out.append(Polarity.NEUTRAL)  # "the music in X is gorgeous": a part judged, X asked about
             elif after_than(masked, clauses[index], pos):
                 # "better than Tenet": a comparison, not an opinion of Tenet; "even better than Parasite" says both are good
                 out.append(presupposed(masked[clauses[index].start : pos]))
@@ -219,9 +223,8 @@ class SentimentRecognizer:
         match = _REFERENCE.search(text)
         if match is not None:
             # a misspelt verb of the item ("lovd it") is read when it refers to it; "Likr" alone stays unclear
-            said = self.polarities(text, [(match.start(), match.end())], respell=_OWN_OBJECT.search(text) is not None)[
-                0
-            ]
+            own_object = _OWN_OBJECT.search(text) is not None
+            said = self.polarities(text, [(match.start(), match.end())], respell=own_object)[0]
             if said is not Polarity.NEUTRAL:
                 return said
         # a hedge yields to an opinion said after it ("meh. not really for me"); past a reference read as a hedge,
@@ -369,7 +372,7 @@ class SentimentRecognizer:
                 return Cue(negated, level)
         if not words:
             return None
-        if _scoped_negation(words) and not any(w in _EXPERIENCE_VERBS for w in words):
+        if scoped_negation(words) and not any(w in _EXPERIENCE_VERBS for w in words):
             return Cue(Polarity.NEGATIVE, EVALUATIVE)  # "but not The Shining", "neither X" (not "I haven't seen X")
         # a mid-clause "no" is mostly part of a title or an idiom ("No Way Home", "no idea"), not an opinion
         if self._descriptive.search(low):
@@ -538,7 +541,6 @@ _SOFTENERS = _HEDGED.word_set("softeners")
 _OWN_OBJECT = re.compile(r"\b[a-z]{3,}\s+(?:it|this|this one|that one)\b(?!\s*\w)", re.IGNORECASE)
 """A verb with the item as its object at a clause's end ("lovd it", "hatd this one"): a misspelt verb there is read."""
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
-_SCOPED_NEGATION = _SCOPE.word_set("scoped_negations")
 
 
 _CAPITAL_WORD = re.compile(r"(?<![\w'])[A-Z][\w'!-]*")
@@ -555,17 +557,6 @@ def _names_something(piece: str, *, opens_sentence: bool = True) -> bool:
     opener = first.group(1) if first and opens_sentence else ""
     lower = re.findall(r"(?<![\w'])[a-z][\w']*", piece)
     return bool(lower) and any(w not in _NOT_NAMES and not w.startswith(PLACEHOLDER) and w != opener for w in words)
-
-
-def _scoped_negation(words: list[str]) -> bool:
-    """A negation that governs the entity itself ("but not X", "neither X nor Y", "never X again"):
-    within two words before a placeholder. A "no" is not one: inside a title ("No Way Home") it is
-    masked, elsewhere it is mostly an answer ("no, Inception")."""
-    placeholder = PLACEHOLDER.lower()
-    for k, w in enumerate(words):
-        if w.startswith(placeholder) and any(v in _SCOPED_NEGATION for v in words[max(0, k - 2) : k]):
-            return True
-    return False
 
 
 def _verdict_after_name(words: list[str]) -> Polarity | None:

@@ -173,6 +173,7 @@ class TurnParse:
             are left out unless the turn is about that item).
         stale: a button of an older question or card, or a payload the state cannot take.
         message_polarity: the message's opinion of the item on screen (only with a focus).
+        hedged: that opinion is a hedge ("meh", "it's ok i guess"): asked about, never stored as said (issue 22).
         details_of: the QID of an item asked about by name ("details of Inception"), or None.
         no_item_on_screen: a card question ("why?") with no card on screen.
         roles: role PIDs named anywhere in the text ("the director").
@@ -227,6 +228,7 @@ class TurnParse:
     answer: AnswerChoice = None
     readings: tuple[Reading, ...] = ()
     message_polarity: Polarity | None = None
+    hedged: bool = False
     details_of: str | None = None
     no_item_on_screen: bool = False
     roles: tuple[str, ...] = ()

@@ -325,6 +325,7 @@ def understand(
         request=request,
         names_only=session.names_only(),
         message_polarity=polarity,
+        hedged=polarity is Polarity.NEUTRAL and bool(getattr(sentiment, "has_cue", lambda _t: False)(content)),
         linked=session.linked,
         correction=lead.correction,
         substitutes=session.substitutes(),

@@ -2,7 +2,8 @@
 items and other wordings than the conversation sets' (skipped when the models and snapshots of ``$CORSBOT_HOME``
 are not built). A judgement said of "it" after saying the user knows the item rates the card, VADER's words too
 ("watched it ages ago, it was sweet"); "too X for me" after "nah" is a dislike, no skip; a reaction emoji after
-"no" is not negated; approval idioms rate; a shrug and someone else's like store nothing."""
+"no" is not negated; approval idioms rate; a shrug, or someone else's like with the user's shrug, is asked about
+("Did you like X?")."""
 
 from __future__ import annotations
 
@@ -40,9 +41,11 @@ def test_a_card_answered_in_new_words_is_rated(real_dm, domain, likes, answer, p
     assert chat.profile().get(shown) == polarity
 
 
-@pytest.mark.parametrize("answer", ["saw it, meh", "my sister loved that one, i thought it was meh"])
-def test_a_shrug_or_someone_elses_like_stores_nothing(real_dm, answer):
+@pytest.mark.parametrize("answer", ["saw it, meh", "my sister loved that one, i thought it was meh", "meh"])
+def test_a_shrug_or_someone_elses_like_is_asked_about(real_dm, answer):
     chat = Chat(real_dm, "movie")
     shown = _card_after(chat, "i love jaws and jurassic park")
     reply = chat.say(answer)
-    assert shown not in chat.profile() and card_of(reply) not in (None, shown)
+    assert shown not in chat.profile() and "Did you like" in reply.text
+    after = chat.say("yes")
+    assert chat.profile().get(shown) == "+" and card_of(after) not in (None, shown)

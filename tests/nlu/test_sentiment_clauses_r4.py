@@ -41,7 +41,10 @@ def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
         ("no country or polka pls", ["country", "polka"], (NEG, NEG)),
         ("I don't care for horror films, Alien is the exception", ["horror films", "Alien"], (NEG, NEU)),
         ("Love Blur. Oasis on the other hand I could never stand.", ["Blur", "Oasis"], (POS, NEG)),
-        ("the acting in Dune was great even though i hated the ending", ["Dune"], (POS,)),
+        ("Dune was great even though i hated the ending", ["Dune"], (POS,)),
+        ("the soundtrack of Dune was stunning", ["Dune"], (NEU,)),  # a part judged: the whole asked about
+        ("The cinematography in Drive is gorgeous, Nicolas Winding Refn is a genius", ["Drive", "Nicolas"], (NEU, POS)),
+        ("Bird as a saxophonist is second to none", ["Bird"], (POS,)),
         ("my wife loves Titanic", ["Titanic"], (NEU,)),
         ("my brother adores Twilight but I found it dull", ["Twilight"], (NEG,)),
         ("my kids and I love Moana", ["Moana"], (POS,)),
