@@ -49,3 +49,30 @@ def test_a_shrug_or_someone_elses_like_is_asked_about(real_dm, answer):
     assert shown not in chat.profile() and "Did you like" in reply.text
     after = chat.say("yes")
     assert chat.profile().get(shown) == "+" and card_of(after) not in (None, shown)
+
+
+def test_the_card_liked_and_its_performer_not_after_a_comma(real_dm):
+    chat = Chat(real_dm, "music")
+    shown = _card_after(chat, "i love daft punk and justice")
+    performers = chat.values(shown, "P175")
+    chat.say("great track, not a fan of the artist though")
+    profile = chat.state.profile()
+    assert profile[shown]["polarity"] == "+"
+    assert performers and any(profile.get(p, {}).get("polarity") == "-" for p in performers)
+
+
+def test_a_critique_of_the_cards_people_heard_as_a_skip_rates_only_them(real_dm):
+    chat = Chat(real_dm, "movie")
+    shown = _card_after(chat, "i love jaws and jurassic park")
+    directors = chat.values(shown, "P57")
+    chat.say("looks fun but i've seen that director's films before and didn't like his stuff")
+    profile = chat.state.profile()
+    assert shown not in profile
+    assert directors and all(profile.get(d, {}).get("polarity") == "-" for d in directors)
+
+
+def test_two_parts_judged_the_last_one_is_the_whole(real_dm):
+    chat = Chat(real_dm, "book")
+    shown = _card_after(chat, "i love dune and foundation")
+    chat.say("read that one, the prose was nice but the plot went nowhere")
+    assert chat.profile().get(shown) == "-"
