@@ -179,7 +179,9 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     strong = (skip or confirmation or judged) and not experienced
     # a misspelt cue ("Dislile", "Likr") does not rate the card: the released study's agent did not get those
     # either, and a wrong rating moves the list on
-    return _judges(sentiment, content, strong=strong, experienced=experienced)
+    # "seen it, it was cute": a judgement of the work itself, not a wish ("I want to read a book today")
+    said_of_it = experienced and THE_WORK.search(folded) is not None
+    return _judges(sentiment, content, strong=strong, experienced=said_of_it)
 
 
 PEOPLE_KINDS = frozenset({"person", "artist", "band"})

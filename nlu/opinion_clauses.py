@@ -188,6 +188,10 @@ def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -
     if clauses[index].exception:
         return Polarity.NEUTRAL  # "I don't like musicals, X is the exception": not that dislike; asked about
     own = clauses[index].cue
+    if own is not None and own.strength == VADER and clauses[index].short and clauses[index].boundary_before == "plain":
+        before = clauses[index - 1].cue
+        if before is not None and before.strength >= STATED:
+            return before.polarity  # "no glam metal or nu metal please": VADER's "please" is no opinion of its own
     if own is not None and own.polarity is not Polarity.NEUTRAL and _contradicted(clauses, index, masked, pos):
         return Polarity.NEUTRAL  # "Avatar looks great but the story is boring": mixed, ask
     later = _later_opinion(clauses, index)

@@ -40,7 +40,6 @@ __all__ = [
     "CONCESSIVE_OPENERS",
     "CONCESSIVE_WORDS",
     "EMOJI_BREAK",
-    "POLITENESS",
     "degree_phrases",
     "opens_concession",
     "opens_own_subject",
@@ -80,8 +79,6 @@ _REFUSAL = re.compile(
 )
 
 
-POLITENESS = _WORDING.word_set("politeness")
-"""Words of courtesy ("please"): no opinion, though VADER scores them (left out of its score)."""
 EMOJI_BREAK = r"(?<=[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f])\s+(?=[^\W\d_])"
 """Emoji before a new word end a clause, as a full stop does: people type them as punctuation ("X and Y are my faves
 💕 Z is a bit too loud for me"); the emoji stays with the clause before."""

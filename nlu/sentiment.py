@@ -93,7 +93,6 @@ from nlu.opinion_clauses import (
 from nlu.opinion_scope import (
     CONCESSIVE_WORDS,
     EMOJI_BREAK,
-    POLITENESS,
     degree_phrases,
     opens_concession,
     opens_own_subject,
@@ -383,7 +382,7 @@ class SentimentRecognizer:
             return None
         plain = _MID_NO.sub(" ", low)
         # "played", "watched", "read" say what the user did, not how it was (VADER scores "played" +1.4)
-        plain = " ".join(w for w in plain.split() if w.strip(".,!?;:") not in _EXPERIENCE_VERBS | POLITENESS)
+        plain = " ".join(w for w in plain.split() if w.strip(".,!?;:") not in _EXPERIENCE_VERBS)
         compound = self._vader.polarity_scores(plain)["compound"]
         if compound >= VADER_THRESHOLD:
             return Cue(Polarity.POSITIVE, VADER)

@@ -201,7 +201,13 @@ def on_rate(ctx: TurnContext) -> Outcome:
         polarity = own[0].polarity if own and (own[0].polarity in ("+", "-") or not referred) else said
         if parse.yes_no is not None:  # the answer to "Do you like it?"
             polarity = "-" if parse.yes_no == "no" else "+"
-        if polarity not in ("+", "-") and not others and parse.hedged and focus is not None:
+        if (
+            polarity not in ("+", "-")
+            and not others
+            and parse.hedged
+            and focus is not None
+            and ctx.config.hedge_questions
+        ):
             # a hedge ("meh", "read it, it was ok"): asked, not guessed (issue 22); the card stays on screen
             questions.ask_confirm(ctx, PreferenceTask(display(ctx, focus), [focus]), [], outcome)
             return outcome
