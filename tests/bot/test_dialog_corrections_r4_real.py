@@ -55,3 +55,12 @@ def test_not_b_without_a_correction_is_an_opinion_of_b(real_dm):
     chat = Chat(real_dm, "movie")
     chat.say("I loved Heat, not Ronin")
     assert chat.labels().get("Ronin") == "-"
+
+
+def test_too_harsh_on_a_name_takes_its_dislike_back(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("pulp are so boring")
+    assert chat.labels().get("Pulp") == "-"
+    reply = chat.say("ok i was too harsh on pulp, common people is a tune")
+    labels = chat.labels()
+    assert "Pulp" not in labels and labels.get("Common People") == "+" and "took that back" in reply.text
