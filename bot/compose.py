@@ -154,6 +154,7 @@ def build_dialog_manager(
     scratch: bool = False,
     min_preferences: int | None = None,
     domain_requests: bool = True,
+    hedge_questions: bool = True,
 ) -> DialogManager:
     """The dialog manager on the runtime folder's models and snapshots (or on ``services``).
 
@@ -176,6 +177,7 @@ def build_dialog_manager(
             (``STUDY_MIN_PREFERENCES``, 3).
         domain_requests: "recommend me a book" while talking about films switches to books (a study's
             replay: False, its bots served one domain each).
+        hedge_questions: a hedge at a card ("meh") asks "Did you like X?" (a study's replay: False, as its agent).
 
     Raises:
         ConfigError: the model or knowledge base is missing (the message says which command to run).
@@ -219,6 +221,7 @@ def build_dialog_manager(
         role_questions=role_questions,
         min_preferences=DEFAULT_MIN_PREFERENCES if min_preferences is None else min_preferences,
         domain_requests=domain_requests,
+        hedge_questions=hedge_questions,
     )
 
 

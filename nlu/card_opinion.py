@@ -7,8 +7,8 @@ thing" (a preference naming nothing). A stated opinion that names nothing else r
 was heard: an experience alone ("already seen it") skips, one with an opinion rates. None of these is one:
 
 - a request for another item ("not for me, another one", "meh, next", "skip it"): a skip;
-- a declined offer without a judgement ("nah not my thing"): a skip; "nah, hated that one", "meh", "meh, not for
-  me" are ratings (issue 22-F: a shrug answers "Do you like it?" with a dislike);
+- a declined offer without a judgement ("nah not my thing"): a skip; "nah, hated that one", "meh, not for me" are
+  ratings, "meh" a hedge (asked: "Did you like X?", issue 22);
 - a question or request ("is it any good?", "can you recommend me a film?"), a farewell ("Great, thanks! Bye");
 - an opinion with an object of its own ("i love spirited away") or a subject of its own ("folklore is her
   best album"): about a name the linker did not find;
@@ -99,22 +99,28 @@ def skips_card(folded: str, content: str, *, sentiment: Any, rated: bool = False
     return not _judges(sentiment, content, strong=True)
 
 
-def _judges(sentiment: Any, content: str, *, strong: bool) -> bool:
+def _judges(sentiment: Any, content: str, *, strong: bool, experienced: bool = False) -> bool:
     """The message judges the card: a cue of the lexicon (with ``strong``, a stated or judging word, or a hedge
     that leans: "meh, not for me", "not bad"), or, without ``strong``, any cue, also a misspelt verb of "it", whose
     reading answers "Do you like it?" one way ("lovd it": issue 22-F). "nah not my thing" declines, judges nothing
-    strong. A stand-in sentiment without ``has_cue`` judges nothing."""
+    strong. With ``experienced`` (the user says they know the item), any word of opinion said of "it" rates it,
+    the lexicon's or VADER's ("seen it, it was cute": issue 22). A stand-in sentiment without ``has_cue`` judges
+    nothing."""
     has_cue = getattr(sentiment, "has_cue", None)
     if has_cue is None:
         return False
     if has_cue(content, strong=strong, respell=False):
         return True
+    if experienced and getattr(sentiment.message_polarity(content), "value", "0") in ("+", "-"):
+        return True
     if not has_cue(content, strong=False, respell=True):
         return False
     if strong and not getattr(sentiment, "leans", lambda _text: False)(content):
         return False  # declined ("nah not my thing": a skip), not judged ("meh, not for me")
-    # a lean ("meh", "not for me") or a misspelt verb of "it" ("lovd it"): what it answers to "Do you like it?"
-    return getattr(sentiment.message_polarity(content), "value", "0") in ("+", "-")
+    # a lean ("not for me") or a misspelt verb of "it" ("lovd it"): what it answers to "Do you like it?"; a shrug
+    # ("meh") answers it with a hedge, asked about (issue 22)
+    said = getattr(sentiment.message_polarity(content), "value", "0")
+    return said in ("+", "-") or (strong and getattr(sentiment, "leans", lambda _text: False)(content))
 
 
 def _contradicted(intent: str, content: str, sentiment: Any) -> bool:
@@ -173,7 +179,9 @@ def rates_card(folded: str, content: str, *, intent: str, phrased: str | None, s
     strong = (skip or confirmation or judged) and not experienced
     # a misspelt cue ("Dislile", "Likr") does not rate the card: the released study's agent did not get those
     # either, and a wrong rating moves the list on
-    return _judges(sentiment, content, strong=strong)
+    # "seen it, it was cute": a judgement of the work itself, not a wish ("I want to read a book today")
+    said_of_it = experienced and THE_WORK.search(folded) is not None
+    return _judges(sentiment, content, strong=strong, experienced=said_of_it)
 
 
 PEOPLE_KINDS = frozenset({"person", "artist", "band"})

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from logs.schema import Intent, is_smalltalk
-from nlu.card_opinion import TO_THE_BOT, rates_card, skips_card
+from nlu.card_opinion import TO_THE_BOT, judges_people_only, rates_card, skips_card
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
 from nlu.opinion_scope import refuses_something
@@ -121,8 +121,8 @@ def _card_critique(session: Readings, folded: str, *, by_name: bool = False) -> 
     such critique. ``by_name``: only a name after "but" makes one. A fresh user's plural
     "directors" was heard as a new preference and answered "I couldn't find that"."""
     match = CRITIQUE.match(folded)
-    if match is None:
-        return None
+    if match is None or (session.correction and match.group("but").startswith(",")):
+        return None  # "sorry, it was A I couldn't finish, not B": a name set aside, no critique (issue 22)
     rest = match.group("rest")
     named = any(fold(r.mention.text) in rest for r in session.readings(with_focus=False))  # "but not Mel Gibson"
     if not named and (by_name or not roles_named(rest, session.view.domain)):
@@ -288,6 +288,8 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
             critique = _card_critique(session, folded)
             if critique is not None:
                 return critique
+            if judges_people_only(folded, roles_named(folded, view.domain)) and _states_a_cue(session, folded):
+                return Intent.REC_PREFERENCE.value  # "sounds cool but i didn't like that author's stuff" (issue 22)
         if (
             view.focus is not None
             and not is_smalltalk(intent)  # "thanks, you're a good bot. bye" leaves

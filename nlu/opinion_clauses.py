@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from nlu.textnorm import contraction_repairs, repair_contractions
+from nlu.textnorm import contraction_repairs
 from nlu.wording import family
 
 __all__ = [
@@ -36,9 +36,11 @@ __all__ = [
     "Polarity",
     "after_than",
     "fix_mojibake",
+    "judged_through_a_part",
     "mask",
     "presupposed",
     "resolve",
+    "scoped_negation",
 ]
 
 PLACEHOLDER = "ENTITY"
@@ -83,6 +85,7 @@ class Clause:
     aspect: bool = False  # names a part of a work: "the story is boring"
     predicate: bool = False  # a bare judgement naming nothing, no subject of its own: "..., amazing", "and wonderful"
     degree: bool = False  # its only opinion is an aspect cue: "but way too long" (nlu.opinion_scope)
+    exception: bool = False  # its entity is the exception to the opinion before: "X is the exception"
 
     @property
     def polarity(self) -> Polarity | None:
@@ -95,6 +98,19 @@ POSSESSED_PART = re.compile(
     re.IGNORECASE,
 )
 """A part of a person's or a band's work ("Muse's albums", "her later novels"): an opinion of it is not of the whole."""
+
+
+_PART_OF = re.compile(
+    rf"\b(?:the|its|their|his|her)\s+(?:{family('opinion_scope').alternation('aspect_parts')})\s+"
+    r"(?:in|of|from|on)\s+(?:the\s+)?$"
+)
+"""A part of a work right before it ("the music in X", "the ending of X"): an opinion there is of the part only."""
+
+
+def judged_through_a_part(masked: str, clause: Clause, pos: int) -> bool:
+    """The entity at ``pos`` is named only as the owner of a part judged ("The music in Finding Nemo is gorgeous"):
+    no opinion of the whole is said (asked about, issue 22)."""
+    return bool(_PART_OF.search(masked[clause.start : pos].lower()))
 
 
 def after_than(masked: str, clause: Clause, pos: int) -> bool:
@@ -118,16 +134,32 @@ def presupposed(before: str) -> Polarity:
     return Polarity.POSITIVE if match.group("good") else Polarity.NEGATIVE
 
 
+# "A > B", "A >>> B": the sign of a comparison typed between two names, read as its words (issue 22)
+_GREATER_SIGN = re.compile(r"(?<=[\w)'])\s*>+=?\s*(?=[\w(])")
+
+
 def fix_mojibake(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
-    """Apply :func:`nlu.textnorm.contraction_repairs` ("donâ€™t", "don t" -> "don't") and shift the spans."""
+    """Apply :func:`nlu.textnorm.contraction_repairs` ("donâ€™t", "don t" -> "don't"), read a greater-than sign
+    between two words as "is better than" ("hybrid theory > meteora": the greater one is liked, the other only the
+    standard of a comparison) and shift the spans."""
     repairs = contraction_repairs(text)
+    taken = [(a, b) for a, b, _new in repairs]
+    for match in _GREATER_SIGN.finditer(text):
+        if not any(a < match.end() and match.start() < b for a, b in taken):
+            repairs.append((match.start(), match.end(), " is better than "))
     if not repairs:
         return text, list(spans)
+    repairs.sort()
 
     def shift(pos: int) -> int:
         return pos + sum(len(new) - (end - start) for start, end, new in repairs if end <= pos)
 
-    return repair_contractions(text), [(shift(a), shift(b)) for a, b in spans]
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, new in repairs:
+        pieces.extend((text[cursor:start], new))
+        cursor = end
+    return "".join(pieces) + text[cursor:], [(shift(a), shift(b)) for a, b in spans]
 
 
 def mask(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[int]]:
@@ -152,7 +184,14 @@ def mask(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[int]]:
 
 
 def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -> Polarity:
+    """The polarity of the entity at ``pos`` of clause ``index`` (module docstring)."""
+    if clauses[index].exception:
+        return Polarity.NEUTRAL  # "I don't like musicals, X is the exception": not that dislike; asked about
     own = clauses[index].cue
+    if own is not None and own.strength == VADER and clauses[index].short and clauses[index].boundary_before == "plain":
+        before = clauses[index - 1].cue
+        if before is not None and before.strength >= STATED:
+            return before.polarity  # "no glam metal or nu metal please": VADER's "please" is no opinion of its own
     if own is not None and own.polarity is not Polarity.NEUTRAL and _contradicted(clauses, index, masked, pos):
         return Polarity.NEUTRAL  # "Avatar looks great but the story is boring": mixed, ask
     later = _later_opinion(clauses, index)
@@ -316,3 +355,17 @@ def _later_opinion(clauses: list[Clause], index: int) -> Cue | None:
         ):
             found = cue
     return found
+
+
+SCOPED_NEGATIONS = family("opinion_scope").word_set("scoped_negations")
+
+
+def scoped_negation(words: list[str]) -> bool:
+    """A negation that governs the entity itself ("but not X", "neither X nor Y", "never X again"):
+    within two words before a placeholder. A "no" is not one: inside a title ("No Way Home") it is
+    masked, elsewhere it is mostly an answer ("no, Inception")."""
+    placeholder = PLACEHOLDER.lower()
+    for k, w in enumerate(words):
+        if w.startswith(placeholder) and any(v in SCOPED_NEGATIONS for v in words[max(0, k - 2) : k]):
+            return True
+    return False

@@ -39,11 +39,14 @@ from nlu.wording import family
 __all__ = [
     "CONCESSIVE_OPENERS",
     "CONCESSIVE_WORDS",
+    "EMOJI_BREAK",
     "degree_phrases",
     "opens_concession",
     "opens_own_subject",
     "refuses",
     "refuses_something",
+    "states_exception",
+    "third_party",
 ]
 
 _WORDING = family("opinion_scope")
@@ -74,6 +77,25 @@ _REFUSAL = re.compile(
     rf"^\W*(?:{_WORDING.alternation('refusal_openers')}\W+)*{_WORDING.alternation('refusals')}\s+"
     rf"(?:{_WORDING.alternation('refusal_fillers')}\s+)?entity\d+\b"
 )
+
+
+EMOJI_BREAK = r"(?<=[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f])\s+(?=[^\W\d_])"
+"""Emoji before a new word end a clause, as a full stop does: people type them as punctuation ("X and Y are my faves
+💕 Z is a bit too loud for me"); the emoji stays with the clause before."""
+_THIRD_PARTY = _WORDING.pattern("third_party")
+_EXCEPTION = _WORDING.pattern("exception")
+
+
+def third_party(clause: str) -> bool:
+    """The clause (lower case) opens with someone else as the subject of its opinion ("my kids loved entity0",
+    "but everyone raves about it"): their opinion, not the user's, so none of the user's is read in it."""
+    return bool(_THIRD_PARTY.match(clause))
+
+
+def states_exception(clause: str) -> bool:
+    """The clause says its entity is the exception to the opinion said before ("entity1 is the exception"): not
+    that opinion, and no other stated either (asked about)."""
+    return bool(_EXCEPTION.search(clause.lower()))
 
 
 def degree_phrases(clause: str) -> list[str]:

@@ -84,16 +84,21 @@ from nlu.opinion_clauses import (
     Polarity,
     after_than,
     fix_mojibake,
+    judged_through_a_part,
     mask,
     presupposed,
     resolve,
+    scoped_negation,
 )
 from nlu.opinion_scope import (
     CONCESSIVE_WORDS,
+    EMOJI_BREAK,
     degree_phrases,
     opens_concession,
     opens_own_subject,
     refuses,
+    states_exception,
+    third_party,
     without_degrees,
 )
 from nlu.textnorm import repair_contractions
@@ -120,7 +125,7 @@ _HEDGED = family("hedges")
 # lowercase words ends a clause ("great voice, boring songs: that's X"), one inside a title ("Spider-Man: No Way
 # Home") does not: the signs are the structure, the connectives data.
 _SPLIT = re.compile(
-    r"(?P<punct>[.;!?]+(?:\s|$)|:(?=\s+(?-i:[a-z]))|,|\n)"
+    rf"(?P<punct>[.;!?]+(?:\s|$)|:(?=\s+(?-i:[a-z]))|,|\n|{EMOJI_BREAK})"
     rf"|\b(?P<contrast>{_SCOPE.alternation('contrast')})\b|\b(?P<plain>{_SCOPE.alternation('plain')})\b",
     re.IGNORECASE,
 )
@@ -185,6 +190,8 @@ class SentimentRecognizer:
             index = next((i for i, c in enumerate(clauses) if c.start <= pos < c.end), len(clauses) - 1)
             if not clauses:
                 out.append(Polarity.NEUTRAL)
+            elif judged_through_a_part(masked, clauses[index], pos):
+                out.append(Polarity.NEUTRAL)  # "the music in X is gorgeous": a part judged, X asked about
             elif after_than(masked, clauses[index], pos):
                 # "better than Tenet": a comparison, not an opinion of Tenet; "even better than Parasite" says both are good
                 out.append(presupposed(masked[clauses[index].start : pos]))
@@ -215,13 +222,22 @@ class SentimentRecognizer:
         match = _REFERENCE.search(text)
         if match is not None:
             # a misspelt verb of the item ("lovd it") is read when it refers to it; "Likr" alone stays unclear
-            said = self.polarities(text, [(match.start(), match.end())], respell=_OWN_OBJECT.search(text) is not None)[
-                0
-            ]
-            return said if said is not Polarity.NEUTRAL else self._lean(text)
-        for clause in self._clauses(text, respell=False):
-            if clause.cue is not None:
-                return clause.cue.polarity if clause.cue.polarity is not Polarity.NEUTRAL else self._lean(text)
+            own_object = _OWN_OBJECT.search(text) is not None
+            said = self.polarities(text, [(match.start(), match.end())], respell=own_object)[0]
+            if said is not Polarity.NEUTRAL:
+                return said
+        # a hedge yields to an opinion said after it ("meh. not really for me"); past a reference read as a hedge,
+        # only to a stated one of the whole ("read it, meh, not my cup of tea"; not "it was ok, the cast was great")
+        cues = [
+            c.cue
+            for c in self._clauses(text, respell=False)
+            if c.cue is not None and (match is None or (c.cue.strength >= STATED and not c.aspect))
+        ]
+        stated = next((cue.polarity for cue in cues if cue.polarity is not Polarity.NEUTRAL), None)
+        if stated is not None:
+            return stated
+        if cues or match is not None:
+            return self._lean(text)
         answer = " ".join(_WORD.findall(text.lower()))
         if answer in _YES_ANSWERS:
             return Polarity.POSITIVE
@@ -236,13 +252,15 @@ class SentimentRecognizer:
         return bool(_LEANS_POSITIVE.search(low) or _LEANS_NEGATIVE.search(low))
 
     def _lean(self, text: str) -> Polarity:
-        """The lean of a short hedge answering "Do you like it?" ("meh", "not bad, i've seen it": issue 22-F), else
-        NEUTRAL; a longer one stays a hedge ("Not the worst film I've seen")."""
+        """The lean of a short litotes answering "Do you like it?" ("not bad, i've seen it": issue 22-F), else
+        NEUTRAL; a longer one stays a hedge ("Not the worst film I've seen"), and so does a shrug ("meh", "read it,
+        meh": no dislike said, asked about or passed over, issue 22)."""
         if not self.leans(text):
             return Polarity.NEUTRAL  # only the hedges of the data lean so ("didn't hate it" stays a hedge)
         for clause in self._clauses(text, respell=False):
-            if clause.cue is not None and clause.cue.leaning is not None and clause.words <= MAX_LEANING_WORDS:
-                return clause.cue.leaning
+            cue = clause.cue
+            if cue is not None and cue.leaning is Polarity.POSITIVE and clause.words <= MAX_LEANING_WORDS:
+                return cue.leaning
         return Polarity.NEUTRAL
 
     def states_opinion(self, text: str, spans: Sequence[tuple[int, int]]) -> bool:
@@ -277,7 +295,8 @@ class SentimentRecognizer:
         low = self._speller.respell(low) if respell else low
         if strong:
             shrug = [m.span() for m in _NOT_FOR_ME.finditer(low)]
-            return any(not any(a <= f[0] and f[1] <= b + 1 for a, b in shrug) for f in self._matches(low))
+            judged = any(not any(a <= f[0] and f[1] <= b + 1 for a, b in shrug) for f in self._matches(low))
+            return judged or bool(_TOO_FOR_ME.search(low))  # "too poppy for me" judges, "not for me" declines
         patterns = (self._hedges, _NOT_FOR_ME, _TOO_FOR_ME, _WOULD_AGAIN)
         return bool(self._matches(low)) or any(p.search(low) for p in patterns)
 
@@ -318,6 +337,8 @@ class SentimentRecognizer:
             return Cue(Polarity.NEGATIVE, STATED)  # "no zombie movies please", "please nothing by X"
         if retracts(low):
             return None  # "scratch what i said about X", "i never said i liked X": a take-back, no opinion of X
+        if third_party(low):
+            return None  # "my kids loved X": their opinion, not the user's (issue 22)
         verdict = _verdict_after_name(words)
         if verdict is not None:
             return Cue(verdict, EVALUATIVE)  # "Jaws yes, Titanic no", "Prometheus not at all"
@@ -350,7 +371,7 @@ class SentimentRecognizer:
                 return Cue(negated, level)
         if not words:
             return None
-        if _scoped_negation(words) and not any(w in _EXPERIENCE_VERBS for w in words):
+        if scoped_negation(words) and not any(w in _EXPERIENCE_VERBS for w in words):
             return Cue(Polarity.NEGATIVE, EVALUATIVE)  # "but not The Shining", "neither X" (not "I haven't seen X")
         # a mid-clause "no" is mostly part of a title or an idiom ("No Way Home", "no idea"), not an opinion
         if self._descriptive.search(low):
@@ -405,7 +426,10 @@ class SentimentRecognizer:
         ]
 
     def _negate(self, low: str, start: int, polarity: Polarity) -> Polarity:
-        """``polarity`` flipped when a negation stands within :data:`NEGATION_WINDOW` words before the cue."""
+        """``polarity`` flipped when a negation stands within :data:`NEGATION_WINDOW` words before the cue; a cue
+        that is a sign ("🤮", "10/10") is a reaction of its own, never negated ("ew no 🤮")."""
+        if not low[start : start + 1].isalpha():
+            return polarity
         if polarity is Polarity.NEGATIVE and re.match(r"(?:do\s+)?not\s+(?:like|for|my)|dont\s+like", low[start:]):
             return Polarity.NEGATIVE  # already a negated phrase
         before = _WORD.findall(low[:start])
@@ -455,6 +479,7 @@ class SentimentRecognizer:
                     reference=bool(_BACK_REFERENCE.search(piece)),
                     words=len(own_words),
                     aspect=bool(_ASPECT.search(piece)),
+                    exception=states_exception(piece),
                     predicate=(
                         kind == "plain"
                         and not named
@@ -515,7 +540,6 @@ _SOFTENERS = _HEDGED.word_set("softeners")
 _OWN_OBJECT = re.compile(r"\b[a-z]{3,}\s+(?:it|this|this one|that one)\b(?!\s*\w)", re.IGNORECASE)
 """A verb with the item as its object at a clause's end ("lovd it", "hatd this one"): a misspelt verb there is read."""
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
-_SCOPED_NEGATION = _SCOPE.word_set("scoped_negations")
 
 
 _CAPITAL_WORD = re.compile(r"(?<![\w'])[A-Z][\w'!-]*")
@@ -532,17 +556,6 @@ def _names_something(piece: str, *, opens_sentence: bool = True) -> bool:
     opener = first.group(1) if first and opens_sentence else ""
     lower = re.findall(r"(?<![\w'])[a-z][\w']*", piece)
     return bool(lower) and any(w not in _NOT_NAMES and not w.startswith(PLACEHOLDER) and w != opener for w in words)
-
-
-def _scoped_negation(words: list[str]) -> bool:
-    """A negation that governs the entity itself ("but not X", "neither X nor Y", "never X again"):
-    within two words before a placeholder. A "no" is not one: inside a title ("No Way Home") it is
-    masked, elsewhere it is mostly an answer ("no, Inception")."""
-    placeholder = PLACEHOLDER.lower()
-    for k, w in enumerate(words):
-        if w.startswith(placeholder) and any(v in _SCOPED_NEGATION for v in words[max(0, k - 2) : k]):
-            return True
-    return False
 
 
 def _verdict_after_name(words: list[str]) -> Polarity | None:

@@ -39,6 +39,7 @@ __all__ = [
     "LeadIn",
     "adds",
     "describes_a_reading",
+    "disowned",
     "lead_in",
     "names_a_reading",
     "only_names_and",
@@ -153,6 +154,23 @@ def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]
         before = text[max(0, start - 80) : start]
         out.append(bool(_SUBSTITUTION.search(before)))
     return tuple(out)
+
+
+_SET_ASIDE = re.compile(r"[,;]\s*(?:and\s+|but\s+)?not\s+(?:the\s+)?$", re.IGNORECASE)
+_CLAUSE_CLOSES = re.compile(r"\s*(?:[,.;!?)]|$)")
+
+
+def disowned(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]:
+    """Per span: the name is set aside at the end of a clause ("it was A I couldn't finish, not B"): in a
+    self-correction, B is not the one the opinion was about, A is (issue 22).
+
+    Args:
+        text: the message; spans: ``(start, end)`` of the linked names, offsets into ``text``.
+    """
+    return tuple(
+        bool(_SET_ASIDE.search(text[max(0, start - 40) : start]) and _CLAUSE_CLOSES.match(text[end:]))
+        for start, end in spans
+    )
 
 
 _A_READING = re.compile(_WORDING.source("a_reading") + r"|\b(?:1[89]|20)\d\d\b", re.IGNORECASE)

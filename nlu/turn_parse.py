@@ -173,6 +173,7 @@ class TurnParse:
             are left out unless the turn is about that item).
         stale: a button of an older question or card, or a payload the state cannot take.
         message_polarity: the message's opinion of the item on screen (only with a focus).
+        hedged: that opinion is a hedge ("meh", "it's ok i guess"): asked about, never stored as said (issue 22).
         details_of: the QID of an item asked about by name ("details of Inception"), or None.
         no_item_on_screen: a card question ("why?") with no card on screen.
         roles: role PIDs named anywhere in the text ("the director").
@@ -200,6 +201,8 @@ class TurnParse:
         correction: the message opens with a self-correction ("no wait", "actually", "sorry, I meant"):
             it revises what was stored before (``nlu.turn_cues``; issue 22).
         substitutes: QIDs of the readings put in place of another ("I meant X", "I was thinking of X").
+        set_aside: QIDs a self-correction says were not meant ("sorry, it was A I couldn't finish, not B": B);
+            their readings are left out.
         also: the message is only names added to what was just said ("X too", "also X"), or another reading
             of the words just stored with an additive word ("the 1933 one is a classic too").
         request: the request for recommendations the turn makes (``nlu.requests``: its seeds, "more"),
@@ -225,6 +228,7 @@ class TurnParse:
     answer: AnswerChoice = None
     readings: tuple[Reading, ...] = ()
     message_polarity: Polarity | None = None
+    hedged: bool = False
     details_of: str | None = None
     no_item_on_screen: bool = False
     roles: tuple[str, ...] = ()
@@ -247,6 +251,7 @@ class TurnParse:
     about_suggested: str | None = None
     correction: bool = False
     substitutes: tuple[str, ...] = ()
+    set_aside: tuple[str, ...] = ()
     also: bool = False
     request: Request | None = None
     card_fact: str | None = None

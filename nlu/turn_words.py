@@ -125,10 +125,11 @@ REFERENCE_WORDS = _CARD.word_set("reference_words")
 # The card ("it", "this one") judged before "but" and the rest after it: spans of the message, so a structure.
 CRITIQUE = re.compile(
     rf"^(?P<card>.*?\b{_CARD.alternation('critique_card')}\b.*?)"
-    rf"(?P<but>\b{_CARD.alternation('critique_but')}\b|\bjust\s+(?=not\b))(?P<rest>.+)$"
+    rf"(?P<but>\b{_CARD.alternation('critique_but')}\b|\bjust\s+(?=not\b)|,\s*(?=not\b))(?P<rest>.+)$"
 )
 """An opinion of the card, then "but" ("I like it but not the directors", "hated it, but the cast was great",
-"i like the song but i'm not into the band", "I like the track, just not the artist")."""
+"i like the song but i'm not into the band", "I like the track, just not the artist", "love the song, not a fan of
+the band")."""
 STATED_ROLE_BEFORE = re.compile(r"\bas(?:\s+(?:an?|the|my))?\s*$")
 """The words before a role word stated after a name ("Tom Cruise as a producer"): it is no title."""
 

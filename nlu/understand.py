@@ -54,6 +54,7 @@ from nlu.textnorm import fold, has_letters, normalize
 from nlu.turn_cues import (
     adds,
     describes_a_reading,
+    disowned,
     lead_in,
     names_a_reading,
     retraction_words,
@@ -220,6 +221,10 @@ def understand(
     taken_back = retraction_words(text)
     if taken_back is not None:  # "scratch what i said about X": "scratch" names nothing (issue 22-F)
         readings = tuple(r for r in readings if not (taken_back[0] <= r.mention.start < taken_back[1]))
+    aside = disowned(text, [(r.mention.start, r.mention.end) for r in readings]) if lead.correction else ()
+    set_aside = tuple(r.qid for r, d in zip(readings, aside, strict=True) if d) if not all(aside) else ()
+    if set_aside:  # "sorry, it was A I couldn't finish, not B": B is not the one meant (issue 22)
+        readings = tuple(r for r in readings if r.qid not in set_aside)
     if view.refinable or view.question == "item":  # "the Cronenberg one": which reading, no like of Cronenberg
         readings = tuple(r for r in readings if r.mention.candidates[0].is_item or not _describes(text, r))
     parse = TurnParse(
@@ -343,9 +348,11 @@ def understand(
         request=request,
         names_only=session.names_only(),
         message_polarity=polarity,
+        hedged=polarity is Polarity.NEUTRAL and bool(getattr(sentiment, "has_cue", lambda _t: False)(content)),
         linked=session.linked,
         correction=lead.correction,
         substitutes=session.substitutes(),
+        set_aside=set_aside,
         also=session.added_names() or (opinion is not None and view.question is None and adds(content)),
     )
 

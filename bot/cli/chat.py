@@ -287,6 +287,7 @@ def _replay_cli(args: argparse.Namespace) -> int:
             role_questions=condition is None,  # the successor study's system asked no role questions
             min_preferences=STUDY_MIN_PREFERENCES,  # both studies' systems recommended after 3 preferences
             domain_requests=False,  # and served one domain per bot: "suggest a film" to the book bot meant books
+            hedge_questions=False,  # and passed over a hedge at a card ("meh") without a question
             study_files_left_out=[path],
             scratch=True,  # replay.sqlite3, never the operator's server database
         )

@@ -38,6 +38,8 @@ class DialogConfig:
         domain_requests: a request for another domain's items ("recommend me a book" while talking about
             films) switches to that domain (issue 22); the released studies' bots each served one domain,
             where such words meant the bot's own items: their replays set False.
+        hedge_questions: a hedge at a card ("meh", "it's ok i guess") asks "Did you like X?" (issue 22); the released
+            studies' agents passed over it: their replays set False.
     """
 
     min_preferences: int = DEFAULT_MIN_PREFERENCES
@@ -45,6 +47,7 @@ class DialogConfig:
     elicitation: Callable[[str], Any] | None = None
     role_questions: bool = True
     domain_requests: bool = True
+    hedge_questions: bool = True
 
 
 @dataclass(slots=True)

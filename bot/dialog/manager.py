@@ -83,6 +83,7 @@ class DialogManager:
         role_questions: ask which role a named person is liked in (False: store without a role).
         domain_requests: a request for another domain's items switches to it (False: a study's one-domain
             bot, ``DialogConfig.domain_requests``).
+        hedge_questions: a hedge at a card is asked about (False: a study's replay, ``DialogConfig.hedge_questions``).
     """
 
     def __init__(
@@ -100,6 +101,7 @@ class DialogManager:
         elicitation: Callable[[str], object | None] | None = None,
         role_questions: bool = True,
         domain_requests: bool = True,
+        hedge_questions: bool = True,
     ) -> None:
         self.default_domain = default_domain
         self._services = services
@@ -110,6 +112,7 @@ class DialogManager:
             elicitation=elicitation,
             role_questions=role_questions,
             domain_requests=domain_requests,
+            hedge_questions=hedge_questions,
         )
         self._clock = clock
         self._turns = TurnLog(states, log, session=session, to_check=to_check)

@@ -187,14 +187,14 @@ def act_of(parse: TurnParse) -> str:
         return ANSWER  # a typed option ("Quentin Tarantino") at "Which one do you mean?" over a card
     if _session_constraint(parse):
         return SESSION_CONSTRAINT
-    if parse.intent == Intent.REC_PREFERENCE and parse.roles and _BUT.search(parse.text):
-        return CARD_CRITIQUE
     if (
         parse.intent == Intent.REC_PREFERENCE
         and not parse.readings
         and judges_people_only(fold(parse.text), parse.roles)
     ):
-        return PEOPLE_CRITIQUE
+        return PEOPLE_CRITIQUE  # "sounds cool but i didn't like that author's stuff": no word of the work itself
+    if parse.intent == Intent.REC_PREFERENCE and parse.roles and _BUT.search(parse.text):
+        return CARD_CRITIQUE
     if is_smalltalk(parse.intent):
         return SMALLTALK
     if parse.intent == Intent.FALLBACK and parse.readings and payload is None:

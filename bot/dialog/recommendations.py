@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 
 from bot import messages as msg
-from bot.dialog import constraints, render
-from bot.dialog.acts import Outcome
+from bot.dialog import constraints, questions, render
+from bot.dialog.acts import Outcome, PreferenceTask
 from bot.dialog.cards import card_buttons, card_more, card_of, card_title, details_reply, fact_reply, trailer_reply
 from bot.dialog.constraints import MAX_SKIPPED  # noqa: F401 (re-exported)
 from bot.dialog.context import TurnContext
@@ -208,6 +208,16 @@ def on_rate(ctx: TurnContext) -> Outcome:
         polarity = own[0].polarity if own and (own[0].polarity in ("+", "-") or not referred) else said
         if parse.yes_no is not None:  # the answer to "Do you like it?"
             polarity = "-" if parse.yes_no == "no" else "+"
+        if (
+            polarity not in ("+", "-")
+            and not others
+            and parse.hedged
+            and focus is not None
+            and ctx.config.hedge_questions
+        ):
+            # a hedge ("meh", "read it, it was ok"): asked, not guessed (issue 22); the card stays on screen
+            questions.ask_confirm(ctx, PreferenceTask(display(ctx, focus), [focus]), [], outcome)
+            return outcome
         if polarity not in ("+", "-") and not others:
             # no opinion ("I haven't seen it"): nothing is stored, the list goes on as for a skip
             skipped = _skip_current(ctx)

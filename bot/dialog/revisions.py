@@ -14,7 +14,10 @@ stored, and to the profile:
 - **self-corrections** ("no wait", "oops", "I got that wrong, it's the album"): a namesake of a named
   entity in the profile, another reading of the same words, is replaced by the one named now; a short
   name of an entity in the profile means that entity ("no wait, I didn't finish the priory" after "I
-  loved The Priory of the Orange Tree": the stored book, not another one called "The Priory").
+  loved The Priory of the Orange Tree": the stored book, not another one called "The Priory");
+- **withdrawals**: a self-correction that names a stored entity with no opinion ("actually scratch that, X was
+  fine") withdraws the opinion stored of it, and asks again; one that sets a name aside ("sorry, it was A I
+  couldn't finish, not B") removes what was stored of B.
 
 Example (the previous turn stored "👎 Ronin")::
 
@@ -69,11 +72,19 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTa
         if not turned:  # "sorry, I meant Heat": what the previous turn stored was not the one meant
             named = {t.qid for t in queue}
             removed.extend(q for q in before if q not in named and q in profile)
+    notes = []
+    if parse.correction:
+        for task in queue:  # "actually scratch that, X was fine": the opinion stored of X is withdrawn, asked again
+            if task.polarity not in ("+", "-") and not task.ambiguous and task.qid not in parse.substitutes:
+                if profile.pop(task.qid, None) is not None:
+                    notes.append(msg.DELETED.format(label=display(ctx, task.qid)))
+    for qid in parse.set_aside:  # "sorry, it was A I couldn't finish, not B": B's opinion was not meant
+        if profile.pop(qid, None) is not None:
+            notes.append(msg.DELETED.format(label=display(ctx, qid)))
     if parse.correction or parse.substitutes:
         for task in queue:  # "oops, the album, not the song": another reading of the same words goes
             if not task.ambiguous:  # (a "which one?" question decides first)
                 removed.extend(q for q in task.readings if q != task.qid and q in profile and q not in removed)
-    notes = []
     for qid in dict.fromkeys(removed):
         if qid not in {t.qid for t in queue}:
             profile.pop(qid, None)

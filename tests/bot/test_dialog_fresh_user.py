@@ -240,13 +240,13 @@ def test_one_stated_like_then_recommend_me_something_shows_a_list(real_dm, domai
 def test_a_card_skipped_in_words_is_said_and_nothing_stored(real_dm):
     chat = Chat(real_dm, "book")
     card = _list_of(chat, "the hobbit")
-    reply = chat.say("meh, next one")  # issue 22-F: a bare "meh" answers "Do you like it?" (a dislike)
+    reply = chat.say("meh, next one")
     assert card not in chat.state.profile()
     assert "skipped" in reply.text or "no opinion" in reply.text  # said, whichever way the classifier heard it
     assert _card(reply) not in (None, card)
     second = _card(reply)
-    third = _card(chat.say("meh"))
-    assert chat.profile()[second] == "-" and third not in (None, card, second)
+    asked = chat.say("meh")  # a shrug is a hedge: asked about, nothing stored yet (issue 22, fourth round)
+    assert "Did you like" in asked.text and second not in chat.state.profile()
 
 
 def test_greetings_in_chat_spellings_are_greeted(real_dm):

@@ -8,9 +8,10 @@ conversation sets':
 - corrections: a take-back ("scratch what i said about X", "take back X") removes what the profile holds of X, also
   when its words name it in part, stores the opinion said of X in the same breath in its place, and the other
   names' opinions as usual; the take-back's words name nothing; "remove X" finds X by a reading of its words;
-- opinions at the card on screen: a shrug ("meh") or a short litotes ("not bad") answers "Do you like it?" with its
-  lean, a misspelt verb of "it" is read, "it" is the card (never a title "It!"), a critique heard as a skip or a
-  stop ("seen it, loved the film, but i can't stand the director") rates the card and its person in that role;
+- opinions at the card on screen: a short litotes ("not bad") answers "Do you like it?" with its lean, a shrug
+  ("meh") is asked about, a misspelt verb of "it" is read, "it" is the card (never a title "It!"), a critique heard
+  as a skip or a stop ("seen it, loved the film, but i can't stand the director") rates the card and its person in
+  that role;
 - hedges and mixed feelings: "i don't mind X" is asked about, praise in idioms is a like, a correction that
   "mixed them up" flips the stored opinion.
 """
@@ -140,10 +141,12 @@ def _a_list(chat: Chat, domain: str, likes: str) -> str:
     return shown
 
 
-def test_a_shrug_at_a_card_is_a_dislike_and_a_litotes_a_like(real_dm):
+def test_a_shrug_at_a_card_is_asked_about_and_a_litotes_is_a_like(real_dm):
     chat = Chat(real_dm, "movie")
     first = _a_list(chat, "movie", "i love heat and collateral")
-    second = _card(chat.say("meh"))
+    asked = chat.say("meh")  # issue 22, fourth round: a shrug is a hedge, asked about, no dislike guessed
+    assert "Did you like" in asked.text and first not in chat.profile()
+    second = _card(chat.say("no"))
     assert chat.profile()[first] == "-" and second not in (None, first)
     third = _card(chat.say("not bad, seen it before"))
     assert chat.profile()[second] == "+" and third not in (None, first, second)

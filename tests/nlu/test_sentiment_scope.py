@@ -128,10 +128,11 @@ def test_a_refusal_of_something_not_linked(text, refused):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # issue 22-F: the answer to "Do you like it?" at a card: a short hedge answers with its lean, a misspelt verb
-        # of "it" is read
-        ("meh", NEG),
-        ("nothing special tbh", NEG),
+        # issue 22-F: the answer to "Do you like it?" at a card: a short litotes answers with its lean, a misspelt
+        # verb of "it" is read; a shrug stays a hedge (issue 22, fourth round: asked about, no dislike stored)
+        ("meh", NEU),
+        ("nothing special tbh", NEU),
+        ("seen it, meh", NEU),
         ("not bad, seen it before", POS),
         ("watched it, lovd it", POS),
         ("cant say im a fan", NEG),
