@@ -1,0 +1,47 @@
+"""Issue 22, round 4, second linking pass (engineer 22-L2): linking mechanisms on the real snapshots, with titles
+and wordings of their own (none of the conversation sets'). Skipped when a snapshot has not been built."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import paths
+
+
+def _linker(domain):
+    snapshot = paths.kb_snapshot(domain)
+    if not snapshot.exists():
+        pytest.skip(f"{domain} KB snapshot not built (corsbot kb build)")
+    from nlu.linker import EntityLinker
+    from recommender.kb import KnowledgeBase
+
+    return EntityLinker(KnowledgeBase.load(snapshot))
+
+
+@pytest.fixture(scope="module")
+def music():
+    return _linker("music")
+
+
+def _qids(linker, text):
+    return [c.qid for m in linker.link(text) for c in m.candidates]
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        ("awake by godsmack is underrated", "Q258671"),  # Dream Theater's Awake
+        ("smile by lily allen is a bop", "Q97069531"),  # Katy Perry's Smile
+        ("superstar by the carpenters is so lovely", "Q17109346"),  # Wizkid's Superstar
+    ],
+)
+def test_an_album_another_artist_performs_is_no_reading_of_title_by_person(music, text, other):
+    """An album is nobody's cover: named by someone else, it is a namesake (a song may be a cover: kept)."""
+    assert other not in _qids(music, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"), [("awake by dream theater is great", "Q258671"), ("i like smile by katy perry", "Q97069531")]
+)
+def test_an_album_named_by_its_own_artist_is_still_found(music, text, qid):
+    assert [m.candidates[0].qid for m in music.link(text)] == [qid]
