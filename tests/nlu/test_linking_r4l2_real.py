@@ -45,3 +45,33 @@ def test_an_album_another_artist_performs_is_no_reading_of_title_by_person(music
 )
 def test_an_album_named_by_its_own_artist_is_still_found(music, text, qid):
     assert [m.candidates[0].qid for m in music.link(text)] == [qid]
+
+
+@pytest.fixture(scope="module")
+def movies():
+    return _linker("movie")
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("the second shrek movie is the best", "Q485983"),  # Shrek 2
+        ("the 2nd pirates of the caribbean movie was fun", "Q161087"),  # Dead Man's Chest
+        ("the last indiana jones film was bad", "Q182373"),  # the last the KB has
+        ("the first harry poter film made me cry", "Q102438"),  # typo'd: the rank is no word of the name
+    ],
+)
+def test_a_series_after_a_rank_is_its_part_of_that_rank(movies, text, qid):
+    assert [m.candidates[0].qid for m in movies.link(text)] == [qid]
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("the last jedi was bad", "Q18486021"),
+        ("the first purge film was scary", "Q42048180"),
+        ("the last airbender is awful", "Q11593"),
+    ],
+)
+def test_a_title_opening_with_a_rank_word_stays_that_title(movies, text, qid):
+    assert [m.candidates[0].qid for m in movies.link(text)] == [qid]
