@@ -75,3 +75,34 @@ def test_a_series_after_a_rank_is_its_part_of_that_rank(movies, text, qid):
 )
 def test_a_title_opening_with_a_rank_word_stays_that_title(movies, text, qid):
     assert [m.candidates[0].qid for m in movies.link(text)] == [qid]
+
+
+@pytest.fixture(scope="module")
+def books():
+    return _linker("book")
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("eternal sunshine made me cry", "Q208269"),  # a word of the pair is no everyday English
+        ("butch cassidy is such a fun watch", "Q232000"),
+        ("dead poets is one of my favourites", "Q106316"),
+    ],
+)
+def test_a_well_known_film_by_its_first_or_last_two_words(movies, text, qid):
+    assert [m.candidates[0].qid for m in movies.link(text)] == [qid]
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [("roger ackroyd is a clever mystery", "Q224078"), ("ivan denisovich was bleak but great", "Q27321")],
+)
+def test_a_book_about_a_character_by_the_characters_name(books, text, qid):
+    assert [m.candidates[0].qid for m in books.link(text)] == [qid]
+
+
+@pytest.mark.parametrize("text", ["family values matter to me", "we had a party, people loved it"])
+def test_an_everyday_phrase_of_a_famous_title_is_no_short_form(movies, text):
+    """Not "Addams Family Values", not "24 Hour Party People": both words everyday English."""
+    assert not {"Q204725", "Q217294"} & {c.qid for m in movies.link(text) for c in m.candidates}
