@@ -266,6 +266,8 @@ class FuzzyMatcher:
                 while m < j and m not in covered and m not in stops:
                     m += 1
                 a, b = trim(tokens, k, m, common)
+                if b - a >= 3 and tokens[a].key == "the" and tokens[b - 1].key == "one":
+                    a, b = a + 1, b - 1  # "..., the Carpenter one": the name inside the apposition
                 if b > a and all(
                     (tokens[t].key in common or is_everyday(tokens[t].key)) and not tokens[t].raw[:1].isupper()
                     for t in range(a, b)
