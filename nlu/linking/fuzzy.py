@@ -147,14 +147,15 @@ def _up_to_copula(text: str, tokens: list[Token], a: int, k: int) -> list[tuple[
 
 def _another_word(query: str, name: str) -> bool:
     """One typed English word and a name of one other English word (articles aside), neither the other's
-    plural: a word spelled right, no typo ("bleach" is not "Breach" nor "The Beach"; "jaw" may be "Jaws")."""
+    singular: a word spelled right, no typo ("bleach" is not "Breach" nor "The Beach", "instructions" not
+    "Instruction"; "jaw" may be "Jaws")."""
     typed = query.split()
     named = [w for w in name.split() if w not in ("the", "a", "an")]
     if len(typed) != 1 or len(named) != 1 or typed[0] == named[0]:
         return False
     a, b = typed[0], named[0]
-    if a + "s" == b or b + "s" == a:
-        return False
+    if a + "s" == b:
+        return False  # "jaw" for "Jaws": a letter dropped; the plural of a title's word is its own word ("Instructions?")
     return a.isalpha() and b.isalpha() and zipf(a) >= WORD_ZIPF and zipf(b) >= WORD_ZIPF
 
 

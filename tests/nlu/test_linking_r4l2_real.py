@@ -106,3 +106,12 @@ def test_a_book_about_a_character_by_the_characters_name(books, text, qid):
 def test_an_everyday_phrase_of_a_famous_title_is_no_short_form(movies, text):
     """Not "Addams Family Values", not "24 Hour Party People": both words everyday English."""
     assert not {"Q204725", "Q217294"} & {c.qid for m in movies.link(text) for c in m.candidates}
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "title"), [("music", "Manuals?", "Q6752308"), ("movie", "Lessons?", "Q1217089")]
+)
+def test_the_plural_of_a_titles_word_spelled_right_is_no_typo_of_it(domain, text, title):
+    """A help-like question of one plural English word names no title of its singular ("Manual", "The Lesson")."""
+    linker = _linker(domain)
+    assert title not in {c.qid for m in linker.link(text) for c in m.candidates}
