@@ -155,7 +155,9 @@ def _another_word(query: str, name: str) -> bool:
         return False
     a, b = typed[0], named[0]
     if a + "s" == b:
-        return False  # "jaw" for "Jaws": a letter dropped; the plural of a title's word is its own word ("Instructions?")
+        return (
+            False  # "jaw" for "Jaws": a letter dropped; the plural of a title's word is its own word ("Instructions?")
+        )
     return a.isalpha() and b.isalpha() and zipf(a) >= WORD_ZIPF and zipf(b) >= WORD_ZIPF
 
 

@@ -115,3 +115,19 @@ def test_the_plural_of_a_titles_word_spelled_right_is_no_typo_of_it(domain, text
     """A help-like question of one plural English word names no title of its singular ("Manual", "The Lesson")."""
     linker = _linker(domain)
     assert title not in {c.qid for m in linker.link(text) for c in m.candidates}
+
+
+@pytest.mark.parametrize(
+    ("text", "genre"),
+    [
+        ("I also love Akira, the 1988 anime", "Q1107"),
+        ("loved Suspiria, the 1977 horror film", "Q200092"),
+        ("Perfect Blue too, the original anime", "Q1107"),
+    ],
+)
+def test_a_genre_closing_an_apposition_describes_the_title_before_it(movies, text, genre):
+    assert genre not in {c.qid for m in movies.link(text) for c in m.candidates}
+
+
+def test_a_genre_with_its_own_verb_after_a_title_is_still_an_opinion(movies):
+    assert "Q1107" in {m.candidates[0].qid for m in movies.link("i love Akira, the anime is great")}
