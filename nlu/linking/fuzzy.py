@@ -35,7 +35,7 @@ from rapidfuzz.distance import OSA
 
 from nlu.linking.guard import greeting, work_part
 from nlu.linking.namesakes import age_word
-from nlu.linking.ordinals import ranked
+from nlu.linking.ordinals import kind_after, ranked
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, name_slot, opinion_typo, trim
 from nlu.linking.tokens import Token, block_keys, boundary, skeleton_key
 from nlu.linking.values import (
@@ -199,7 +199,8 @@ class FuzzyMatcher:
             return self._fuzzy_lookup(span, allow_partial=allow_partial)
 
         for i, j, cuts in self._name_like_spans(text, tokens):
-            i = max([i] + [k + 1 for k in range(i + 1, j - 1) if ranked(tokens, k)])  # "the 2nd X movie": after it
+            # "the 2nd X movie": the name after the rank (a kind word closing it; "the sixth sence" is a title)
+            i = max([i] + [k + 1 for k in range(i + 1, j - 1) if ranked(tokens, k) and kind_after(tokens, k, j)])
             if any(i < s[1] and s[0] < j and not (i <= s[0] and s[1] <= j) for s in taken + out):
                 continue  # overlaps a span chosen otherwise
             inside = [s for s in taken if i <= s[0] and s[1] <= j]

@@ -82,6 +82,11 @@ def ranked(tokens: list[Token], k: int) -> bool:
     return tokens[k].key in ORDINALS and tokens[k].raw.islower() and k >= 1 and tokens[k - 1].key in DETERMINERS
 
 
+def kind_after(tokens: list[Token], k: int, j: int) -> bool:
+    """A kind word ("movie", "book") follows the rank at ``k`` before ``j``: a part of a series is meant."""
+    return any(t.key in KIND_WORDS for t in tokens[k + 2 : j + 1])
+
+
 def ranked_parts(kb: Any, tokens: list[Token], spans: list[Span]) -> list[Span]:
     """Each span after an ordinal that reads a series becomes that series' part of that rank (module docstring)."""
     if not hasattr(kb, "value_items"):

@@ -131,3 +131,16 @@ def test_a_genre_closing_an_apposition_describes_the_title_before_it(movies, tex
 
 def test_a_genre_with_its_own_verb_after_a_title_is_still_an_opinion(movies):
     assert "Q1107" in {m.candidates[0].qid for m in movies.link("i love Akira, the anime is great")}
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("the seventh seel is a masterpiece", "Q217189"),
+        ("the third mann was great", "Q271830"),
+        ("i love the fifth elemnt", "Q106506"),
+    ],
+)
+def test_a_typod_title_opening_with_a_rank_word_keeps_it(movies, text, qid):
+    """No kind word after it: the rank word is the title's ("The Seventh Seal"), not a part of a series."""
+    assert [m.candidates[0].qid for m in movies.link(text)] == [qid]
