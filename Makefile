@@ -53,7 +53,7 @@ $(CORSBOT_HOME)/kb/%/kb.pack: $(CORSBOT_HOME)/kb/%/kb.json.gz recommender/kbpack
 
 # the entity linker's name index, rebuilt when the snapshot or the rules that build it change: the files of
 # nlu.linking.index_build.INDEX_RULES, whose source is its fingerprint (tests/nlu/test_linking_index.py checks both agree)
-INDEX_RULES := nlu/linking/index_build.py nlu/linking/tokens.py nlu/linking/values.py nlu/linking/words.py \
+INDEX_RULES := nlu/linking/index_build.py nlu/linking/short_forms.py nlu/linking/tokens.py nlu/linking/values.py nlu/linking/words.py \
 	nlu/name_index.py nlu/textnorm.py
 $(CORSBOT_HOME)/kb/%/names.pack: $(CORSBOT_HOME)/kb/%/kb.pack $(INDEX_RULES)
 	$(BIN)/corsbot kb index --domain $*

@@ -50,6 +50,7 @@ from nlu.linking.guard import SpanGuard
 from nlu.linking.index_build import IndexBuilder, index_fingerprint
 from nlu.linking.matching import SpanMatcher
 from nlu.linking.namesakes import age_references
+from nlu.linking.ordinals import ranked_parts
 from nlu.linking.scoring import CandidateRanker, Ranked
 from nlu.linking.tokens import Token, bracketed_tokens, name_key, tokenize
 from nlu.linking.values import (
@@ -251,6 +252,7 @@ class EntityLinker:
         spans = self._filter.drop_genre_attributes(tokens, spans, text)
         spans = self._filter.drop_acronym_readings(tokens, spans)
         spans = sequels(self.kb, self._names, tokens, spans)  # "the godfather ... part II": its sequel
+        spans = ranked_parts(self.kb, tokens, spans)  # "the first harry potter movie": the series' first part
         spans, ages = age_references(self.kb, text, tokens, spans)  # "Oldboy ..., the remake is garbage"
         spans.sort(key=lambda s: s.start)
         return spans, explained, credited, people, ages

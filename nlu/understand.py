@@ -268,6 +268,9 @@ def understand(
         answer = parse_option(view.answer_kind, text, confirmation, view.options)
     elif view.answer_kind is not None:
         answer = parse_option(view.answer_kind, content, None, view.options, listed=listed(view))
+        if isinstance(answer, int) and view.question == "item" and view.asked and readings:
+            # "Frankenstein too, the 1931 one" at "Which Dracula?": the cue is the other title's, no answer
+            answer = None if not any(r.qid in view.asked for r in readings) else answer
         if answer is None and view.question in ("item", "critique") and len(view.options) > 1:
             answer = "all" if ALL_OPTIONS.match(folded) else None  # "both" at "Which one: A, B?" (issue 22-R)
     polarity = sentiment.message_polarity(text) if view.focus is not None else None

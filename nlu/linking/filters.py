@@ -200,6 +200,23 @@ def sequels(kb: Any, names: Any, tokens: list[Token], spans: list[Span]) -> list
     return out
 
 
+def _apposition(text: str, tokens: list[Token], i: int, j: int) -> bool:
+    """Tokens ``i:j`` close an apposition opened by "the" after a comma, with only a year or descriptors between
+    ("..., the 1995 anime", "..., the original sci-fi classic"): the clause describes the name before it."""
+    if j < len(tokens) and not boundary(text, tokens, j):
+        return False
+    k = i - 1
+    while k >= 0 and (tokens[k].key.isdigit() or tokens[k].key in ("original", "classic", "old", "new")):
+        k -= 1
+    return (
+        k >= 0
+        and tokens[k].key == "the"
+        and k < i
+        and boundary(text, tokens, k)
+        and "," in text[: tokens[k].start][-3:]
+    )
+
+
 class SpanFilter:
     """Drops the proposed spans that name no opinion's object (see the methods).
 
@@ -256,6 +273,8 @@ class SpanFilter:
             ]
             if described and (lead in COPULAS or lead in PRAISE_WORDS):
                 continue  # "... are cyberpunk classics", "..., perfect trip hop"
+            if described and _apposition(text, tokens, i, j):
+                continue  # "Akira, the 1988 anime": what the title named before it is
             out.append(span)
         return out
 

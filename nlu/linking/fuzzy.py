@@ -35,6 +35,7 @@ from rapidfuzz.distance import OSA
 
 from nlu.linking.guard import greeting, work_part
 from nlu.linking.namesakes import age_word
+from nlu.linking.ordinals import kind_after, ranked
 from nlu.linking.syntax import MAX_SUBJECT_TOKENS, is_verb, name_slot, opinion_typo, trim
 from nlu.linking.tokens import Token, block_keys, boundary, skeleton_key
 from nlu.linking.values import (
@@ -146,14 +147,17 @@ def _up_to_copula(text: str, tokens: list[Token], a: int, k: int) -> list[tuple[
 
 def _another_word(query: str, name: str) -> bool:
     """One typed English word and a name of one other English word (articles aside), neither the other's
-    plural: a word spelled right, no typo ("bleach" is not "Breach" nor "The Beach"; "jaw" may be "Jaws")."""
+    singular: a word spelled right, no typo ("bleach" is not "Breach" nor "The Beach", "instructions" not
+    "Instruction"; "jaw" may be "Jaws")."""
     typed = query.split()
     named = [w for w in name.split() if w not in ("the", "a", "an")]
     if len(typed) != 1 or len(named) != 1 or typed[0] == named[0]:
         return False
     a, b = typed[0], named[0]
-    if a + "s" == b or b + "s" == a:
-        return False
+    if a + "s" == b:
+        return (
+            False  # "jaw" for "Jaws": a letter dropped; the plural of a title's word is its own word ("Instructions?")
+        )
     return a.isalpha() and b.isalpha() and zipf(a) >= WORD_ZIPF and zipf(b) >= WORD_ZIPF
 
 
@@ -195,6 +199,8 @@ class FuzzyMatcher:
             return self._fuzzy_lookup(span, allow_partial=allow_partial)
 
         for i, j, cuts in self._name_like_spans(text, tokens):
+            # "the 2nd X movie": the name after the rank (a kind word closing it; "the sixth sence" is a title)
+            i = max([i] + [k + 1 for k in range(i + 1, j - 1) if ranked(tokens, k) and kind_after(tokens, k, j)])
             if any(i < s[1] and s[0] < j and not (i <= s[0] and s[1] <= j) for s in taken + out):
                 continue  # overlaps a span chosen otherwise
             inside = [s for s in taken if i <= s[0] and s[1] <= j]
@@ -264,6 +270,8 @@ class FuzzyMatcher:
                 while m < j and m not in covered and m not in stops:
                     m += 1
                 a, b = trim(tokens, k, m, common)
+                if b - a >= 3 and tokens[a].key == "the" and tokens[b - 1].key == "one":
+                    a, b = a + 1, b - 1  # "..., the Carpenter one": the name inside the apposition
                 if b > a and all(
                     (tokens[t].key in common or is_everyday(tokens[t].key)) and not tokens[t].raw[:1].isupper()
                     for t in range(a, b)

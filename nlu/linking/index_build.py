@@ -38,6 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from nlu.linking.short_forms import short_forms
 from nlu.linking.tokens import BRACKETED, SKELETON_DROP, block_keys, name_key, plural, skeleton_key
 from nlu.linking.values import (
     FUZZY_MIN_CHARS,
@@ -59,6 +60,7 @@ from nlu.name_index import DictNameIndex, builder_fingerprint
 
 INDEX_RULES = (
     "nlu.linking.index_build",
+    "nlu.linking.short_forms",
     "nlu.linking.tokens",
     "nlu.linking.values",
     "nlu.linking.words",
@@ -177,6 +179,7 @@ class IndexBuilder:
         self._spelling_variants(index, labels)
         self._particle_surnames(index, labels)
         self._series_subtitles(index, labels)
+        short_forms(kb, self.domain, self._label_keys, index)  # "lock stock", "tom sawyer"
         self._index = dict(index)
         skeletons = self._skeleton_index(labels)
         max_len: dict[str, int] = {}

@@ -234,21 +234,26 @@ class WorkResolver:
                 continue
             works = self._works_of(people, value_items)
             found = self._title_before(text, tokens, end, works, own_only=lead in ("with", "from"))
+            lacked = False
             if found is not None and not works.intersection(found[1]):
                 # none of the person's works: not one written or directed by someone else ("Blindness by
                 # Saramago" is not Henry Green's "Blindness"; a song's performer may cover it: "Hurt by
                 # Johnny Cash"); a namesake with no credit may be theirs, the KB lacking it
                 named = set(people)
+                # an album is nobody's cover: one another artist performs is a namesake the KB lacks theirs of
+                # ("Parachutes by Kurt Vile" is not Coldplay's)
                 kept = {
                     q: v
                     for q, v in found[1].items()
-                    if not credited(self.kb, q, SOLE_CREATORS) or named.intersection(creators(self.kb, q))
+                    if (not credited(self.kb, q, SOLE_CREATORS) or named.intersection(creators(self.kb, q)))
+                    and not (self._album(q) and credited(self.kb, q) and not named & credits_of(self.kb, q))
                 }
                 # a namesake credited to no one is likelier theirs than one another artist performs ("Rehab by
                 # Amy Winehouse", her song without a credit in the KB, not Rihanna's; issue 22-E)
                 uncredited = {q: v for q, v in kept.items() if not credited(self.kb, q)}
                 if uncredited and len(uncredited) < len(kept):
                     kept = uncredited
+                lacked = not kept  # the words name a work, others': the person's own the KB lacks
                 found = (found[0], kept) if kept else None
             if found is None and lead in ("with", "from"):
                 if span[3] == "fuzzy" and any(s[1] == end for s in out):
@@ -262,6 +267,7 @@ class WorkResolver:
                     or before.isdigit()
                     or any(s[1] <= end for s in out if s is not span)
                     or liked_title(text, tokens, end)
+                    or lacked
                 ):
                     out = [s for s in out if s is not span]  # "Tenet by Nolan", Tenet unknown: Nolan is no opinion
                 continue
@@ -506,6 +512,10 @@ class WorkResolver:
             return False
         works = {w for p in people for _pid, w in value_items(p)}
         return any(q in works or people.intersection(creators(self.kb, q)) for q in work[2])
+
+    def _album(self, qid: str) -> bool:
+        kind = getattr(self.kb, "kind", None)
+        return kind is not None and kind(qid) == "album"
 
     def _kind_word(self, tokens: list[Token], span: Span) -> bool:
         """A span of one lowercase word that may name a genre ("mysteries", "thrillers"): after a possessive
