@@ -63,6 +63,7 @@ from recommender.constraints import (
     without_creator,
 )
 from recommender.explain import Reason, top_reasons
+from recommender.genres import items_of
 from recommender.kbgraph import (
     USER_NODE_PREFIX,
     ItemValueArrays,
@@ -418,16 +419,15 @@ class Recommender:
         return _Solved(SEED_SHARE * theirs + (1.0 - SEED_SHARE) * mine, base.mask, None, base.unknown)
 
     def _having(self, values: frozenset[QID]) -> NDArray[np.bool_] | None:
-        """(n_items,) items linked to every value of ``values`` (by any property), None for none."""
+        """(n_items,) items linked to every value of ``values`` (by any property; a genre's also through
+        the creator, ``genres.items_of``), None for none."""
         if not values:
             return None
         having = np.ones(len(self.item_index), dtype=bool)
         canonical = getattr(self.kb, "canonical", None)
         for value in values if canonical is None else {canonical(v) for v in values}:
             linked = np.zeros(len(self.item_index), dtype=bool)
-            positions = [
-                pos for _, item in self.kb.value_items(value) if (pos := self._pos_of_item.get(item)) is not None
-            ]
+            positions = [pos for item in items_of(self.kb, value) if (pos := self._pos_of_item.get(item)) is not None]
             linked[positions] = True
             having &= linked
         return having
