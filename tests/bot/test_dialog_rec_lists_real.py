@@ -78,3 +78,21 @@ def test_a_creator_disliked_while_a_list_is_shown_is_left_out_of_its_next_cards(
     for _ in range(len(rest)):
         shown.append(_card(chat.say("next")))
     assert not any(gaiman in chat.values(item, "P50") for item in shown if item)
+
+
+def test_no_sequel_prequel_or_series_part_of_a_disliked_film_is_offered_for_rating(real_dm):
+    from recommender.elicitation import elicitation_suggestions
+    from recommender.values import Profile
+
+    chat = Chat(real_dm, "movie")
+    kb, rec = chat.kb, real_dm._services.domain("movie").recommender
+    alien3 = next(q for name, q in kb.names() if name == "Alien 3")
+    weaver = next(q for name, q in kb.names() if name == "Sigourney Weaver")
+    kin = {v for p, v in kb.item_values(alien3) if p in ("P155", "P156")}
+    assert kin  # Aliens, Alien: Resurrection
+
+    def offered(profile: Profile) -> set[str]:
+        return {s.qid for s in elicitation_suggestions(rec, profile, k=8)}
+
+    assert kin & offered(Profile(liked=frozenset({weaver})))  # a fan of the actress is offered the series
+    assert not kin & offered(Profile(liked=frozenset({weaver}), disliked=frozenset({alien3})))
