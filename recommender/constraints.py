@@ -167,6 +167,28 @@ def parts_of_liked(kb: KnowledgeBaseLike, profile: Profile) -> frozenset[QID]:
     return frozenset(out)
 
 
+SEQUEL_PIDS: tuple[PID, ...] = ("P155", "P156")
+"""Follows and followed by: a work's prequel and sequel."""
+
+
+def kin_of_disliked(kb: KnowledgeBaseLike, profile: Profile) -> frozenset[QID]:
+    """Items of a disliked item's series or sequel chain (its prequel, its sequel, the other parts of its
+    series), not liked themselves: not offered for rating ("Do you like The Matrix Reloaded?" right after
+    a dislike of The Matrix, fresh6)."""
+    out: set[QID] = set()
+    for qid in profile.disliked:
+        item = _canonical(kb, qid)
+        if not kb.is_item(item):
+            continue
+        for pid, value in kb.item_values(item):
+            if pid in SEQUEL_PIDS:
+                out.add(value)
+            elif pid == "P179":
+                out.update(part for p, part in kb.value_items(value) if p == "P179")
+        out.update(other for pid, other in kb.value_items(item) if pid in SEQUEL_PIDS)
+    return frozenset(q for q in out if kb.is_item(q)) - profile.liked - profile.disliked
+
+
 def creators(kb: KnowledgeBaseLike, item: QID) -> tuple[QID, ...]:
     """The item's creators (:data:`CREATOR_PIDS` of its domain; a song's album's performer when it
     has none of its own), in KB order."""

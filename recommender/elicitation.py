@@ -57,7 +57,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from corsbot_errors import ConfigError
-from recommender.constraints import Constraints, parts_of_liked, profile_constraints
+from recommender.constraints import Constraints, kin_of_disliked, parts_of_liked, profile_constraints
 from recommender.recommend import Recommender, top_k
 from recommender.values import Avoid, Profile
 
@@ -370,7 +370,8 @@ def elicitation_suggestions(
             is liked), the rest from popularity.
         exclude: more items not to propose (e.g. skipped ones).
         avoid: the session's constraints; with the profile's dislikes they leave items out
-            (``recommender.constraints``), as do the parts of a liked series or album.
+            (``recommender.constraints``), as do the parts of a liked series or album and the sequels,
+            prequels and series of a disliked item.
 
     Returns:
         Suggestions, similar first then popular, no duplicates.
@@ -380,7 +381,13 @@ def elicitation_suggestions(
     g = recommender.graph
     kb = recommender.kb
     cons = Constraints(kb, (*profile_constraints(profile, kb), *avoid))
-    banned = profile.rated | frozenset(exclude) | cons.excluded() | parts_of_liked(kb, profile)
+    banned = (
+        profile.rated
+        | frozenset(exclude)
+        | cons.excluded()
+        | parts_of_liked(kb, profile)
+        | kin_of_disliked(kb, profile)
+    )
     allowed = np.ones(len(recommender.item_index), dtype=bool)
     for q in banned:
         pos = recommender.item_position(q)

@@ -46,9 +46,9 @@ from __future__ import annotations
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -63,9 +63,9 @@ from recommender.constraints import (
     without_creator,
 )
 from recommender.explain import Reason, top_reasons
+from recommender.genres import items_of
 from recommender.kbgraph import (
     USER_NODE_PREFIX,
-    ItemValueArrays,
     is_user_node,
     item_value_arrays,
     user_node,
@@ -73,7 +73,9 @@ from recommender.kbgraph import (
     with_users,
 )
 from recommender.pagerank import DEFAULT_DAMPING, DEFAULT_TOL, personalized_pagerank, prior_vector, top_k
+from recommender.positions import ItemPositions
 from recommender.push import PushScores, PushSolver
+from recommender.support import SUPPORT_HALF, blend, collaborative_share
 from recommender.values import PID, QID, Avoid, KnowledgeBaseLike, Profile, Recommendations, ScoredItem
 from recommender.weighting import (
     DEFAULT_USER_WEIGHT,
@@ -154,6 +156,8 @@ class Recommender:
             knowledge graph" of KGAT, Wang et al., KDD 2019), weighted by ``weighting.user_weight``.
             QIDs unknown to the KB graph are ignored. User nodes are never recommended. Without
             interactions the graph is the KB's item-value graph alone.
+        support_half: how many co-likers make the collaborative walk decide half of the scores, the
+            KB graph's walk the rest (:mod:`recommender.support`); 0 for the collaborative walk alone.
 
     Raises:
         ConfigError: if damping or prior_mass is out of range.
@@ -169,6 +173,7 @@ class Recommender:
         method: str = DEFAULT_METHOD,
         tol: float | None = None,
         interactions: Mapping[str, Iterable[QID]] | None = None,
+        support_half: float = SUPPORT_HALF,
     ) -> None:
         if not 0.0 <= damping < 1.0:
             raise ConfigError(f"damping must be in [0, 1), got {damping}")
@@ -178,6 +183,8 @@ class Recommender:
         self.damping = damping
         self.prior_mass = prior_mass
         self.weighting = weighting or domain_weighting(getattr(kb, "domain", None))
+        self.support_half = support_half
+        """Co-likers at which the collaborative walk decides half of a list (``recommender.support``; 0: all)."""
         if method not in ("auto", "cg", "power", "push"):
             raise ConfigError(f"method must be 'auto', 'cg', 'power' or 'push', got {method!r}")
         canonical = getattr(kb, "canonical", None)
@@ -198,7 +205,7 @@ class Recommender:
         """(n_items,) True if the item has at least one edge in the KB's item-value graph (its
         property triples); user edges do not count."""
         self._node_at = arrays.node_at
-        self._pos_of_item = _ItemPositions(arrays, self.graph.n_nodes)
+        self._pos_of_item = ItemPositions(arrays, self.graph.n_nodes)
         if method == "auto":
             method = "push" if self.graph.n_edges >= APPROX_MIN_EDGES else "cg"
         self.method = method
@@ -277,7 +284,7 @@ class Recommender:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        solved = self._solve(profile, hidden)
+        solved = self._blend(profile, hidden, self._solve(profile, hidden))
         self._cache[key] = solved
         if len(self._cache) > _SCORE_CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -330,6 +337,16 @@ class Recommender:
             self.graph, prior, damping=self.damping, mask=mask if mask.any() else None, tol=self.tol, method=self.method
         )
         return _Solved(scores, mask, None, unknown)
+
+    def _blend(self, profile: Profile, hidden: frozenset[str], walked: _Solved) -> _Solved:
+        """``walked`` (the collaborative graph's walk) blended with the KB graph's by the support of the
+        profile's co-likers (``recommender.support``); unchanged without user nodes or ``support_half``."""
+        if walked.fallback_reason or not self.user_keys or self.support_half <= 0:
+            return walked
+        share = collaborative_share(self.graph, profile.liked, len(self.user_keys), walked.mask, self.support_half)
+        content = self._solve(profile, hidden | set(map(user_node, self.user_keys))) if share < 1.0 else walked
+        blended = blend(walked.dense(), content.dense(), share, self.item_index)
+        return walked if blended is None else _Solved(blended, walked.mask, None, walked.unknown)
 
     def item_scores(
         self, profile: Profile, *, hide_users: Iterable[str] = ()
@@ -418,16 +435,15 @@ class Recommender:
         return _Solved(SEED_SHARE * theirs + (1.0 - SEED_SHARE) * mine, base.mask, None, base.unknown)
 
     def _having(self, values: frozenset[QID]) -> NDArray[np.bool_] | None:
-        """(n_items,) items linked to every value of ``values`` (by any property), None for none."""
+        """(n_items,) items linked to every value of ``values`` (by any property; a genre's also through
+        the creator, ``genres.items_of``), None for none."""
         if not values:
             return None
         having = np.ones(len(self.item_index), dtype=bool)
         canonical = getattr(self.kb, "canonical", None)
         for value in values if canonical is None else {canonical(v) for v in values}:
             linked = np.zeros(len(self.item_index), dtype=bool)
-            positions = [
-                pos for _, item in self.kb.value_items(value) if (pos := self._pos_of_item.get(item)) is not None
-            ]
+            positions = [pos for item in items_of(self.kb, value) if (pos := self._pos_of_item.get(item)) is not None]
             linked[positions] = True
             having &= linked
         return having
@@ -516,35 +532,6 @@ class Recommender:
             return ()
         liked = {q for q in profile.liked if q in self.graph.index and q not in profile.disliked}
         return top_reasons(self, scores, solved.mask, liked, item)
-
-
-class _ItemPositions(Mapping[QID, int]):
-    """QID -> item position (index into ``Recommender.item_index``) through the KB's lookup."""
-
-    __slots__ = ("_index_of", "_pos")
-
-    def __init__(self, arrays: ItemValueArrays, n_nodes: int) -> None:
-        self._index_of = arrays.index_of
-        self._pos = np.full(n_nodes, -1, dtype=np.int64)
-        self._pos[arrays.item_index] = np.arange(len(arrays.item_index))
-
-    def get(self, qid: QID, default: Any = None) -> Any:  # type: ignore[override]
-        i = self._index_of(qid) if isinstance(qid, str) else None
-        if i is None or i >= len(self._pos) or self._pos[i] < 0:
-            return default
-        return int(self._pos[i])
-
-    def __getitem__(self, qid: QID) -> int:
-        pos = self.get(qid)
-        if pos is None:
-            raise KeyError(qid)
-        return int(pos)
-
-    def __len__(self) -> int:
-        return int((self._pos >= 0).sum())
-
-    def __iter__(self) -> Iterator[QID]:
-        raise TypeError("item positions are looked up, not listed")
 
 
 @dataclass(frozen=True, slots=True, eq=False)

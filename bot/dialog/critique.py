@@ -18,7 +18,7 @@ from bot.dialog.context import TurnContext
 from bot.dialog.preferences import process, tasks
 from bot.dialog.questions import MAX_CHOICES, ask_options
 from bot.dialog.recommendations import advance
-from bot.dialog.render import display, option_names
+from bot.dialog.render import display, has_name, option_names
 from bot.dialog.suggest import profile_of
 from logs.schema import Event
 from recommender.critique import Critique, apply_critique
@@ -178,6 +178,8 @@ def _rerank_shown(ctx: TurnContext, outcome: Outcome) -> None:
     stored = ctx.state.profile()
     labels = []
     for q, p in outcome.objects:
+        if not has_name(ctx.kb, q):
+            continue  # stored, but a value the KB has no name for is not shown as a bare id (render.display)
         role = (stored.get(q) or {}).get("role") if q != ctx.state.focus else None
         name = display(ctx, q)
         if role:

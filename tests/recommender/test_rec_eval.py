@@ -97,7 +97,7 @@ def test_held_out_user_own_edges_are_hidden():
         StudyUser("messages_nl.json#1", liked=(TOY_STORY, TITANIC)),
         StudyUser("messages_mixed.json#2", liked=(INCEPTION, INTERSTELLAR)),
     ]
-    rec = Recommender(FakeKB(), interactions=study_interactions(users))
+    rec = Recommender(FakeKB(), interactions=study_interactions(users), support_half=0)  # the collaborative walk
     assert set(rec.user_keys) == {"messages_nl.json#1", "messages_mixed.json#2"}
     titanic = Profile(liked=frozenset({TITANIC}))
     # with the user's own edge, Titanic -> user -> Toy Story puts Toy Story in the top 3
@@ -105,9 +105,8 @@ def test_held_out_user_own_edges_are_hidden():
     hidden, _ = rec.item_scores(titanic, hide_users=("messages_nl.json#1",))
     order = [rec.item_qids[i] for i in np.argsort(-hidden)]
     assert order.index(TOY_STORY) >= 7  # below the films reachable from Titanic (and Titanic itself)
-    plain, _ = Recommender(FakeKB(), interactions={"messages_mixed.json#2": (INCEPTION, INTERSTELLAR)}).item_scores(
-        titanic
-    )
+    others = {"messages_mixed.json#2": (INCEPTION, INTERSTELLAR)}
+    plain, _ = Recommender(FakeKB(), interactions=others, support_half=0).item_scores(titanic)
     # hiding a user = building the graph without them (same items, same order)
     np.testing.assert_allclose(hidden / hidden.sum(), plain / plain.sum(), atol=1e-6)
     r = evaluate_domain(rec, users)

@@ -31,7 +31,7 @@ LIKES = {
 
 @pytest.fixture(scope="module")
 def collab() -> Recommender:
-    return Recommender(FakeKB(), interactions=LIKES)
+    return Recommender(FakeKB(), interactions=LIKES, support_half=0)  # the collaborative walk alone
 
 
 def test_user_nodes_and_edges(collab):
@@ -152,3 +152,31 @@ def test_render_co_liked_after_liked_values():
     assert text == (
         "You like Christopher Nolan, who directed it. People who liked Inception and Titanic also liked it."
     )
+
+
+def test_the_collaborative_share_grows_with_the_people_who_back_it():
+    from recommender.support import SUPPORT_HALF, collaborative_share
+
+    likes = {**LIKES, "only": (TITANIC,)}  # a person who liked nothing else backs no "also liked"
+    rec = Recommender(FakeKB(), interactions=likes)
+    mask = np.zeros(rec.graph.n_nodes, dtype=bool)
+    share = collaborative_share(rec.graph, [TITANIC], len(rec.user_keys), mask)
+    assert share == pytest.approx(2 / (2 + SUPPORT_HALF))  # u1 and u2
+    assert collaborative_share(rec.graph, [INCEPTION, NOLAN], len(rec.user_keys), mask) == pytest.approx(
+        1 / (1 + SUPPORT_HALF)
+    )
+    assert collaborative_share(rec.graph, [TITANIC], len(rec.user_keys), mask, half=0) == 1.0
+
+
+def test_a_thinly_backed_like_is_ranked_by_content_more_than_by_its_co_likers():
+    titanic = Profile(liked=frozenset({TITANIC}))
+    walk = Recommender(FakeKB(), interactions=LIKES, support_half=0)
+    blended = Recommender(FakeKB(), interactions=LIKES)
+    content = Recommender(FakeKB())
+    co_liked = walk.item_position(TOY_STORY)
+    rank = {
+        name: list(np.argsort(-r.item_scores(titanic)[0])).index(co_liked)
+        for name, r in (("walk", walk), ("blended", blended), ("content", content))
+    }
+    assert rank["walk"] <= rank["blended"] <= rank["content"]
+    assert rank["walk"] < rank["content"]
