@@ -210,6 +210,21 @@ class DialogManager:
                 payload=turn.payload,
                 is_item=domain.kb.is_item,
             )
+            if open_question is not None and open_question.behind_card and state.focus and not _answers(parse):
+                # a question kept under a card shown after it (fresh6 fault 7): the card is what the user sees
+                # last, so "seen it, loved it" or "👍" rates the card; the question stays for its lifespan
+                state.pending = None
+                view = self._view(state, refinable)
+                kept = tuple(c for c in view.contexts if c != open_question.context)
+                parse = understand(
+                    text,
+                    dataclasses.replace(view, contexts=kept),
+                    intents=self._services.intents,
+                    linker=domain.linker,
+                    sentiment=self._services.sentiment,
+                    payload=turn.payload,
+                    is_item=domain.kb.is_item,
+                )
             ctx = TurnContext(state, turn, parse, self._services, self._config, refinable)
             shown = state.focus
             waiting = state.pending if isinstance(state.pending, SuggestionQuestion) else None
@@ -296,6 +311,11 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _answers(parse: TurnParse) -> bool:
+    """The message is a plain answer to the open question: its button, a typed option or a bare yes or no."""
+    return parse.payload is not None or (parse.bare_answer and (parse.answer is not None or parse.yes_no is not None))
 
 
 def _asked(pending: object) -> frozenset[str]:

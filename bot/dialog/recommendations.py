@@ -38,8 +38,8 @@ def on_recommend(ctx: TurnContext) -> Outcome:
     replay needs its minimum). A request that names items or people ("more like X", "songs from Y", "I
     liked X, recommend some more?") stores them as likes first and the list is based on them
     (``bot/dialog/requests.py``). A list asked for over a card ("more", "recommend me something") leaves
-    that card out, so "more" shows more. When a list is shown, an open preference question is settled
-    aloud (the user moved on to the list)."""
+    that card out, so "more" shows more. An open which-one or did-you-like question stays open beside the
+    list, said once; a role question is settled first (its person stored without a role)."""
     state, request = ctx.state, ctx.parse.request
     question = state.pending
     outcome = Outcome("", events=[Event.RECOMMENDATION])
@@ -52,12 +52,9 @@ def on_recommend(ctx: TurnContext) -> Outcome:
     _remember_skipped(ctx)  # a new list asked for over a card: that card was seen, the new list has others
     seeds = store_request(ctx, outcome) if request is not None else []
     new_list(ctx, outcome, seeds=seeds, require=required_seeds(ctx, seeds))
-    if outcome.card and question is not None:
-        state.pending = question
-        notes = close_questions(ctx, outcome)
-        state.pending = None
-        outcome.settled = True
-        outcome.text = "\n".join([*notes, outcome.text])
+    # an open which-one or did-you-like question is not settled by the list: it stays open for its lifespan,
+    # said once after the card (bot.dialog.questions.keep_ignored_question), so "hated X" -> "Which X?" ->
+    # "recommend me something" loses no opinion (fresh6 fault 7)
     return outcome
 
 
