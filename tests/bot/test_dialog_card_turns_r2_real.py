@@ -57,6 +57,22 @@ def test_a_request_shows_its_list_and_keeps_the_open_question(real_dm, domain, s
     assert expected in chat.profile().values() and len(chat.profile()) >= 2, reply.text
 
 
+@pytest.mark.parametrize(
+    ("domain", "text", "person"),
+    [
+        ("book", "what do you have by ursula k le guin", "Ursula K. Le Guin"),
+        ("book", "what have you got by terry pratchett?", "Terry Pratchett"),
+        ("movie", "what else do you have by steven spielberg", "Steven Spielberg"),
+    ],
+)
+def test_what_do_you_have_by_a_person_is_a_list_by_that_person(real_dm, domain, text, person):
+    # fresh6 fault 12: "what do you have by <author>" answered "Your books profile is empty"
+    chat = Chat(real_dm, domain)
+    reply = chat.say(text)
+    assert card_of(reply) is not None and "profile" not in reply.text, reply.text
+    assert person in reply.text, reply.text
+
+
 @pytest.mark.parametrize("rating", ["seen it already, loved it", "👍", "oh i know this one, really good"])
 def test_a_rating_at_the_card_shown_after_an_open_question_rates_the_card(real_dm, rating):
     # the question kept under the list is no longer what the user sees last: the card is
