@@ -197,6 +197,10 @@ def act_of(parse: TurnParse) -> str:
         return PEOPLE_CRITIQUE
     if is_smalltalk(parse.intent):
         return SMALLTALK
+    if parse.intent == Intent.REC_SKIP and payload is None and any(r.polarity.value in "+-" for r in parse.readings):
+        # "i've seen hereditary, loved it" at the 4th card, heard as a skip after "more"s (the skip's context): a
+        # message that names another item with an opinion is about that item, as at the first card (fresh6 fault 4)
+        return Intent.REC_PREFERENCE.value
     if parse.intent == Intent.FALLBACK and parse.readings and payload is None:
         # "hunger by knut hamsun also", "spike jonze just gets it": the classifier placed no intent, but the
         # message names what the KB knows; it is that preference (stored, or asked about), never "Sorry, I

@@ -83,3 +83,24 @@ def test_a_rating_at_the_card_shown_after_an_open_question_rates_the_card(real_d
     assert card is not None and chat.state.pending is not None
     reply = chat.say(rating)
     assert chat.profile().get(card) == "+", reply.text
+
+
+@pytest.mark.parametrize(
+    ("domain", "like", "said", "named"),
+    [
+        ("movie", "I loved Forrest Gump", "i've seen the shining, loved it", "The Shining"),
+        ("movie", "I loved Forrest Gump", "oh and jaws was terrible tbh", "Jaws"),
+        ("book", "I love Dune", "read the hobbit last year, adored it", "The Hobbit"),
+    ],
+)
+def test_a_title_rated_deep_in_a_list_is_stored_and_the_card_stays(real_dm, domain, like, said, named):
+    # fresh6 fault 4: after a few "more"s, "i've seen hereditary, loved it" was heard as a skip of the card
+    chat = Chat(real_dm, domain)
+    chat.say(like)
+    chat.say("recommend me something")
+    chat.say("more")
+    card = card_of(chat.say("more"))
+    assert card is not None
+    reply = chat.say(said)
+    assert any(label.startswith(named) for label in chat.labels()), reply.text
+    assert card_of(reply) == card and card not in chat.profile(), reply.text
