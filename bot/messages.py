@@ -167,6 +167,7 @@ PROFILE = 'Your {nouns} profile:\n{lines}\nSay "delete X" to remove one, or "res
 PROFILE_LINE = "{sign} {label}{role}"
 DELETE_NOT_FOUND = "I couldn't find that in your profile."
 DELETED = "Removed {label} from your profile."
+RESTORED = "OK, {labels} is back in your profile."
 REVISED = "Changed: {items}."
 RESET_WHAT = (
     "What should I reset: everything (movies, books and music), only the {items}, or only the properties "

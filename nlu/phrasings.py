@@ -47,6 +47,7 @@ __all__ = [
     "phrased_intent",
     "reset_scope",
     "says_goodbye",
+    "takes_back_deletion",
     "THANKS",
 ]
 
@@ -73,6 +74,7 @@ _ASKING = _WORDING.pattern("asking")
 _NOT_A_NEW_REQUEST = _WORDING.pattern("not_a_new_request")
 _THANKS = _WORDING.pattern("thanks")
 _THANKS_TAIL = _WORDING.pattern("thanks_tail")
+_UNDO = _WORDING.pattern("undo")
 _THANKS_WORDS = _WORDING.word_set("thanks_words")
 _BYE_LEAD = _THANKS_WORDS | _WORDING.word_set("bye_lead")
 _ABOUT_THE_BOT = _WORDING.pattern("about_the_bot")
@@ -195,6 +197,11 @@ def says_goodbye(folded: str) -> bool:
         return False
     before = _WORDS.findall(folded[: bye.start()])
     return all(word in _BYE_LEAD for word in before)
+
+
+def takes_back_deletion(folded: str) -> bool:
+    """The message takes back a deletion just made ("never mind, keep it", "put it back", "undo that")."""
+    return bool(_UNDO.search(chat_spelling(folded)))
 
 
 def reset_scope(folded: str) -> str | None:

@@ -147,7 +147,10 @@ class DialogManager:
                 state.contexts.setdefault(_RF, 1)
             refinable, state.last_stored = state.last_stored, []
             wants_list, state.wants_list = state.wants_list, False  # for one turn: "Tell me one thing you like"
+            deleted = state.last_deleted
             intent, outcome = self._run(state, turn, refinable, wants_list=wants_list)
+            if state.last_deleted is deleted:  # for one turn: "never mind, keep it" right after a deletion
+                state.last_deleted = {}
             state.contexts = advance_contexts(state.contexts, intent)
             logged_contexts = tuple(state.contexts)
             for name, life in outcome.webhook_contexts.items():

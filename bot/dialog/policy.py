@@ -25,6 +25,7 @@ from bot.dialog.context import TurnContext
 from bot.state import DialogState
 from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import judges_people_only
+from nlu.phrasings import takes_back_deletion
 from nlu.textnorm import fold
 from nlu.turn_cues import retracted_words
 from nlu.turn_words import CARD_PEOPLE
@@ -59,6 +60,8 @@ SESSION_CONSTRAINT = "constraint of the session"
 """'no horror for now', 'not Radiohead this time': a constraint on this session's lists (issue 23; "no horror
 please" is a stored dislike since issue 22)."""
 RESET_CHOICE = "reset choice"
+UNDO_DELETE = "take back a deletion"
+"""'never mind, keep it' right after a deletion (``DialogState.last_deleted``): the entry is put back (issue 22-R2)."""
 RETRACT = "take back an opinion"
 """'i never said i liked X' (``TurnParse.retracts``): X is no preference, and leaves the profile (issue 22-D)."""
 SMALLTALK = "smalltalk"
@@ -136,6 +139,7 @@ POLICY: dict[tuple[str, str], Handler] = {
     (ANY, Intent.RESET_PROFILE.value): profile.on_reset_profile,
     (ANY, RESET_CHOICE): profile.on_reset_choice,
     (ANY, RETRACT): profile.on_retract,
+    (ANY, UNDO_DELETE): profile.on_undo_delete,
     **{(ANY, intent): profile.on_reset_choice for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - yes"): profile.on_reset_yes for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - no"): profile.on_reset_no for intent in RESET_INTENTS.values()},
@@ -244,6 +248,8 @@ def act_in(state: DialogState, parse: TurnParse) -> str:
     """The act of the turn in the state it comes in: :func:`act_of`, except that an answer to the open
     question answers it, also with a card on screen (issue 22: the question was asked after the card was
     shown, so "yes obviously" at "Did you like X?" or "Are you sure?" is no rating of the card)."""
+    if state.last_deleted and parse.payload is None and takes_back_deletion(fold(parse.text)):
+        return UNDO_DELETE  # "never mind, keep it" right after "delete X", at a card too (fresh6 fault 13)
     act = act_of(parse)
     pending = state.pending
     if pending is None or act == ANSWER or parse.payload is not None or parse.request is not None:

@@ -104,3 +104,43 @@ def test_a_title_rated_deep_in_a_list_is_stored_and_the_card_stays(real_dm, doma
     reply = chat.say(said)
     assert any(label.startswith(named) for label in chat.labels()), reply.text
     assert card_of(reply) == card and card not in chat.profile(), reply.text
+
+
+@pytest.mark.parametrize(
+    ("domain", "likes", "delete", "undo"),
+    [
+        ("movie", ["I loved Forrest Gump", "jaws was awful"], "delete jaws", "never mind, keep it"),
+        ("book", ["I love Dune", "I hated The Hobbit"], "remove the hobbit", "oops, put it back"),
+        ("music", ["I love ABBA", "I can't stand Nickelback"], "delete nickelback", "no wait, undo that"),
+    ],
+)
+def test_an_undo_right_after_a_deletion_puts_the_entry_back(real_dm, domain, likes, delete, undo):
+    # fresh6 fault 13: "never mind, keep it" after "delete X" was not understood, and X stayed deleted
+    chat = Chat(real_dm, domain)
+    for like in likes:
+        chat.say(like)
+    before = chat.profile()
+    chat.say(delete)
+    assert len(chat.profile()) == len(before) - 1
+    reply = chat.say(undo)
+    assert chat.profile() == before, reply.text
+
+
+def test_an_undo_at_a_card_puts_the_entry_back_and_rates_no_card(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Forrest Gump")
+    chat.say("jaws was awful")
+    chat.say("recommend me something")
+    before = chat.profile()
+    chat.say("delete jaws")
+    reply = chat.say("actually keep it")
+    assert chat.profile() == before, reply.text
+
+
+def test_keep_them_coming_after_a_deletion_is_no_undo(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Forrest Gump")
+    chat.say("jaws was awful")
+    chat.say("delete jaws")
+    chat.say("keep them coming")
+    assert "-" not in chat.profile().values()
