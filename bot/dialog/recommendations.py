@@ -21,7 +21,7 @@ from bot.dialog.context import TurnContext
 from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, tasks
 from bot.dialog.questions import RoleQuestion, close_questions
 from bot.dialog.render import display, has_name, name_of
-from bot.dialog.requests import required_seeds, store_request
+from bot.dialog.requests import asked_kinds, required_seeds, store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
@@ -50,7 +50,7 @@ def on_recommend(ctx: TurnContext) -> Outcome:
         outcome.settled, question = True, None
     state.pending = None
     _remember_skipped(ctx)  # a new list asked for over a card: that card was seen, the new list has others
-    seeds = store_request(ctx, outcome) if request is not None else []
+    seeds = store_request(ctx, outcome) if request is not None else asked_kinds(ctx)
     new_list(ctx, outcome, seeds=seeds, require=required_seeds(ctx, seeds))
     # an open which-one or did-you-like question is not settled by the list: it stays open for its lifespan,
     # said once after the card (bot.dialog.questions.keep_ignored_question), so "hated X" -> "Which X?" ->

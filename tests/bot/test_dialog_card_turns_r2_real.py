@@ -144,3 +144,30 @@ def test_keep_them_coming_after_a_deletion_is_no_undo(real_dm):
     chat.say("delete jaws")
     chat.say("keep them coming")
     assert "-" not in chat.profile().values()
+
+
+@pytest.mark.parametrize(
+    ("said", "genre"),
+    [
+        ("hmm what should we watch tonight, something really scary", "horror film"),
+        ("hmm, got anything hilarious?", "comedy film"),
+        ("i'm in the mood for a horror movie tonight", "horror film"),
+    ],
+)
+def test_a_mood_or_genre_asked_at_a_card_is_a_new_list_of_that_genre(real_dm, said, genre):
+    # fresh6 fault 8: "something funny" at a card skipped to the next card of the same list
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Forrest Gump")
+    first = card_of(chat.say("recommend me something"))
+    reply = chat.say(said)
+    card = card_of(reply)
+    assert card is not None and card != first and "1/" in reply.text, reply.text
+    assert any(chat.kb.label(q) == genre for q in chat.values(card, "P136")) or genre in reply.text, reply.text
+    assert first not in chat.profile(), reply.text
+
+
+def test_more_and_something_else_at_a_card_still_move_to_the_next_card(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Forrest Gump")
+    chat.say("recommend me something")
+    assert "2/" in chat.say("something else?").text
