@@ -171,3 +171,17 @@ def test_more_and_something_else_at_a_card_still_move_to_the_next_card(real_dm):
     chat.say("I loved Forrest Gump")
     chat.say("recommend me something")
     assert "2/" in chat.say("something else?").text
+
+
+@pytest.mark.parametrize(("liked", "answer"), [("i loved titanic", "the 1997 one"), ("i loved heat", "1")])
+def test_a_request_with_only_an_open_question_about_a_like_asks_it_first_once(real_dm, liked, answer):
+    # fresh3 F3-14: "Tell me one thing you like first" while the question's answer is that one thing
+    chat = Chat(real_dm, "movie")
+    chat.say(liked)
+    assert chat.state.pending is not None
+    reply = chat.say("recommend me something")
+    assert "once I know which you mean" in reply.text and "Tell me one thing" not in reply.text, reply.text
+    again = chat.say("just recommend something")
+    assert "once I know which you mean" not in again.text, again.text
+    chat.say(answer)
+    assert "+" in chat.profile().values()
