@@ -70,6 +70,7 @@ QUESTION_STILL_OPEN = '(Still open: {question} Answer with a number or a name, o
 QUESTION_LATER = 'I\'ll come back to "{mention}" after this.'
 QUESTION_DROPPED = 'I dropped my question about "{mention}": tell me again if you want it stored.'
 QUESTIONS_DROPPED = "I dropped my questions about {mentions}: tell me again if you want them stored."
+QUESTION_STILL_OPEN_AT_CARD = '(Still open: {question} Say "I liked {mention}" or "I didn\'t like {mention}".)'
 QUESTION_STILL_OPEN_YES_NO = '(Still open: {question} Answer yes or no, or say "skip".)'
 SUGGEST_TEXT = 'Not sure what to tell me? Do you like any of these {nouns}: {items}? Say e.g. "I like {first}" or "I don\'t like {first}".'
 SUGGEST_BUTTONS = "Not sure what to tell me? Tap the {nouns} you like below, or tell me what you think of them."

@@ -317,8 +317,9 @@ def _encodable(text: str) -> bool:
 
 
 def _answers(parse: TurnParse) -> bool:
-    """The message is a plain answer to the open question: its button, a typed option or a bare yes or no."""
-    return parse.payload is not None or (parse.bare_answer and (parse.answer is not None or parse.yes_no is not None))
+    """The message plainly answers the question kept under a card: its button or a typed option ("the 1997 one");
+    a bare yes or no is the card's (its buttons are on screen: the released studies' users rated it so)."""
+    return parse.payload is not None or (parse.bare_answer and parse.answer is not None and parse.yes_no is None)
 
 
 def _asked(pending: object) -> frozenset[str]:

@@ -225,7 +225,9 @@ def keep_ignored_question(
         question.behind_card = state.focus is not None and any(c.payload.startswith("like:") for c in outcome.choices)
         state.pending = question
         still = msg.QUESTION_STILL_OPEN_YES_NO if isinstance(question, ConfirmQuestion) else msg.QUESTION_STILL_OPEN
-        notes.append(still.format(question=question.question))
+        if question.behind_card and isinstance(question, ConfirmQuestion):  # a bare yes or no rates the card
+            still = msg.QUESTION_STILL_OPEN_AT_CARD
+        notes.append(still.format(question=question.question, mention=display(ctx, task.qid)))
         if not outcome.choices:
             outcome.choices = question.choices
             outcome.card = True
