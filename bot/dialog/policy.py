@@ -78,6 +78,8 @@ _ANSWER_INTENTS = frozenset(
     }
 )
 _BUT = re.compile(r"\bbut\b", re.IGNORECASE)
+_UNREADABLE = re.compile(r"\b(?!\d+(?:s|st|nd|rd|th|k|d|p|h|m)\b)(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{3,}\b", re.IGNORECASE)
+"""A token of letters and digits that is no number word ("Q83495", "x7f3k"; not "80s", "2nd", "4k", "1080p")."""
 _CARD_FALLBACKS = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value})
 """What the classifier says of a bare name typed as the answer to a critique's question over a card."""
 _ANSWER_PAYLOADS = frozenset({"pick", "role", "none", "yes", "no"})
@@ -201,6 +203,14 @@ def act_of(parse: TurnParse) -> str:
         return PEOPLE_CRITIQUE
     if is_smalltalk(parse.intent):
         return SMALLTALK
+    if (
+        parse.intent == Intent.REC_PREFERENCE
+        and payload is None
+        and not parse.readings
+        and _UNREADABLE.search(parse.text)
+    ):
+        # "i love Q83495" at a card: a name the bot cannot read is no rating of the card ("I couldn't find that")
+        return Intent.PREFERENCE.value
     if parse.intent == Intent.REC_SKIP and payload is None and any(r.polarity.value in "+-" for r in parse.readings):
         # "i've seen hereditary, loved it" at the 4th card, heard as a skip after "more"s (the skip's context): a
         # message that names another item with an opinion is about that item, as at the first card (fresh6 fault 4)

@@ -185,3 +185,23 @@ def test_a_request_with_only_an_open_question_about_a_like_asks_it_first_once(re
     assert "once I know which you mean" not in again.text, again.text
     chat.say(answer)
     assert "+" in chat.profile().values()
+
+
+@pytest.mark.parametrize("unreadable", ["i love Q24871", "omg i adore x7f3k", "Q42 is the best"])
+def test_a_name_the_bot_cannot_read_rates_no_card(real_dm, unreadable):
+    # fresh6 fault 3: "i love Q83495" at a card (a question open) liked the card
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Forrest Gump")
+    chat.say("recommend me something")
+    chat.say("more")
+    before = chat.profile()
+    reply = chat.say(unreadable)
+    assert chat.profile() == before, reply.text
+
+
+def test_a_rating_of_the_card_with_a_number_word_still_rates_it(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("I loved Forrest Gump")
+    card = card_of(chat.say("recommend me something"))
+    chat.say("loved it, 10/10, those 80s vibes")
+    assert chat.profile().get(card) == "+"
