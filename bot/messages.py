@@ -70,6 +70,7 @@ QUESTION_STILL_OPEN = '(Still open: {question} Answer with a number or a name, o
 QUESTION_LATER = 'I\'ll come back to "{mention}" after this.'
 QUESTION_DROPPED = 'I dropped my question about "{mention}": tell me again if you want it stored.'
 QUESTIONS_DROPPED = "I dropped my questions about {mentions}: tell me again if you want them stored."
+QUESTION_STILL_OPEN_AT_CARD = '(Still open: {question} Say "I liked {mention}" or "I didn\'t like {mention}".)'
 QUESTION_STILL_OPEN_YES_NO = '(Still open: {question} Answer yes or no, or say "skip".)'
 SUGGEST_TEXT = 'Not sure what to tell me? Do you like any of these {nouns}: {items}? Say e.g. "I like {first}" or "I don\'t like {first}".'
 SUGGEST_BUTTONS = "Not sure what to tell me? Tap the {nouns} you like below, or tell me what you think of them."
@@ -79,6 +80,7 @@ REFERRED_NOT_FOUND_EMPTY = 'I couldn\'t find what you told me just before, so I 
 REFERRED_NOT_FOUND = "I couldn't find what you told me just before, so this list comes from the rest of what you like."
 """A request for more like "it" right after a title the KB lacks (issue 22-R), with or without other likes."""
 NEED_ONE = "Tell me one thing you like first (a title, a person or a genre), and I'll recommend from it."
+ANSWER_FIRST = 'I\'ll recommend from "{mention}" once I know which you mean. {question}'
 """A list asked for with an empty profile (one preference is enough in chat and Telegram)."""
 BASED_ON = "Based on {names}:"
 """The first card of a list says what the list comes from: the request's seeds, else the user's likes."""
@@ -167,6 +169,7 @@ PROFILE = 'Your {nouns} profile:\n{lines}\nSay "delete X" to remove one, or "res
 PROFILE_LINE = "{sign} {label}{role}"
 DELETE_NOT_FOUND = "I couldn't find that in your profile."
 DELETED = "Removed {label} from your profile."
+RESTORED = "OK, {labels} is back in your profile."
 REVISED = "Changed: {items}."
 RESET_WHAT = (
     "What should I reset: everything (movies, books and music), only the {items}, or only the properties "

@@ -67,6 +67,8 @@ class DialogState:
             the next such request gets popular items, said so (issue 22-R).
         wants_list: the previous reply asked for one thing the user likes before a list ("Tell me one thing you
             like first"; for one turn only): a message of names alone answers it (issue 22-G).
+        last_deleted: the profile entries the previous turn deleted, QID -> entry (for one turn only): "never mind,
+            keep it" next puts them back (issue 22-R2).
     """
 
     domain: Domain = Domain.MOVIE
@@ -90,6 +92,7 @@ class DialogState:
     announced: dict[str, list[str]] = field(default_factory=dict)
     wants_list: bool = False
     asked_for_one: list[str] = field(default_factory=list)
+    last_deleted: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
         """The (mutable) profile of ``domain`` (default: the active domain)."""

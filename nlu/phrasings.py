@@ -47,6 +47,7 @@ __all__ = [
     "phrased_intent",
     "reset_scope",
     "says_goodbye",
+    "takes_back_deletion",
     "THANKS",
 ]
 
@@ -72,6 +73,8 @@ _RECOMMEND = _WORDING.pattern("recommend")
 _ASKING = _WORDING.pattern("asking")
 _NOT_A_NEW_REQUEST = _WORDING.pattern("not_a_new_request")
 _THANKS = _WORDING.pattern("thanks")
+_THANKS_TAIL = _WORDING.pattern("thanks_tail")
+_UNDO = _WORDING.pattern("undo")
 _THANKS_WORDS = _WORDING.word_set("thanks_words")
 _BYE_LEAD = _THANKS_WORDS | _WORDING.word_set("bye_lead")
 _ABOUT_THE_BOT = _WORDING.pattern("about_the_bot")
@@ -123,7 +126,7 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
         return "smalltalk.agent.good"
     if not named and _BOT_BAD.search(folded):
         return "smalltalk.agent.bad"
-    if _BYE.search(folded):
+    if _BYE.search(folded) or _bye_before_thanks(folded):
         return BYE
     if not named and _HELLO.search(folded):  # "yo", "heyy" (issue 22-D)
         return "smalltalk.greetings.hello"
@@ -178,16 +181,27 @@ def asks_profile(folded: str) -> bool:
     return bool(_PROFILE.search(chat_spelling(folded)))
 
 
+def _bye_before_thanks(folded: str) -> re.Match[str] | None:
+    """The goodbye of a message that ends with thanks after it ("gotta run, thanks!"), or None."""
+    tail = _THANKS_TAIL.search(folded)
+    return _BYE.search(folded[: tail.start()].rstrip(" ,.!")) if tail is not None and tail.start() > 0 else None
+
+
 def says_goodbye(folded: str) -> bool:
     """The message is only a goodbye, with thanks and fillers before it ("thanks, goodnight", "cheers, later", "ok
     bye then"): it answers no open question and names nothing, whatever titles its words are (issue 22-G: at an
     open question, "Goodnight" was stored as a liked song and the list went on)."""
     folded = chat_spelling(folded)
-    bye = _BYE.search(folded)
+    bye = _BYE.search(folded) or _bye_before_thanks(folded)
     if bye is None:
         return False
     before = _WORDS.findall(folded[: bye.start()])
     return all(word in _BYE_LEAD for word in before)
+
+
+def takes_back_deletion(folded: str) -> bool:
+    """The message takes back a deletion just made ("never mind, keep it", "put it back", "undo that")."""
+    return bool(_UNDO.search(chat_spelling(folded)))
 
 
 def reset_scope(folded: str) -> str | None:

@@ -39,6 +39,7 @@ from nlu.wording import family
 __all__ = [
     "Request",
     "asked_in_clause",
+    "asked_moods",
     "asks_more",
     "asks_next",
     "is_request_noun",
@@ -117,6 +118,28 @@ _NEGATED = re.compile(r"\b(?:no|not|nothing|never|without)\s+$")
 _MORE = re.compile(_after_lead("more"))
 """More of the list: "more", "one more", "another 1", "next", "something else?", "more recommendations
 please", "keep them coming"."""
+_MOOD_GENRES: dict[str, dict[str, str]] = {d: dict(t) for d, t in _WORDING.table("mood_genres").items()}
+_MOOD_ASKED = {
+    domain: re.compile(
+        r"\b(?:something|anything|stuff)\s+(?:(?:really|very|super|proper|kinda|bit|little)\s+)*("
+        + "|".join(sorted(map(re.escape, moods), key=len, reverse=True))
+        + r")\b"
+    )
+    for domain, moods in _MOOD_GENRES.items()
+    if moods
+}
+
+
+def asked_moods(text: str, domain: str) -> tuple[str, ...]:
+    """The genre words of the moods a message asks for ("what should i watch tonight, something funny": "comedy";
+    "noo, something scary": "horror"), from the domain's table of moods a genre gives; () if none."""
+    pattern = _MOOD_ASKED.get(domain)
+    if pattern is None:
+        return ()
+    found = (_MOOD_GENRES[domain][m.group(1)] for m in pattern.finditer(chat_spelling(fold(text))))
+    return tuple(dict.fromkeys(found))
+
+
 _SEED_ROLES: dict[str, dict[str, str]] = {d: dict(r) for d, r in _WORDING.table("seed_roles").items()}
 """The role a person named as a seed has, by the preposition before it, per domain ("films by Y":
 director; "films with Y": actor; "books by Y": author; "songs from Y": performer)."""

@@ -46,7 +46,7 @@ from nlu.open_answer import (
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
 from nlu.phrasings import BYE, card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, WORK_PARTS, Readings
-from nlu.requests import Request, asked_in_clause, asks_next, names_in_request, request_in_turn
+from nlu.requests import Request, asked_in_clause, asked_moods, asks_next, names_in_request, request_in_turn
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
@@ -214,6 +214,8 @@ def understand(
         rated = classified in _CARD_RATINGS or judged
         readings = () if request is not None and request.more else readings
         request, intent = None, Intent.REC_PREFERENCE.value if rated else Intent.REC_SKIP.value
+    if view.focus is not None and intent in _CARD_MOVES and asked_moods(text, view.domain):
+        intent = Intent.RECOMMENDATION.value  # "noo, something scary" at a card: a new list of that genre (22-R2)
     critique = CRITIQUE.match(folded) if intent in (Intent.REC_YES_BUT, Intent.REC_NO_BUT) else None
     if critique is not None:  # "I like the track, just not the artist": "just" is the connective, no title
         but = (lead.end + critique.start("but"), lead.end + critique.end("but"))
@@ -361,6 +363,10 @@ def understand(
 
 
 _CARD_RATINGS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
+_CARD_MOVES = frozenset(
+    {Intent.REC_SKIP.value, Intent.REC_FALLBACK.value, Intent.REC_DETAILS.value, Intent.REC_CRITIQUING_FALLBACK.value}
+)
+"""What a mood asked for at a card ("something scary") may be heard as, but is a new list of the mood's genre."""
 
 
 def _domain_switch(text: str, current: str) -> str | None:

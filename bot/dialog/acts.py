@@ -99,6 +99,9 @@ class PreferenceQuestion:
         origin: ``"preference"`` (a turn of preference acquisition) or ``"recommendation"``.
         ignored: turns it was ignored so far (it is dropped after ``QUESTION_LIFESPAN``).
         not_understood: a message at it was neither an answer nor understood (the next such one drops it).
+        behind_card: it was kept open under a card shown after it (a list asked for meanwhile): the card is what
+            the user sees last, and a message that is no plain answer to the question is about the card.
+        asked_first: a request with nothing else to recommend from asked it again (once: never a loop).
     """
 
     kind: ClassVar[str] = ""
@@ -111,6 +114,8 @@ class PreferenceQuestion:
     origin: str = "preference"
     ignored: int = 0
     not_understood: bool = False
+    behind_card: bool = False
+    asked_first: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -123,6 +128,8 @@ class PreferenceQuestion:
             "origin": self.origin,
             "ignored": self.ignored,
             "not_understood": self.not_understood,
+            "behind_card": self.behind_card,
+            "asked_first": self.asked_first,
         }
 
     @classmethod
@@ -136,6 +143,8 @@ class PreferenceQuestion:
             origin=str(data.get("origin", "preference")),
             ignored=int(data.get("ignored", 0)),
             not_understood=bool(data.get("not_understood", False)),
+            behind_card=bool(data.get("behind_card", False)),
+            asked_first=bool(data.get("asked_first", False)),
         )
 
 

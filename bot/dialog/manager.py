@@ -150,7 +150,10 @@ class DialogManager:
                 state.contexts.setdefault(_RF, 1)
             refinable, state.last_stored = state.last_stored, []
             wants_list, state.wants_list = state.wants_list, False  # for one turn: "Tell me one thing you like"
+            deleted = state.last_deleted
             intent, outcome = self._run(state, turn, refinable, wants_list=wants_list)
+            if state.last_deleted is deleted:  # for one turn: "never mind, keep it" right after a deletion
+                state.last_deleted = {}
             state.contexts = advance_contexts(state.contexts, intent)
             logged_contexts = tuple(state.contexts)
             for name, life in outcome.webhook_contexts.items():
@@ -213,6 +216,21 @@ class DialogManager:
                 payload=turn.payload,
                 is_item=domain.kb.is_item,
             )
+            if open_question is not None and open_question.behind_card and state.focus and not _answers(parse):
+                # a question kept under a card shown after it (fresh6 fault 7): the card is what the user sees
+                # last, so "seen it, loved it" or "👍" rates the card; the question stays for its lifespan
+                state.pending = None
+                view = self._view(state, refinable)
+                kept = tuple(c for c in view.contexts if c != open_question.context)
+                parse = understand(
+                    text,
+                    dataclasses.replace(view, contexts=kept),
+                    intents=self._services.intents,
+                    linker=domain.linker,
+                    sentiment=self._services.sentiment,
+                    payload=turn.payload,
+                    is_item=domain.kb.is_item,
+                )
             ctx = TurnContext(state, turn, parse, self._services, self._config, refinable)
             shown = state.focus
             waiting = state.pending if isinstance(state.pending, SuggestionQuestion) else None
@@ -299,6 +317,12 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _answers(parse: TurnParse) -> bool:
+    """The message plainly answers the question kept under a card: its button or a typed option ("the 1997 one");
+    a bare yes or no is the card's (its buttons are on screen: the released studies' users rated it so)."""
+    return parse.payload is not None or (parse.bare_answer and parse.answer is not None and parse.yes_no is None)
 
 
 def _asked(pending: object) -> frozenset[str]:

@@ -25,6 +25,7 @@ from bot.dialog.context import TurnContext
 from bot.state import DialogState
 from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import judges_people_only
+from nlu.phrasings import takes_back_deletion
 from nlu.textnorm import fold
 from nlu.turn_cues import retracted_words
 from nlu.turn_words import CARD_PEOPLE
@@ -59,6 +60,8 @@ SESSION_CONSTRAINT = "constraint of the session"
 """'no horror for now', 'not Radiohead this time': a constraint on this session's lists (issue 23; "no horror
 please" is a stored dislike since issue 22)."""
 RESET_CHOICE = "reset choice"
+UNDO_DELETE = "take back a deletion"
+"""'never mind, keep it' right after a deletion (``DialogState.last_deleted``): the entry is put back (issue 22-R2)."""
 RETRACT = "take back an opinion"
 """'i never said i liked X' (``TurnParse.retracts``): X is no preference, and leaves the profile (issue 22-D)."""
 SMALLTALK = "smalltalk"
@@ -75,6 +78,8 @@ _ANSWER_INTENTS = frozenset(
     }
 )
 _BUT = re.compile(r"\bbut\b", re.IGNORECASE)
+_UNREADABLE = re.compile(r"\b(?!\d+(?:s|st|nd|rd|th|k|d|p|h|m)\b)(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{3,}\b", re.IGNORECASE)
+"""A token of letters and digits that is no number word ("Q83495", "x7f3k"; not "80s", "2nd", "4k", "1080p")."""
 _CARD_FALLBACKS = frozenset({Intent.REC_FALLBACK.value, Intent.REC_CRITIQUING_FALLBACK.value})
 """What the classifier says of a bare name typed as the answer to a critique's question over a card."""
 _ANSWER_PAYLOADS = frozenset({"pick", "role", "none", "yes", "no"})
@@ -136,6 +141,7 @@ POLICY: dict[tuple[str, str], Handler] = {
     (ANY, Intent.RESET_PROFILE.value): profile.on_reset_profile,
     (ANY, RESET_CHOICE): profile.on_reset_choice,
     (ANY, RETRACT): profile.on_retract,
+    (ANY, UNDO_DELETE): profile.on_undo_delete,
     **{(ANY, intent): profile.on_reset_choice for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - yes"): profile.on_reset_yes for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - no"): profile.on_reset_no for intent in RESET_INTENTS.values()},
@@ -197,6 +203,18 @@ def act_of(parse: TurnParse) -> str:
         return CARD_CRITIQUE
     if is_smalltalk(parse.intent):
         return SMALLTALK
+    if (
+        parse.intent == Intent.REC_PREFERENCE
+        and payload is None
+        and not parse.readings
+        and _UNREADABLE.search(parse.text)
+    ):
+        # "i love Q83495" at a card: a name the bot cannot read is no rating of the card ("I couldn't find that")
+        return Intent.PREFERENCE.value
+    if parse.intent == Intent.REC_SKIP and payload is None and any(r.polarity.value in "+-" for r in parse.readings):
+        # "i've seen hereditary, loved it" at the 4th card, heard as a skip after "more"s (the skip's context): a
+        # message that names another item with an opinion is about that item, as at the first card (fresh6 fault 4)
+        return Intent.REC_PREFERENCE.value
     if parse.intent == Intent.FALLBACK and parse.readings and payload is None:
         # "hunger by knut hamsun also", "spike jonze just gets it": the classifier placed no intent, but the
         # message names what the KB knows; it is that preference (stored, or asked about), never "Sorry, I
@@ -240,6 +258,8 @@ def act_in(state: DialogState, parse: TurnParse) -> str:
     """The act of the turn in the state it comes in: :func:`act_of`, except that an answer to the open
     question answers it, also with a card on screen (issue 22: the question was asked after the card was
     shown, so "yes obviously" at "Did you like X?" or "Are you sure?" is no rating of the card)."""
+    if state.last_deleted and parse.payload is None and takes_back_deletion(fold(parse.text)):
+        return UNDO_DELETE  # "never mind, keep it" right after "delete X", at a card too (fresh6 fault 13)
     act = act_of(parse)
     pending = state.pending
     if pending is None or act == ANSWER or parse.payload is not None or parse.request is not None:

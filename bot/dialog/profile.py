@@ -81,12 +81,30 @@ def on_delete(ctx: TurnContext) -> Outcome:
         outcome.text = msg.DELETE_NOT_FOUND
         return outcome
     if len(matches) == 1 and named:
-        state.profile().pop(matches[0], None)
+        _delete(ctx, matches[0])
         outcome.text = msg.DELETED.format(label=display(ctx, matches[0]))
         return outcome
     question = msg.ITEM_QUESTION.format(mention=target or ctx.text)
     ask_options(ctx, DeleteChoice, question, matches[:MAX_CHOICES], outcome, origin="profile")
     return outcome
+
+
+def _delete(ctx: TurnContext, qid: str) -> None:
+    """Remove ``qid`` from the profile, kept for one turn so that an undo can put it back."""
+    entry = ctx.state.profile().pop(qid, None)
+    if entry is not None:
+        ctx.state.last_deleted = {qid: entry}
+
+
+def on_undo_delete(ctx: TurnContext) -> Outcome:
+    """ "never mind, keep it", "put it back" right after a deletion: the deleted entries are back in the profile,
+    with their opinion and role (issue 22-R2: "Sorry, I didn't get that", or a skip of the card)."""
+    state = ctx.state
+    state.profile().update(state.last_deleted)
+    labels = ", ".join(display(ctx, q) for q in state.last_deleted)
+    objects = [(q, str(entry.get("polarity"))) for q, entry in state.last_deleted.items()]
+    state.last_deleted = {}
+    return Outcome(msg.RESTORED.format(labels=labels), events=[Event.PREFERENCE], objects=objects)
 
 
 def on_retract(ctx: TurnContext) -> Outcome:
@@ -177,7 +195,7 @@ def on_delete_answer(ctx: TurnContext) -> Outcome:
     state.pending = None
     if not isinstance(question, DeleteChoice) or not isinstance(choice, int):
         return Outcome(msg.SKIPPED, events=[Event.PREFERENCE])
-    state.profile().pop(question.options[choice], None)
+    _delete(ctx, question.options[choice])
     return Outcome(msg.DELETED.format(label=display(ctx, question.options[choice])), events=[Event.PREFERENCE])
 
 

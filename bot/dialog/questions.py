@@ -222,9 +222,12 @@ def keep_ignored_question(
     ignored = question.ignored + 1
     if kept and state.pending is None and ignored < QUESTION_LIFESPAN and kept[0] is task:
         question.ignored = ignored
+        question.behind_card = state.focus is not None and any(c.payload.startswith("like:") for c in outcome.choices)
         state.pending = question
         still = msg.QUESTION_STILL_OPEN_YES_NO if isinstance(question, ConfirmQuestion) else msg.QUESTION_STILL_OPEN
-        notes.append(still.format(question=question.question))
+        if question.behind_card and isinstance(question, ConfirmQuestion):  # a bare yes or no rates the card
+            still = msg.QUESTION_STILL_OPEN_AT_CARD
+        notes.append(still.format(question=question.question, mention=display(ctx, task.qid)))
         if not outcome.choices:
             outcome.choices = question.choices
             outcome.card = True

@@ -14,14 +14,14 @@ from collections.abc import Sequence
 
 from bot import messages as msg
 from bot.dialog import constraints, questions, render
-from bot.dialog.acts import Outcome, PreferenceTask
+from bot.dialog.acts import ConfirmQuestion, ItemQuestion, Outcome, PreferenceTask
 from bot.dialog.cards import card_buttons, card_more, card_of, card_title, details_reply, fact_reply, trailer_reply
 from bot.dialog.constraints import MAX_SKIPPED  # noqa: F401 (re-exported)
 from bot.dialog.context import TurnContext
 from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, tasks
 from bot.dialog.questions import RoleQuestion, close_questions
 from bot.dialog.render import display, has_name, name_of
-from bot.dialog.requests import required_seeds, store_request
+from bot.dialog.requests import asked_kinds, required_seeds, store_request
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
@@ -38,8 +38,8 @@ def on_recommend(ctx: TurnContext) -> Outcome:
     replay needs its minimum). A request that names items or people ("more like X", "songs from Y", "I
     liked X, recommend some more?") stores them as likes first and the list is based on them
     (``bot/dialog/requests.py``). A list asked for over a card ("more", "recommend me something") leaves
-    that card out, so "more" shows more. When a list is shown, an open preference question is settled
-    aloud (the user moved on to the list)."""
+    that card out, so "more" shows more. An open which-one or did-you-like question stays open beside the
+    list, said once; a role question is settled first (its person stored without a role)."""
     state, request = ctx.state, ctx.parse.request
     question = state.pending
     outcome = Outcome("", events=[Event.RECOMMENDATION])
@@ -48,17 +48,29 @@ def on_recommend(ctx: TurnContext) -> Outcome:
         # for: "i love X" -> "as artist or lyricist?" -> "recommend me something" recommends from X (fresh5)
         outcome.text = "\n".join(close_questions(ctx, outcome))
         outcome.settled, question = True, None
+    if isinstance(question, ItemQuestion | ConfirmQuestion) and _answer_first(ctx, question):
+        # "i loved heat" -> "Which heat?" -> "recommend me something" with nothing else liked: the question's answer
+        # is what to recommend from, so it is asked again, not "Tell me one thing you like first" (fresh3 F3-14)
+        question.asked_first = True  # once: a second request goes on as without it, never a loop
+        text = msg.ANSWER_FIRST.format(mention=question.task.mention, question=question.question)
+        return Outcome(text, choices=question.choices, card=True, settled=True)
     state.pending = None
     _remember_skipped(ctx)  # a new list asked for over a card: that card was seen, the new list has others
-    seeds = store_request(ctx, outcome) if request is not None else []
+    seeds = store_request(ctx, outcome) if request is not None else asked_kinds(ctx)
     new_list(ctx, outcome, seeds=seeds, require=required_seeds(ctx, seeds))
-    if outcome.card and question is not None:
-        state.pending = question
-        notes = close_questions(ctx, outcome)
-        state.pending = None
-        outcome.settled = True
-        outcome.text = "\n".join([*notes, outcome.text])
+    # an open which-one or did-you-like question is not settled by the list: it stays open for its lifespan,
+    # said once after the card (bot.dialog.questions.keep_ignored_question), so "hated X" -> "Which X?" ->
+    # "recommend me something" loses no opinion (fresh6 fault 7)
     return outcome
+
+
+def _answer_first(ctx: TurnContext, question: ItemQuestion | ConfirmQuestion) -> bool:
+    """A request with nothing liked and nothing named while a question about a like is open: its answer is the one
+    thing to recommend from (a chat's minimum of one preference; a study's protocol asks for more)."""
+    request = ctx.parse.request
+    named = request is not None and (request.seeds or request.refers_back)
+    unanswered = not question.asked_first and question.task.polarity == "+" and not named
+    return unanswered and ctx.config.min_preferences <= 1 and not ctx.state.profile()
 
 
 def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = (), require: Sequence[str] = ()) -> None:

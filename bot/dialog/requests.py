@@ -33,6 +33,7 @@ from bot.dialog.context import TurnContext
 from bot.dialog.preferences import tasks
 from bot.dialog.render import display
 from logs.schema import Event
+from nlu.requests import asked_moods
 from nlu.understand import Reading
 
 _FILLER_WORDS = frozenset("please pls plz thanks thank you then now too also again".split())
@@ -53,7 +54,7 @@ def store_request(ctx: TurnContext, outcome: Outcome) -> list[str]:
     request, parse = ctx.parse.request, ctx.parse
     if request is None:
         return []
-    named = [r for r in parse.readings if _is_named(ctx, r)]
+    named = [r for r in parse.readings if _is_named(ctx, r) or _is_asked_kind(ctx, r)]
     stored: list[str] = []
     seeds: list[str] = []
     notes: list[str] = []
@@ -106,6 +107,23 @@ def _is_kind_of_list(ctx: TurnContext, qid: str) -> bool:
     if callable(kind):
         return bool(kind(qid) == "genre")
     return not kb.is_item(qid) and "P136" in kb.roles(qid)
+
+
+def asked_kinds(ctx: TurnContext) -> list[str]:
+    """The genres a request the understanding found no seeds in names with no opinion ("i'm in the mood for a
+    horror movie tonight") or asks for by a mood a genre gives ("something funny": comedy): the kind of list
+    asked for (fresh6 fault 8: a list from older likes instead)."""
+    named = [r.qid for r in ctx.parse.readings if r.polarity.value == "0" and _is_asked_kind(ctx, r)]
+    for word in asked_moods(ctx.parse.text, ctx.state.domain):
+        genres = [str(c.qid) for m in ctx.domain.linker.link(word) for c in m.candidates[:1]]
+        named += [q for q in genres if _is_kind_of_list(ctx, q) and q not in named]
+    return named
+
+
+def _is_asked_kind(ctx: TurnContext, reading: Reading) -> bool:
+    """A genre named whole in a request, also inside a longer phrase ("some 80s synthpop": the decade says
+    which synthpop, and names no other genre)."""
+    return not reading.mention.partial and _is_kind_of_list(ctx, reading.qid)
 
 
 def _is_named(ctx: TurnContext, reading: Reading) -> bool:

@@ -144,11 +144,12 @@ def test_next_after_the_last_card_starts_a_new_list(dm):
     assert _shown(reply) is not None
 
 
-def test_a_list_request_settles_an_open_question_aloud(dm):
+def test_a_list_request_keeps_an_open_question_open_and_says_so(dm):
+    # fresh6 fault 7: the request dropped the question, and the opinion stated with it was lost
     _say(dm, "I love The Avengers")  # "Which The Avengers?"
     reply = _say(dm, "recommend something like Memento")
-    assert 'I dropped my question about "The Avengers"' in reply.text
-    assert _state(dm).pending is None and _shown(reply) is not None
+    assert "Still open" in reply.text and "dropped" not in reply.text, reply.text
+    assert _state(dm).pending is not None and _shown(reply) is not None
     assert set(_state(dm).profile()) == {"Q8"}
 
 
