@@ -59,3 +59,18 @@ def test_a_word_before_a_kind_noun_names_no_person_it_is_not_the_name_of(linkers
 def test_a_typod_genre_before_its_noun_is_still_the_genre(linkers):
     assert _top(linkers, "book", "i love ramance novels") == ["Q858330"]
 
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("metallica master of puppets is a classic", "Q187507"),
+        ("pink floyd the wall is overrated", "Q151114"),
+    ],
+)
+def test_a_band_before_its_album_as_a_subject_is_no_fragment_of_an_unknown_title(linkers, text, qid):
+    """A band before its album ("BAND ALBUM is ..."): the band's words say which album, no longer title the KB lacks."""
+    assert qid in _top(linkers, "music", text)
+
+
+def test_a_subject_of_unknown_words_still_is_a_title_the_kb_lacks(linkers):
+    assert _top(linkers, "music", "salad days is a vibe") == []
