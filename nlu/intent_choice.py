@@ -22,7 +22,16 @@ from nlu.card_opinion import TO_THE_BOT, judges_people_only, rates_card, skips_c
 from nlu.disambiguation import parse_option
 from nlu.open_answer import NOT_UNDERSTOOD, opinion_of_open
 from nlu.opinion_scope import refuses_something
-from nlu.phrasings import BYE, LIKES_AGENT, asks_profile, asks_reset, card_fact, phrased_intent, says_goodbye
+from nlu.phrasings import (
+    BYE,
+    LIKES_AGENT,
+    asks_profile,
+    asks_reset,
+    card_fact,
+    phrased_intent,
+    reset_worded,
+    says_goodbye,
+)
 from nlu.readings import WORK_PARTS, Readings
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold
@@ -270,6 +279,9 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
       question is open (issue 17.9).
     """
     view = session.view
+    if intent == Intent.RESET_PROFILE and not reset_worded(folded):
+        # "i want a pratchett book" heard as a reset: a reset is said in its own words
+        intent = Intent.PREFERENCE.value if session.readings(with_focus=False) else Intent.FALLBACK.value
     if view.question is not None and asks_reset(session.unnamed()):
         return Intent.RESET_PROFILE.value  # "hmm forget all that, start over" at an open question (issue 22-D)
     if view.question is not None and asks_profile(session.unnamed()):

@@ -139,7 +139,9 @@ class EntityLinker:
         self._names: NameIndex = names or stored_index(kb, index_fingerprint(), self.build_index)
         use_everyday_words(self._names.everyday())
         self._matcher = SpanMatcher(self._names, SpanGuard(kb))
-        self._fuzzy = FuzzyMatcher(self._names, self._role_words)
+        self._fuzzy = FuzzyMatcher(
+            self._names, self._role_words, lambda q: bool(PERSON_ROLES.intersection(kb.roles(q) or ()))
+        )
         self._works = WorkResolver(kb, self._names)
         self._filter = SpanFilter(kb)
         self._ranker = CandidateRanker(kb, self._names, self._role_words)

@@ -46,6 +46,7 @@ __all__ = [
     "for_this_time",
     "phrased_intent",
     "reset_scope",
+    "reset_worded",
     "says_goodbye",
     "takes_back_deletion",
     "THANKS",
@@ -173,6 +174,18 @@ def asks_reset(folded: str) -> bool:
     brother's taste, I'm on his laptop. Wipe it all please."): a reset, at any open question too."""
     folded = chat_spelling(folded)
     return any(_RESET.search(part.strip()) for part in (folded, *_SENTENCE_END.split(folded)))
+
+
+_RESET_WORDS = re.compile(
+    r"\b(?:delete|remove|erase|wipe|clear|reset|restart|forget|drop|empty|scrap|start|begin|scratch|slate|fresh|"
+    r"profile|over|everything|all)"
+)
+"""Words without which no message is a reset, whatever the classifier hears ("i want a pratchett book")."""
+
+
+def reset_worded(folded: str) -> bool:
+    """The message has a word a reset is said with (:data:`_RESET_WORDS`): the classifier's reset needs one."""
+    return bool(_RESET_WORDS.search(chat_spelling(folded)))
 
 
 def asks_profile(folded: str) -> bool:

@@ -252,7 +252,7 @@ class Decider:
             return Decision.DROP  # "smile, the 2022 horror one": the KB's Smile is of another year, not the one meant
         if kind != "ref" and not relation and fragment(text, tokens, i, j, context.spans, context.explained):
             return Decision.DROP  # "Spider-Man" and "Way Home" of "Spider-Man: No Way Home" (not in the KB)
-        if kind in ("exact", "fuzzy") and not relation and subject_fragment(text, tokens, i, j):
+        if kind in ("exact", "fuzzy") and not relation and subject_fragment(text, tokens, i, j, context.explained):
             return Decision.DROP  # "Clair" of "Clair de lune is the most beautiful piece" (not in the KB)
         if kind == "exact" and not relation and not ambiguous and not self.context_pick(cands[0], focus, picked, years):
             ambiguous = dangling(text, tokens, i, j, context.covered)

@@ -103,7 +103,7 @@ def fragment(
     return False
 
 
-def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
+def subject_fragment(text: str, tokens: list[Token], i: int, j: int, explained: Container[int] = ()) -> bool:
     """A match inside the subject that opens an opinion ("Clair de lune is the most beautiful piece")
     while the subject holds other words that no part or adverb explains (matched or not: one subject
     names one thing): the subject is a title the KB lacks, and the match only a word of it. The subject
@@ -111,7 +111,8 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
     Lists ("X and Y are"; with a singular verb, "love and monsters was ...", one title), "by" and
     possessives are no single subject; a common word, an adverb ("totally"), a number
     ("Frozen 2") or a word for a part of a work ("soundtrack", "concerts") is no sign, nor an everyday
-    word but the one noun between a lowercase match and the verb ("salad days is")."""
+    word but the one noun between a lowercase match and the verb ("salad days is"), nor the name of the person
+    who says which work it is (``explained``: "fleetwood mac rumours is ...")."""
     a = i  # the clause the match opens: the message's, or one after a comma ("..., salad days is a vibe")
     while a > 0 and not boundary(text, tokens, a):
         a -= 1
@@ -141,7 +142,7 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int) -> bool:
             return True  # "love and monsters was such a fun surprise": "X and Y" before a singular verb is one title
     common = common_words()
     for m in range(a, k):
-        if i <= m < j:
+        if i <= m < j or m in explained:
             continue
         t = tokens[m]
         if (

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -54,8 +54,10 @@ from nlu.linking.words import (
     COPULAS,
     LIKE_VERBS,
     OBJECT_LEAD,
+    PERSON_TAILS,
     PREDICATES,
     PREPOSITIONS,
+    REQUEST_VERBS,
     SPAN_STOP,
     SUBJECT_LEADS,
     SUPERLATIVES,
@@ -173,11 +175,15 @@ class FuzzyMatcher:
         names: the domain's name index.
         role_words: the domain's person role words ("actor" -> "P161"): they may lead a like-verb's
             object ("I love the actor ...").
+        is_person: whether an entity is a person (a lone word before a kind noun names only persons).
     """
 
-    def __init__(self, names: NameIndex, role_words: Mapping[str, str]) -> None:
+    def __init__(
+        self, names: NameIndex, role_words: Mapping[str, str], is_person: Callable[[str], bool] | None = None
+    ) -> None:
         self._names = names
         self._role_words = role_words
+        self._is_person = is_person or (lambda _q: True)
 
     def fuzzy_spans(self, text: str, tokens: list[Token], taken: list[Span]) -> list[Span]:
         """Typo-tolerant fallback over spans that look like names but are not fully matched exactly.
@@ -270,6 +276,8 @@ class FuzzyMatcher:
                 while m < j and m not in covered and m not in stops:
                     m += 1
                 a, b = trim(tokens, k, m, common)
+                if b - a == 3 and (tokens[a].key, tokens[a + 1].key) == ("no", "more"):
+                    a += 2  # "no more bieber pls": enough of a name, no title "No More ..." typo'd
                 if b - a >= 3 and tokens[a].key == "the" and tokens[b - 1].key == "one":
                     a, b = a + 1, b - 1  # "..., the Carpenter one": the name inside the apposition
                 if b > a and all(
@@ -293,11 +301,23 @@ class FuzzyMatcher:
                         # where a name is expected: "also scorsese is a genius" (issue 22-E)
                         or (b - a == 1 and not lone_everyday and name_slot(text, tokens, a, b) is not None)
                     )
+                    # a kind noun, reflexive or "please" after a lone word: a person ("a spielberg movie")
+                    tailed = (
+                        not partial
+                        and not is_everyday(tokens[a].key)
+                        and a + 1 < m
+                        and all(tokens[t].key in PERSON_TAILS for t in range(a + 1, m))
+                    )
                     if lone_everyday and not partial:
                         k = m  # a word spelled right is no typo of a title ("a great Bond" is not "Bound")
                         continue
                     scored = {}
-                    if b < m and tokens[b].key in TYPE_WORDS:  # a typo'd genre keeps its noun: "ramance film"
+                    if tailed:  # only the persons of that name ("korean films" is no Korean War), before a genre
+                        scored = {
+                            q: v for q, v in lookup(tokens[a : a + 1], allow_partial=True).items() if self._is_person(q)
+                        }
+                        b = a + 1 if scored else b
+                    if not scored and b < m and tokens[b].key in TYPE_WORDS:  # a typo'd genre keeps its noun
                         scored = lookup(tokens[a : b + 1], allow_partial=False)
                         b += bool(scored)
                     if not scored:
@@ -317,7 +337,9 @@ class FuzzyMatcher:
         for v, tok in enumerate(tokens):
             # an addition opening the message opens an object too: "also the usual suspets and la confidential"
             opener = tok.key in OPENERS and (v == 0 or (v == 1 and tokens[0].key in OPENERS | {"oh"}))
-            if tok.key not in LIKE_VERBS and not opener:
+            # a request's object closed by a kind noun: "i want a spielberg movie", "give me a pratchett book"
+            asked = tok.key in REQUEST_VERBS and any(t.key in TYPE_WORDS for t in tokens[v + 2 : v + 6])
+            if tok.key not in LIKE_VERBS and not opener and not asked:
                 continue
             i = v + 1
             while i < n and (

@@ -47,6 +47,11 @@ TYPE_WORDS = frozenset(
     series show tv saga franchise trilogy genre story""".split()
 )
 
+PERSON_TAILS = TYPE_WORDS | frozenset(
+    "books albums songs tracks stuff music himself herself themselves please pls plz".split()
+)
+"""Words after a person's lone surname that say it is the person ("a spielberg movie", "bieber himself")."""
+
 TYPE_NOUNS_SINGULAR = frozenset("movie film book novel song track album record band group series show".split())
 
 
