@@ -29,7 +29,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None, logged_likes: bool = True) -> Services:
+def load_services(
+    *,
+    model_dir: Path | None = None,
+    kb_dir: Path | None = None,
+    logged_likes: bool = True,
+    support_half: float | None = None,
+) -> Services:
     """Load the trained intent model and, lazily per domain, the KB snapshots of the runtime folder.
 
     Args:
@@ -38,6 +44,8 @@ def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None, 
         logged_likes: the recommender's collaborative edges include the bot's own logged likes (the
             runtime database); False: the released studies' users only, so that an evaluation's figures
             do not depend on what was chatted on this machine.
+        support_half: the recommender's ``support_half`` (``recommender.support``); None: its default. A
+            released study's replay passes 0: the studies' recommenders walked the collaborative graph alone.
 
     Raises:
         ConfigError: the intent model or the KB snapshots are missing (with the command to run).
@@ -60,7 +68,9 @@ def load_services(*, model_dir: Path | None = None, kb_dir: Path | None = None, 
     database = paths.database() if logged_likes else None
 
     def loader(domain: str) -> DomainServices:
-        return load_domain(kb_dir / domain, interactions=lambda: collaborative_likes(domain, database))
+        return load_domain(
+            kb_dir / domain, interactions=lambda: collaborative_likes(domain, database), support_half=support_half
+        )
 
     return Services(IntentRecognizer.load(model_dir), SentimentRecognizer(), loader)
 
@@ -93,7 +103,10 @@ Interactions = dict[str, tuple[str, ...]]
 
 
 def load_domain(
-    snapshot: Path, *, interactions: Interactions | Callable[[], Interactions] | None = None
+    snapshot: Path,
+    *,
+    interactions: Interactions | Callable[[], Interactions] | None = None,
+    support_half: float | None = None,
 ) -> DomainServices:
     """Load a domain snapshot and build its linker and recommender.
 
@@ -104,6 +117,7 @@ def load_domain(
             callable returning them makes the recommender lazy: built, with the callable's likes
             (the released studies are read), at its first use, so the first preference turns
             after a start need only the KB and the linker.
+        support_half: the recommender's ``support_half`` (``recommender.support``); None: its default.
 
     Raises:
         KnowledgeBaseError: the snapshot is missing or unreadable.
@@ -116,7 +130,11 @@ def load_domain(
     logger.info("loaded %s knowledge base: %d items", kb.domain, len(kb.items))
 
     def build(likes: Interactions | None) -> Recommender:
-        return Recommender(kb, interactions=likes) if likes else Recommender(kb)
+        if not likes:
+            return Recommender(kb)
+        if support_half is None:
+            return Recommender(kb, interactions=likes)
+        return Recommender(kb, interactions=likes, support_half=support_half)
 
     if callable(interactions):
         read = interactions

@@ -265,7 +265,9 @@ def _replay_cli(args: argparse.Namespace) -> int:
 
     out_dir = _check_replay_args(args)
     default_strategy = strategy_name(args.elicitation) if args.elicitation else "none"
-    services = compose.load_services(logged_likes=False)  # figures independent of what was chatted here
+    # figures independent of what was chatted here; the studies' recommenders walked the graph with the
+    # study users' edges alone (no blend with the KB graph's walk, recommender.support)
+    services = compose.load_services(logged_likes=False, support_half=0)
     db = paths.home() / "replay.sqlite3"
     try:
         for suffix in ("", "-wal", "-shm"):
