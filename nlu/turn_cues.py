@@ -47,6 +47,7 @@ __all__ = [
     "retracted_words",
     "retraction_words",
     "substituted",
+    "within_correction",
 ]
 
 _WORDING = family("turn_cues")
@@ -154,6 +155,34 @@ def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]
         before = text[max(0, start - 80) : start]
         out.append(bool(_SUBSTITUTION.search(before)))
     return tuple(out)
+
+
+_WITHIN = re.compile(
+    rf"(?:[,.;!?-]+\s*|\s+)(?:(?:no|oh|um+|uh+|hmm+)[\s,]+)?(?:{_WORDING.alternation('corrections_within')})\b[\s,.!:;-]*"
+    r"(?:(?:no|actually|i\s+meant|i\s+mean)\b[\s,.!:;-]*)*",
+    re.IGNORECASE,
+)
+"""A self-correction inside a message, after what it corrects ("i loved X, no wait i meant Y", "X... oops, Y")."""
+
+
+def within_correction(text: str, spans: Sequence[tuple[int, int]], start: int = 0) -> tuple[int, int] | None:
+    """Where a self-correction inside the message stands (its ``(start, end)``) when names come both before and
+    after it and what follows adds nothing ("i loved X, no wait i meant Y": Y is put in place of X; not "X, wait,
+    Y too"); None otherwise. The message's own earlier clause is what it revises, not the previous turn (issue 22).
+
+    Args:
+        text: the message; spans: ``(start, end)`` of the linked names; start: where the content begins (after
+            any lead-in, which revises the previous turn).
+    """
+    for match in _WITHIN.finditer(text, start):
+        if match.start() <= start:
+            continue
+        before = [s for s in spans if s[1] <= match.start()]
+        after = [s for s in spans if s[0] >= match.end()]
+        rest = text[match.end() :]
+        if before and after and not adds(rest) and ("?" not in rest or "meant" in fold(text[match.start() :])):
+            return match.span()
+    return None
 
 
 _SET_ASIDE = re.compile(r"[,;]\s*(?:and\s+|but\s+)?not\s+(?:the\s+)?$", re.IGNORECASE)
