@@ -56,3 +56,50 @@ def test_an_addition_after_wait_is_no_correction(real_dm):
     chat.say("i loved jaws, wait, alien too")
     labels = chat.labels()
     assert labels.get("Jaws") == "+" and labels.get("Alien") == "+"
+
+
+@pytest.mark.parametrize(
+    ("domain", "first", "constraint", "correction", "meant", "polarity", "not_meant"),
+    [
+        ("book", "i love dune", "no fantasy please", "actualy i meant i dont like horror", "horror", "-", "fantasy"),
+        ("movie", "i love alien", "no westerns", "oops i meant no musicals", "musical", "-", "Western"),
+        (
+            "book",
+            "i love dune",
+            "no romance please",
+            "sorry i meant i love science fiction",
+            "science fiction",
+            "+",
+            "romance",
+        ),
+    ],
+)
+def test_a_corrected_constraint_replaces_the_stored_one(
+    real_dm, domain, first, constraint, correction, meant, polarity, not_meant
+):
+    # "no X" stored a dislike; "i meant <another clause>" puts its own opinion in its place (issue 22, 22-O2)
+    chat = Chat(real_dm, domain)
+    chat.say(first)
+    chat.say(constraint)
+    assert any(not_meant.lower() in label.lower() for label in chat.labels())
+    chat.say(correction)
+    labels = chat.labels()
+    assert [p for label, p in labels.items() if meant.lower() in label.lower()] == [polarity]
+    assert not any(not_meant.lower() in label.lower() for label in labels)
+    assert len(labels) == 2
+
+
+@pytest.mark.parametrize(
+    ("domain", "first", "stored", "correction"),
+    [
+        ("music", "i love blur", "no jazz please", "hmm i meant no jazz this time"),
+        ("movie", "i love alien", "no westerns", "my bad i meant no musicals this time"),
+    ],
+)
+def test_a_constraint_for_now_said_in_place_of_a_stored_dislike_removes_it(real_dm, domain, first, stored, correction):
+    chat = Chat(real_dm, domain)
+    chat.say(first)
+    chat.say(stored)
+    assert len(chat.labels()) == 2
+    reply = chat.say(correction)
+    assert len(chat.labels()) == 1 and "this time" in reply.text
