@@ -43,10 +43,12 @@ __all__ = [
     "lead_in",
     "names_a_reading",
     "only_names_and",
+    "restates",
     "retracts",
     "retracted_words",
     "retraction_words",
     "substituted",
+    "within_correction",
 ]
 
 _WORDING = family("turn_cues")
@@ -69,10 +71,12 @@ _ANSWER_ONLY = _WORDING.pattern("answer_only")
 _SUBSTITUTION = re.compile(
     rf"\b{_WORDING.alternation('substituting')}\s+(?:actually\s+|really\s+)?{_WORDING.alternation('substitution')}"
     r"\s+(?:the\s+one\s+called\s+)?$"
-    r"|\bmeant\s+to\s+say\s+$|\bnot\s+[^,.;!?]{1,60},\s*(?:i\s+meant\s+)?$",
+    r"|\bmeant\s+to\s+say\s+$|\bnot\s+[^,.;!?]{1,60},\s*(?:i\s+meant\s+)?$"
+    r"|\bi\s+meant\s+(?:that\s+)?(?:i\s+|no\s+)[^,.;!?]{0,40}$",  # "i meant i don't like X", "i meant no X"
     re.IGNORECASE,
 )
-"""The words right before a name put in place of another ("I meant X", "I was thinking of X", "not X, Y")."""
+"""The words right before a name put in place of another ("I meant X", "I was thinking of X", "not X, Y"; a clause
+restated: "I meant I don't like X", "I meant no X")."""
 
 _ADDITIVE = _WORDING.pattern("additive")
 """The words of an addition ("X too", "also X", "same for X")."""
@@ -154,6 +158,44 @@ def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]
         before = text[max(0, start - 80) : start]
         out.append(bool(_SUBSTITUTION.search(before)))
     return tuple(out)
+
+
+_WITHIN = re.compile(
+    rf"(?:[,.;!?-]+\s*|\s+)(?:(?:no|oh|um+|uh+|hmm+)[\s,]+)?(?:{_WORDING.alternation('corrections_within')})\b[\s,.!:;-]*"
+    r"(?:(?:no|actually|i\s+meant|i\s+mean)\b[\s,.!:;-]*)*",
+    re.IGNORECASE,
+)
+"""A self-correction inside a message, after what it corrects ("i loved X, no wait i meant Y", "X... oops, Y")."""
+
+
+def within_correction(text: str, spans: Sequence[tuple[int, int]], start: int = 0) -> tuple[int, int] | None:
+    """Where a self-correction inside the message stands (its ``(start, end)``) when names come both before and
+    after it and what follows adds nothing ("i loved X, no wait i meant Y": Y is put in place of X; not "X, wait,
+    Y too"); None otherwise. The message's own earlier clause is what it revises, not the previous turn (issue 22).
+
+    Args:
+        text: the message; spans: ``(start, end)`` of the linked names; start: where the content begins (after
+            any lead-in, which revises the previous turn).
+    """
+    for match in _WITHIN.finditer(text, start):
+        if match.start() <= start:
+            continue
+        before = [s for s in spans if s[1] <= match.start()]
+        after = [s for s in spans if s[0] >= match.end()]
+        rest = text[match.end() :]
+        if before and after and not adds(rest) and ("?" not in rest or "meant" in fold(text[match.start() :])):
+            return match.span()
+    return None
+
+
+_RESTATED = re.compile(r"\bi\s+meant\s+(?:that\s+)?(?:i|no)\b", re.IGNORECASE)
+
+
+def restates(text: str) -> bool:
+    """The message restates a clause in place of the last one ("sorry, i meant i love sci fi", "i meant no comedy"):
+    its names put in place of another say their own opinion, unlike a bare "sorry, i meant X" (whose "sorry" is no
+    opinion of X)."""
+    return bool(_RESTATED.search(text))
 
 
 _SET_ASIDE = re.compile(r"[,;]\s*(?:and\s+|but\s+)?not\s+(?:the\s+)?$", re.IGNORECASE)

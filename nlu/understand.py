@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from logs.schema import Intent, is_smalltalk
+from nlu.corrections import revise_within
 from nlu.disambiguation import parse_option
 from nlu.intent_choice import admissible, overrule
 from nlu.open_answer import (
@@ -60,6 +61,7 @@ from nlu.turn_cues import (
     retraction_words,
     retracts,
     revised_opinion,
+    within_correction,
 )
 from nlu.turn_parse import IntentModel, Linker, Payload, PolarityModel, Reading, TurnParse, View
 from nlu.turn_words import (
@@ -227,6 +229,9 @@ def understand(
     set_aside = tuple(r.qid for r, d in zip(readings, aside, strict=True) if d) if not all(aside) else ()
     if set_aside:  # "sorry, it was A I couldn't finish, not B": B is not the one meant (issue 22)
         readings = tuple(r for r in readings if r.qid not in set_aside)
+    within = within_correction(text, [(r.mention.start, r.mention.end) for r in readings], lead.end)
+    if within is not None:  # "i loved X, no wait i meant Y": this message's clause revised, not the last turn's
+        readings = revise_within(readings, within, text, sentiment.message_polarity)
     if view.refinable or view.question == "item":  # "the Cronenberg one": which reading, no like of Cronenberg
         readings = tuple(r for r in readings if r.mention.candidates[0].is_item or not _describes(text, r))
     parse = TurnParse(
@@ -356,7 +361,7 @@ def understand(
         hedged=polarity is Polarity.NEUTRAL and bool(getattr(sentiment, "has_cue", lambda _t: False)(content)),
         linked=session.linked,
         correction=lead.correction,
-        substitutes=session.substitutes(),
+        substitutes=session.substitutes() if within is None else (),
         set_aside=set_aside,
         also=session.added_names() or (opinion is not None and view.question is None and adds(content)),
     )

@@ -22,6 +22,7 @@ from bot.dialog.preferences import NEW_PREFERENCE_EVENTS, process, tasks
 from bot.dialog.questions import RoleQuestion, close_questions
 from bot.dialog.render import display, has_name, name_of
 from bot.dialog.requests import asked_kinds, required_seeds, store_request
+from bot.dialog.revisions import unstore_for_session
 from bot.dialog.suggest import profile_of, suggest
 from bot.turns import Choice
 from logs.schema import Event
@@ -432,6 +433,7 @@ def on_session_constraint(ctx: TurnContext) -> Outcome:
     if not added:
         return Outcome(msg.SESSION_CONSTRAINT_NONE)
     said = msg.SESSION_CONSTRAINT.format(what=", ".join(constraints.describe(ctx, a) for a in added))
+    said = "\n".join([said, *unstore_for_session(ctx, [a.qid for a in added])])  # "i meant no X this time"
     state.announced.setdefault(state.domain, []).extend(f"{a.qid}:{a.role or '*'}" for a in added)
     stored = Outcome("")
     if liked:

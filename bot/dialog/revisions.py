@@ -33,8 +33,9 @@ from bot.dialog.acts import PreferenceTask
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
 from nlu.textnorm import fold
+from nlu.turn_cues import restates
 
-__all__ = ["revise", "revise_previous"]
+__all__ = ["revise", "revise_previous", "unstore_for_session"]
 
 
 def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTask | None = None) -> list[str]:
@@ -66,9 +67,11 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTa
     if parse.substitutes:
         turned = [t for t in queue if t.polarity in ("+", "-") and profile.get(t.qid, {}).get("polarity") == _other(t)]
         meant = profile[turned[0].qid]["polarity"] if turned else (next(iter(last)) if len(last) == 1 else None)
-        for task in queue:
-            if task.qid in parse.substitutes and meant is not None:
-                task.polarity = meant  # "I was thinking of Heat": the opinion it replaces
+        for task in queue:  # "I was thinking of Heat": the opinion it replaces, unless one is said of it
+            # its own when it is the one turned around ("i meant i LIKED X") or a restated clause says one
+            own = task in turned or (task.polarity in ("+", "-") and not turned and restates(parse.text))
+            if task.qid in parse.substitutes and meant is not None and not own:
+                task.polarity = meant
         if not turned:  # "sorry, I meant Heat": what the previous turn stored was not the one meant
             named = {t.qid for t in queue}
             removed.extend(q for q in before if q not in named and q in profile)
@@ -107,6 +110,20 @@ def revise_previous(ctx: TurnContext) -> list[tuple[str, str]]:
             entry["polarity"] = said
             changed.append((task.qid, said))
     return changed
+
+
+def unstore_for_session(ctx: TurnContext, qids: list[str]) -> list[str]:
+    """A self-correction that makes a session constraint of what the previous turn stored ("no country please" /
+    "hmm i meant no country this time"), or puts one in its place ("i meant no musicals this time"): the stored
+    opinion was not meant and goes. Returns notes for the reply."""
+    if not ctx.parse.correction:
+        return []
+    profile, notes = ctx.state.profile(), []
+    replaced = bool(ctx.parse.substitutes)  # "no westerns" / "my bad i meant no musicals this time": westerns go too
+    for task in ctx.refinable:
+        if (task.qid in qids or replaced) and profile.pop(task.qid, None) is not None:
+            notes.append(msg.DELETED.format(label=display(ctx, task.qid)))
+    return notes
 
 
 def _short_for(mention: str, label: str) -> bool:
