@@ -23,6 +23,7 @@ from bot.dialog.suggest import nameable_item, suggest
 from bot.turns import Choice
 from logs.schema import Event
 from nlu.textnorm import fold
+from nlu.turn_words import NONE
 from nlu.understand import Reading
 from recommender.schema import role_name
 
@@ -269,7 +270,7 @@ def refine(ctx: TurnContext) -> Outcome:
         named = f"{msg.POLARITY_MARKS[polarity]} {display(ctx, qid)} ({role_name(roles[0], state.domain)})"
         outcome.text = msg.STORED.format(items=named)
         return outcome
-    if parse.negative:
+    if parse.negative and refuses_reading(parse.text):
         state.profile().pop(qid, None)
         outcome.text = msg.NOT_STORED.format(label=display(ctx, qid))
         return outcome
@@ -308,6 +309,21 @@ def refine(ctx: TurnContext) -> Outcome:
     outcome.events.extend(FOLLOW_UP_EVENTS)
     state.last_stored = list(ctx.refinable)
     return outcome
+
+
+_REFUSAL_LEAD = frozenset("no nope nah oh sorry wait i uh um hmm well but actually that thats that's is it".split())
+"""Words that may come before a refusal of the reading just stored ("no no i didnt mean heat", "sorry, wrong one")."""
+
+
+def refuses_reading(text: str) -> bool:
+    """A follow-up that refuses the reading just stored: its refusal ("none", "wrong one", "i didn't mean")
+    leads the message, after lead-in words only. A "none" inside other words ("and then there were none", a
+    title the linker missed) refuses nothing, so what was stored stays (fresh7: it deleted the last like)."""
+    folded = fold(text)
+    found = NONE.search(folded)
+    if found is None:
+        return bool(folded.strip(" .!")) and all(w in _REFUSAL_LEAD for w in re.findall(r"[\w']+", folded))
+    return all(w in _REFUSAL_LEAD for w in re.findall(r"[\w']+", folded[: found.start()]))
 
 
 def refinable_readings(task: PreferenceTask) -> list[str]:

@@ -1,0 +1,43 @@
+"""Faults a sixth fresh tester found (session fresh7, `/work/findings/fresh7.md` outside the repository) in
+chats through the real dialog of ``corsbot chat`` (trained intent model, sentiment, KB snapshots of
+``$CORSBOT_HOME``; skipped when they are not built). A fault fixed in the same session is a plain test; the
+others are ``xfail(strict=True)`` with the expected behaviour asserted, so that a fix says so (XPASS)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.dialog.preferences import refuses_reading
+from tests.bot.real_dialog import Chat, real_dialog_manager
+
+TERRY_PRATCHETT, THE_MATRIX = "Q46248", "Q83495"
+
+
+@pytest.fixture(scope="module")
+def real_dm(tmp_path_factory):
+    return real_dialog_manager(tmp_path_factory, "none")
+
+
+@pytest.mark.parametrize(
+    ("domain", "liked", "qid", "then"),
+    [
+        ("book", "i love terry pratchett", TERRY_PRATCHETT, "and nobody else came close"),
+        ("movie", "i love the matrix", THE_MATRIX, "it was the best of them, none better"),
+    ],
+)
+def test_a_none_inside_other_words_deletes_nothing(real_dm, domain, liked, qid, then):
+    # fresh7: "and then there were none" (a title the linker missed) after a like removed that like
+    chat = Chat(real_dm, domain)
+    chat.say(liked)
+    chat.say(then)
+    assert chat.profile().get(qid) == "+"
+
+
+@pytest.mark.parametrize("said", ["none", "none of them", "no, wrong one", "sorry i didn't mean that", "no"])
+def test_a_leading_refusal_refuses_the_reading_just_stored(said):
+    assert refuses_reading(said)
+
+
+@pytest.mark.parametrize("said", ["and then there were none", "it was the best of them, none better", "yes"])
+def test_none_inside_other_words_is_no_refusal(said):
+    assert not refuses_reading(said)
