@@ -32,7 +32,11 @@ def revise_within(
     inherited = next(iter(replaced)) if len(replaced) == 1 else None
     # The words after the correction carry their own opinion when they say one ("no wait, i hated Y"); a bare
     # "i meant Y" says none, and the reading's clause score would count the "no" of "no wait"
-    own = polarity_of(text[within[1] :])
-    said = own if own in (Polarity.POSITIVE, Polarity.NEGATIVE) else inherited
+    # (the names masked: a title's own words say no opinion, "i meant paranoid android" is no dislike, fresh7)
     kept = tuple(r for r in readings if r.mention.start >= within[1])
+    masked = list(text)
+    for r in kept:
+        masked[r.mention.start : r.mention.end] = " " * (r.mention.end - r.mention.start)
+    own = polarity_of("".join(masked)[within[1] :])
+    said = own if own in (Polarity.POSITIVE, Polarity.NEGATIVE) else inherited
     return tuple(replace(r, polarity=said) if said is not None else r for r in kept)

@@ -41,3 +41,17 @@ def test_a_leading_refusal_refuses_the_reading_just_stored(said):
 @pytest.mark.parametrize("said", ["and then there were none", "it was the best of them, none better", "yes"])
 def test_none_inside_other_words_is_no_refusal(said):
     assert not refuses_reading(said)
+
+
+@pytest.mark.parametrize(
+    ("domain", "said", "qid"),
+    [
+        ("movie", "i loved jaws, no wait i meant dead poets society", "Q106316"),
+        ("music", "i loved wonderwall, no wait i meant bad romance", "Q153064"),
+    ],
+)
+def test_a_title_with_a_sad_word_put_in_place_of_a_like_is_liked(real_dm, domain, said, qid):
+    # fresh7: "i loved karma police, no wait i meant paranoid android" stored a dislike: the title's own word
+    chat = Chat(real_dm, domain)
+    chat.say(said)
+    assert chat.profile().get(qid) == "+"
