@@ -270,7 +270,7 @@ def refine(ctx: TurnContext) -> Outcome:
         named = f"{msg.POLARITY_MARKS[polarity]} {display(ctx, qid)} ({role_name(roles[0], state.domain)})"
         outcome.text = msg.STORED.format(items=named)
         return outcome
-    if parse.negative and refuses_reading(parse.text):
+    if parse.negative and (parse.payload is not None or refuses_reading(parse.text)):  # a pressed 'none' too
         state.profile().pop(qid, None)
         outcome.text = msg.NOT_STORED.format(label=display(ctx, qid))
         return outcome

@@ -55,3 +55,14 @@ def test_a_title_with_a_sad_word_put_in_place_of_a_like_is_liked(real_dm, domain
     chat = Chat(real_dm, domain)
     chat.say(said)
     assert chat.profile().get(qid) == "+"
+
+
+@pytest.mark.parametrize("said", ["reset", "restart please"])
+def test_a_bare_reset_at_a_card_asks_what_to_reset(real_dm, said):
+    # fresh7: "reset" at a card was "Sorry, I didn't get that", and the next "yes" rated the card
+    chat = Chat(real_dm, "movie")
+    chat.say("i love the matrix")
+    chat.say("recommend me something")
+    reply = chat.say(said)
+    assert "reset:everything" in [c.payload for c in reply.choices]
+    assert chat.profile().get(THE_MATRIX) == "+"
