@@ -12,6 +12,7 @@ Example (a sentiment recognizer)::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from logs.schema import Intent, is_smalltalk
@@ -19,8 +20,17 @@ from nlu.disambiguation import Choice as AnswerChoice
 from nlu.phrasings import asks_details, card_fact
 from nlu.suggestion_answer import Answer as SuggestionAnswer
 from nlu.suggestion_answer import read_answer
+from nlu.textnorm import fold
 from nlu.turn_parse import PolarityModel, Reading, View
-from nlu.turn_words import CARD_COMMANDS, CARD_QUESTION, CARD_QUESTION_WORDS, CARD_WORD, OPINION_VERB
+from nlu.turn_words import (
+    CARD_COMMANDS,
+    CARD_QUESTION,
+    CARD_QUESTION_WORDS,
+    CARD_WORD,
+    NONE,
+    OPINION_VERB,
+    REFUSAL_LEAD,
+)
 
 __all__ = [
     "ABOUT_THE_CARD",
@@ -30,6 +40,7 @@ __all__ = [
     "listed",
     "opinion_of_open",
     "overrulable",
+    "refuses_reading",
     "suggestion_answer",
 ]
 
@@ -113,6 +124,17 @@ def opinion_of_open(text: str, readings: Sequence[Reading], sentiment: PolarityM
 def is_bare_answer(folded: str) -> bool:
     """A short answer with no opinion verb ("actor", "the 1998 one", "Walt Disney"), not a new opinion."""
     return len(folded.split()) <= 4 and not OPINION_VERB.search(folded)
+
+
+def refuses_reading(text: str) -> bool:
+    """A follow-up that refuses the reading just stored: its refusal ("none", "wrong one", "i didn't mean")
+    leads the message, after lead-in words only (``answers.toml`` ``refusal_lead``). A "none" inside other words
+    ("and then there were none", a title the linker missed) refuses nothing (fresh7: it deleted the last like)."""
+    folded = fold(text)
+    found = NONE.search(folded)
+    if found is None:
+        return bool(folded.strip(" .!")) and all(w in REFUSAL_LEAD for w in re.findall(r"[\w']+", folded))
+    return all(w in REFUSAL_LEAD for w in re.findall(r"[\w']+", folded[: found.start()]))
 
 
 def listed(view: View) -> bool:

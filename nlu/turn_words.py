@@ -43,6 +43,7 @@ __all__ = [
     "MORE",
     "NO",
     "NONE",
+    "REFUSAL_LEAD",
     "NOT_NAMES",
     "NOT_THAT_ONE",
     "NO_WORD",
@@ -76,6 +77,8 @@ THUMBS = re.compile("(?:\U0001f44d|\U0001f44e)[\U0001f3fb-\U0001f3ff\ufe0f]*(?:\
 NO_WORD = _ANSWERS.pattern("no_word")
 """A no-word anywhere in the message: with a yes it makes the answer unclear ("yes no")."""
 NONE = _ANSWERS.pattern("none")
+REFUSAL_LEAD = _ANSWERS.word_set("refusal_lead")
+"""Words that may come before a refusal of the reading just stored (``nlu.open_answer.refuses_reading``)."""
 ALL_OPTIONS = _ANSWERS.pattern("all_options")
 """All the options of a "Which one?" question ("both", "all of them")."""
 # "no" before any signs ("no, not that one"), then the refusal: the signs between are no separator of words.

@@ -22,8 +22,8 @@ from bot.dialog.role_values import ask_role_values, store_all_values
 from bot.dialog.suggest import nameable_item, suggest
 from bot.turns import Choice
 from logs.schema import Event
+from nlu.open_answer import refuses_reading
 from nlu.textnorm import fold
-from nlu.turn_words import NONE
 from nlu.understand import Reading
 from recommender.schema import role_name
 
@@ -309,21 +309,6 @@ def refine(ctx: TurnContext) -> Outcome:
     outcome.events.extend(FOLLOW_UP_EVENTS)
     state.last_stored = list(ctx.refinable)
     return outcome
-
-
-_REFUSAL_LEAD = frozenset("no nope nah oh sorry wait i uh um hmm well but actually that thats that's is it".split())
-"""Words that may come before a refusal of the reading just stored ("no no i didnt mean heat", "sorry, wrong one")."""
-
-
-def refuses_reading(text: str) -> bool:
-    """A follow-up that refuses the reading just stored: its refusal ("none", "wrong one", "i didn't mean")
-    leads the message, after lead-in words only. A "none" inside other words ("and then there were none", a
-    title the linker missed) refuses nothing, so what was stored stays (fresh7: it deleted the last like)."""
-    folded = fold(text)
-    found = NONE.search(folded)
-    if found is None:
-        return bool(folded.strip(" .!")) and all(w in _REFUSAL_LEAD for w in re.findall(r"[\w']+", folded))
-    return all(w in _REFUSAL_LEAD for w in re.findall(r"[\w']+", folded[: found.start()]))
 
 
 def refinable_readings(task: PreferenceTask) -> list[str]:

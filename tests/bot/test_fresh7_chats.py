@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.dialog.preferences import refuses_reading
+from nlu.open_answer import refuses_reading
 from tests.bot.real_dialog import Chat, real_dialog_manager
 
 TERRY_PRATCHETT, THE_MATRIX = "Q46248", "Q83495"
