@@ -280,7 +280,7 @@ class Decider:
     @staticmethod
     def _own_name_over_parts(cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
         """The top candidate carries the typed words as its whole name (label, alias or variant) and every close
-        rival only as a part of its own (a main title before a subtitle, a title's content words): a title typed
+        rival only as the opening of its own (a main title before a subtitle): a title typed
         in full names the work that has it, whatever the popularity of the longer titles that open with it. Not
         when anything else (a series, a namesake) has that whole name too."""
         top = cands[0]
@@ -289,7 +289,10 @@ class Decider:
         if any(scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands[1:]):
             return False  # "fast and furious": the film and the series of that name, asked
         close = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
-        return all(scored.get(c.qid, 0.0) <= SIM_MAIN_TITLE for c in close)
+        whole = name_key(top.label)
+        return all(
+            scored.get(c.qid, 0.0) <= SIM_MAIN_TITLE and name_key(c.label)[: len(whole)] == whole for c in close
+        )
 
     def _surname_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str], typed: Sequence[Token]) -> bool:
         """:meth:`_namesake_person` by a last name ("Hitchcock": Alfred Hitchcock, as known as the film): asked,
