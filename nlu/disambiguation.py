@@ -154,6 +154,8 @@ def parse_option(
             if not word:
                 continue
             score = fuzz.ratio(fold(word), folded)
+            if fold(word) == folded.strip(" .!?,"):
+                score = WHOLE_REPLY_SCORE  # "Fast & Furious!": the name and nothing else
             if fold(word) and re.search(rf"\b{re.escape(fold(word))}\b", folded):
                 score = max(score, 95.0)
             scores[i] = max(scores[i], score)
@@ -161,9 +163,17 @@ def parse_option(
         if any(re.search(_OWN_WORD_REFERENCE.format(w=re.escape(w)), folded) for w in own):
             scores[i] = max(scores[i], OWN_WORD_SCORE)
     best_score = max(scores, default=0.0)
+    if best_score == WHOLE_REPLY_SCORE and listed:
+        # the reply is an option's name and nothing else ("Fast & furious" at a list of the film and its series,
+        # both so named): the first of them, the one ranked higher; the reply says which was taken
+        return scores.index(best_score)
     if best_score < LABEL_MATCH_CUTOFF or scores.count(best_score) > 1:
         return None  # "yeah solaris is great" at "Which Solaris?": words every option has choose none (issue 22-D)
     return scores.index(best_score)
+
+
+WHOLE_REPLY_SCORE = 100.0
+"""The score of an option whose name the reply is, letter for letter once folded."""
 
 
 OWN_WORD_SCORE = 90.0

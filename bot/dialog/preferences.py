@@ -17,7 +17,7 @@ from bot.dialog import questions
 from bot.dialog.acts import PREFERENCE_QUESTIONS, ConfirmQuestion, ItemQuestion, Outcome, PreferenceTask, RoleQuestion
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
-from bot.dialog.revisions import revise, revise_previous
+from bot.dialog.revisions import revise, revise_previous, take_replaced_opinion
 from bot.dialog.role_values import ask_role_values, store_all_values
 from bot.dialog.suggest import nameable_item, suggest
 from bot.turns import Choice
@@ -291,8 +291,8 @@ def refine(ctx: TurnContext) -> Outcome:
             carried = not last.answered or same or parse.correction or other.qid in parse.substitutes
             if other.polarity not in ("+", "-") and carried:
                 other.polarity = polarity
-            elif other.qid in parse.substitutes and other.qid != qid:
-                other.polarity = polarity  # "sorry, I meant Alien": the opinion of the one replaced ("sorry" is none)
+            elif other.qid != qid:
+                take_replaced_opinion(other, parse.substitutes, polarity)  # "sorry, I meant Alien" ("sorry" is none)
     if new:
         # another reading named alone ("the 1998 one", "I meant the 1953 one") replaces the one stored; one
         # said with an opinion of its own ("the 1953 one was boring") or added ("... too") is a preference more

@@ -27,6 +27,7 @@ Example (the previous turn stored "👎 Ronin")::
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from bot import messages as msg
 from bot.dialog.acts import PreferenceTask
@@ -70,8 +71,8 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTa
         for task in queue:  # "I was thinking of Heat": the opinion it replaces, unless one is said of it
             # its own when it is the one turned around ("i meant i LIKED X") or a restated clause says one
             own = task in turned or (task.polarity in ("+", "-") and not turned and restates(parse.text))
-            if task.qid in parse.substitutes and meant is not None and not own:
-                task.polarity = meant
+            if not own:
+                take_replaced_opinion(task, parse.substitutes, meant)
         if not turned:  # "sorry, I meant Heat": what the previous turn stored was not the one meant
             named = {t.qid for t in queue}
             removed.extend(q for q in before if q not in named and q in profile)
@@ -93,6 +94,15 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTa
             profile.pop(qid, None)
             notes.append(msg.DELETED.format(label=display(ctx, qid)))
     return notes
+
+
+def take_replaced_opinion(task: PreferenceTask, substitutes: Collection[str], meant: str | None) -> None:
+    """A name said in place of another ("sorry, I meant Heat", "I was thinking of Heat") takes the opinion stored of
+    the one it replaces (``meant``, ``"+"``/``"-"``), whatever "sorry" or "meant" sound like; no change when the task
+    is no substitute or nothing was meant. The one rule of both the follow-up of a stored preference
+    (``bot.dialog.preferences``) and a new turn's revisions (:func:`revise`)."""
+    if task.qid in substitutes and meant in ("+", "-"):
+        task.polarity = meant
 
 
 def revise_previous(ctx: TurnContext) -> list[tuple[str, str]]:

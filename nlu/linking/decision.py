@@ -45,6 +45,7 @@ from nlu.linking.values import (
     QID,
     SIM_ALIAS,
     SIM_FOREIGN_ALIAS,
+    SIM_MAIN_TITLE,
     SIM_NAMESAKE,
     SIM_VARIANT,
     Candidate,
@@ -209,6 +210,8 @@ class Decider:
             elif ranked.taken is not None and not self._namesake_person(cands, namesakes):
                 ambiguous = False  # the priors take one of the namesakes ("Drive": 2011; "Joker": 2019)
             elif kind == "exact":
+                if ambiguous and self._own_name_over_parts(cands, scored):
+                    ambiguous = False  # "The Fast and the Furious": that film, not Tokyo Drift, whose main title it is
                 hint = ranked.kind_hint
                 fitting = [c for c in cands if hint is None or is_kind(self.kb, c, hint)]
                 if years:  # "Ghostbusters 2016": not the 1984 film
@@ -273,6 +276,23 @@ class Decider:
         if ranked.taken is not None:
             return not ranked.taken.cue
         return cands[0].is_item and homonyms(cands, ranked.scored) >= 2
+
+    @staticmethod
+    def _own_name_over_parts(cands: Sequence[Candidate], scored: dict[str, float]) -> bool:
+        """The top candidate carries the typed words as its whole name (label, alias or variant) and every close
+        rival only as the opening of its own (a main title before a subtitle): a title typed
+        in full names the work that has it, whatever the popularity of the longer titles that open with it. Not
+        when anything else (a series, a namesake) has that whole name too."""
+        top = cands[0]
+        if not top.is_item or scored.get(top.qid, 0.0) < SIM_VARIANT:
+            return False
+        if any(scored.get(c.qid, 0.0) >= SIM_VARIANT for c in cands[1:]):
+            return False  # "fast and furious": the film and the series of that name, asked
+        close = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
+        whole = name_key(top.label)
+        return all(
+            scored.get(c.qid, 0.0) <= SIM_MAIN_TITLE and name_key(c.label)[: len(whole)] == whole for c in close
+        )
 
     def _surname_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str], typed: Sequence[Token]) -> bool:
         """:meth:`_namesake_person` by a last name ("Hitchcock": Alfred Hitchcock, as known as the film): asked,

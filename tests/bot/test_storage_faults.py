@@ -122,7 +122,7 @@ def test_chat_waits_for_a_database_another_process_holds_and_keeps_the_like(fake
     timeout. The chat waits with a message naming the holder, then stores the like."""
     import logs.dbaccess
     import logs.store
-    from tests.logs.test_dbaccess import holding
+    from tests.logs.test_dbaccess import PYTHON, holding
 
     monkeypatch.setattr(logs.dbaccess, "LOCK_NOTICE_S", 0.3)  # the notice after 0.3 s instead of 5
     monkeypatch.setattr(logs.store, "BUSY_TIMEOUT_S", 0.3)
@@ -132,7 +132,7 @@ def test_chat_waits_for_a_database_another_process_holds_and_keeps_the_like(fake
         code, out, err = _chat(monkeypatch, capsys, "I love Christopher Nolan")
     assert code == 0 and "Traceback" not in err and "writable" not in err
     notices = [r.getMessage() for r in caplog.records if r.name == "logs.dbaccess"]
-    assert notices and notices[0].startswith(f"another process holds the database {db} (pid {holder.pid}: python -c)")
+    assert notices and notices[0].startswith(f"another process holds the database {db} (pid {holder.pid}: {PYTHON} -c)")
     assert "waiting until it is released" in notices[0] and "is free again" in notices[-1]
     assert _liked(db)["Q100"]["polarity"] == "+"  # the turn was kept, not refused
 
@@ -141,7 +141,7 @@ def test_a_dialog_turn_waits_for_a_lock_taken_between_turns(fake_home, monkeypat
     import logs.dbaccess
     import logs.store
     from bot.compose import build_dialog_manager
-    from tests.logs.test_dbaccess import holding
+    from tests.logs.test_dbaccess import PYTHON, holding
 
     monkeypatch.setattr(logs.dbaccess, "LOCK_NOTICE_S", 0.3)
     monkeypatch.setattr(logs.store, "BUSY_TIMEOUT_S", 0.3)

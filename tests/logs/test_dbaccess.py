@@ -32,6 +32,10 @@ conn.execute("COMMIT")
 """
 
 
+PYTHON = Path(sys.executable).name
+"""The holder's program as the lock notice names it: ``python`` or ``python3``, as the test runner was started."""
+
+
 @contextmanager
 def holding(db: Path, seconds: float) -> Iterator[subprocess.Popen[str]]:
     """Another process holds ``db``'s write lock for ``seconds`` (from when this yields)."""
@@ -55,14 +59,14 @@ def test_a_locked_database_is_waited_for_with_a_notice_naming_the_holder(tmp_pat
     db = tmp_path / "db.sqlite3"
     log = LogStore(db)
     with holding(db, 1.5) as holder:
-        assert lock_holder(db) == f"pid {holder.pid}: python -c"  # its write lock, from /proc/locks
+        assert lock_holder(db) == f"pid {holder.pid}: {PYTHON} -c"  # its write lock, from /proc/locks
         started = time.monotonic()
         log.append("live", _record())  # waits for the holder, then goes on
         waited = time.monotonic() - started
     assert 0.5 < waited < 30 and log.count("live") == 1
     notices = [r.getMessage() for r in caplog.records if r.name == "logs.dbaccess"]
     assert notices[0] == (
-        f"another process holds the database {db} (pid {holder.pid}: python -c); waiting until it is released "
+        f"another process holds the database {db} (pid {holder.pid}: {PYTHON} -c); waiting until it is released "
         "(at most 600 s) ..."
     )
     assert notices[1].startswith(f"the database {db} is free again") and len(notices) == 2
@@ -74,11 +78,11 @@ def test_a_lock_held_past_the_wait_is_one_line_naming_the_holder_not_a_folder(tm
     LogStore(db).close()
     with holding(db, 30) as holder:
         conn = connect_sqlite(db, "")
-        with pytest.raises(LockWaitExpired, match=rf"database is locked by pid {holder.pid}: python -c \(waited 1 s\)"):
+        with pytest.raises(LockWaitExpired, match=rf"database is locked by pid {holder.pid}: {PYTHON} -c \(waited 1 s\)"):
             conn.execute("DELETE FROM log_records")
         error = open_error(db, LockWaitExpired("database is locked"))
     assert isinstance(error, DatabaseOpenError) and "writable" not in str(error)
-    assert str(error).startswith(f"cannot open the database {db} (locked by pid {holder.pid}: python -c): stop that")
+    assert str(error).startswith(f"cannot open the database {db} (locked by pid {holder.pid}: {PYTHON} -c): stop that")
 
 
 def test_a_statement_inside_a_transaction_is_not_run_again(tmp_path, short_waits):

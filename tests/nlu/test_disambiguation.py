@@ -138,3 +138,20 @@ def test_role_label_uses_the_schema_names():
     assert role_label("P57") == "director"
     assert role_label("P161") == "actor"
     assert "P99999" in role_label("P99999")
+
+
+def test_a_reply_that_is_the_name_of_two_options_takes_the_first():
+    # "Which 'night harbour'? 1. Night Harbour (1999 film) 2. Night Harbour: Return 3. Night Harbour (series)":
+    # typing the name the first and the third share picks the first, ranked higher, instead of asking again
+    # (issue 24: the released study's users typed the option they saw; the replay asked the same question twice)
+    from nlu.disambiguation import parse_option
+
+    options = [
+        ["Night Harbour", "Night Harbour (1999 film)", "1999"],
+        ["Night Harbour: Return", "Night Harbour: Return (2003 film)", "2003"],
+        ["Night Harbour", "Night Harbour (series)", "series"],
+    ]
+    assert parse_option("item", "Night harbour", None, options) == 0
+    assert parse_option("item", "night harbour!", None, options) == 0
+    assert parse_option("item", "yeah night harbour is great", None, options) is None  # words both have
+    assert parse_option("item", "Night Harbour", None, options, listed=False) is None  # no list was shown

@@ -285,3 +285,28 @@ def test_typos_of_everyday_words_and_swapped_letters():
     assert top(movies, "the dark night is the best batman movie") == [("Q163872", False)]  # a homophone typo
     music = EntityLinker(_KB(MUSIC + (Entry("Q45188", "Coldplay", roles=("P175",), pop=20),)))
     assert top(music, "coldpaly is boring") == [("Q45188", False)]  # two letters swapped
+
+
+SEQUELS = (
+    # a film and its better-known sequel, whose main title (before the colon) is the film's whole name
+    Entry("Q1001", "The Hidden Road", item=True, pop=30, year=2001),
+    Entry("Q1002", "The Hidden Road: Northern Lights", item=True, pop=35, year=2006),
+    Entry("Q1003", "Night Harbour", item=True, pop=20, year=1999),
+    Entry("Q1004", "Night Harbour", roles=("P179",), pop=25),  # the series of the same name
+    Entry("Q1005", "Night Harbour: Return", item=True, pop=22, year=2003),
+)
+
+
+@pytest.fixture(scope="module")
+def sequels():
+    return EntityLinker(_KB(SEQUELS, domain="movie"))
+
+
+def test_a_title_typed_in_full_names_the_work_of_that_name_not_a_sequel_it_opens(sequels):
+    # the sequel is more popular, but its name only starts with the typed words (issue 24: a replay regression)
+    assert top(sequels, "i like The Hidden Road") == [("Q1001", False)]
+    assert top(sequels, "The Hidden Road was great") == [("Q1001", False)]
+
+
+def test_a_full_title_a_series_shares_is_still_asked(sequels):
+    assert top(sequels, "i like night harbour")[0][1] is True
