@@ -1,0 +1,80 @@
+"""A request always shows a list (issue 22-D, fifth round): a genre word or a mood with nothing liked, a request that
+names its seed without a subject ("need a book like ..."), a request with no evidence at all (popular items, said
+so), and a switch said in words before the rest of the message. Own wordings and items, none of the sets'."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.real_dialog import Chat, real_dialog_manager
+from tests.bot.real_dialog import card_of as _card
+
+
+@pytest.fixture(scope="module")
+def real_dm(tmp_path_factory):
+    return real_dialog_manager(tmp_path_factory, "none")
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "genre"),
+    [
+        ("movie", "any good thriller to recommend?", "thriller"),
+        ("book", "can you suggest some poetry", "poetry"),
+        ("music", "recommend me some reggae", "reggae"),
+        ("music", "gimme some prog rock pls", "progressive rock"),
+    ],
+)
+def test_a_genre_word_in_a_request_is_what_the_list_is(real_dm, domain, text, genre):
+    chat = Chat(real_dm, domain)
+    reply = chat.say(text)
+    assert _card(reply) is not None and f"Based on {genre}" in reply.text, reply.text
+    assert chat.profile() == {}  # the kind of list asked for, not a like
+
+
+@pytest.mark.parametrize(
+    ("domain", "text"),
+    [
+        ("movie", "recommend something heartwarming please"),
+        ("music", "suggest something relaxing"),
+        ("book", "i want something gripping"),
+    ],
+)
+def test_a_mood_in_a_request_is_a_genre_of_the_kb(real_dm, domain, text):
+    chat = Chat(real_dm, domain)
+    reply = chat.say(text)
+    assert _card(reply) is not None and "Based on " in reply.text and "popular" not in reply.text, reply.text
+
+
+@pytest.mark.parametrize("domain", ["movie", "book", "music"])
+def test_a_request_with_no_evidence_shows_popular_items_said_so(real_dm, domain):
+    chat = Chat(real_dm, domain)
+    reply = chat.say("show me what you've got")
+    assert _card(reply) is not None and "popular" in reply.text, reply.text
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "label"),
+    [
+        ("book", "need a book like The Hobbit, adored it", "The Hobbit"),
+        ("movie", "want something similar to Alien please", "Alien"),
+    ],
+)
+def test_a_request_without_a_subject_naming_its_seed_stores_it_and_shows_a_list(real_dm, domain, text, label):
+    chat = Chat(real_dm, domain)
+    reply = chat.say(text)
+    assert chat.labels().get(label) == "+" and _card(reply) is not None, reply.text
+
+
+@pytest.mark.parametrize(
+    ("start", "text", "domain", "label"),
+    [
+        ("book", "haha nice. ok so how about music? been playing a lot of bjork", "music", "Björk"),
+        ("music", "as for films, casablanca is my all-time favourite", "movie", "Casablanca"),
+        ("movie", "film talk over. book question: i adored middlemarch", "book", "Middlemarch"),
+    ],
+)
+def test_a_switch_after_talk_keeps_the_rest_in_the_new_domain(real_dm, start, text, domain, label):
+    chat = Chat(real_dm, start)
+    chat.say(text)
+    assert chat.state.domain == domain
+    assert chat.labels().get(label) == "+", chat.labels()
