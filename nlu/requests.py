@@ -118,6 +118,13 @@ _NEGATED = re.compile(r"\b(?:no|not|nothing|never|without)\s+$")
 _MORE = re.compile(_after_lead("more"))
 """More of the list: "more", "one more", "another 1", "next", "something else?", "more recommendations
 please", "keep them coming"."""
+_FIRST_CLAUSE = re.compile(r"^([^,.;!?\u2013\u2014]+?)\s*(?:[,.;!?\u2013\u2014]+|\s-)\s*\S")
+"""The first clause of a message that goes on after it ("more please, preferably older")."""
+_SAYS_OF_ITSELF = re.compile(
+    r"\b(?:i|i'm|im|i've|ive|i'd|me|my|it|it's|its)\b|" + _WORDING.source("seed_marker").replace("(?P<", "(?P<m_")
+)
+"""What the rest of a "more" clause may not hold to be read with it: the speaker or the card ("next, i loved it"),
+or seeds ("more please, something like Heat")."""
 _MOOD_GENRES: dict[str, dict[str, str]] = {d: dict(t) for d, t in _WORDING.table("mood_genres").items()}
 _MOOD_ASKED = {
     domain: re.compile(
@@ -251,6 +258,13 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     folded = chat_spelling(fold(text))
     if asks_more(text):  # its words are all the request's ("something different?": no title "Something Different")
         return Request(more=True, marks=((0, len(text)),))
+    first = _FIRST_CLAUSE.match(text)
+    rest = text[first.end(1) :].lower() if first is not None else ""
+    if first is not None and _MORE.match(chat_spelling(fold(first.group(1)))) and not _SAYS_OF_ITSELF.search(rest):
+        # "more please, preferably something shorter": the first clause asks for more, the rest says what it should
+        # be (its genre or mood words are the dialog's); not "more please, something like Heat", nor "next, i loved
+        # it" (an opinion of the card or of a name, the rest of the understanding's) (issue 22-D)
+        return Request(more=True, marks=((0, first.end(1)),))
     complaint = _COMPLAINT.search(text.lower())
     if complaint is not None:  # "thats kendrick not adele": a list of what was asked for (issue 22-D)
         stop = _CLAUSE_END.search(text.lower(), complaint.end())

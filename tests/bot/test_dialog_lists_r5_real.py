@@ -78,3 +78,36 @@ def test_a_switch_after_talk_keeps_the_rest_in_the_new_domain(real_dm, start, te
     chat.say(text)
     assert chat.state.domain == domain
     assert chat.labels().get(label) == "+", chat.labels()
+
+
+def test_more_with_a_qualifying_clause_is_a_new_list_not_a_card_question(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("i loved alien")
+    first = _card(chat.say("recommend me something"))
+    reply = chat.say("one more please, ideally a bit older")
+    assert _card(reply) not in (None, first), reply.text
+    assert "Director:" not in reply.text  # not the card's details
+
+
+@pytest.mark.parametrize(
+    ("domain", "like", "text", "genre"),
+    [
+        ("movie", "i loved alien", "another western one please", "Western film"),
+        ("book", "i loved dune", "another fantasy one?", "fantasy"),
+    ],
+)
+def test_another_one_of_a_genre_at_a_card_is_a_new_list_of_it(real_dm, domain, like, text, genre):
+    chat = Chat(real_dm, domain)
+    chat.say(like)
+    chat.say("recommend me something")
+    reply = chat.say(text)
+    assert _card(reply) is not None and f"Based on {genre}" in reply.text, reply.text
+    assert genre not in chat.labels()  # asked for, not a like
+
+
+def test_next_with_an_opinion_of_the_card_rates_it_and_goes_on(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("i love blur")
+    first = _card(chat.say("recommend me something"))
+    reply = chat.say("next, i loved it")
+    assert chat.profile().get(first) == "+" and _card(reply) != first, reply.text
