@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from logs.schema import Intent
 from nlu.textnorm import chat_spelling, fold
@@ -192,21 +193,51 @@ def is_request_noun(mention: str) -> bool:
     return bool(_REQUEST_NOUN.match(fold(mention).strip(" ?!.,")))
 
 
-def names_in_request(request: Request, mentions: list[tuple[str, int, int]]) -> list[bool]:
+def names_in_request(request: Request, mentions: list[tuple[str, int, int]], text: str = "") -> list[bool]:
     """Which mentions ``(words, start, end)`` of a request are names: not the request's own noun ("a
     Book"), and, outside its seed phrases, not only function words ("You" in "Can You recommend me a
-    Book?", a novel's title); a seed phrase's words are what the user named ("more like It")."""
+    Book?", a novel's title); a seed phrase's words are what the user named ("more like It"), but for a common
+    noun under a modifier of its own (:func:`_theme_noun`)."""
     from nlu.stop_words import STOP_WORDS
 
     out = []
     for words, start, end in mentions:
         inside_mark = any(mark_start <= start and end <= mark_end for mark_start, mark_end in request.marks)
-        if is_request_noun(words) or inside_mark:
+        if is_request_noun(words) or inside_mark or (text and _theme_noun(request, text, start, end, mentions)):
             out.append(False)
             continue
         folded = fold(words).strip(" ?!.,").split()
         out.append(request.covers(start, end) or not all(word in STOP_WORDS for word in folded))
     return out
+
+
+_COMMON_ZIPF = 4.0
+"""A word at least this frequent in English (``wordfreq`` Zipf scale: "animals" 4.8, "robots" 4.0; "dune" 3.3) is a
+common noun before it is a title."""
+
+
+def _theme_noun(request: Request, text: str, start: int, end: int, mentions: list[tuple[str, int, int]]) -> bool:
+    """The mention is a common noun typed in lowercase in a seed phrase, after a word of that phrase no mention
+    covers: what the list should be about ("anything with talking animals?", "books with giant robots"), not the
+    work of that title ("Animals"); "more like heat with de niro" keeps Heat, which nothing modifies (issue 22-D)."""
+    from nlu.stop_words import STOP_WORDS
+
+    seed = next(((s, e) for s, e in request.seeds if s <= start and end <= e), None)
+    words = text[start:end].split()
+    if seed is None or not words or any(not w.isalpha() or not w.islower() or _zipf(w) < _COMMON_ZIPF for w in words):
+        return False
+    before = re.search(r"([a-z]+)\s+$", text[seed[0] : start])
+    if before is None or before.group(1) in STOP_WORDS:
+        return False
+    begin = seed[0] + before.start(1)
+    return not any(s <= begin < e for _, s, e in mentions)
+
+
+@lru_cache(maxsize=4096)
+def _zipf(word: str) -> float:
+    from wordfreq import zipf_frequency  # imported on first use: its word list takes a moment to load
+
+    return float(zipf_frequency(word, "en"))
 
 
 _OPINION_VERB = family("opinion_cues").pattern("opinion_verb")

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from nlu.cue_spelling import CueSpeller
 from nlu.textnorm import fold
 from nlu.wording import family
 
@@ -43,6 +44,8 @@ __all__ = ["DOMAIN_WORDS", "Switch", "domain_switch"]
 _WORDING = family("domains")
 DOMAIN_WORDS: dict[str, tuple[str, ...]] = {d: _WORDING.words(f"{d}_words") for d in ("movie", "book", "music")}
 """Words naming a domain in a switch ("let's talk about books")."""
+_DOMAIN_SPELLER = CueSpeller(sorted({w for words in DOMAIN_WORDS.values() for w in words if " " not in w}))
+"""Domain words typed with a slip ("muzic", "moveis", "bokks"): respelt when no English word (``nlu.cue_spelling``)."""
 _CONSUME_DOMAIN: dict[str, str] = dict(_WORDING.table("consume"))
 """What one does with a domain's items, in "what should I watch?"."""
 # A switch phrase opens the message after any number of openers, each after any signs and before any
@@ -101,6 +104,9 @@ def domain_switch(text: str, current: str | None = None) -> Switch | None:
     folded = fold(text)
     if len(folded) > len(text):  # folding changed offsets (rare ligatures): read the typed text
         folded = text.lower()
+    respelt = _DOMAIN_SPELLER.respell(folded)
+    if len(respelt) == len(folded):  # a slip that keeps the length keeps the offsets of the rest ("muzic now. ...")
+        folded = respelt
     for start in _clause_starts(folded):
         said = _switch_at(folded[start:], current)
         if said is not None:

@@ -198,7 +198,7 @@ def understand(
     readings = session.readings(with_focus=about_card)
     if request is not None:  # "Can You recommend me a Book?": neither "You" nor "a Book" is a name
         spans = [(r.mention.text, r.mention.start, r.mention.end) for r in readings]
-        readings = tuple(r for r, name in zip(readings, names_in_request(request, spans), strict=True) if name)
+        readings = tuple(r for r, name in zip(readings, names_in_request(request, spans, text), strict=True) if name)
         # "recommend me an anime film": the request's own words are no like of what it asks for (issue 22-R)
         readings = tuple(
             replace(r, polarity=Polarity.NEUTRAL)

@@ -111,3 +111,59 @@ def test_next_with_an_opinion_of_the_card_rates_it_and_goes_on(real_dm):
     first = _card(chat.say("recommend me something"))
     reply = chat.say("next, i loved it")
     assert chat.profile().get(first) == "+" and _card(reply) != first, reply.text
+
+
+@pytest.mark.parametrize(
+    ("domain", "like", "between", "bye"),
+    [
+        ("movie", "i loved alien", "i hate quentin tarantino", "bye!"),  # a role question open
+        ("music", "i love blur", "i love heat", "thanks, bye"),  # a which-one question open
+        ("book", "i loved dune", "why?", "ok thanks, goodbye"),  # after a card question
+        ("movie", "i loved alien", "what about books? any good ones?", "bye bye"),  # after a switch
+    ],
+)
+def test_a_goodbye_closes_the_list_in_every_state(real_dm, domain, like, between, bye):
+    chat = Chat(real_dm, domain)
+    chat.say(like)
+    chat.say("recommend me something")
+    chat.say(between)
+    reply = chat.say(bye)
+    assert "Bye" in reply.text and chat.state.focus is None and _card(reply) is None, reply.text
+
+
+@pytest.mark.parametrize(
+    ("start", "text", "domain", "label"),
+    [
+        ("music", "what novels would you recommend? i liked the hobbit", "book", "The Hobbit"),
+        ("book", "kk, muzic now. radiohead is my fav band", "music", "Radiohead"),
+    ],
+)
+def test_a_switch_by_request_or_with_a_slip_keeps_the_rest(real_dm, start, text, domain, label):
+    chat = Chat(real_dm, start)
+    chat.say(text)
+    assert chat.state.domain == domain and chat.labels().get(label) == "+", chat.labels()
+
+
+def test_a_request_for_another_domains_items_with_nothing_liked_there_shows_popular_ones(real_dm):
+    chat = Chat(real_dm, "movie")
+    reply = chat.say("any book suggestions?")
+    assert chat.state.domain == "book" and _card(reply) is not None and "popular books" in reply.text, reply.text
+
+
+@pytest.mark.parametrize(
+    ("domain", "text"), [("book", "any novels with talking cats?"), ("movie", "anything with giant robots?")]
+)
+def test_a_common_noun_under_a_modifier_in_a_request_is_a_theme_not_a_title(real_dm, domain, text):
+    chat = Chat(real_dm, domain)
+    reply = chat.say(text)
+    assert _card(reply) is not None and chat.profile() == {}, reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [("more like heat with de niro please", "Heat"), ("i really liked heat, recommend me more", "Heat")],
+)
+def test_a_title_nothing_modifies_in_a_request_is_still_a_seed(real_dm, text, label):
+    chat = Chat(real_dm, "movie")
+    reply = chat.say(text)
+    assert chat.labels().get(label) == "+" and _card(reply) is not None, reply.text

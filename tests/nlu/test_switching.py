@@ -135,3 +135,23 @@ def test_a_request_for_another_domains_items_in_other_frames_switches(text, curr
 )
 def test_domain_words_inside_statements_or_after_a_long_head_do_not_switch(text, current):
     assert domain_switch(text, current) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "expected", "rest"),
+    [
+        # issue 22-D: a domain word typed with a slip, a talk verb after any subject (non-native "want talk"), the
+        # subject named as such ("the subject of cinema"), "changing subject to"
+        ("kk, muzic now. radiohead is my fav band", "movie", "music", "radiohead is my fav band"),
+        ("now i want talk about book. i like very much harry potter", "movie", "book", "i like very much harry potter"),
+        (
+            "Might we move to the subject of cinema? I am partial to Kurosawa.",
+            "book",
+            "movie",
+            "I am partial to Kurosawa.",
+        ),
+        ("changing subject to music. I like Beethoven very much", "movie", "music", "I like Beethoven very much"),
+    ],
+)
+def test_a_switch_in_other_registers_keeps_the_rest(text, current, expected, rest):
+    assert domain_switch(text, current) == Switch(expected, rest)
