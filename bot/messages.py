@@ -79,7 +79,6 @@ NEED_MORE = "I need at least {min_prefs} preferences to recommend (you have {hav
 REFERRED_NOT_FOUND_EMPTY = 'I couldn\'t find what you told me just before, so I have nothing to build "like it" on yet.'
 REFERRED_NOT_FOUND = "I couldn't find what you told me just before, so this list comes from the rest of what you like."
 """A request for more like "it" right after a title the KB lacks (issue 22-R), with or without other likes."""
-NEED_ONE = "Tell me one thing you like first (a title, a person or a genre), and I'll recommend from it."
 ANSWER_FIRST = 'I\'ll recommend from "{mention}" once I know which you mean. {question}'
 """A list asked for with an empty profile (one preference is enough in chat and Telegram)."""
 BASED_ON = "Based on {names}:"

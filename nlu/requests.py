@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from logs.schema import Intent
 from nlu.textnorm import chat_spelling, fold
@@ -118,6 +119,13 @@ _NEGATED = re.compile(r"\b(?:no|not|nothing|never|without)\s+$")
 _MORE = re.compile(_after_lead("more"))
 """More of the list: "more", "one more", "another 1", "next", "something else?", "more recommendations
 please", "keep them coming"."""
+_FIRST_CLAUSE = re.compile(r"^([^,.;!?\u2013\u2014]+?)\s*(?:[,.;!?\u2013\u2014]+|\s-)\s*\S")
+"""The first clause of a message that goes on after it ("more please, preferably older")."""
+_SAYS_OF_ITSELF = re.compile(
+    r"\b(?:i|i'm|im|i've|ive|i'd|me|my|it|it's|its)\b|" + _WORDING.source("seed_marker").replace("(?P<", "(?P<m_")
+)
+"""What the rest of a "more" clause may not hold to be read with it: the speaker or the card ("next, i loved it"),
+or seeds ("more please, something like Heat")."""
 _MOOD_GENRES: dict[str, dict[str, str]] = {d: dict(t) for d, t in _WORDING.table("mood_genres").items()}
 _MOOD_ASKED = {
     domain: re.compile(
@@ -185,21 +193,51 @@ def is_request_noun(mention: str) -> bool:
     return bool(_REQUEST_NOUN.match(fold(mention).strip(" ?!.,")))
 
 
-def names_in_request(request: Request, mentions: list[tuple[str, int, int]]) -> list[bool]:
+def names_in_request(request: Request, mentions: list[tuple[str, int, int]], text: str = "") -> list[bool]:
     """Which mentions ``(words, start, end)`` of a request are names: not the request's own noun ("a
     Book"), and, outside its seed phrases, not only function words ("You" in "Can You recommend me a
-    Book?", a novel's title); a seed phrase's words are what the user named ("more like It")."""
+    Book?", a novel's title); a seed phrase's words are what the user named ("more like It"), but for a common
+    noun under a modifier of its own (:func:`_theme_noun`)."""
     from nlu.stop_words import STOP_WORDS
 
     out = []
     for words, start, end in mentions:
         inside_mark = any(mark_start <= start and end <= mark_end for mark_start, mark_end in request.marks)
-        if is_request_noun(words) or inside_mark:
+        if is_request_noun(words) or inside_mark or (text and _theme_noun(request, text, start, end, mentions)):
             out.append(False)
             continue
         folded = fold(words).strip(" ?!.,").split()
         out.append(request.covers(start, end) or not all(word in STOP_WORDS for word in folded))
     return out
+
+
+_COMMON_ZIPF = 4.0
+"""A word at least this frequent in English (``wordfreq`` Zipf scale: "animals" 4.8, "robots" 4.0; "dune" 3.3) is a
+common noun before it is a title."""
+
+
+def _theme_noun(request: Request, text: str, start: int, end: int, mentions: list[tuple[str, int, int]]) -> bool:
+    """The mention is a common noun typed in lowercase in a seed phrase, after a word of that phrase no mention
+    covers: what the list should be about ("anything with talking animals?", "books with giant robots"), not the
+    work of that title ("Animals"); "more like heat with de niro" keeps Heat, which nothing modifies (issue 22-D)."""
+    from nlu.stop_words import STOP_WORDS
+
+    seed = next(((s, e) for s, e in request.seeds if s <= start and end <= e), None)
+    words = text[start:end].split()
+    if seed is None or not words or any(not w.isalpha() or not w.islower() or _zipf(w) < _COMMON_ZIPF for w in words):
+        return False
+    before = re.search(r"([a-z]+)\s+$", text[seed[0] : start])
+    if before is None or before.group(1) in STOP_WORDS:
+        return False
+    begin = seed[0] + before.start(1)
+    return not any(s <= begin < e for _, s, e in mentions)
+
+
+@lru_cache(maxsize=4096)
+def _zipf(word: str) -> float:
+    from wordfreq import zipf_frequency  # imported on first use: its word list takes a moment to load
+
+    return float(zipf_frequency(word, "en"))
 
 
 _OPINION_VERB = family("opinion_cues").pattern("opinion_verb")
@@ -251,6 +289,13 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     folded = chat_spelling(fold(text))
     if asks_more(text):  # its words are all the request's ("something different?": no title "Something Different")
         return Request(more=True, marks=((0, len(text)),))
+    first = _FIRST_CLAUSE.match(text)
+    rest = text[first.end(1) :].lower() if first is not None else ""
+    if first is not None and _MORE.match(chat_spelling(fold(first.group(1)))) and not _SAYS_OF_ITSELF.search(rest):
+        # "more please, preferably something shorter": the first clause asks for more, the rest says what it should
+        # be (its genre or mood words are the dialog's); not "more please, something like Heat", nor "next, i loved
+        # it" (an opinion of the card or of a name, the rest of the understanding's) (issue 22-D)
+        return Request(more=True, marks=((0, first.end(1)),))
     complaint = _COMPLAINT.search(text.lower())
     if complaint is not None:  # "thats kendrick not adele": a list of what was asked for (issue 22-D)
         stop = _CLAUSE_END.search(text.lower(), complaint.end())

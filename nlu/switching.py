@@ -8,6 +8,13 @@ movies, I loved 8 Mile", "ok back to films". A request for another domain's item
 the new domain (``bot.dialog.manager``); a message that is only a switch ("let's talk about books")
 leaves nothing.
 
+A switch is read from its structure, not its wording (issue 22-D): a switch phrase opens the message or a
+clause after a few words of talk ("ok forget books for a sec, what about movies? ..."; :data:`_MAX_HEAD_WORDS`), in
+a topic frame ("as for books, ..."), after any subject before a verb of motion ("I would now like to turn to
+literature"), or as a short header naming the domain ("quick music detour: ..."); a request for another domain's
+items names a domain noun in a request frame ("any book suggestions?", "which films would you suggest?", "got a
+movie for me?").
+
 Domain nouns inside a statement do not switch: "sunflower from the spiderverse movie is a bop" stays in
 music, "the Jurassic Park novel is even better" alone stays where it is (the linker reads "novel" as a
 hint). A switch phrase opens the message (after "ok", "actually", "and"...), or is the whole of a short
@@ -28,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from nlu.cue_spelling import CueSpeller
 from nlu.textnorm import fold
 from nlu.wording import family
 
@@ -36,6 +44,8 @@ __all__ = ["DOMAIN_WORDS", "Switch", "domain_switch"]
 _WORDING = family("domains")
 DOMAIN_WORDS: dict[str, tuple[str, ...]] = {d: _WORDING.words(f"{d}_words") for d in ("movie", "book", "music")}
 """Words naming a domain in a switch ("let's talk about books")."""
+_DOMAIN_SPELLER = CueSpeller(sorted({w for words in DOMAIN_WORDS.values() for w in words if " " not in w}))
+"""Domain words typed with a slip ("muzic", "moveis", "bokks"): respelt when no English word (``nlu.cue_spelling``)."""
 _CONSUME_DOMAIN: dict[str, str] = dict(_WORDING.table("consume"))
 """What one does with a domain's items, in "what should I watch?"."""
 # A switch phrase opens the message after any number of openers, each after any signs and before any
@@ -48,6 +58,12 @@ _SWITCH_PHRASE = re.compile(_OPENER + f"(?:{_WORDING.source('switch', after_lead
 _BARE_SWITCH = re.compile(_OPENER + f"(?:{_WORDING.source('bare_switch', after_lead=True)})" + _SWITCH_END)
 """A domain word alone opening the message before a sign or a closing word ("music time!", "change of topic:
 books. I loved Dune"; issue 22-G)."""
+_HEADER = re.compile(_WORDING.source("header_switch") + r"\s*(?P<end>[:\u2013\u2014]|\s-)\s")
+"""A short header naming a domain before a colon or a dash ("quick music detour: Doolittle is on repeat")."""
+_CLAUSE_START = re.compile(r"[.!?;:,\u2013\u2014]+\s+|\s-\s")
+"""Where a later clause starts: a switch may follow a few words of talk ("this is fun. what about films?")."""
+_MAX_HEAD_WORDS = 8
+"""Words of talk a switch may follow; a longer head is a statement of its own, not a lead-in."""
 _DOMAIN_REQUEST = _WORDING.pattern("domain_request")
 """A request for a domain's items ("recommend me a book", "any good movies?", "what should I read?")."""
 _DOMAIN_WORD = re.compile(rf"\b{_WORDING.alternation('domain_word')}\b")
@@ -88,15 +104,14 @@ def domain_switch(text: str, current: str | None = None) -> Switch | None:
     folded = fold(text)
     if len(folded) > len(text):  # folding changed offsets (rare ligatures): read the typed text
         folded = text.lower()
-    phrase = _SWITCH_PHRASE.match(folded)
-    bare = _BARE_SWITCH.match(folded) if phrase is None else None
-    if bare is not None and _domain_of(bare.group("word")) != current:  # "songs!" in music says no switch
-        phrase = bare
-    if phrase is not None:
-        domain = _domain_of(phrase.group("word"))
-        if domain is not None:
-            rest = text[phrase.end("end") :].lstrip(" ,.:;!?-").rstrip()
-            return Switch(domain, rest)
+    respelt = _DOMAIN_SPELLER.respell(folded)
+    if len(respelt) == len(folded):  # a slip that keeps the length keeps the offsets of the rest ("muzic now. ...")
+        folded = respelt
+    for start in _clause_starts(folded):
+        said = _switch_at(folded[start:], current)
+        if said is not None:
+            named, end = said
+            return Switch(named, text[start + end :].lstrip(" ,.:;!?-").rstrip())
     asked = _DOMAIN_REQUEST.search(folded)
     if asked is not None:
         words = _DOMAIN_WORD.findall(asked.group(0))  # the domain word is the last one the request names
@@ -105,3 +120,30 @@ def domain_switch(text: str, current: str | None = None) -> Switch | None:
         if domain is not None and domain != current:
             return Switch(domain, text.strip(), by_request=True)
     return None
+
+
+def _clause_starts(folded: str) -> list[int]:
+    """Where a switch may open: the message's start and each clause start after at most a few words of talk
+    ("ok forget books for a sec, what about movies?"); a switch later than that is inside a statement."""
+    starts = [0]
+    for sign in _CLAUSE_START.finditer(folded):
+        if len(folded[: sign.start()].split()) > _MAX_HEAD_WORDS:
+            break
+        starts.append(sign.end())
+    return starts
+
+
+def _switch_at(clause: str, current: str | None) -> tuple[str, int] | None:
+    """The domain a switch phrase opening ``clause`` names and where the phrase ends, or None. A domain word
+    alone or in a short header ("music time!", "quick book detour:") is a switch only to another domain."""
+    phrase = _SWITCH_PHRASE.match(clause)
+    if phrase is None:
+        for shape in (_BARE_SWITCH, _HEADER):
+            found = shape.match(clause)
+            if found is not None and _domain_of(found.group("word")) != current:
+                phrase = found
+                break
+    if phrase is None:
+        return None
+    domain = _domain_of(phrase.group("word"))
+    return (domain, phrase.end("end")) if domain is not None else None

@@ -47,7 +47,15 @@ from nlu.open_answer import (
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
 from nlu.phrasings import BYE, card_fact, for_this_time, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, WORK_PARTS, Readings
-from nlu.requests import Request, asked_in_clause, asked_moods, asks_next, names_in_request, request_in_turn
+from nlu.requests import (
+    Request,
+    asked_in_clause,
+    asked_moods,
+    asks_next,
+    names_in_request,
+    read_request,
+    request_in_turn,
+)
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
@@ -190,7 +198,7 @@ def understand(
     readings = session.readings(with_focus=about_card)
     if request is not None:  # "Can You recommend me a Book?": neither "You" nor "a Book" is a name
         spans = [(r.mention.text, r.mention.start, r.mention.end) for r in readings]
-        readings = tuple(r for r, name in zip(readings, names_in_request(request, spans), strict=True) if name)
+        readings = tuple(r for r, name in zip(readings, names_in_request(request, spans, text), strict=True) if name)
         # "recommend me an anime film": the request's own words are no like of what it asks for (issue 22-R)
         readings = tuple(
             replace(r, polarity=Polarity.NEUTRAL)
@@ -216,8 +224,13 @@ def understand(
         rated = classified in _CARD_RATINGS or judged
         readings = () if request is not None and request.more else readings
         request, intent = None, Intent.REC_PREFERENCE.value if rated else Intent.REC_SKIP.value
-    if view.focus is not None and intent in _CARD_MOVES and asked_moods(text, view.domain):
-        intent = Intent.RECOMMENDATION.value  # "noo, something scary" at a card: a new list of that genre (22-R2)
+    if (
+        view.focus is not None
+        and intent in _CARD_MOVES
+        and (asked_moods(text, view.domain) or _more_of_a_kind(text, readings))
+    ):
+        # "noo, something scary", "another western one please" at a card: a new list of that genre (22-R2, 22-D)
+        intent = Intent.RECOMMENDATION.value
     critique = CRITIQUE.match(folded) if intent in (Intent.REC_YES_BUT, Intent.REC_NO_BUT) else None
     if critique is not None:  # "I like the track, just not the artist": "just" is the connective, no title
         but = (lead.end + critique.start("but"), lead.end + critique.end("but"))
@@ -385,6 +398,13 @@ def _domain_switch(text: str, current: str) -> str | None:
     words = set(re.findall(r"[a-z]+", text.lower()))
     found = [d for d, names in DOMAIN_WORDS.items() if words & set(names)]
     return found[0] if len(found) == 1 else None
+
+
+def _more_of_a_kind(text: str, readings: tuple[Reading, ...]) -> bool:
+    """The message asks for more and names a genre ("another western one please"): a new list of that kind."""
+    asked = read_request(text)
+    genre = any(not r.mention.candidates[0].is_item and "P136" in r.mention.candidates[0].roles for r in readings)
+    return asked is not None and asked.more and genre
 
 
 def _describes(text: str, reading: Reading) -> bool:

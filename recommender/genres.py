@@ -11,7 +11,10 @@ drama).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+import weakref
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from recommender.constraints import CREATOR_PIDS
 from recommender.values import QID, KnowledgeBaseLike
@@ -55,4 +58,48 @@ def _album_songs(kb: KnowledgeBaseLike, performer: QID) -> Iterator[QID]:
                     yield song
 
 
-__all__ = ["GENRE_PID", "is_genre", "items_of"]
+_KIND_NOUNS = ("film", "films", "movie", "movies", "music", "literature", "fiction", "novel", "novels", "book", "books")
+"""Nouns of the domain a genre's name may end with ("horror film", "pop music", "romance novel"): people say the
+genre without them ("some horror", "recommend me some pop")."""
+_VOCABULARIES: weakref.WeakKeyDictionary[object, dict[str, QID]] = weakref.WeakKeyDictionary()
+
+
+def genre_names(kb: Any) -> Mapping[str, QID]:
+    """The words naming the KB's genres (lowercased labels and aliases, also without a domain noun at their end:
+    "horror film" is also "horror"), each to the genre with the most items of the ones it names; built once per
+    KB (any object with ``entities``, ``label``, ``aliases`` and ``value_items``: the dialog's view of a KB). A
+    request's genre words ("some pop", "any good horror?") are read against it."""
+    try:
+        return _VOCABULARIES[kb]
+    except (KeyError, TypeError):
+        pass
+    sizes: dict[str, tuple[int, QID]] = {}
+    entities = getattr(kb, "entities", None)
+    for qid in entities() if callable(entities) else ():
+        if not is_genre(kb, qid):
+            continue
+        size = len(kb.value_items(qid))
+        for name in _names_of(kb, qid):
+            if size > sizes.get(name, (-1, ""))[0]:
+                sizes[name] = (size, qid)
+    vocabulary = {name: qid for name, (_, qid) in sizes.items()}
+    try:
+        _VOCABULARIES[kb] = vocabulary
+    except TypeError:  # a KB that takes no weak reference (a test's fake): built on each call
+        pass
+    return vocabulary
+
+
+def _names_of(kb: Any, qid: QID) -> Iterator[str]:
+    labels = [kb.label(qid), *getattr(kb, "aliases", lambda _: ())(qid)]
+    for label in labels:
+        name = " ".join(re.findall(r"[\w'&-]+", label.lower()))
+        if not name or name.startswith("q") and name[1:].isdigit():
+            continue
+        yield name
+        words = name.split()
+        if len(words) > 1 and words[-1] in _KIND_NOUNS:
+            yield " ".join(words[:-1])
+
+
+__all__ = ["GENRE_PID", "genre_names", "is_genre", "items_of"]

@@ -57,7 +57,9 @@ def on_recommend(ctx: TurnContext) -> Outcome:
         return Outcome(text, choices=question.choices, card=True, settled=True)
     state.pending = None
     _remember_skipped(ctx)  # a new list asked for over a card: that card was seen, the new list has others
-    seeds = store_request(ctx, outcome) if request is not None else asked_kinds(ctx)
+    seeds = store_request(ctx, outcome) if request is not None else []
+    if not seeds and (request is None or not (request.seeds or request.refers_back)):
+        seeds = asked_kinds(ctx)  # "recommend me some pop", "anything cozy?": the genre is what the list is
     new_list(ctx, outcome, seeds=seeds, require=required_seeds(ctx, seeds))
     # an open which-one or did-you-like question is not settled by the list: it stays open for its lifespan,
     # said once after the card (bot.dialog.questions.keep_ignored_question), so "hated X" -> "Which X?" ->
@@ -92,14 +94,10 @@ def new_list(ctx: TurnContext, outcome: Outcome, *, seeds: Sequence[str] = (), r
     """
     state = ctx.state
     have, need = len(state.profile()) + sum(q not in state.profile() for q in seeds), ctx.config.min_preferences
-    # asked again with nothing liked after "Tell me one thing you like first": popular items, said so, rather than
-    # the same request word for word (issue 22-R); a study's minimum (3) is its protocol and stays
-    again = need <= 1 and state.domain in state.asked_for_one
-    if have < need and not again:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
-        if need <= 1:
-            state.asked_for_one.append(state.domain)
-        said = msg.NEED_ONE if need <= 1 else msg.NEED_MORE.format(min_prefs=need, have=have)
-        outcome.text = _lines(outcome.text, said)
+    # with nothing liked in chat (a minimum of one): popular items of the domain, said so, rather than no list (issue
+    # 22: a request always shows something); a study's minimum (3) is its protocol and stays
+    if have < need and need > 1:  # a genre asked for ("an action movie") counts: a seed the profile does not keep
+        outcome.text = _lines(outcome.text, msg.NEED_MORE.format(min_prefs=need, have=have))
         state.wants_list = True  # a name alone next is what to recommend from (nlu View.wants_list)
         suggest(ctx, outcome)
         return

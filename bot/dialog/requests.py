@@ -34,7 +34,11 @@ from bot.dialog.preferences import tasks
 from bot.dialog.render import display
 from logs.schema import Event
 from nlu.requests import asked_moods
+from nlu.stop_words import STOP_WORDS
+from nlu.switching import DOMAIN_WORDS
+from nlu.textnorm import chat_spelling, fold
 from nlu.understand import Reading
+from recommender.genres import genre_names
 
 _FILLER_WORDS = frozenset("please pls plz thanks thank you then now too also again".split())
 """Words that may end a seed phrase without naming anything ("more like Tenet please")."""
@@ -111,13 +115,44 @@ def _is_kind_of_list(ctx: TurnContext, qid: str) -> bool:
 
 def asked_kinds(ctx: TurnContext) -> list[str]:
     """The genres a request the understanding found no seeds in names with no opinion ("i'm in the mood for a
-    horror movie tonight") or asks for by a mood a genre gives ("something funny": comedy): the kind of list
-    asked for (fresh6 fault 8: a list from older likes instead)."""
+    horror movie tonight", "recommend me some pop": words of the KB's genre names, :func:`genre_words`) or asks
+    for by a mood a genre gives ("something funny": comedy): the kind of list asked for (fresh6 fault 8: a list
+    from older likes instead)."""
     named = [r.qid for r in ctx.parse.readings if r.polarity.value == "0" and _is_asked_kind(ctx, r)]
     for word in asked_moods(ctx.parse.text, ctx.state.domain):
         genres = [str(c.qid) for m in ctx.domain.linker.link(word) for c in m.candidates[:1]]
         named += [q for q in genres if _is_kind_of_list(ctx, q) and q not in named]
+    if not named:  # a genre word the linker left unread in a request ("some pop": the song "Pop" or the genre)
+        named = [q for q in genre_words(ctx, ctx.parse.text) if _is_kind_of_list(ctx, q)]
     return named
+
+
+_GENRE_WORDS_MAX = 4
+"""The longest genre name read in a request, in words ("progressive rock", "science fiction comedy")."""
+_NOT_GENRE_WORDS = STOP_WORDS | {word for words in DOMAIN_WORDS.values() for word in words}
+
+
+def genre_words(ctx: TurnContext, text: str) -> list[str]:
+    """The genres the words of ``text`` name (the KB's genre names, ``recommender.genres.genre_names``), longest
+    name first and each word read once; words of the language or of the domain alone name none ("some", "music").
+    Not a name's piece: words inside a linked name of an item or a person are left to it."""
+    vocabulary = genre_names(ctx.kb)
+    words = chat_spelling(fold(text)).split()
+    words = [w.strip('.,;:!?"()') for w in words]
+    found: list[str] = []
+    start = 0
+    while start < len(words):
+        for size in range(min(_GENRE_WORDS_MAX, len(words) - start), 0, -1):
+            name = " ".join(words[start : start + size])
+            qid = vocabulary.get(name)
+            if qid is not None and name not in _NOT_GENRE_WORDS:
+                if qid not in found:
+                    found.append(qid)
+                start += size
+                break
+        else:
+            start += 1
+    return found
 
 
 def _is_asked_kind(ctx: TurnContext, reading: Reading) -> bool:

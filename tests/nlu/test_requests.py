@@ -331,3 +331,25 @@ def test_a_negated_seed_marker_asks_for_no_list_like_its_name(text):
     # issue 22-R: "no more of that guy please" was a request seeded by "that guy" ("I don't know "that guy" yet")
     request = read_request(text, "music")
     assert request is None or not request.seeds, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "one more please, ideally a bit older",
+        "another one, but lighter this time",
+        "more pls - something shorter maybe",
+    ],
+)
+def test_more_with_a_clause_saying_what_it_should_be_asks_for_more(text):
+    # issue 22-D: the first clause asks for more, the rest qualifies it (its genre or mood words are the dialog's)
+    request = read_request(text, "movie")
+    assert request is not None and request.more
+
+
+@pytest.mark.parametrize(
+    "text", ["next, i loved it", "more. i really liked heat", "one more please, something like heat"]
+)
+def test_more_with_an_opinion_or_a_seed_after_it_is_read_as_before(text):
+    request = read_request(text, "movie")
+    assert request is None or not request.more

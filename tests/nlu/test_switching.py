@@ -89,3 +89,69 @@ def test_a_domain_word_opening_the_message_switches(text, current, expected):
 @pytest.mark.parametrize(("text", "current"), [("songs!", "music"), ("movies are my life", "book")])
 def test_a_domain_word_of_the_current_domain_or_in_a_statement_is_no_bare_switch(text, current):
     assert domain_switch(text, current) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "expected"),
+    [
+        # issue 22-D: a switch after a few words of talk, a topic frame, a header, any subject before a verb of motion
+        ("enough about films for now. books: i adored the secret history", "movie", "book"),
+        ("haha nice. ok so how about music? been playing a lot of bjork", "movie", "music"),
+        ("as for books, middlemarch changed my life", "movie", "book"),
+        ("lol ok. on the music front, radiohead forever", "book", "music"),
+        ("I would now like to move on to cinema. Casablanca is a favourite", "music", "movie"),
+        ("could we turn to music please? I adore Nina Simone", "movie", "music"),
+        ("film question - have you got anything like alien?", "book", "movie"),
+    ],
+)
+def test_a_switch_after_talk_in_a_frame_or_a_header_keeps_the_rest(text, current, expected):
+    said = domain_switch(text, current)
+    assert said is not None and said.domain == expected and not said.by_request
+    assert said.rest and text.endswith(said.rest)
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "expected"),
+    [
+        ("what novels would you recommend? i liked the hobbit", "music", "book"),
+        ("any movie recs", "book", "movie"),
+        ("got a song for me?", "movie", "music"),
+        ("films you'd suggest?", "book", "movie"),
+    ],
+)
+def test_a_request_for_another_domains_items_in_other_frames_switches(text, current, expected):
+    assert domain_switch(text, current) == Switch(expected, text, by_request=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "current"),
+    [
+        ("i went to the cinema with my sister, we saw up", "movie"),
+        ("i used to read a lot of books, now i watch films", "movie"),
+        ("I want to go back to the movies I loved as a kid", "book"),
+        ("that album is a masterpiece: every song slaps", "music"),
+        ("i loved heat and the casino soundtrack. anyway, that novel by pynchon bored me", "movie"),
+    ],
+)
+def test_domain_words_inside_statements_or_after_a_long_head_do_not_switch(text, current):
+    assert domain_switch(text, current) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "expected", "rest"),
+    [
+        # issue 22-D: a domain word typed with a slip, a talk verb after any subject (non-native "want talk"), the
+        # subject named as such ("the subject of cinema"), "changing subject to"
+        ("kk, muzic now. radiohead is my fav band", "movie", "music", "radiohead is my fav band"),
+        ("now i want talk about book. i like very much harry potter", "movie", "book", "i like very much harry potter"),
+        (
+            "Might we move to the subject of cinema? I am partial to Kurosawa.",
+            "book",
+            "movie",
+            "I am partial to Kurosawa.",
+        ),
+        ("changing subject to music. I like Beethoven very much", "movie", "music", "I like Beethoven very much"),
+    ],
+)
+def test_a_switch_in_other_registers_keeps_the_rest(text, current, expected, rest):
+    assert domain_switch(text, current) == Switch(expected, rest)
