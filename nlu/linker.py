@@ -16,7 +16,9 @@ step  module                       reads -> adds
                                    ``nlu.linking.namesakes``: "the remake" -> another reading of a title
 4     ``nlu.linking.scoring``      a span, the context -> ranked candidates and features (``Ranked``);
                                    ``nlu.linking.namesakes``: the namesake the message or the priors take
-5     ``nlu.linking.decision``     ranked candidates -> link, ask (``Mention.ambiguous``) or drop
+5     ``nlu.linking.decision``     ranked candidates -> link, ask (``Mention.ambiguous``) or drop;
+                                   ``nlu.linking.mention_model``: a learned gate drops everyday words
+                                   that mean what they say ("the band behind it": no song "Behind")
 ====  ===========================  ======================================================================
 
 The name index the steps look names up in is built by ``nlu.linking.index_build`` (stored beside the
@@ -210,11 +212,14 @@ class EntityLinker:
             )
         return tuple(mentions)
 
-    def trace(self, text: str, *, focus: QID | None = None, history: Sequence[QID] = ()) -> tuple[Step, ...]:
+    def trace(
+        self, text: str, *, focus: QID | None = None, history: Sequence[QID] = (), gate: bool = True
+    ) -> tuple[Step, ...]:
         """Every span that reached scoring, with its ranked candidates and the decision, in text order
-        (dropped ones included): what :meth:`link` builds its mentions from (for evaluating the steps)."""
+        (dropped ones included): what :meth:`link` builds its mentions from (for evaluating the steps).
+        ``gate=False``: the decisions without the mention gate (:mod:`nlu.linking.mention_model`; its training)."""
         tokens = self._tokens(text)
-        return tuple(self._steps(text[:MAX_TEXT_CHARS], tokens, focus, history)) if tokens else ()
+        return tuple(self._steps(text[:MAX_TEXT_CHARS], tokens, focus, history, gate)) if tokens else ()
 
     # ------------------------------------------------------------------ the pipeline
     @staticmethod
@@ -259,7 +264,9 @@ class EntityLinker:
         spans.sort(key=lambda s: s.start)
         return spans, explained, credited, people, ages
 
-    def _steps(self, text: str, tokens: list[Token], focus: QID | None, history: Sequence[QID]) -> list[Step]:
+    def _steps(
+        self, text: str, tokens: list[Token], focus: QID | None, history: Sequence[QID], gate: bool = True
+    ) -> list[Step]:
         """Steps 4-5 over the proposed spans."""
         spans, explained, credited, people, ages = self._propose(text, tokens, focus)
         years = {int(t.key) for t in tokens if t.key.isdigit() and len(t.key) == 4 and 1880 <= int(t.key) <= 2100}
@@ -278,7 +285,7 @@ class EntityLinker:
         for span in spans:
             ranked = self._ranker.candidates(text, tokens, span, context)
             if ranked is not None:
-                decision = self._decider.decide(text, tokens, ranked, context)
+                decision = self._decider.decide(text, tokens, ranked, context, gate=gate)
                 guessed = decision is Decision.LINK and self._decider.guessed(ranked, context)
                 credit = span.end + 1  # "chandelier by sia": the person saying which is how the work was named
                 while span.end in credited and credit in explained:

@@ -34,6 +34,7 @@ from enum import Enum
 from typing import Any
 
 from nlu.linking.filters import dangling, fragment, subject_fragment
+from nlu.linking.mention_model import MentionGate
 from nlu.linking.scoring import Ranked
 from nlu.linking.syntax import emphasis, predicate_of_a_name
 from nlu.linking.tokens import Token, boundary, name_key
@@ -194,9 +195,13 @@ class Decider:
         self._names = names
         self._notable: float | None = None  # _notable_popularity, computed at its first use
         self._known_popularity: float | None = None  # _known, the same
+        self.gate = MentionGate.load()
 
-    def decide(self, text: str, tokens: list[Token], ranked: Ranked, context: LinkContext) -> Decision:
-        """The decision on one ranked span of ``text`` (module docstring)."""
+    def decide(
+        self, text: str, tokens: list[Token], ranked: Ranked, context: LinkContext, *, gate: bool = True
+    ) -> Decision:
+        """The decision on one ranked span of ``text`` (module docstring); ``gate``: drop what the mention gate
+        finds no mention (:mod:`nlu.linking.mention_model`)."""
         i, j, _scored, kind = ranked.span
         cands, scored, namesakes, picked = ranked.candidates, ranked.scored, ranked.namesakes, ranked.picked
         focus, years, relation = context.focus, ranked.years, ranked.relation
@@ -262,6 +267,9 @@ class Decider:
         if kind in ("exact", "fuzzy") and not relation and (ranked.taken is None or not ranked.taken.cue):
             if self._another_creators(cands, scored, self._named_persons(context)):
                 return Decision.DROP  # the one meant is a work the KB lacks: its opinion moves to no namesake
+        if gate and kind != "ref" and not relation and not self.context_pick(cands[0], focus, picked, years):
+            if not self.gate.passes(text, tokens, i, j, ranked, self.kb, context, ambiguous, self._a_name):
+                return Decision.DROP  # English words meaning what they say ("good evening", "the trio recordings")
         return Decision.ASK if ambiguous else Decision.LINK
 
     def guessed(self, ranked: Ranked, context: LinkContext) -> bool:
@@ -436,6 +444,10 @@ class Decider:
     def _person_name(self, word: str) -> bool:
         """A first or last name of a person of the KB ("rowling"), not an everyday English word."""
         return self._names is not None and not is_everyday(word) and bool(self._names.namesakes(word))
+
+    def _a_name(self, word: str) -> bool:
+        """A first or last name of a person of the KB, everyday word or not ("scott")."""
+        return self._names is not None and bool(self._names.namesakes(word))
 
     def _known(self, qid: str) -> bool:
         """The entity is better known than :data:`KNOWN_QUANTILE` of the domain's items (16 for films, 1 for
