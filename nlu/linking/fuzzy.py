@@ -60,6 +60,7 @@ from nlu.linking.words import (
     REQUEST_VERBS,
     SPAN_STOP,
     SUBJECT_LEADS,
+    SUBJECT_PRONOUNS,
     SUPERLATIVES,
     TYPE_WORDS,
     common_words,
@@ -389,6 +390,9 @@ class FuzzyMatcher:
                     continue
                 if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
                     break
+                if _topic_ends(text, tokens, k) and not joints:
+                    spans.append((a, k, [k]))  # "the three musketers i read twice": a name fronted before "i read"
+                    break
                 if is_verb(tokens, k) and not boundary(text, tokens, k):  # (not the possessive of "kiedis's memoir")
                     if joints and (tokens[k].key not in PLURAL_COPULAS or k == joints[0] + 1):
                         break  # (a singular verb: one title, "love and monsters was ...", as before)
@@ -482,3 +486,14 @@ class FuzzyMatcher:
                     if scored.get(qid, 0.0) < sim:
                         scored[qid] = sim
         return scored
+
+
+def _topic_ends(text: str, tokens: list[Token], k: int) -> bool:
+    """Token ``k`` opens "i" / "we" + a like-verb or a verb after a fronted object: the name before it is that
+    verb's object ("the giver i loved", "dune we watched twice", issue 22)."""
+    return (
+        k + 1 < len(tokens)
+        and tokens[k].key in SUBJECT_PRONOUNS
+        and (tokens[k + 1].key in LIKE_VERBS or is_verb(tokens, k + 1))
+        and not boundary(text, tokens, k)
+    )

@@ -73,7 +73,7 @@ FAMOUS_MIN_POPULARITY = 10.0
 """A person at least this popular (``kb.popularity``: edges, + 2 for an English Wikipedia article; John Coltrane
 12, Keanu Reeves 37) is the one a lone name of theirs means among far less known readings."""
 
-NAME_SLOTS = frozenset({"subject", "object", "alone", "list", "comma", "fan"})
+NAME_SLOTS = frozenset({"subject", "object", "alone", "list", "comma", "rated", "fan"})
 """Where a lowercase lone word is a name (:func:`nlu.linking.syntax.name_slot`): its persons are candidates."""
 
 _TYPED_BONUS = 0.35  # the name typed with its label's closing punctuation ("Mother!", "Help!"): as strong as a year
