@@ -34,6 +34,7 @@ from nlu.linking.words import (
     RARE_ZIPF,
     ROLE_OR_TYPE_WORDS,
     SUBJECT_ADVERBS,
+    SUBJECT_PRONOUNS,
     SUPERLATIVES,
     TITLE_JOINERS,
     common_words,
@@ -111,6 +112,10 @@ def fragment(
     return False
 
 
+REFERRING_VERBS = LIKE_VERBS | frozenset("meant mean mentioned said talked saw watched read heard".split())
+"""Verbs of a relative clause after a name that say which one is meant ("the X I meant", "the X we watched")."""
+
+
 def subject_fragment(text: str, tokens: list[Token], i: int, j: int, explained: Container[int] = ()) -> bool:
     """A match inside the subject that opens an opinion ("Clair de lune is the most beautiful piece")
     while the subject holds other words that no part or adverb explains (matched or not: one subject
@@ -134,6 +139,8 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int, explained: 
         return False  # "the johnny cash cover of hurt is ...": the recording of a title, which the subject names
     if j < k and tokens[j].key == "as":
         return False  # "Coltrane as a saxophonist is unmatched": the person in a role, not a word of a title
+    if j + 1 < k and tokens[j].key in SUBJECT_PRONOUNS and tokens[j + 1].key in REFERRING_VERBS:
+        return False  # "the Suspiria I meant is ...": a relative clause says which X, no word of a title
     if j < k and tokens[j].key in MODIFIER_LEADS:
         k = j  # "ember from the winter nights soundtrack is a bop": what follows "from" tells where it is from
     keys = [t.key for t in tokens[a:k]]

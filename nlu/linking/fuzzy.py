@@ -70,6 +70,10 @@ from nlu.linking.words import (
 )
 from nlu.name_index import NameIndex
 
+CUE_SPLITS = frozenset("original remake remakes reboot version".split())
+"""Cues of age (:mod:`nlu.linking.namesakes`) that end a run of words to respell: they say which work, they are
+no word of its title."""
+
 FUZZY_CUTOFF_LONG = 82.0
 """Minimum ``fuzz.ratio`` for spans of two words or more and 6 letters or more ("daft pan" -> "daft punk": 82.4;
 "bob marley" -> "bob catley": 80, rejected)."""
@@ -266,8 +270,13 @@ class FuzzyMatcher:
                 out[:] = [s for s in out if not (whole[0] <= s[0] and s[1] <= whole[1])]
                 out.append(whole)
                 covered.update(range(whole[0], whole[1]))
-            # a cue of age typed with a slip ("the orignal X") splits runs as connectives do: no (typo'd) title word
-            stops = {k for k in range(i, j) if tokens[k].key in SPAN_STOP or age_word(tokens[k].key) != tokens[k].key}
+            # a cue of age typed with a slip ("the orignal X") splits runs as connectives do: no (typo'd) title word;
+            # so does one spelt right that no typo'd title opens with ("the original magnificient seven")
+            stops = {
+                k
+                for k in range(i, j)
+                if tokens[k].key in SPAN_STOP or age_word(tokens[k].key) != tokens[k].key or tokens[k].key in CUE_SPLITS
+            }
             k = i
             while k < j:  # runs of uncovered tokens, split at connectives
                 if k in covered or k in stops:

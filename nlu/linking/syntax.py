@@ -189,6 +189,9 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
     return None
 
 
+ENSEMBLE_NOUNS = frozenset("duo trio quartet quintet orchestra ensemble choir outfit".split())
+"""Nouns of performers an apposition may name ("justice, the french electronic duo"), besides ``KIND_NOUNS``."""
+
 FAN_NOUNS = frozenset("fan fans stan".split())
 """Nouns after the name they are fans of ("a huge bts fan")."""
 
@@ -390,6 +393,13 @@ def kind_hint_of(text: str, tokens: list[Token], i: int, j: int, domain: str) ->
         return "performer"  # "Train are alright": a band takes the plural (not "X and Y are": a list does)
     if domain == "music" and j < len(tokens) and tokens[j].key in FAN_NOUNS and not boundary(text, tokens, j):
         return "performer"  # "big Cure fan here": one is a fan of a band or a singer, not of its self-titled album
+    if j < len(tokens) and boundary(text, tokens, j) and tokens[j].key in ("the", "a", "an"):
+        for k in range(j + 1, min(j + 5, len(tokens))):  # ", the french electronic duo": what the name is
+            if boundary(text, tokens, k):
+                break
+            kind = KIND_NOUNS.get(tokens[k].key) or ("performer" if tokens[k].key in ENSEMBLE_NOUNS else None)
+            if kind is not None:
+                return kind
     for k in range(j, min(j + 5, len(tokens))):
         if k > j and boundary(text, tokens, k):
             break

@@ -139,3 +139,44 @@ def test_a_title_the_kb_lacks_opening_the_message_is_still_no_word_of_it(music, 
 )
 def test_a_title_opening_with_the_users_like_verb_gives_way_to_the_name_after_it(movie, text, qid):
     assert _tops(movie, text)[:1] == [qid]
+
+
+def test_an_apposition_naming_an_ensemble_says_the_performer(music):
+    """ ", the electronic duo,": the band Justice, not its namesake album (an ensemble noun in the apposition)."""
+    assert _tops(music, "daft punk and justice, the electronic duo, are my favourites")[:2] == ["Q185828", "Q329178"]
+
+
+def test_an_artist_named_in_full_beats_a_work_named_by_its_subtitle(music):
+    """ "Franz Ferdinand" is the band's label and only the subtitle of the album "Tonight: Franz Ferdinand"."""
+    assert _tops(music, "i'm really into franz ferdinand lately")[:1] == ["Q173180"]
+    assert _tops(music, "Tonight: Franz Ferdinand is a great record")[:1] == ["Q1341670"]
+
+
+def test_a_relative_clause_after_a_title_says_which_and_is_no_word_of_it(movie):
+    """ "the Total Recall I watched was ...": "I watched" is no part of a title the KB lacks."""
+    assert _tops(movie, "the Total Recall I watched was the 1990 one")[:1] == ["Q222018"]
+
+
+def test_a_cue_of_age_before_a_typod_title_takes_its_oldest_reading(movie):
+    """The cue ends the run respelt ("original" is no word of the title) and takes the 1960 film among the
+    readings of the very name typed with a slip."""
+    assert _tops(movie, "i really loved the original magnificient seven")[:1] == ["Q19069"]
+
+
+def test_a_person_after_a_typod_title_says_which_reading(movie):
+    assert _tops(movie, "teh godfathr with al pacino is my favourite") == ["Q47703"]
+
+
+@pytest.mark.parametrize(
+    ("text", "qid"),
+    [
+        ("i love total recall with arnie, not the remake", "Q222018"),
+        ("casino royale, not the original, is my fave", None),
+    ],
+)
+def test_not_the_remake_says_which_and_names_no_other_work(movie, text, qid):
+    """ "X, not the remake": the original X, and no mention of the remake (no opinion of it)."""
+    tops = _tops(movie, text)
+    assert len(tops) == 1
+    if qid is not None:
+        assert tops == [qid]
