@@ -82,7 +82,7 @@ def _named(words: Sequence[Token], rated: bool, long_list: bool, known: bool) ->
         return True
     if len(keys) == 1 and known and keys[0] not in common_words():
         return True  # "heat and inception": a well-known film named by one everyday word, no word of the chat
-    return rated or (long_list and len(keys) > 1)  # ("the road": a title's article makes it a name too)
+    return rated or (long_list and len(content) > 1)  # (not "the king": an article and one everyday word)
 
 
 def _opens(text: str, tokens: list[Token], i: int) -> bool:

@@ -92,8 +92,13 @@ def test_titles_of_a_list_rated_by_emoji_are_found(book, text, qids):
 
 def test_lowercase_titles_listed_with_a_title_are_found(book):
     """Titles listed before and after a title the guard took are read once the list is known: "beloved" (an
-    opinion word) heads it, "the road" (everyday words, in a list of three) follows it."""
-    assert _tops(book, "beloved, the road and atonement all stayed with me") == ["Q971767", "Q1140295", "Q306619"]
+    opinion word) heads it, "one day" (everyday words, in a list of three) follows it."""
+    assert _tops(book, "beloved, one day and atonement all stayed with me") == ["Q971767", "Q232153", "Q306619"]
+
+
+def test_an_article_and_one_everyday_word_in_a_list_is_no_title(book):
+    """ "the lion, the king and the wardrobe": "the king" is no title on the strength of the list alone."""
+    assert "the king" not in [m.text for m in book.link("I adore the lion, the king and the wardrobe")]
 
 
 def test_a_well_known_title_of_one_everyday_word_heading_a_list_is_found(movie):
