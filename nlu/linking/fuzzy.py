@@ -122,12 +122,17 @@ KNOWN_WORD_ZIPF = 1.5
 
 
 def _other_word(query: str, name: str) -> bool:
-    """Some word of ``query`` is another English word than the name's word in its place (same word count)."""
+    """Some word of ``query`` is another English word than the name's word in its place (same word count), its
+    plural too ("Country Roads" is no typo of the song "Country Road")."""
     typed, named = query.split(), name.split()
     if len(typed) != len(named) or len(typed) < 2:
         return False
     return any(
-        a != b and len(a) >= 4 and a.isalpha() and fuzz.ratio(a, b) < OTHER_WORD_RATIO and zipf(a) >= KNOWN_WORD_ZIPF
+        a != b
+        and len(a) >= 4
+        and a.isalpha()
+        and (fuzz.ratio(a, b) < OTHER_WORD_RATIO or a == b + "s")
+        and zipf(a) >= KNOWN_WORD_ZIPF
         for a, b in zip(typed, named, strict=True)
     )
 
