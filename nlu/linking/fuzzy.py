@@ -131,7 +131,7 @@ def _other_word(query: str, name: str) -> bool:
         a != b
         and len(a) >= 4
         and a.isalpha()
-        and (fuzz.ratio(a, b) < OTHER_WORD_RATIO or a == b + "s")
+        and (fuzz.ratio(a, b) < OTHER_WORD_RATIO or (a == b + "s" and zipf(b) >= WORD_ZIPF))
         and zipf(a) >= KNOWN_WORD_ZIPF
         for a, b in zip(typed, named, strict=True)
     )

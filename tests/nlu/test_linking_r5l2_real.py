@@ -190,3 +190,8 @@ def test_not_the_remake_says_which_and_names_no_other_work(movie, text, qid):
 def test_the_plural_of_a_titles_word_spelled_right_is_no_typo_of_it(music):
     """ "Country Roads" (a song the KB may lack) is no typo of the song "Country Road"."""
     assert "Q5177401" not in [c.qid for m in music.link("Country Roads never gets old") for c in m.candidates]
+
+
+def test_a_name_typed_with_an_s_for_its_symbol_is_still_found(music):
+    """ "Travis Scott" for the label "Travi$ Scott": "travi" is no English word whose plural "travis" would be."""
+    assert _tops(music, "travis scott is overrated imo")[:1] == ["Q13605596"]
