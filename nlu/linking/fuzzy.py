@@ -122,19 +122,23 @@ KNOWN_WORD_ZIPF = 1.5
 
 
 def _other_word(query: str, name: str) -> bool:
-    """Some word of ``query`` is another English word than the name's word in its place (same word count), its
-    plural too ("Country Roads" is no typo of the song "Country Road")."""
+    """Some word of ``query`` is another English word than the name's word in its place (same word count)."""
     typed, named = query.split(), name.split()
     if len(typed) != len(named) or len(typed) < 2:
         return False
     return any(
-        a != b
-        and len(a) >= 4
-        and a.isalpha()
-        and (fuzz.ratio(a, b) < OTHER_WORD_RATIO or (a == b + "s" and zipf(b) >= WORD_ZIPF))
-        and zipf(a) >= KNOWN_WORD_ZIPF
+        a != b and len(a) >= 4 and a.isalpha() and fuzz.ratio(a, b) < OTHER_WORD_RATIO and zipf(a) >= KNOWN_WORD_ZIPF
         for a, b in zip(typed, named, strict=True)
     )
+
+
+def _plural_word(query: str, name: str) -> bool:
+    """A word of ``query`` is the plural of the name's English word in its place (same word count, two or more):
+    its own word, no typo ("Country Roads" is not the song "Country Road"; a person's "Williams" may be)."""
+    typed, named = query.split(), name.split()
+    if len(typed) != len(named) or len(typed) < 2:
+        return False
+    return any(a == b + "s" and b.isalpha() and zipf(b) >= WORD_ZIPF for a, b in zip(typed, named, strict=True))
 
 
 WORD_ZIPF = 3.0
@@ -495,7 +499,10 @@ class FuzzyMatcher:
             for name, ratio in kept:
                 if near[name] < closest - CLOSEST_MARGIN:
                     continue  # a name spelled much further from the typed words than the closest one
+                plural = _plural_word(query, name)
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
+                    if plural and not self._is_person(qid):
+                        continue  # a plural typed is its own word, but in a person's name ("willy williams")
                     sim = FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
                         scored[qid] = sim
