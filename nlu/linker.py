@@ -6,7 +6,8 @@ of the one before and adding its own:
 ====  ===========================  ======================================================================
 step  module                       reads -> adds
 ====  ===========================  ======================================================================
-0     ``nlu.linking.tokens``       the message -> tokens with offsets and folded keys (F21, F26, F27)
+0     ``nlu.linking.tokens``       the message -> tokens with offsets and folded keys (F21, F26, F27);
+                                   ``nlu.linking.verb_typos``: "luved" read as "loved"
 1     ``nlu.linking.matching``     tokens, the name index -> spans with their entities (exact, skeleton,
                                    references to the focus, lone title words), behind the F29 guard
                                    (``nlu.linking.guard``); ``nlu.linking.fuzzy``: typo'd names
@@ -70,6 +71,7 @@ from nlu.linking.values import (
     Span,
     entity_year,
 )
+from nlu.linking.verb_typos import verb_typos
 from nlu.linking.words import COMMAND_PATTERNS, common_words, everyday_words, person_role_words, use_everyday_words
 from nlu.linking.works import WorkResolver
 from nlu.name_index import DictNameIndex, NameIndex, stored_index
@@ -231,7 +233,7 @@ class EntityLinker:
         text = text[:MAX_TEXT_CHARS]
         if COMMAND_PATTERNS.match(normalize(text).casefold().strip()):
             return []
-        return tokenize(text)
+        return verb_typos(tokenize(text))  # "i luved X": the verb's object is where a name is expected
 
     def _propose(
         self, text: str, tokens: list[Token], focus: QID | None

@@ -17,7 +17,7 @@ from collections.abc import Container, Sequence
 from typing import Any
 
 from nlu.linking.namesakes import AFTER_CUES, OLDER_CUES, age_word
-from nlu.linking.syntax import MAX_SUBJECT_TOKENS, calendar_word, is_verb, title_run
+from nlu.linking.syntax import FAN_NOUNS, MAX_SUBJECT_TOKENS, calendar_word, is_verb, title_run
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import SIM_SUBTITLE, SIM_VARIANT, Span
 from nlu.linking.words import (
@@ -34,6 +34,7 @@ from nlu.linking.words import (
     RARE_ZIPF,
     ROLE_OR_TYPE_WORDS,
     SUBJECT_ADVERBS,
+    SUBJECT_PRONOUNS,
     SUPERLATIVES,
     TITLE_JOINERS,
     common_words,
@@ -62,9 +63,17 @@ def dangling(text: str, tokens: list[Token], i: int, j: int, covered: Container[
             continue  # "Midnights wasn't as good": a verb
         if not word.raw[:1].isupper() and zipf(word.key) >= RARE_ZIPF:
             continue  # "Mitski breaks my heart": an everyday word in lowercase is no part of a name
+        if (k == 0 or boundary(text, tokens, k)) and _fan_degree(tokens, k, j):
+            continue  # "Big Cure fan here": how big a fan, capitalised as the sentence's first word
         if word.raw.isalpha() and len(word.key) >= 3 and word.key not in common and word.key not in LIKE_VERBS:
             return True
     return False
+
+
+def _fan_degree(tokens: list[Token], k: int, j: int) -> bool:
+    """Token ``k``, an everyday word, says how much of a fan of the name ending at ``j`` ("Big Cure fan here",
+    "Massive Blur fan": the adjective is the fan's, no word of a name the KB lacks)."""
+    return k == j - 2 and j < len(tokens) and tokens[j].key in FAN_NOUNS and is_everyday(tokens[k].key)
 
 
 def fragment(
@@ -97,10 +106,14 @@ def fragment(
         if key in opinion_words() and (k == a or not tokens[k].raw[:1].isupper()):
             continue  # "Loved Inception": an opinion word opening the run; inside it, capitalised, it is
             # a word of the title ("A Love Supreme", "Sweet Dreams"), so the match is only part of it
-        if k == a and (k == 0 or boundary(text, tokens, k)) and key in common:
-            continue  # a capital at the start of a sentence: "My", "Big"
+        if k == a and (k == 0 or boundary(text, tokens, k)) and (key in common or _fan_degree(tokens, k, j)):
+            continue  # a capital at the start of a sentence: "My", "Big"; "Huge Oasis fan": a huge fan
         return True
     return False
+
+
+REFERRING_VERBS = LIKE_VERBS | frozenset("meant mean mentioned said talked saw watched read heard".split())
+"""Verbs of a relative clause after a name that say which one is meant ("the X I meant", "the X we watched")."""
 
 
 def subject_fragment(text: str, tokens: list[Token], i: int, j: int, explained: Container[int] = ()) -> bool:
@@ -126,6 +139,8 @@ def subject_fragment(text: str, tokens: list[Token], i: int, j: int, explained: 
         return False  # "the johnny cash cover of hurt is ...": the recording of a title, which the subject names
     if j < k and tokens[j].key == "as":
         return False  # "Coltrane as a saxophonist is unmatched": the person in a role, not a word of a title
+    if j + 1 < k and tokens[j].key in SUBJECT_PRONOUNS and tokens[j + 1].key in REFERRING_VERBS:
+        return False  # "the Suspiria I meant is ...": a relative clause says which X, no word of a title
     if j < k and tokens[j].key in MODIFIER_LEADS:
         k = j  # "ember from the winter nights soundtrack is a bop": what follows "from" tells where it is from
     keys = [t.key for t in tokens[a:k]]

@@ -60,6 +60,7 @@ from nlu.linking.words import (
     REQUEST_VERBS,
     SPAN_STOP,
     SUBJECT_LEADS,
+    SUBJECT_PRONOUNS,
     SUPERLATIVES,
     TYPE_WORDS,
     common_words,
@@ -68,6 +69,10 @@ from nlu.linking.words import (
     zipf,
 )
 from nlu.name_index import NameIndex
+
+CUE_SPLITS = frozenset("original remake remakes reboot version".split())
+"""Cues of age (:mod:`nlu.linking.namesakes`) that end a run of words to respell: they say which work, they are
+no word of its title."""
 
 FUZZY_CUTOFF_LONG = 82.0
 """Minimum ``fuzz.ratio`` for spans of two words or more and 6 letters or more ("daft pan" -> "daft punk": 82.4;
@@ -125,6 +130,15 @@ def _other_word(query: str, name: str) -> bool:
         a != b and len(a) >= 4 and a.isalpha() and fuzz.ratio(a, b) < OTHER_WORD_RATIO and zipf(a) >= KNOWN_WORD_ZIPF
         for a, b in zip(typed, named, strict=True)
     )
+
+
+def _plural_word(query: str, name: str) -> bool:
+    """A word of ``query`` is the plural of the name's English word in its place (same word count, two or more):
+    its own word, no typo ("Country Roads" is not the song "Country Road"; a person's "Williams" may be)."""
+    typed, named = query.split(), name.split()
+    if len(typed) != len(named) or len(typed) < 2:
+        return False
+    return any(a == b + "s" and b.isalpha() and zipf(b) >= WORD_ZIPF for a, b in zip(typed, named, strict=True))
 
 
 WORD_ZIPF = 3.0
@@ -265,8 +279,13 @@ class FuzzyMatcher:
                 out[:] = [s for s in out if not (whole[0] <= s[0] and s[1] <= whole[1])]
                 out.append(whole)
                 covered.update(range(whole[0], whole[1]))
-            # a cue of age typed with a slip ("the orignal X") splits runs as connectives do: no (typo'd) title word
-            stops = {k for k in range(i, j) if tokens[k].key in SPAN_STOP or age_word(tokens[k].key) != tokens[k].key}
+            # a cue of age typed with a slip ("the orignal X") splits runs as connectives do: no (typo'd) title word;
+            # so does one spelt right that no typo'd title opens with ("the original magnificient seven")
+            stops = {
+                k
+                for k in range(i, j)
+                if tokens[k].key in SPAN_STOP or age_word(tokens[k].key) != tokens[k].key or tokens[k].key in CUE_SPLITS
+            }
             k = i
             while k < j:  # runs of uncovered tokens, split at connectives
                 if k in covered or k in stops:
@@ -389,6 +408,9 @@ class FuzzyMatcher:
                     continue
                 if tokens[k].key in CLAUSE_STOP or tokens[k].key in ("and", "or", "but"):
                     break
+                if _topic_ends(text, tokens, k) and not joints:
+                    spans.append((a, k, [k]))  # "the three musketers i read twice": a name fronted before "i read"
+                    break
                 if is_verb(tokens, k) and not boundary(text, tokens, k):  # (not the possessive of "kiedis's memoir")
                     if joints and (tokens[k].key not in PLURAL_COPULAS or k == joints[0] + 1):
                         break  # (a singular verb: one title, "love and monsters was ...", as before)
@@ -477,8 +499,22 @@ class FuzzyMatcher:
             for name, ratio in kept:
                 if near[name] < closest - CLOSEST_MARGIN:
                     continue  # a name spelled much further from the typed words than the closest one
+                plural = _plural_word(query, name)
                 for qid, kind_sim in (names.exact(tuple(name.split(" "))) or {}).items():
+                    if plural and not self._is_person(qid):
+                        continue  # a plural typed is its own word, but in a person's name ("willy williams")
                     sim = FUZZY_SIM_FACTOR * ratio / 100.0 * kind_sim
                     if scored.get(qid, 0.0) < sim:
                         scored[qid] = sim
         return scored
+
+
+def _topic_ends(text: str, tokens: list[Token], k: int) -> bool:
+    """Token ``k`` opens "i" / "we" + a like-verb or a verb after a fronted object: the name before it is that
+    verb's object ("the giver i loved", "dune we watched twice", issue 22)."""
+    return (
+        k + 1 < len(tokens)
+        and tokens[k].key in SUBJECT_PRONOUNS
+        and (tokens[k + 1].key in LIKE_VERBS or is_verb(tokens, k + 1))
+        and not boundary(text, tokens, k)
+    )

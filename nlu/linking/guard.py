@@ -140,7 +140,7 @@ class SpanGuard:
             if not tokens[i].raw[:1].isupper():
                 return False  # "recommend me a book like that", "something like the martian": no "Like That"
         if all(w.isdigit() for w in content):  # "2012", "300": only "the movie 300", quoted, or liked ("i loved 1984")
-            return quoted or typed or name_slot(text, tokens, i, j, ends) in ("object", "list", "comma")
+            return quoted or typed or name_slot(text, tokens, i, j, ends) in ("object", "list", "comma", "rated")
         if (
             i > 0
             and tokens[i - 1].key in COPULAS
@@ -332,6 +332,8 @@ class SpanGuard:
                 return slot == "subject" or (slot == "object" and genre)
             return True
         if all(w in stop_words() for w in content):
+            if slot == "rated":  # an emoji closes each name: "one day 🤮, call me by your name 😍" (issue 22)
+                return letters >= 6
             return slot in ("subject", "list") and letters >= 6 and content[0] not in NOT_TITLE_OPENERS
         return True
 

@@ -27,14 +27,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from nlu.linking.guard import SpanGuard
+from nlu.linking.lists import listed_titles
 from nlu.linking.tokens import SKELETON_DROP, Token, boundary, skeleton_key
-from nlu.linking.values import MAX_SKELETON_SPAN, PERSON_ROLES, SIM_ALIAS, SIM_LABEL, SIM_TITLE_WORD, SIM_VARIANT, Span
+from nlu.linking.values import (
+    DOMINANT_MIN_POPULARITY,
+    MAX_SKELETON_SPAN,
+    PERSON_ROLES,
+    SIM_ALIAS,
+    SIM_LABEL,
+    SIM_TITLE_WORD,
+    SIM_VARIANT,
+    Span,
+)
 from nlu.linking.words import (
     CLAUSE_STOP,
     DEMONSTRATIVES,
     LIKE_VERBS,
     REFERENCE_NOUNS,
     SPAN_STOP,
+    SUBJECT_PRONOUNS,
     is_everyday,
     stop_words,
 )
@@ -59,6 +70,7 @@ class SpanMatcher:
         of a like-verb (``ask``) and skeleton matches, in no particular order."""
         found: list[Span] = []
         refused: list[tuple[int, int]] = []  # names of several words the guard refused
+        missed: list[tuple[int, int, dict[str, float]]] = []  # the longest hit at a start the guard refused
         keys = [t.key for t in tokens]
         for i, tok in enumerate(tokens):
             longest = self._names.max_len(tok.key)
@@ -68,7 +80,7 @@ class SpanMatcher:
                     hit = self._number_title(tok.key, hit)  # "1984": "Nineteen Eighty-Four" too (issue 22-E)
                 elif n > 1 and keys[i] == "the" and hit is not None:
                     hit = self._with_the_band(tuple(keys[i + 1 : i + n]), hit)
-                if hit is None:
+                if hit is None or self._verb_before_name(tokens, keys, i, i + n):
                     continue
                 ends = {f[1] for f in found}
                 titles = {f[1] for f in found if any(self._guard.kb.is_item(q) for q in f[2])}
@@ -80,14 +92,36 @@ class SpanMatcher:
                     break
                 if n > 1 and not (n == 2 and keys[i] in ("a", "an")):  # "a thriller": an article, then the word
                     refused.append((i, i + n))
+                if not missed or missed[-1][0] != i:
+                    missed.append((i, i + n, dict(hit)))
         # a genre word ending a longer name typed in everyday words is a word of that name, not a genre
         # opinion ("the new star wars movie": no "war film"; issue 22)
         found = [s for s in found if not (self._genre_only(s) and any(a < s[0] and s[1] <= b for a, b in refused))]
         # a lowercase everyday word inside a longer name the guard refused is a word of those words, not a
         # name of its own ("couldnt get through house of leaves": no "house" music either)
         found = [s for s in found if not (self._inside_refused(tokens, s, refused) and s[3] == "exact")]
+        found += listed_titles(text, tokens, found, missed, self._is_title, self._known)
         found = self._skeleton_spans(text, tokens, found)
         return longest_first(found)
+
+    def _verb_before_name(self, tokens: list[Token], keys: list[str], i: int, j: int) -> bool:
+        """Tokens ``i:j`` open with the user's like-verb in lowercase after "i" / "we", and a name starting after
+        the verb runs past them: "i love arcade fire" likes Arcade Fire, no title "Love Arcade" (issue 22)."""
+        if j - i < 2 or i == 0 or keys[i] not in LIKE_VERBS or keys[i - 1] not in SUBJECT_PRONOUNS:
+            return False
+        if not tokens[i].raw.islower():
+            return False
+        longest = min(self._names.max_len(keys[i + 1]), len(keys) - i - 1)
+        return any(self._names.exact(tuple(keys[i + 1 : i + 1 + m])) is not None for m in range(longest, j - i - 1, -1))
+
+    def _is_title(self, span: Span) -> bool:
+        """The span may name a work (an item of the KB)."""
+        return any(self._guard.kb.is_item(q) for q in span.scored)
+
+    def _known(self, hit: dict[str, float]) -> bool:
+        """The hit holds a well-known work (:data:`DOMINANT_MIN_POPULARITY`)."""
+        kb = self._guard.kb
+        return any(kb.is_item(q) and kb.popularity(q) >= DOMINANT_MIN_POPULARITY for q in hit)
 
     @staticmethod
     def _inside_refused(tokens: list[Token], span: Span, refused: list[tuple[int, int]]) -> bool:

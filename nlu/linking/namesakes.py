@@ -182,6 +182,9 @@ def age_references(kb: Any, text: str, tokens: list[Token], spans: list[Span]) -
         if title.end < k and _appositive(text, tokens, k - 1):
             cues[title.start] = age  # "The Italian Job is great, the original one with ...": the title's own cue
             continue
+        if title.end < k and k >= 2 and tokens[k - 2].key == "not":
+            cues[title.start] = OPPOSITE[age]  # "X with Y, not that remake": says which X, no opinion of the other
+            continue
         out.append(Span(k - 1, end, {readings[0][1]: SIM_VARIANT}, "exact"))
         cues[title.start] = OPPOSITE[age]
     return out, cues
@@ -205,11 +208,22 @@ def _dated(kb: Any, scored: dict[str, float]) -> list[tuple[int, str]]:
     """(year, QID) of the items among ``scored`` named by their own name or an alias, when two or more
     have known and different years; else empty."""
     dated = []
-    for qid, sim in scored.items():
-        year = entity_year(kb, qid) if _own_name(sim) and kb.is_item(qid) else None
+    own = own_readings(scored)
+    for qid in scored:
+        year = entity_year(kb, qid) if qid in own and kb.is_item(qid) else None
         if year is not None:
             dated.append((year, qid))
     return dated if len({y for y, _q in dated}) >= 2 else []
+
+
+def own_readings(scored: dict[str, float]) -> set[str]:
+    """The entities of ``scored`` the typed words name: by their own name (:func:`_own_name`), or, when no name
+    was typed right, the readings of the very name typed with a slip (the best fuzzy similarity, shared by
+    namesakes: "magnificient seven")."""
+    best = max(scored.values(), default=0.0)
+    if best >= SIM_MAIN_TITLE:
+        return {q for q, sim in scored.items() if _own_name(sim)}
+    return {q for q, sim in scored.items() if sim >= best - 1e-9 > 0.0}
 
 
 def _own_name(sim: float) -> bool:
@@ -277,15 +291,20 @@ class NamesakeResolver:
             if len(fitting) == 1 and len(readings) > 1:
                 return Taken(fitting[0].qid, "kind", True)  # "Born in the U.S.A. the song"
             readings = fitting or readings
+        named_so = own_readings(scored)  # (or the very name typed with a slip: "magnificient seven")
+
+        def own(c: Candidate) -> bool:
+            return c.qid in named_so
+
         cue = self._age_cue(tokens, text, first, end) or context.ages.get(first)
         if cue is not None:
-            aged = [c for c in cands[:MAX_READINGS] if c.is_item and _own_name(scored.get(c.qid, 0.0))]
+            aged = [c for c in cands[:MAX_READINGS] if c.is_item and own(c)]
             taken = self._by_cue(aged, cue, new=first > 0 and tokens[first - 1].key in NEW_WORDS)
             if taken is not None:
                 return Taken(taken, cue, True)
         pool = [c for c in cands[:MAX_READINGS] if c.is_item and scored.get(c.qid, 0.0) >= SIM_MAIN_TITLE]
         # an alias another entity has as its label may be what the credit says ("the black album": Metallica's)
-        named = [c for c in cands[:MAX_READINGS] if c.is_item and _own_name(scored.get(c.qid, 0.0))]
+        named = [c for c in cands[:MAX_READINGS] if c.is_item and own(c)]
         named = pool + [c for c in named if c not in pool]
         credited = self._credited(named, len(cands), scored, first, context) if named else None
         if credited is not None:

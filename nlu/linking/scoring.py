@@ -73,7 +73,7 @@ FAMOUS_MIN_POPULARITY = 10.0
 """A person at least this popular (``kb.popularity``: edges, + 2 for an English Wikipedia article; John Coltrane
 12, Keanu Reeves 37) is the one a lone name of theirs means among far less known readings."""
 
-NAME_SLOTS = frozenset({"subject", "object", "alone", "list", "comma", "fan"})
+NAME_SLOTS = frozenset({"subject", "object", "alone", "list", "comma", "rated", "fan"})
 """Where a lowercase lone word is a name (:func:`nlu.linking.syntax.name_slot`): its persons are candidates."""
 
 _TYPED_BONUS = 0.35  # the name typed with its label's closing punctuation ("Mother!", "Help!"): as strong as a year
@@ -376,6 +376,8 @@ class CandidateRanker:
         if not fits or len(fits) == len(cands):
             return cands
         bonus = AMBIGUITY_MARGIN + _TYPE_BONUS
+        if len(fits) == 1:  # (one that fits leads the others by the margin, however far behind it started)
+            bonus = max(bonus, max(c.score for c in cands) - min(c.score for c in cands) + AMBIGUITY_MARGIN + 0.01)
         boosted = [dataclasses.replace(c, score=round(c.score + bonus, 6)) if c.qid in fits else c for c in cands]
         boosted.sort(key=lambda c: (-c.score, qid_order(c.qid)))
         return tuple(boosted)
@@ -422,6 +424,13 @@ class CandidateRanker:
             )
         ]
         performers = [c for c in named if PERSON_ROLES.intersection(c.roles)]
+        full_names = [c for c in performers if scored.get(c.qid, 0.0) >= SIM_ALIAS]
+        if cands[0].is_item and scored.get(cands[0].qid, 0.0) < SIM_VARIANT and full_names:
+            # a work named only by a part of its title gives way to an artist named in full ("Franz Ferdinand"
+            # the band, not the album "Tonight: Franz Ferdinand"), by the margin: a part of a title is no rival
+            full = full_names[0]
+            top = dataclasses.replace(full, score=round(cands[0].score + AMBIGUITY_MARGIN + 0.01, 6))
+            return (top, *(c for c in cands if c.qid != full.qid))
         if len(performers) == 1 and len(named) > 1 and performers[0] is not cands[0]:
             artist = performers[0]  # "I love Weezer": the band, not its album of the same name
             others = max(self.kb.popularity(c.qid) for c in named if c is not artist)

@@ -132,7 +132,7 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
     - ``alone``: its clause says nothing else but "too", "also" ... ("lady bird too", "sapiens was
       brilliant, thinking fast and slow too");
     - ``list``: it follows "and" right after a name matched (``ends``: "californication and under the
-      bridge"); ``comma``: a comma ("heat, ronin");
+      bridge"); ``comma``: a comma ("heat, ronin"); ``rated``: an emoji rating the name before ("jaws 🔥 e.t.");
     - ``topic``: it opens the message and "i loved" follows ("the giver i loved though");
     - ``fan``: "fan" follows it ("a huge bts fan", issue 22-E).
     """
@@ -167,7 +167,7 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
         and not (j < n and is_verb(tokens, j))  # (a clause's subject: "romance novels, me before you made me cry")
     ):
         # "heat, ronin and collateral", "jaws 🔥 e.t. 🔥" (not ", for the record": a phrase of its own)
-        return "comma"
+        return "rated" if rated_gap(text[tokens[i - 1].end : tokens[i].start]) else "comma"
     opens = (
         i == 0
         or boundary(text, tokens, i)
@@ -189,6 +189,9 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
     return None
 
 
+ENSEMBLE_NOUNS = frozenset("duo trio quartet quintet orchestra ensemble choir outfit".split())
+"""Nouns of performers an apposition may name ("justice, the french electronic duo"), besides ``KIND_NOUNS``."""
+
 FAN_NOUNS = frozenset("fan fans stan".split())
 """Nouns after the name they are fans of ("a huge bts fan")."""
 
@@ -199,7 +202,14 @@ def listing_gap(gap: str) -> bool:
     gap = gap.strip().lstrip(".").strip()
     if gap == ",":
         return True
+    if gap.endswith(",") and gap[:-1].strip():
+        gap = gap[:-1].strip()  # "the time traveler's wife 😍, one day": an emoji rating, then the comma
     return bool(gap) and all(unicodedata.category(c) in EMOJI_CATEGORIES or c.isspace() for c in gap)
+
+
+def rated_gap(gap: str) -> bool:
+    """The gap between two listed names holds an emoji: each name rated by one ("one day 🤮, call me by ...")."""
+    return any(unicodedata.category(c) in EMOJI_CATEGORIES and unicodedata.category(c) != "Mn" for c in gap)
 
 
 EMOJI_CATEGORIES = frozenset({"So", "Sk", "Cf", "Mn"})
@@ -381,6 +391,15 @@ def kind_hint_of(text: str, tokens: list[Token], i: int, j: int, domain: str) ->
         and not listed
     ):
         return "performer"  # "Train are alright": a band takes the plural (not "X and Y are": a list does)
+    if domain == "music" and j < len(tokens) and tokens[j].key in FAN_NOUNS and not boundary(text, tokens, j):
+        return "performer"  # "big Cure fan here": one is a fan of a band or a singer, not of its self-titled album
+    if j < len(tokens) and boundary(text, tokens, j) and tokens[j].key in ("the", "a", "an"):
+        for k in range(j + 1, min(j + 5, len(tokens))):  # ", the french electronic duo": what the name is
+            if boundary(text, tokens, k):
+                break
+            kind = KIND_NOUNS.get(tokens[k].key) or ("performer" if tokens[k].key in ENSEMBLE_NOUNS else None)
+            if kind is not None:
+                return kind
     for k in range(j, min(j + 5, len(tokens))):
         if k > j and boundary(text, tokens, k):
             break

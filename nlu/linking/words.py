@@ -205,7 +205,7 @@ DETERMINERS = frozenset("my your his her our their a an some any every no this t
 
 PREDICATES = frozenset(
     """is was s are were isn wasn aren weren has had have made makes blew bored bores rocks rocked rules sucks sucked slaps slapped
-    deserves deserved will gets got kept changed gives gave hits hit brings broke breaks r""".split()
+    deserves deserved will gets got kept changed gives gave hits hit brings broke breaks r did didn does doesn""".split()
 )
 """Verbs after a sentence-initial name that make it the subject of an opinion ("Frozen was great"; "r" is
 chat's "are")."""

@@ -234,6 +234,9 @@ class WorkResolver:
                 continue
             works = self._works_of(people, value_items)
             found = self._title_before(text, tokens, end, works, own_only=lead in ("with", "from"))
+            if found is None:  # a typo'd title just before, one of whose readings is the person's (issue 22)
+                typo = next((s for s in out if s[1] == end and s[3] == "fuzzy" and works.intersection(s[2])), None)
+                found = (typo[0], typo[2]) if typo is not None else None
             lacked = False
             if found is not None and not works.intersection(found[1]):
                 # none of the person's works: not one written or directed by someone else ("Blindness by
