@@ -55,6 +55,9 @@ _COMMANDS = frozenset(
 """Commands the classifier hears in many wordings of others (the profile heard as a request): overridden only by a
 very confident act (:data:`OVERRIDE`)."""
 _AT_A_QUESTION = frozenset({"bye", "profile", "reset"})
+_AT_A_SUGGESTION = _AT_A_QUESTION | {"request", "help"}
+"""A suggested item to rate ("Do you like X?") is an invitation: a request or a plea for help passes it by; its
+card-like questions (why, details) are the suggestion's own (``nlu.suggestion_answer``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +70,9 @@ class ActDecision:
 
 def _allowed(view: View) -> frozenset[str]:
     """The acts the state admits: no card act without a card on screen; at an open question only leaving, the
-    profile and a reset; no "more" without a list."""
+    profile and a reset (and a request or help at a suggestion to rate); no "more" without a list."""
     if view.question is not None:
-        return _AT_A_QUESTION | {"statement", "smalltalk"}
+        return (_AT_A_SUGGESTION if view.question == "suggestion" else _AT_A_QUESTION) | {"statement", "smalltalk"}
     acts = set(ACTS)
     if view.focus is None:
         acts -= CARD_ACTS | {"more", "stop"}
@@ -102,7 +105,8 @@ def _intent_of(act: str, view: View) -> ActDecision | None:
 
 
 def act_intent(acts: ActClassifier | None, view: View, intent: str, text: str, *, named: bool) -> ActDecision | None:
-    """The intent a confident act gives a doubtful turn (see the module docstring), or None to keep ``intent``.
+    """The intent a confident act gives a doubtful turn (see the module docstring; the same intent when the act
+    agrees), or None to keep ``intent``.
 
     ``named``: the message names an item other than the card (the preference path's, never the acts').
     """
@@ -116,10 +120,11 @@ def act_intent(acts: ActClassifier | None, view: View, intent: str, text: str, *
     if not (doubtful or intent in _COMMANDS):
         return None
     guess = acts.predict(text, allowed=_allowed(view))
-    if guess.probability < (CONFIDENT if doubtful else OVERRIDE):
+    # a reset is asked about, but costs the most when wrong ("Everything Everywhere ..." is a title): a sure one only
+    if guess.probability < (CONFIDENT if doubtful and guess.act != "reset" else OVERRIDE):
         return None
     decision = _intent_of(guess.act, view)
-    if decision is None or decision.intent == intent:
+    if decision is None:
         return None
     if is_smalltalk(intent) and guess.act not in ("bye", "help", "request", "profile", "reset", "more"):
         return None  # small talk at a card ("thanks!") rates nothing on a guess

@@ -177,10 +177,14 @@ def understand(
             intent = Intent.REC_SKIP.value
     ruled = overrule(session, intent, folded)
     act = None
-    if ruled == intent:  # the rules left the classifier's intent: a confident dialogue act may decide (nlu.act_choice)
+    moves_on = view.focus is not None and view.question is None and asks_next(text) is not None
+    if ruled == intent and not moves_on:  # the rules left the classifier's intent: a confident act may decide
+        # (nlu.act_choice); "not feeling it, next" is the next card, rated or not by the words before (below)
         act = act_intent(acts, view, intent, content, named=bool(session.readings(with_focus=False)))
     intent = ruled if act is None else act.intent
     request = request_in_turn(text, view.domain, intent, view.question)
+    if act is not None and act.intent != Intent.RECOMMENDATION and request == Request():
+        request = None  # "could you show me what you have saved about me": a request of nothing, the act's profile
     if request is not None and request.needs_name:  # "more Blur please" asks, "more detials" does not
         found = session.readings(with_focus=False)
         names_one = any(request.covers(r.mention.start, r.mention.end) for r in found)
@@ -290,8 +294,15 @@ def understand(
         if answer is None and view.question in ("item", "critique") and len(view.options) > 1:
             answer = "all" if ALL_OPTIONS.match(folded) else None  # "both" at "Which one: A, B?" (issue 22-R)
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
-    if act is not None and act.polarity is not None and polarity in (None, Polarity.NEUTRAL):
-        polarity = act.polarity  # "too noisy for my taste": the act's rating where the lexicon hears none
+    cue = bool(getattr(sentiment, "has_cue", lambda _t: False)(content))
+    if (
+        act is not None
+        and act.polarity is not None
+        and intent == act.intent
+        and polarity in (None, Polarity.NEUTRAL)
+        and not cue
+    ):
+        polarity = act.polarity  # "way too loud for me": the act's rating where the lexicon hears no opinion word
     if critique is not None:  # "i like the song but i'm not into the band": the card is judged before "but"
         polarity = sentiment.message_polarity(critique.group("card"))
     asked = view.question == "suggestion" and request is None and intent != BYE  # "no thanks, bye": no rating
@@ -369,7 +380,7 @@ def understand(
         request=request,
         names_only=session.names_only(),
         message_polarity=polarity,
-        hedged=polarity is Polarity.NEUTRAL and bool(getattr(sentiment, "has_cue", lambda _t: False)(content)),
+        hedged=polarity is Polarity.NEUTRAL and cue,
         linked=session.linked,
         correction=lead.correction,
         substitutes=session.substitutes() if within is None else (),

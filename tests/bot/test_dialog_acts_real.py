@@ -67,3 +67,26 @@ def test_the_next_card_in_new_words(real_dm):
     shown = _card_after(chat, "i love jaws and jurassic park")
     after = card_of(chat.say("show me one more of those"))
     assert after not in (None, shown) and shown not in chat.profile()
+
+
+@pytest.fixture(scope="module")
+def suggesting_dm(tmp_path_factory):
+    return real_dialog_manager(tmp_path_factory, "highest")
+
+
+@pytest.mark.parametrize("ask", ["ok so what would u put on for me", "any picks 4 me?"])
+def test_a_request_passes_a_suggestion_to_rate_by(suggesting_dm, ask):
+    chat = Chat(suggesting_dm, "movie")
+    chat.say("i loved pulp fiction and jackie brown")
+    chat.say("tarantino is my fav director")
+    chat.say("director")  # its role asked; then an item to rate is suggested ("Do you like X?")
+    assert getattr(chat.state.pending, "kind", None) == "suggestion"
+    assert card_of(chat.say(ask)) is not None
+
+
+def test_a_dislike_before_next_is_the_lexicons_to_rate(real_dm):
+    # "..., next": the next card; the rating, if any, is the sentiment lexicon's, never a guess of the act
+    chat = Chat(real_dm, "music")
+    shown = _card_after(chat, "i love daft punk and justice")
+    after = card_of(chat.say("hmm not really vibing with it, next"))
+    assert after not in (None, shown)
