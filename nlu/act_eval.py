@@ -6,7 +6,7 @@ thresholds :mod:`nlu.act_choice` uses (how those were chosen: on the cross-valid
 Example::
 
     report = evaluate_acts(folds=5)
-    report.line()   # 'acts: n=1189 cv_accuracy=0.9.. cv_macro_f1=0.9.. heldout_accuracy=0.8.. heldout_macro_f1=0.8..'
+    report.line()   # 'acts: n=1538 cv_accuracy=0.784 cv_macro_f1=0.785 heldout_accuracy=0.922 heldout_macro_f1=0.922'
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from scipy import sparse
@@ -34,7 +35,17 @@ from sklearn.linear_model import LogisticRegression
 
 from nlu.act_noise import compounds, noisy_variants
 
-__all__ = ["ACTS", "CARD_ACTS", "HELDOUT_PATH", "TRAIN_PATH", "ActClassifier", "ActGuess", "load_examples"]
+__all__ = [
+    "ACTS",
+    "CARD_ACTS",
+    "HELDOUT_PATH",
+    "TRAIN_PATH",
+    "ActClassifier",
+    "ActGuess",
+    "ActModel",
+    "TrainedOnUse",
+    "load_examples",
+]
 
 ACTS = (
     "request",  # a new list of recommendations
@@ -154,6 +165,21 @@ class ActClassifier:
             row = np.where([c in allowed for c in self.classes], row, 0.0)
         order = np.argsort(row)[::-1]
         return ActGuess(str(self.classes[order[0]]), float(row[order[0]]), str(self.classes[order[1]]))
+
+
+class ActModel(Protocol):
+    """What the act choice needs of a classifier (:class:`ActClassifier`, :class:`TrainedOnUse` or a stand-in)."""
+
+    def predict(self, text: str, *, allowed: frozenset[str] | None = None) -> ActGuess: ...
+
+
+class TrainedOnUse:
+    """The process's :meth:`ActClassifier.trained`, trained at the first prediction: a start, and every turn the
+    rules or the intent classifier decide alone, cost nothing."""
+
+    def predict(self, text: str, *, allowed: frozenset[str] | None = None) -> ActGuess:
+        """:meth:`ActClassifier.predict` of the trained classifier."""
+        return ActClassifier.trained().predict(text, allowed=allowed)
 
 
 def _normalized(matrix: sparse.csr_matrix) -> sparse.csr_matrix:

@@ -33,7 +33,7 @@ from dataclasses import replace
 
 from logs.schema import Intent, is_smalltalk
 from nlu.act_choice import act_intent
-from nlu.acts import ActClassifier
+from nlu.acts import ActModel
 from nlu.corrections import revise_within
 from nlu.disambiguation import parse_option
 from nlu.intent_choice import admissible, overrule
@@ -111,7 +111,7 @@ def understand(
     sentiment: PolarityModel,
     payload: str | None = None,
     is_item: Callable[[str], bool] | None = None,
-    acts: ActClassifier | None = None,
+    acts: ActModel | None = None,
 ) -> TurnParse:
     """Understand one user turn (typed text or a pressed button) in the light of what is on screen.
 

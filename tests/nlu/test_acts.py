@@ -91,3 +91,23 @@ def test_a_named_item_is_the_preference_paths(acts):
 
 def test_no_acts_in_a_replay():
     assert act_intent(None, View(domain="movie"), Intent.FALLBACK.value, "gimme recs", named=False) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("dont know this one, who sings it", Intent.REC_DETAILS.value),
+        ("never read that. why this one?", Intent.REC_WHY.value),
+        ("not familiar - can i hear a bit of it", Intent.REC_TRAILER.value),
+    ],
+)
+def test_a_last_clause_asking_about_the_card_carries_the_message(acts, text, intent):
+    decided = act_intent(acts, View(domain="music", focus="Q1"), Intent.REC_SKIP.value, text, named=False)
+    assert decided is not None and decided.intent == intent
+
+
+def test_a_rating_clause_is_no_lead_in(acts):
+    decided = act_intent(
+        acts, View(domain="book", focus="Q1"), Intent.REC_SKIP.value, "read it, so boring", named=False
+    )
+    assert decided is not None and decided.polarity is Polarity.NEGATIVE
