@@ -76,12 +76,12 @@ class ActDecision:
 
 def _allowed(view: View) -> frozenset[str]:
     """The acts the state admits: no card act without a card on screen; at an open question only leaving, the
-    profile and a reset (and a request or help at a suggestion to rate); no "more" without a list."""
+    profile and a reset (and a request or help at a suggestion to rate)."""
     if view.question is not None:
         return (_AT_A_SUGGESTION if view.question == "suggestion" else _AT_A_QUESTION) | {"statement", "smalltalk"}
     acts = set(ACTS)
     if view.focus is None:
-        acts -= CARD_ACTS | {"more", "stop"}
+        acts -= CARD_ACTS | {"stop"}  # "more" with no list on screen asks for one (:func:`_intent_of`)
     return frozenset(acts)
 
 
@@ -90,7 +90,7 @@ def _intent_of(act: str, view: View) -> ActDecision | None:
     card = view.focus is not None
     simple = {
         "request": Intent.RECOMMENDATION.value,
-        "more": Intent.REC_SKIP.value,  # the next card of the list on screen
+        "more": Intent.REC_SKIP.value if card else Intent.RECOMMENDATION.value,  # the next card, or a list
         "profile": Intent.SHOW_PROFILE.value,
         "reset": Intent.RESET_PROFILE.value,
         "why": Intent.REC_WHY.value,

@@ -18,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import tomllib
@@ -25,15 +26,15 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-from scipy import sparse
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.feature_extraction.text import HashingVectorizer
-from sklearn.linear_model import LogisticRegression
 
 from nlu.act_noise import compounds, noisy_variants
+
+if TYPE_CHECKING:
+    from scipy import sparse
+    from sklearn.linear_model import LogisticRegression
 
 __all__ = [
     "ACTS",
@@ -77,11 +78,20 @@ _WORDING = Path(__file__).parent / "wording" / "acts"
 TRAIN_PATH = _WORDING / "train.toml"
 HELDOUT_PATH = _WORDING / "heldout.toml"
 
-_CHAR = HashingVectorizer(analyzer="char_wb", ngram_range=(2, 5), n_features=2**15, alternate_sign=False, norm=None)
-_WORD = HashingVectorizer(
-    analyzer="word", ngram_range=(1, 2), n_features=2**13, alternate_sign=False, norm=None, token_pattern=r"[^\s]+"
-)
 _PUNCT = re.compile(r"[^\w\s']+")
+
+
+@functools.cache
+def _vectorizers() -> tuple[Any, Any]:
+    """The hashed character (``char_wb`` 2-5) and word (1-2) n-gram counters; scikit-learn is imported here, at the
+    first prediction, never at start (it takes seconds to import)."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    chars = HashingVectorizer(analyzer="char_wb", ngram_range=(2, 5), n_features=2**15, alternate_sign=False, norm=None)
+    words = HashingVectorizer(
+        analyzer="word", ngram_range=(1, 2), n_features=2**13, alternate_sign=False, norm=None, token_pattern=r"[^\s]+"
+    )
+    return chars, words
 
 
 def load_examples(path: Path = TRAIN_PATH) -> list[tuple[str, str]]:
@@ -112,19 +122,28 @@ class ActClassifier:
     """TF-IDF (hashed character and word n-grams) and a multinomial logistic regression over :data:`ACTS`."""
 
     def __init__(self, idf: np.ndarray, model: LogisticRegression) -> None:
+        from scipy import sparse  # imported at the first prediction, never at start
+
         self._idf = sparse.diags(idf)
         self._model = model
         self.classes: tuple[str, ...] = tuple(model.classes_)
 
     @staticmethod
     def _counts(texts: Sequence[str]) -> sparse.csr_matrix:
+        from scipy import sparse
+
         prepared = [_prepare(t) for t in texts]
-        return sparse.hstack([_CHAR.transform(prepared), _WORD.transform(prepared)]).tocsr()
+        chars, words = _vectorizers()
+        return sparse.hstack([chars.transform(prepared), words.transform(prepared)]).tocsr()
 
     @classmethod
     def fit(cls, examples: Sequence[tuple[str, str]], *, noise: int = 2, seed: int = 0) -> ActClassifier:
         """Train on ``(text, act)`` pairs, two-clause compounds of them (:func:`nlu.act_noise.compounds`) and
         ``noise`` noisy variants of each (:func:`nlu.act_noise.noisy_variants`)."""
+        from scipy import sparse
+        from sklearn.exceptions import ConvergenceWarning
+        from sklearn.linear_model import LogisticRegression
+
         texts, labels = [], []
         examples = [*examples, *compounds(list(examples), 25, seed=seed)]
         for index, (text, act) in enumerate(examples):
@@ -184,6 +203,8 @@ class TrainedOnUse:
 
 def _normalized(matrix: sparse.csr_matrix) -> sparse.csr_matrix:
     """Rows scaled to unit length (TF-IDF's l2 norm)."""
+    from scipy import sparse
+
     norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
     norms[norms == 0] = 1.0
     return sparse.diags(1.0 / norms) @ matrix

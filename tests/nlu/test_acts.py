@@ -111,3 +111,8 @@ def test_a_rating_clause_is_no_lead_in(acts):
         acts, View(domain="book", focus="Q1"), Intent.REC_SKIP.value, "read it, so boring", named=False
     )
     assert decided is not None and decided.polarity is Polarity.NEGATIVE
+
+
+def test_more_with_no_list_on_screen_asks_for_one(acts):
+    decided = act_intent(acts, View(domain="movie"), Intent.FALLBACK.value, "show me one more please", named=False)
+    assert decided is not None and decided.intent == Intent.RECOMMENDATION
