@@ -173,6 +173,7 @@ def build_dialog_manager(
     min_preferences: int | None = None,
     domain_requests: bool = True,
     hedge_questions: bool = True,
+    dialogue_acts: bool = True,
 ) -> DialogManager:
     """The dialog manager on the runtime folder's models and snapshots (or on ``services``).
 
@@ -196,6 +197,7 @@ def build_dialog_manager(
         domain_requests: "recommend me a book" while talking about films switches to books (a study's
             replay: False, its bots served one domain each).
         hedge_questions: a hedge at a card ("meh") asks "Did you like X?" (a study's replay: False, as its agent).
+        dialogue_acts: the learned dialogue acts (``nlu.acts``) decide doubtful turns (a study's replay: False).
 
     Raises:
         ConfigError: the model or knowledge base is missing (the message says which command to run).
@@ -240,6 +242,7 @@ def build_dialog_manager(
         min_preferences=DEFAULT_MIN_PREFERENCES if min_preferences is None else min_preferences,
         domain_requests=domain_requests,
         hedge_questions=hedge_questions,
+        dialogue_acts=dialogue_acts,
     )
 
 

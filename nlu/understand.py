@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from logs.schema import Intent, is_smalltalk
+from nlu.act_choice import act_intent
+from nlu.acts import ActModel
 from nlu.corrections import revise_within
 from nlu.disambiguation import parse_option
 from nlu.intent_choice import admissible, overrule
@@ -117,6 +119,7 @@ def understand(
     sentiment: PolarityModel,
     payload: str | None = None,
     is_item: Callable[[str], bool] | None = None,
+    acts: ActModel | None = None,
 ) -> TurnParse:
     """Understand one user turn (typed text or a pressed button) in the light of what is on screen.
 
@@ -128,6 +131,8 @@ def understand(
         payload: the pressed button's payload, or None for typed text.
         is_item: ``qid -> bool``, recommendable items of the domain (names an item asked about by
             name, "details of X"); None treats every entity as an item.
+        acts: the dialogue-act classifier (:mod:`nlu.acts`) deciding where the rules and ``intents`` leave doubt;
+            None (a study's replay): the intents alone.
 
     Returns:
         :class:`TurnParse`. Never raises on odd text; errors of the components propagate.
@@ -178,8 +183,16 @@ def understand(
         # skip only drops an open question, and would leave the card where it is)
         if Intent.REC_SKIP.value not in view.blocked:
             intent = Intent.REC_SKIP.value
-    intent = overrule(session, intent, folded)
+    ruled = overrule(session, intent, folded)
+    act = None
+    moves_on = view.focus is not None and view.question is None and asks_next(text) is not None
+    if ruled == intent and not moves_on:  # the rules left the classifier's intent: a confident act may decide
+        # (nlu.act_choice); "not feeling it, next" is the next card, rated or not by the words before (below)
+        act = act_intent(acts, view, intent, content, named=bool(session.readings(with_focus=False)))
+    intent = ruled if act is None else act.intent
     request = request_in_turn(text, view.domain, intent, view.question)
+    if act is not None and act.intent != Intent.RECOMMENDATION and request == Request():
+        request = None  # "could you show me what you have saved about me": a request of nothing, the act's profile
     if request is not None and request.needs_name:  # "more Blur please" asks, "more detials" does not
         found = session.readings(with_focus=False)
         names_one = any(request.covers(r.mention.start, r.mention.end) for r in found)
@@ -294,6 +307,15 @@ def understand(
         if answer is None and view.question in ("item", "critique") and len(view.options) > 1:
             answer = "all" if ALL_OPTIONS.match(folded) else None  # "both" at "Which one: A, B?" (issue 22-R)
     polarity = sentiment.message_polarity(text) if view.focus is not None else None
+    cue = bool(getattr(sentiment, "has_cue", lambda _t: False)(content))
+    if (
+        act is not None
+        and act.polarity is not None
+        and intent == act.intent
+        and polarity in (None, Polarity.NEUTRAL)
+        and not cue
+    ):
+        polarity = act.polarity  # "way too loud for me": the act's rating where the lexicon hears no opinion word
     if critique is not None:  # "i like the song but i'm not into the band": the card is judged before "but"
         polarity = sentiment.message_polarity(critique.group("card"))
     asked = view.question == "suggestion" and request is None and intent != BYE  # "no thanks, bye": no rating
@@ -371,7 +393,7 @@ def understand(
         request=request,
         names_only=session.names_only(),
         message_polarity=polarity,
-        hedged=polarity is Polarity.NEUTRAL and bool(getattr(sentiment, "has_cue", lambda _t: False)(content)),
+        hedged=polarity is Polarity.NEUTRAL and cue,
         linked=session.linked,
         correction=lead.correction,
         substitutes=session.substitutes() if within is None else (),

@@ -290,6 +290,7 @@ def _replay_cli(args: argparse.Namespace) -> int:
             min_preferences=STUDY_MIN_PREFERENCES,  # both studies' systems recommended after 3 preferences
             domain_requests=False,  # and served one domain per bot: "suggest a film" to the book bot meant books
             hedge_questions=False,  # and passed over a hedge at a card ("meh") without a question
+            dialogue_acts=False,  # and heard the study's intents alone
             study_files_left_out=[path],
             scratch=True,  # replay.sqlite3, never the operator's server database
         )

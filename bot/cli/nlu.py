@@ -1,7 +1,7 @@
 """``corsbot nlu ...``: registers the ``nlu`` command; its subcommands come from
 ``bot/cli/intents.py`` (train, evaluate), ``bot/cli/entities.py`` (evaluate-entities),
 ``bot/cli/realistic.py`` (evaluate-realistic) and ``bot/cli/conversations.py`` (evaluate-conversations), ``bot/cli/linking.py`` (evaluate-linking),
-``bot/cli/mentions.py`` (train-mentions)."""
+``bot/cli/mentions.py`` (train-mentions), ``bot/cli/acts.py`` (evaluate-acts)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bot.cli.conversations",
         "bot.cli.linking",
         "bot.cli.mentions",
+        "bot.cli.acts",
     ):
         try:
             module = importlib.import_module(name)

@@ -40,6 +40,8 @@ class DialogConfig:
             where such words meant the bot's own items: their replays set False.
         hedge_questions: a hedge at a card ("meh", "it's ok i guess") asks "Did you like X?" (issue 22); the released
             studies' agents passed over it: their replays set False.
+        dialogue_acts: the learned dialogue acts (``nlu.acts``) decide where the intent classifier leaves doubt
+            (issue 22); a study's replay sets False, its agent heard the study's intents alone.
     """
 
     min_preferences: int = DEFAULT_MIN_PREFERENCES
@@ -48,6 +50,7 @@ class DialogConfig:
     role_questions: bool = True
     domain_requests: bool = True
     hedge_questions: bool = True
+    dialogue_acts: bool = True
 
 
 @dataclass(slots=True)

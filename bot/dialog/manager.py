@@ -51,6 +51,7 @@ from corsbot_errors import CorsbotError
 from logs.record import LogRecord
 from logs.schema import Intent
 from logs.store import LogStore, StoreError
+from nlu.acts import ActModel, TrainedOnUse
 from nlu.switching import domain_switch
 from nlu.textnorm import has_letters
 from nlu.understand import TurnParse, View, understand
@@ -58,6 +59,8 @@ from recommender.schema import Domain
 
 logger = logging.getLogger(__name__)
 
+_ACTS = TrainedOnUse()
+"""The process's dialogue-act classifier (``nlu.acts``), shared by every dialog manager."""
 _RF = "request_recommendation-followup"
 MAX_HISTORY = 30
 """Profile entries the linker gets as the conversation's history (the most recent ones)."""
@@ -84,6 +87,8 @@ class DialogManager:
         domain_requests: a request for another domain's items switches to it (False: a study's one-domain
             bot, ``DialogConfig.domain_requests``).
         hedge_questions: a hedge at a card is asked about (False: a study's replay, ``DialogConfig.hedge_questions``).
+        dialogue_acts: the learned dialogue acts decide doubtful turns (``bot.compose`` turns them on for chat, web and
+            Telegram; off here by default, so the dialog tests with a stand-in classifier test the rules alone).
     """
 
     def __init__(
@@ -102,6 +107,7 @@ class DialogManager:
         role_questions: bool = True,
         domain_requests: bool = True,
         hedge_questions: bool = True,
+        dialogue_acts: bool = False,
     ) -> None:
         self.default_domain = default_domain
         self._services = services
@@ -113,6 +119,7 @@ class DialogManager:
             role_questions=role_questions,
             domain_requests=domain_requests,
             hedge_questions=hedge_questions,
+            dialogue_acts=dialogue_acts,
         )
         self._clock = clock
         self._turns = TurnLog(states, log, session=session, to_check=to_check)
@@ -215,6 +222,7 @@ class DialogManager:
                 sentiment=self._services.sentiment,
                 payload=turn.payload,
                 is_item=domain.kb.is_item,
+                acts=self._acts(),
             )
             if open_question is not None and open_question.behind_card and state.focus and not _answers(parse):
                 # a question kept under a card shown after it (fresh6 fault 7): the card is what the user sees
@@ -230,6 +238,7 @@ class DialogManager:
                     sentiment=self._services.sentiment,
                     payload=turn.payload,
                     is_item=domain.kb.is_item,
+                    acts=self._acts(),
                 )
             ctx = TurnContext(state, turn, parse, self._services, self._config, refinable)
             shown = state.focus
@@ -265,6 +274,10 @@ class DialogManager:
             notes = conversation.enter_domain(ctx, said.domain, switched)
             switched.text = "\n".join([*notes, msg.DOMAIN_NOW.format(nouns=msg.DOMAIN_NOUNS[said.domain])])
         return said.rest, switched
+
+    def _acts(self) -> ActModel | None:
+        """The dialogue-act classifier, trained at its first prediction (None where the configuration turns it off)."""
+        return _ACTS if self._config.dialogue_acts else None
 
     def _view(self, state: DialogState, refinable: list[PreferenceTask]) -> View:
         """What the user sees, for :func:`nlu.understand.understand`."""
