@@ -90,10 +90,13 @@ from nlu.opinion_clauses import (
     resolve,
     scoped_negation,
 )
+from nlu.opinion_hedge import unhedged
 from nlu.opinion_scope import (
     CONCESSIVE_WORDS,
     EMOJI_BREAK,
+    LIKE_WORD,
     degree_phrases,
+    like_as_preposition,
     opens_concession,
     opens_own_subject,
     refuses,
@@ -196,7 +199,7 @@ class SentimentRecognizer:
                 # "better than Tenet": a comparison, not an opinion of Tenet; "even better than Parasite" says both are good
                 out.append(presupposed(masked[clauses[index].start : pos]))
             else:
-                out.append(resolve(clauses, index, masked, pos))
+                out.append(unhedged(resolve(clauses, index, masked, pos), clauses, index, masked))
         return tuple(out)
 
     def message_polarity(self, text: str) -> Polarity:
@@ -381,7 +384,7 @@ class SentimentRecognizer:
             # scores "holiday", "party", "friends" as positive); asked about, never stored
             return None
         plain = _MID_NO.sub(" ", low)
-        plain = _LIKE_WORD.sub(lambda m: " " if _like_as_preposition(plain, m.start()) else m.group(), plain)
+        plain = LIKE_WORD.sub(lambda m: " " if like_as_preposition(plain, m.start()) else m.group(), plain)
         # "played", "watched", "read" say what the user did, not how it was (VADER scores "played" +1.4)
         plain = " ".join(w for w in plain.split() if w.strip(".,!?;:") not in _EXPERIENCE_VERBS)
         compound = self._vader.polarity_scores(plain)["compound"]
@@ -424,7 +427,7 @@ class SentimentRecognizer:
             f
             for f in found
             if not any(g is not f and g[0] <= f[0] and f[1] <= g[1] and g[1] - g[0] > f[1] - f[0] for g in found)
-            and not _like_as_preposition(low, f[0])
+            and not like_as_preposition(low, f[0])
         ]
 
     def _negate(self, low: str, start: int, polarity: Polarity) -> Polarity:
@@ -542,22 +545,6 @@ _SOFTENERS = _HEDGED.word_set("softeners")
 _OWN_OBJECT = re.compile(r"\b[a-z]{3,}\s+(?:it|this|this one|that one)\b(?!\s*\w)", re.IGNORECASE)
 """A verb with the item as its object at a clause's end ("lovd it", "hatd this one"): a misspelt verb there is read."""
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
-_PERCEPTION_VERBS = _SCOPE.word_set("perception_verbs")
-_LIKE_WORD = re.compile(r"\blikes?\b")
-_DEGREE_BEFORE_LIKE = frozenset({"just", "more", "much", "really", "almost", "exactly", "bit", "little", "a", "kinda"})
-
-
-def _like_as_preposition(low: str, start: int) -> bool:
-    """ "like" after a verb of perception or seeming ("it felt like a slog", "sounds a bit like filler") compares;
-    it is no verb of liking, so no cue."""
-    if not _LIKE_WORD.match(low, start):
-        return False
-    before = [w for w in _WORD.findall(low[:start])[-4:]]
-    while before and before[-1] in _DEGREE_BEFORE_LIKE:
-        before.pop()
-    return bool(before) and (before[-1] in _PERCEPTION_VERBS or " ".join(before[-2:]) in _PERCEPTION_VERBS)
-
-
 _CAPITAL_WORD = re.compile(r"(?<![\w'])[A-Z][\w'!-]*")
 _NOT_NAMES = _SCOPE.word_set("not_names")
 
