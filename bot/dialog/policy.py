@@ -27,7 +27,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import judges_people_only
 from nlu.phrasings import takes_back_deletion
 from nlu.textnorm import fold
-from nlu.turn_cues import retracted_words
+from nlu.turn_cues import retracted_words, withdraws_last
 from nlu.turn_words import CARD_PEOPLE
 from nlu.understand import RESET_INTENTS, TurnParse
 
@@ -179,6 +179,8 @@ def act_of(parse: TurnParse) -> str:
         return ABOUT_SUGGESTED
     if parse.retracts and payload is None and (parse.readings or retracted_words(parse.text)):
         return RETRACT  # "i never said i liked X", "scratch what i said about totoro" (a name the linker missed)
+    if payload is None and not parse.readings and parse.revised is None and withdraws_last(parse.text):
+        return RETRACT  # "scratch that last one": what the previous turn stored
     if parse.opinion_of_open is not None:  # "I like it" at "Did you like X?" / "Which X do you mean?"
         return ANSWER
     if payload is not None and payload.kind in _ANSWER_PAYLOADS:

@@ -54,3 +54,22 @@ def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
 )
 def test_a_like_said_with_doubt_is_asked_about(sentiment, text, names, expected):
     assert sentiment.polarities(text, _spans(text, names)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "withdraws"),
+    [
+        ("scratch that", True),
+        ("hmm actually scratch that last one, wrong album", True),
+        ("undo my last answer", True),
+        ("take that back", True),
+        ("scratch what i said about heat", False),  # names its object: a retraction of that
+        ("forget it", False),  # a dismissal, not a take-back
+        ("forget everything about me", False),
+        ("delete my profile", False),
+    ],
+)
+def test_a_take_back_naming_nothing(text, withdraws):
+    from nlu.turn_cues import withdraws_last
+
+    assert withdraws_last(text) is withdraws

@@ -1,0 +1,66 @@
+"""Issue 22, fifth round (22-O), through the real dialog of ``corsbot chat`` (skipped when the models and snapshots
+are not built), with other items and wordings than the conversation sets': a like said with doubt is asked about,
+a take-back naming nothing withdraws what the last turn stored ("scratch that": no band "Skratch"), a non-native
+"non" opens a correction, and a fan noun ("horror buff here") is a like."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.real_dialog import Chat, real_dialog_manager
+
+
+@pytest.fixture(scope="module")
+def real_dm(tmp_path_factory):
+    """The dialog manager as ``corsbot chat`` builds it, without suggestions of items to rate."""
+    return real_dialog_manager(tmp_path_factory, "movie=none,book=none,music=none")
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "label"),
+    [
+        ("book", "I also read Moby Dick ages ago but honestly I barely remember it", "Moby-Dick"),
+        ("book", "Ulysses is next on my to-read pile, is it worth it?", "Ulysses"),
+        ("book", "I think I enjoyed Dracula, not completely sure though", "Dracula"),
+    ],
+)
+def test_a_like_said_with_doubt_is_asked_about(real_dm, domain, text, label):
+    chat = Chat(real_dm, domain)
+    reply = chat.say(text)
+    assert chat.profile() == {}
+    assert label in reply.text and "?" in reply.text
+
+
+@pytest.mark.parametrize("withdrawal", ["scratch that", "undo my last answer", "oops, scratch that last one"])
+def test_a_take_back_naming_nothing_withdraws_the_last_turn(real_dm, withdrawal):
+    chat = Chat(real_dm, "book")
+    chat.say("i loved the hobbit")
+    chat.say("i really liked dune and emma")
+    assert len(chat.profile()) == 3
+    chat.say(withdrawal)
+    assert set(chat.labels()) == {"The Hobbit"}
+
+
+def test_a_take_back_then_a_name_is_a_substitution_not_a_title(real_dm):
+    chat = Chat(real_dm, "movie")
+    chat.say("i love ronin")
+    chat.say("scratch that, i meant jaws")
+    labels = chat.labels()
+    assert labels.get("Jaws") == "+" and not any("cratch" in label for label in labels)
+
+
+def test_a_non_native_no_opens_a_correction(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("i love adele")
+    chat.say("non sorry, i wanted to say i DON'T like her")
+    assert chat.labels() == {"Adele": "-"}
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "label"),
+    [("movie", "big comedy nerd here", "comedy film"), ("music", "jazz buff here 🎷", "jazz")],
+)
+def test_a_fan_noun_is_a_like(real_dm, domain, text, label):
+    chat = Chat(real_dm, domain)
+    chat.say(text)
+    assert chat.labels().get(label) == "+"
