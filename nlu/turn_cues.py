@@ -47,6 +47,7 @@ __all__ = [
     "retracts",
     "retracted_words",
     "retraction_words",
+    "reverses",
     "withdraws_last",
     "substituted",
     "within_correction",
@@ -145,8 +146,17 @@ _PRONOUNS = frozenset({"", "it", "this", "that", "them", "him", "her", "this one
 def retraction_words(text: str) -> tuple[int, int] | None:
     """Where the words of a take-back are in ``text`` ("scratch what i said about" of "scratch what i said about
     X", "scratch that last one"): they name nothing (issue 22-F: no film "Scratch"), or None."""
-    match = _RETRACTION.search(text) or _WITHDRAWAL.match(text)
+    match = _RETRACTION.search(text) or _WITHDRAWAL.match(text) or _REVERSAL.search(text)
     return None if match is None else match.span("words") if match.re is _WITHDRAWAL else match.span()
+
+
+_REVERSAL = _WORDING.pattern("reversal")
+
+
+def reverses(text: str) -> bool:
+    """The message says the opinions just given were the wrong way round ("oops, other way round", "vice versa",
+    "i mixed them up"; issue 22, fifth round): the dialog turns around what the previous turn stored."""
+    return _REVERSAL.search(text) is not None
 
 
 # After any lead-in words (lazily: "actually scratch that" opens with a correction word, "scratch that" is one), the

@@ -64,3 +64,23 @@ def test_a_fan_noun_is_a_like(real_dm, domain, text, label):
     chat = Chat(real_dm, domain)
     chat.say(text)
     assert chat.labels().get(label) == "+"
+
+
+@pytest.mark.parametrize("reversal", ["oops, other way round", "wait no, vice versa", "sorry i got them backwards lol"])
+def test_opinions_said_the_wrong_way_round_are_turned_around(real_dm, reversal):
+    chat = Chat(real_dm, "movie")
+    chat.say("i love jaws")
+    chat.say("heat was great but ronin bored me")
+    before = chat.profile()
+    chat.say(reversal)
+    after = chat.profile()
+    assert {q: p for q, p in after.items() if before.get(q) != p} == {
+        q: ("-" if p == "+" else "+") for q, p in before.items() if chat.kb.label(q) != "Jaws"
+    }
+    assert "Vice Versa" not in chat.labels()
+
+
+def test_a_reversal_with_nothing_just_said_changes_nothing(real_dm):
+    chat = Chat(real_dm, "book")
+    reply = chat.say("other way round")
+    assert chat.profile() == {} and "didn't get" in reply.text

@@ -73,3 +73,20 @@ def test_a_take_back_naming_nothing(text, withdraws):
     from nlu.turn_cues import withdraws_last
 
     assert withdraws_last(text) is withdraws
+
+
+@pytest.mark.parametrize(
+    ("text", "reversed_"),
+    [
+        ("oops, other way round", True),
+        ("it's the reverse, sorry", True),
+        ("i got them backwards", True),
+        ("I swapped them around", True),
+        ("something the opposite of that", False),
+        ("i mixed up the dates in my head", False),
+    ],
+)
+def test_opinions_the_wrong_way_round(text, reversed_):
+    from nlu.turn_cues import reverses
+
+    assert reverses(text) is reversed_
