@@ -3,7 +3,7 @@ only a hedge (uncertainty, a lost memory, a work not yet consumed, a question ab
 
 Hedges come in open-ended wordings ("I remember almost nothing about X", "X is next on my list, is it any good?",
 "as an author I'm honestly ambivalent about X"), so a phrase list misses most of them. A small linear model
-(word 1-2-grams and character 2-5-grams in word boundaries, logistic regression) is trained at first use on the
+(word 1-2-grams and character 2-4-grams in word boundaries, logistic regression) is trained at first use on the
 sentences of ``nlu/opinion_data/hedge_examples.toml``, written from general knowledge in many registers; every
 fifth one is held back to measure it. The work's name is masked (``X`` in the data, ``ENTITYn`` in a message).
 
@@ -100,9 +100,9 @@ class HedgeModel:
         texts, labels = examples()
         features = make_union(
             TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"[a-z0-9']+|[?]"),
-            TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True),
+            TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True),
         )
-        pipeline = make_pipeline(features, LogisticRegression(C=10.0, max_iter=2000, class_weight="balanced"))
+        pipeline = make_pipeline(features, LogisticRegression(C=10.0, solver="liblinear", class_weight="balanced"))
         pipeline.fit([_normal(t) for t in texts], labels)
         return cls(pipeline)
 
