@@ -43,3 +43,15 @@ def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
 )
 def test_like_after_a_verb_of_perception_and_review_words(sentiment, text, names, expected):
     assert sentiment.polarities(text, _spans(text, names)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("westerns like Shane bore me to tears", ["Shane"]),
+        ("Ulysses bored me stiff", ["Ulysses"]),
+        ("honestly Kid A was boring me to death", ["Kid A"]),
+    ],
+)
+def test_idioms_of_boredom_are_dislikes(sentiment, text, names):
+    assert sentiment.polarities(text, _spans(text, names)) == (NEG,)
