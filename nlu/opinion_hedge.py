@@ -28,7 +28,7 @@ from nlu.opinion_clauses import Clause, Polarity
 
 __all__ = ["HEDGE_THRESHOLD", "HedgeModel", "examples", "unhedged"]
 
-HEDGE_THRESHOLD = 0.8
+HEDGE_THRESHOLD = 0.85
 """Probability of a hedge above which a verdict is read as one: a missed hedge stores a like the user can undo,
 a false one only asks, but asks about a clear opinion."""
 

@@ -24,8 +24,8 @@ def test_held_back_sentences_are_read_with_few_false_hedges():
     true_hedges = sum(1 for s, y in zip(said, labels, strict=True) if s and y)
     false_hedges = sum(1 for s, y in zip(said, labels, strict=True) if s and not y)
     assert len(texts) >= 60 and 0 < HEDGE_THRESHOLD < 1
-    assert true_hedges / max(1, true_hedges + false_hedges) >= 0.85  # 0.92 when written
-    assert true_hedges / sum(labels) >= 0.3  # 0.39 when written: it only needs to catch the clear ones
+    assert true_hedges / max(1, true_hedges + false_hedges) >= 0.9  # 1.0 (10 of 10) when written
+    assert true_hedges / sum(labels) >= 0.3  # 0.36 when written: it only needs to catch the clear ones
 
 
 def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
