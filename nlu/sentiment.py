@@ -260,6 +260,9 @@ class SentimentRecognizer:
         meh": no dislike said, asked about or passed over, issue 22)."""
         if not self.leans(text):
             return Polarity.NEUTRAL  # only the hedges of the data lean so ("didn't hate it" stays a hedge)
+        low = repair_contractions((text or "").translate(_APOSTROPHES)).lower()
+        if _LEANS_POSITIVE.search(low) and _LEANS_NEGATIVE.search(low):
+            return Polarity.NEUTRAL  # "not bad, not amazing either": leaning both ways is the middle, asked about
         for clause in self._clauses(text, respell=False):
             cue = clause.cue
             if cue is not None and cue.leaning is Polarity.POSITIVE and clause.words <= MAX_LEANING_WORDS:

@@ -55,3 +55,17 @@ def test_like_after_a_verb_of_perception_and_review_words(sentiment, text, names
 )
 def test_idioms_of_boredom_are_dislikes(sentiment, text, names):
     assert sentiment.polarities(text, _spans(text, names)) == (NEG,)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("not terrible, but not great", NEU),
+        ("not awful, not the best either", NEU),
+        ("nothing special, not bad though", NEU),
+        ("not bad", POS),  # a litotes alone still leans to a like (issue 22-F)
+        ("not that great tbh", NEG),
+    ],
+)
+def test_an_answer_leaning_both_ways_is_the_middle(sentiment, text, expected):
+    assert sentiment.message_polarity(text) is expected
