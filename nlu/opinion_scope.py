@@ -37,6 +37,8 @@ import re
 from nlu.wording import family
 
 __all__ = [
+    "LIKE_WORD",
+    "like_as_preposition",
     "CONCESSIVE_OPENERS",
     "CONCESSIVE_WORDS",
     "EMOJI_BREAK",
@@ -162,3 +164,24 @@ def refuses_something(folded: str) -> bool:
         folded: the message (after its lead-in), folded to lower case.
     """
     return bool(_REFUSED_WORD.match(folded))
+
+
+_PERCEPTION_VERBS = _WORDING.word_set("perception_verbs")
+_SUCH_AS_NOUNS = _WORDING.word_set("such_as_nouns")
+LIKE_WORD = re.compile(r"\blikes?\b")
+_DEGREE_BEFORE_LIKE = frozenset({"just", "more", "much", "really", "almost", "exactly", "bit", "little", "a", "kinda"})
+_WORDS = re.compile(r"[a-z']+")
+
+
+def like_as_preposition(low: str, start: int) -> bool:
+    """ "like" at ``start`` of the lower-case ``low`` after a verb of perception or seeming ("it felt like a slog",
+    "sounds a bit like filler") compares, and after a plural noun of works ("westerns like Shane") it means "such
+    as": it is no verb of liking, so no opinion cue (issue 22, fifth round)."""
+    if not LIKE_WORD.match(low, start):
+        return False
+    before = _WORDS.findall(low[:start])[-4:]
+    while before and before[-1] in _DEGREE_BEFORE_LIKE:
+        before.pop()
+    if before and before[-1] in _SUCH_AS_NOUNS:
+        return True  # "westerns like Shane bore me": "such as"
+    return bool(before) and (before[-1] in _PERCEPTION_VERBS or " ".join(before[-2:]) in _PERCEPTION_VERBS)

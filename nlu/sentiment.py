@@ -90,10 +90,13 @@ from nlu.opinion_clauses import (
     resolve,
     scoped_negation,
 )
+from nlu.opinion_hedge import unhedged
 from nlu.opinion_scope import (
     CONCESSIVE_WORDS,
     EMOJI_BREAK,
+    LIKE_WORD,
     degree_phrases,
+    like_as_preposition,
     opens_concession,
     opens_own_subject,
     refuses,
@@ -196,7 +199,7 @@ class SentimentRecognizer:
                 # "better than Tenet": a comparison, not an opinion of Tenet; "even better than Parasite" says both are good
                 out.append(presupposed(masked[clauses[index].start : pos]))
             else:
-                out.append(resolve(clauses, index, masked, pos))
+                out.append(unhedged(resolve(clauses, index, masked, pos), clauses, index, masked))
         return tuple(out)
 
     def message_polarity(self, text: str) -> Polarity:
@@ -257,6 +260,9 @@ class SentimentRecognizer:
         meh": no dislike said, asked about or passed over, issue 22)."""
         if not self.leans(text):
             return Polarity.NEUTRAL  # only the hedges of the data lean so ("didn't hate it" stays a hedge)
+        low = repair_contractions((text or "").translate(_APOSTROPHES)).lower()
+        if _LEANS_POSITIVE.search(low) and _LEANS_NEGATIVE.search(low):
+            return Polarity.NEUTRAL  # "not bad, not amazing either": leaning both ways is the middle, asked about
         for clause in self._clauses(text, respell=False):
             cue = clause.cue
             if cue is not None and cue.leaning is Polarity.POSITIVE and clause.words <= MAX_LEANING_WORDS:
@@ -381,6 +387,7 @@ class SentimentRecognizer:
             # scores "holiday", "party", "friends" as positive); asked about, never stored
             return None
         plain = _MID_NO.sub(" ", low)
+        plain = LIKE_WORD.sub(lambda m: " " if like_as_preposition(plain, m.start()) else m.group(), plain)
         # "played", "watched", "read" say what the user did, not how it was (VADER scores "played" +1.4)
         plain = " ".join(w for w in plain.split() if w.strip(".,!?;:") not in _EXPERIENCE_VERBS)
         compound = self._vader.polarity_scores(plain)["compound"]
@@ -423,6 +430,7 @@ class SentimentRecognizer:
             f
             for f in found
             if not any(g is not f and g[0] <= f[0] and f[1] <= g[1] and g[1] - g[0] > f[1] - f[0] for g in found)
+            and not like_as_preposition(low, f[0])
         ]
 
     def _negate(self, low: str, start: int, polarity: Polarity) -> Polarity:
@@ -540,8 +548,6 @@ _SOFTENERS = _HEDGED.word_set("softeners")
 _OWN_OBJECT = re.compile(r"\b[a-z]{3,}\s+(?:it|this|this one|that one)\b(?!\s*\w)", re.IGNORECASE)
 """A verb with the item as its object at a clause's end ("lovd it", "hatd this one"): a misspelt verb there is read."""
 _MID_NO = re.compile(r"(?<=\S)\s+no\b")
-
-
 _CAPITAL_WORD = re.compile(r"(?<![\w'])[A-Z][\w'!-]*")
 _NOT_NAMES = _SCOPE.word_set("not_names")
 

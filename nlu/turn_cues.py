@@ -47,6 +47,8 @@ __all__ = [
     "retracts",
     "retracted_words",
     "retraction_words",
+    "reverses",
+    "withdraws_last",
     "substituted",
     "within_correction",
 ]
@@ -128,7 +130,8 @@ def retracted_words(text: str) -> str:
     """The words a take-back is about, up to the end of its clause ("totoro" of "scratch what i said about totoro,
     i've never seen it"), for the dialog to find in the profile when the linker found no name there; "" when the
     take-back names no object ("i never said i liked it")."""
-    span = retraction_words(text)
+    match = _RETRACTION.search(text)  # a withdrawal ("scratch that last one") names no object
+    span = None if match is None else match.span()
     if span is None:
         return ""
     rest = text[span[1] :]
@@ -142,9 +145,33 @@ _PRONOUNS = frozenset({"", "it", "this", "that", "them", "him", "her", "this one
 
 def retraction_words(text: str) -> tuple[int, int] | None:
     """Where the words of a take-back are in ``text`` ("scratch what i said about" of "scratch what i said about
-    X"): they name nothing (issue 22-F: no film "Scratch"), or None."""
-    match = _RETRACTION.search(text)
-    return None if match is None else match.span()
+    X", "scratch that last one"): they name nothing (issue 22-F: no film "Scratch"), or None."""
+    match = _RETRACTION.search(text) or _WITHDRAWAL.match(text) or _REVERSAL.search(text)
+    return None if match is None else match.span("words") if match.re is _WITHDRAWAL else match.span()
+
+
+_REVERSAL = _WORDING.pattern("reversal")
+
+
+def reverses(text: str) -> bool:
+    """The message says the opinions just given were the wrong way round ("oops, other way round", "vice versa",
+    "i mixed them up"; issue 22, fifth round): the dialog turns around what the previous turn stored."""
+    return _REVERSAL.search(text) is not None
+
+
+# After any lead-in words (lazily: "actually scratch that" opens with a correction word, "scratch that" is one), the
+# take-back and its reference end a clause: what follows is a reason or a new message, never the object taken back
+_WITHDRAWAL = re.compile(
+    rf"^(?:\W*(?:{_FILLERS}|{_CORRECTIONS})\b[\s,.!:;-]*)*?(?P<words>{_WORDING.source('withdrawal', after_lead=True)})"
+    r"(?=\W*$|\s*[,.;:!?-]|\s+(?:i|i'm|i've|i\s+was|it\s+was)\b)",
+    re.IGNORECASE,
+)
+
+
+def withdraws_last(text: str) -> bool:
+    """The message takes back what was just said, naming nothing ("scratch that", "forget that last one, wrong
+    song"; issue 22, fifth round): the dialog removes what the previous turn stored, when nothing else is named."""
+    return _WITHDRAWAL.match(text) is not None
 
 
 def substituted(text: str, spans: Sequence[tuple[int, int]]) -> tuple[bool, ...]:

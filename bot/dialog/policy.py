@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 
 from bot.agent_spec import satisfied
-from bot.dialog import conversation, critique, preferences, profile, recommendations, suggestions
+from bot.dialog import conversation, critique, preferences, profile, recommendations, revisions, suggestions
 from bot.dialog.acts import Outcome
 from bot.dialog.context import TurnContext
 from bot.state import DialogState
@@ -27,7 +27,7 @@ from logs.schema import Intent, is_smalltalk
 from nlu.card_opinion import judges_people_only
 from nlu.phrasings import takes_back_deletion
 from nlu.textnorm import fold
-from nlu.turn_cues import retracted_words
+from nlu.turn_cues import retracted_words, reverses, withdraws_last
 from nlu.turn_words import CARD_PEOPLE
 from nlu.understand import RESET_INTENTS, TurnParse
 
@@ -63,6 +63,8 @@ RESET_CHOICE = "reset choice"
 UNDO_DELETE = "take back a deletion"
 """'never mind, keep it' right after a deletion (``DialogState.last_deleted``): the entry is put back (issue 22-R2)."""
 RETRACT = "take back an opinion"
+REVERSE = "opinions the other way round"
+"""'oops, other way round' / 'vice versa' right after opinions: each one the previous turn stored is turned around."""
 """'i never said i liked X' (``TurnParse.retracts``): X is no preference, and leaves the profile (issue 22-D)."""
 SMALLTALK = "smalltalk"
 
@@ -141,6 +143,7 @@ POLICY: dict[tuple[str, str], Handler] = {
     (ANY, Intent.RESET_PROFILE.value): profile.on_reset_profile,
     (ANY, RESET_CHOICE): profile.on_reset_choice,
     (ANY, RETRACT): profile.on_retract,
+    (ANY, REVERSE): revisions.on_reverse,
     (ANY, UNDO_DELETE): profile.on_undo_delete,
     **{(ANY, intent): profile.on_reset_choice for intent in RESET_INTENTS.values()},
     **{(ANY, f"{intent} - yes"): profile.on_reset_yes for intent in RESET_INTENTS.values()},
@@ -179,6 +182,10 @@ def act_of(parse: TurnParse) -> str:
         return ABOUT_SUGGESTED
     if parse.retracts and payload is None and (parse.readings or retracted_words(parse.text)):
         return RETRACT  # "i never said i liked X", "scratch what i said about totoro" (a name the linker missed)
+    if payload is None and not parse.readings and parse.revised is None and withdraws_last(parse.text):
+        return RETRACT  # "scratch that last one": what the previous turn stored
+    if payload is None and not parse.readings and reverses(parse.text):
+        return REVERSE  # "oops, other way round": what the previous turn stored, turned around
     if parse.opinion_of_open is not None:  # "I like it" at "Did you like X?" / "Which X do you mean?"
         return ANSWER
     if payload is not None and payload.kind in _ANSWER_PAYLOADS:

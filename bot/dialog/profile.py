@@ -22,7 +22,7 @@ from bot.dialog.render import display, has_name
 from bot.turns import Choice
 from logs.schema import Event, Intent
 from nlu.textnorm import fold
-from nlu.turn_cues import retracted_words
+from nlu.turn_cues import retracted_words, withdraws_last
 from nlu.understand import RESET_INTENTS, Reading
 from recommender.schema import role_name
 
@@ -139,6 +139,13 @@ def on_retract(ctx: TurnContext) -> Outcome:
         for qid in _held_by_words(ctx, retracted_words(ctx.parse.text)):
             profile.pop(qid, None)
             removed.append(display(ctx, qid))
+    if not (removed or named) and withdraws_last(ctx.parse.text):  # "scratch that last one": the last turn's
+        for task in ctx.refinable:
+            if profile.pop(task.qid, None) is not None:
+                removed.append(display(ctx, task.qid))
+        if not removed and isinstance(pending, PREFERENCE_QUESTIONS):  # "scratch that" at "Which Heat?": not stored
+            state.pending = None
+            return Outcome(msg.NOT_STORED.format(label=pending.task.mention), events=[Event.PREFERENCE], settled=True)
     if not (removed or kept or said):  # nothing of it held nor found: said, never an empty reply
         kept.append(retracted_words(ctx.parse.text) or ctx.parse.text)
     outcome = Outcome("", events=[Event.PREFERENCE], settled=not state.pending)

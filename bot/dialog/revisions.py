@@ -30,13 +30,14 @@ import re
 from collections.abc import Collection
 
 from bot import messages as msg
-from bot.dialog.acts import PreferenceTask
+from bot.dialog.acts import Outcome, PreferenceTask
 from bot.dialog.context import TurnContext
 from bot.dialog.render import display
+from logs.schema import Event
 from nlu.textnorm import fold
 from nlu.turn_cues import restates
 
-__all__ = ["revise", "revise_previous", "unstore_for_session"]
+__all__ = ["on_reverse", "revise", "revise_previous", "unstore_for_session"]
 
 
 def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTask | None = None) -> list[str]:
@@ -120,6 +121,22 @@ def revise_previous(ctx: TurnContext) -> list[tuple[str, str]]:
             entry["polarity"] = said
             changed.append((task.qid, said))
     return changed
+
+
+def on_reverse(ctx: TurnContext) -> Outcome:
+    """ "Oops, other way round" after "I loved A but hated B": each opinion the previous turn stored is turned
+    around (A disliked, B liked); the policy routes here only a message that names nothing (one naming the items
+    again says their new opinions itself)."""
+    profile, changed = ctx.state.profile(), []
+    for task in ctx.refinable:
+        entry = profile.get(task.qid)
+        if entry is not None and entry.get("polarity") in ("+", "-"):
+            entry["polarity"] = "-" if entry["polarity"] == "+" else "+"
+            changed.append((task.qid, str(entry["polarity"])))
+    if not changed:  # nothing was just stored: no opinion to turn around
+        return Outcome(msg.NOT_UNDERSTOOD)
+    items = ", ".join(f"{msg.POLARITY_MARKS[p]} {display(ctx, q)}" for q, p in changed)
+    return Outcome(msg.REVISED.format(items=items), events=[Event.PREFERENCE], objects=changed)
 
 
 def unstore_for_session(ctx: TurnContext, qids: list[str]) -> list[str]:
