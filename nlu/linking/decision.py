@@ -298,9 +298,7 @@ class Decider:
             return False  # "fast and furious": the film and the series of that name, asked
         close = [c for c in cands[1:] if top.score - c.score < AMBIGUITY_MARGIN]
         whole = name_key(top.label)
-        return all(
-            scored.get(c.qid, 0.0) <= SIM_MAIN_TITLE and name_key(c.label)[: len(whole)] == whole for c in close
-        )
+        return all(scored.get(c.qid, 0.0) <= SIM_MAIN_TITLE and name_key(c.label)[: len(whole)] == whole for c in close)
 
     def _surname_person(self, cands: Sequence[Candidate], namesakes: AbstractSet[str], typed: Sequence[Token]) -> bool:
         """:meth:`_namesake_person` by a last name ("Hitchcock": Alfred Hitchcock, as known as the film): asked,

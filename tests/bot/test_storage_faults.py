@@ -141,7 +141,7 @@ def test_a_dialog_turn_waits_for_a_lock_taken_between_turns(fake_home, monkeypat
     import logs.dbaccess
     import logs.store
     from bot.compose import build_dialog_manager
-    from tests.logs.test_dbaccess import PYTHON, holding
+    from tests.logs.test_dbaccess import holding
 
     monkeypatch.setattr(logs.dbaccess, "LOCK_NOTICE_S", 0.3)
     monkeypatch.setattr(logs.store, "BUSY_TIMEOUT_S", 0.3)

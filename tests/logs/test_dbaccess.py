@@ -78,7 +78,9 @@ def test_a_lock_held_past_the_wait_is_one_line_naming_the_holder_not_a_folder(tm
     LogStore(db).close()
     with holding(db, 30) as holder:
         conn = connect_sqlite(db, "")
-        with pytest.raises(LockWaitExpired, match=rf"database is locked by pid {holder.pid}: {PYTHON} -c \(waited 1 s\)"):
+        with pytest.raises(
+            LockWaitExpired, match=rf"database is locked by pid {holder.pid}: {PYTHON} -c \(waited 1 s\)"
+        ):
             conn.execute("DELETE FROM log_records")
         error = open_error(db, LockWaitExpired("database is locked"))
     assert isinstance(error, DatabaseOpenError) and "writable" not in str(error)
