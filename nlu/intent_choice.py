@@ -15,6 +15,7 @@ Example (a card on screen, the classifier heard small talk)::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from logs.schema import Intent, is_smalltalk
@@ -242,6 +243,14 @@ def _card_skip(session: Readings, folded: str, *, rated: bool) -> bool:
     return skips_card(folded, session.text[session.start :], sentiment=session.sentiment, rated=rated)
 
 
+_QUESTION_OPENERS = re.compile(r"^(?:what|who|whos|when|where|how|which|why|is|does|did|can|could)\b")
+
+
+def _asks(folded: str) -> bool:
+    """The message is a question: a question mark, or a question word opening it."""
+    return "?" in folded or bool(_QUESTION_OPENERS.match(folded.strip()))
+
+
 def admissible(ranked: Sequence[str], view: View, *, refinable: bool) -> str:
     """The predicted intent, or the best alternative the dialog admits now (:attr:`View.blocked`).
 
@@ -370,9 +379,14 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         and view.focus is not None
         and view.question is None
         and not CARD_QUESTION.search(folded)
-        and not card_fact(folded)
-        and any(r.qid != view.focus and r.polarity is not Polarity.NEUTRAL for r in session.readings(with_focus=False))
+        and not (_asks(folded) and card_fact(folded))
+        and any(
+            r.qid != view.focus and (r.polarity is not Polarity.NEUTRAL or not _asks(folded))
+            for r in session.readings(with_focus=False)
+        )
     ):
+        # (a statement naming another title asks nothing of the card: "the irishman was ok but way too long", a hedge
+        # with the words of "how long is it?", is about The Irishman; fresh8 fault 2)
         # "numb and in the end are perfect songs" at a card, heard as its details: opinions of other titles
         return Intent.PREFERENCE.value
     if (

@@ -98,6 +98,8 @@ class View:
             issue 22-D).
         wants_list: the previous reply asked for one thing the user likes to recommend from ("Tell me one thing
             you like first"): a message of names alone answers it, a request seeded by them (issue 22-G).
+        asked_last: the open question was asked after the card on screen was shown (the previous reply asked it and
+            showed no card): "I like it" then answers "Did you like X?", not the card (fresh8 fault 1).
     """
 
     domain: str = "movie"
@@ -114,6 +116,7 @@ class View:
     asked: frozenset[str] = frozenset()
     history: tuple[str, ...] = ()
     wants_list: bool = False
+    asked_last: bool = False
 
 
 @dataclass(frozen=True, slots=True)

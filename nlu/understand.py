@@ -347,11 +347,12 @@ def understand(
     )
     if (
         view.question in ("confirm", "item", "role")
-        and view.focus is None
+        and (view.focus is None or (view.question == "confirm" and view.asked_last))
         and parse.intent != BYE  # "thanks, goodnight" at "Did you like X?" leaves, rates nothing (issue 22-G)
-        and overrulable(parse.intent, answer)
+        and (overrulable(parse.intent, answer) or (card_heard and view.asked_last))
     ):
-        opinion = opinion_of_open(answered, readings, sentiment)
+        # "it" read as the card on screen is the question's subject when the question was asked after the card
+        opinion = opinion_of_open(answered, [r for r in readings if r.qid != view.focus], sentiment)
         if opinion is not None:  # "I like it" at "Did you like Green Street?" / "Which Titanic do you mean?"
             parse = replace(parse, intent=Intent.PREFERENCE.value)
             answer = 0 if view.question == "confirm" and opinion == "+" else 1 if view.question == "confirm" else None

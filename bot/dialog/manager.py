@@ -49,7 +49,7 @@ from bot.store import DuplicateTurn, TurnStore
 from bot.turns import Reply, Turn
 from corsbot_errors import CorsbotError
 from logs.record import LogRecord
-from logs.schema import Intent
+from logs.schema import Event, Intent
 from logs.store import LogStore, StoreError
 from nlu.acts import ActModel, TrainedOnUse
 from nlu.switching import domain_switch
@@ -312,6 +312,9 @@ class DialogManager:
             suggested=pending.qid if isinstance(pending, SuggestionQuestion) else None,
             asked=_asked(pending),
             history=tuple(state.profile())[-MAX_HISTORY:] if MAX_HISTORY else (),
+            asked_last=pending is not None
+            and Event.QUESTION in state.logged_events
+            and Event.RECOMMENDATION not in state.logged_events,
         )
 
     # ------------------------------------------------------------------ plumbing
