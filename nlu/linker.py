@@ -243,6 +243,7 @@ class EntityLinker:
         the cues of age titles take from "the remake" / "the original" (:mod:`nlu.linking.namesakes`)."""
         bracketed = bracketed_tokens(text, tokens)
         spans = [s for s in self._matcher.exact_spans(text, tokens) if not bracketed.issuperset(range(s[0], s[1]))]
+        spans = self._filter.drop_empty_genres(tokens, spans)  # "since I was a child": a topic no item has as its genre
         spans += self._matcher.reference_spans(tokens, spans, focus)
         spans += self._fuzzy.fuzzy_spans(text, tokens, spans)  # may drop exact spans a typo'd whole replaces
         spans += self._matcher.title_word_spans(text, tokens, spans)

@@ -23,6 +23,7 @@ from nlu.linking.values import SIM_SUBTITLE, SIM_VARIANT, Span
 from nlu.linking.words import (
     ADDITION_WORDS,
     ASPECT_WORDS,
+    AUDIENCE_WORDS,
     CLAUSE_STOP,
     COPULAS,
     COVER_WORDS,
@@ -249,7 +250,7 @@ class SpanFilter:
         horror film"), after "is"/"are" ("Neuromancer and Snow Crash are cyberpunk classics"), after a
         name's possessive ("agatha christie's mysteries": her works) or a word of praise ("Massive Attack and Tricky, perfect trip hop"); alone it is one ("My
         favourite genre is horror", "I love Radiohead and trip hop"). A genre after "for" is an
-        audience, never an opinion ("dad rock for teens"). A genre word typed in lowercase counts as
+        audience, never an opinion ("dad rock for teens"), when it is a people noun. A genre word typed in lowercase counts as
         the genre even when a title shares it ("thriller")."""
         out: list[Span] = []
         for span in spans:
@@ -263,9 +264,13 @@ class SpanFilter:
             if not genre:
                 out.append(span)
                 continue
-            if i > 0 and tokens[i - 1].key == "for":
-                continue  # "for teens", "for kids": an audience
-            if i > 0 and tokens[i - 1].key in PART_DETERMINERS and _part_or_kind(tokens[span[1] - 1].key):
+            if i > 0 and tokens[i - 1].key == "for" and tokens[i].key in AUDIENCE_WORDS:
+                continue  # "for teens", "for kids": an audience ("care for big band" is the genre)
+            if (
+                i > 0
+                and tokens[i - 1].key in PART_DETERMINERS
+                and all(_part_or_kind(t.key) for t in tokens[i : span[1]])
+            ):
                 continue  # "the soundtrack was great": a part of the work talked about, not the genre (issue 22-E)
             j = span[1]
             if j < len(tokens) and tokens[j].key == "one" and "the" in {t.key for t in tokens[max(0, i - 3) : i]}:
@@ -296,6 +301,23 @@ class SpanFilter:
 
     def _is_genre_span(self, span: Span) -> bool:
         return all("P136" in self.kb.roles(q) and not self.kb.is_item(q) for q in span[2])
+
+    def drop_empty_genres(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
+        """An everyday word whose only readings are genres that no item, person or band of the KB has is a topic
+        ("since I was a child", "the animal scenes"), no genre named: nothing could be recommended by it. Names of
+        genres that are no everyday word ("chick lit", "non-fiction") stay, and so does a span with another
+        reading (the linker's ranking decides)."""
+        return [
+            s
+            for s in spans
+            if not s.scored
+            or s.end - s.start != 1
+            or not is_everyday(tokens[s.start].key)
+            or not all(self._empty_genre(q) for q in s.scored)
+        ]
+
+    def _empty_genre(self, qid: str) -> bool:
+        return not self.kb.is_item(qid) and self.kb.roles(qid) == ("P136",) and not self.kb.value_items(qid)
 
     def drop_acronym_readings(self, tokens: list[Token], spans: list[Span]) -> list[Span]:
         """A candidate named by an everyday word only through a short acronym ("IT" for Italy, "US") is

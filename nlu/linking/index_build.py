@@ -34,6 +34,7 @@ import math
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,33 @@ def index_fingerprint() -> str:
 MIN_SERIES_READINGS, MAX_SERIES_READINGS = 3, 8
 """Works sharing a main title that the index reads it as (a series: the four "Mistborn: ..." books); two are
 companions of a name, no series of it ("Harry Potter: Page to Screen", "... A Magical Year"); more, a sprawl."""
+
+
+_KIND_OF_NOUNS = ("films", "movies", "music", "books", "novels", "songs", "stories")
+"""Kind nouns a genre may follow with "of" ("films of war", "books of fantasy": non-native English)."""
+
+
+def _abbreviates(short: str, words: tuple[str, ...]) -> bool:
+    """``short`` is made of prefixes of ``words`` in their order, some possibly skipped ("scifi", "sf" of "science
+    fiction", "dnb" of "drum and bass"): an abbreviation, not another name ("classical rock" of "progressive rock")."""
+    if not short:
+        return True
+    if not words:
+        return False
+    head, rest = words[0], words[1:]
+    return _abbreviates(short, rest) or any(
+        short.startswith(head[:n]) and _abbreviates(short[n:], rest) for n in range(1, len(head) + 1)
+    )
+
+
+def _head_aliases(key: tuple[str, ...], heads: Mapping[tuple[str, ...], set[tuple[str, ...]]]) -> set[tuple[str, ...]]:
+    """A compound genre's name with its head genre named by a shorter alias: "military science fiction" as "military
+    sci-fi" and "military scifi", as "science fiction" is also "sci-fi" (``heads``: genre label -> short aliases)."""
+    out: set[tuple[str, ...]] = set()
+    for cut in range(1, len(key)):
+        for alias in heads.get(key[cut:], ()):
+            out.add(key[:cut] + alias)
+    return out
 
 
 class IndexBuilder:
@@ -233,12 +261,15 @@ class IndexBuilder:
         The label's own words plus a type noun ("comedy" + "films") score 0.96; forms derived from
         a longer label ("comedy film" -> "comedy", plural "comedy films") score 0.94.
         """
-        for qid in labels:
-            if self.kb.is_item(qid):
-                continue
-            roles = self.kb.roles(qid)
-            if not roles or "P136" not in roles:
-                continue
+        genres = [q for q in labels if not self.kb.is_item(q) and "P136" in (self.kb.roles(q) or ())]
+        heads: dict[tuple[str, ...], set[tuple[str, ...]]] = defaultdict(set)
+        for qid in genres:  # a genre's short names, for the compound genres it heads ("sci-fi" in "military sci-fi")
+            key = self._label_keys[qid]
+            for alias in self.kb.aliases(qid):
+                alias_key = name_key(alias)
+                if alias_key and len("".join(alias_key)) < len("".join(key)) and _abbreviates("".join(alias_key), key):
+                    heads[key].add(alias_key)
+        for qid in genres:
             key = self._label_keys[qid]
             if not key:
                 continue
@@ -257,6 +288,8 @@ class IndexBuilder:
                 alias_key = name_key(alias)
                 if alias_key and alias_key[-1].isalpha():
                     variants.add(alias_key[:-1] + (plural(alias_key[-1]),))
+            variants.update((noun, "of", *base) for noun in _KIND_OF_NOUNS)  # "films of war", "music of the baroque"
+            variants.update(_head_aliases(key, heads))
             for variant in variants:
                 if variant != key:
                     self._add(index, tuple(sys.intern(t) for t in variant), qid, SIM_VARIANT)

@@ -319,6 +319,13 @@ APOSTROPHES = ("'", "\u2019", "\u2018", "\u02bc", "`", "\u00b4")
 S_SUBJECTS = frozenset("it that what there here he she who this everything nothing which where how".split())
 """Words whose "'s" is "is" ("it's", "that's"); after any other word it is a possessive ("Butcher's")."""
 
+AUDIENCE_WORDS = frozenset(
+    """kid kids child children children's teen teens teenager teenagers youth young adult adults grown-ups family
+    families women men girls boys toddlers babies""".split()
+)
+"""People nouns a genre may be named by ("teen", "family film"): after "for" they say whom a work is for ("dad rock
+for teens"), where any other genre is the object of a phrasal verb ("I don't care for big band")."""
+
 ASPECT_WORDS = frozenset(
     """soundtrack score ending plot story cast acting sequel sequels remake trilogy series saga franchise
     album albums song songs lyrics voice vocals concert tour show live version cover covers books book film
