@@ -46,6 +46,8 @@ def _tops(linker, text):
         ("book", "Dune of Frank Herbert is great", "Q190192"),
         ("book", "I read Emma of Jane Austen", "Q223880"),
         ("music", "Nevermind of Nirvana is great", "Q17444"),
+        ("book", "Foundation of Asimov is a classic", "Q753894"),
+        ("book", "The Stranger of Camus changed me", "Q163297"),
     ],
 )
 def test_a_title_of_its_creator_non_native_of_for_by_is_the_work(request, domain, text, qid):
