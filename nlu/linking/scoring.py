@@ -73,6 +73,9 @@ FAMOUS_MIN_POPULARITY = 10.0
 """A person at least this popular (``kb.popularity``: edges, + 2 for an English Wikipedia article; John Coltrane
 12, Keanu Reeves 37) is the one a lone name of theirs means among far less known readings."""
 
+MIN_KNOWN_PERFORMER = 2.0
+"""The least popularity of a performer a type noun picks among its namesakes by popularity (an English article)."""
+
 NAME_SLOTS = frozenset({"subject", "object", "alone", "list", "comma", "rated", "fan"})
 """Where a lowercase lone word is a name (:func:`nlu.linking.syntax.name_slot`): its persons are candidates."""
 
@@ -373,6 +376,8 @@ class CandidateRanker:
         """Candidates of the kind a type noun names ("band", "album", "song") get :data:`_TYPE_BONUS`;
         when exactly the top one fits, the others drop below the ambiguity margin."""
         fits = {c.qid for c in cands if is_kind(self.kb, c, kind)}
+        if kind == "performer" and len(fits) > 1:  # "Brahms was a genius composer": not the unknown band The Brahms
+            fits = self._known_performer(fits)
         if not fits or len(fits) == len(cands):
             return cands
         bonus = AMBIGUITY_MARGIN + _TYPE_BONUS
@@ -381,6 +386,13 @@ class CandidateRanker:
         boosted = [dataclasses.replace(c, score=round(c.score + bonus, 6)) if c.qid in fits else c for c in cands]
         boosted.sort(key=lambda c: (-c.score, qid_order(c.qid)))
         return tuple(boosted)
+
+    def _known_performer(self, fits: set[QID]) -> set[QID]:
+        """The one of the performers a type noun fits that the KB knows :data:`DOMINANT_RATIO` times as well as each
+        other (and at least :data:`MIN_KNOWN_PERFORMER`): the clause says a performer, popularity says which."""
+        pops = sorted(((self.kb.popularity(q), q) for q in fits), reverse=True)
+        best, runner = pops[0][0], pops[1][0]
+        return {pops[0][1]} if best >= MIN_KNOWN_PERFORMER and best >= DOMINANT_RATIO * runner else fits
 
     def artist_first(
         self, cands: tuple[Candidate, ...], scored: dict[str, float], typed: tuple[str, ...] = (), *, prior: bool = True

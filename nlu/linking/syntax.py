@@ -192,6 +192,13 @@ def name_slot(text: str, tokens: list[Token], i: int, j: int, ends: Container[in
 ENSEMBLE_NOUNS = frozenset("duo trio quartet quintet orchestra ensemble choir outfit".split())
 """Nouns of performers an apposition may name ("justice, the french electronic duo"), besides ``KIND_NOUNS``."""
 
+PLAYER_NOUNS = frozenset(
+    "composer composers pianist pianists guitarist guitarists drummer drummers bassist vocalist vocalists violinist"
+    " cellist conductor singers musicians artists rappers performer performers bands groups".split()
+)
+"""The closed class of music's role nouns beyond ``KIND_NOUNS``: in the clause of a name they make it a performer
+("Brahms was a genius composer": the composer, not his namesake song; "Heart are fantastic musicians")."""
+
 FAN_NOUNS = frozenset("fan fans stan".split())
 """Nouns after the name they are fans of ("a huge bts fan")."""
 
@@ -405,6 +412,8 @@ def kind_hint_of(text: str, tokens: list[Token], i: int, j: int, domain: str) ->
             break
         if tokens[k].key in KIND_NOUNS:
             return KIND_NOUNS[tokens[k].key]
+        if domain == "music" and tokens[k].key in PLAYER_NOUNS:
+            return "performer"
         if tokens[k].key in SPAN_STOP and tokens[k].key not in ("is", "was", "a", "an"):
             break
     return None

@@ -299,9 +299,14 @@ def opinion_words() -> frozenset[str]:
 ROMAN_NUMERALS = ("ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 """Sequel numerals 2-10 as a label spells them ("Evil Dead II", "Rocky IV")."""
 
-WORK_OF_LEADS = frozenset({"by", "with", "from"})
+WORK_OF_LEADS = frozenset({"by", "with", "from", "of"})
 """Words between a title and the person who says which work it is: "Misery by Stephen King", "Big with Tom
-Hanks", "A Ghost Story from David Lowery" ("with" and "from" only when the title is one of the person's works)."""
+Hanks", "A Ghost Story from David Lowery", non-native "Emma of Jane Austen" (all but "by" only when the title is
+one of the person's works: :data:`OWN_WORK_LEADS`)."""
+
+OWN_WORK_LEADS = WORK_OF_LEADS - {"by"}
+"""The leads of :data:`WORK_OF_LEADS` that say a work only when the title is one of the person's works ("a fan
+of Heart", "Moon with my friend Sam" name no work)."""
 
 COPULAS = frozenset("is are was were s re been r".split())
 """Forms of "to be" ("r": chat's "are", "X and Y r my fav albums")."""

@@ -51,6 +51,7 @@ from nlu.linking.words import (
     CLAUSE_STOP,
     COVER_WORDS,
     LIKE_VERBS,
+    OWN_WORK_LEADS,
     REQUEST_FILLER,
     SUPERLATIVES,
     TYPE_WORDS,
@@ -233,7 +234,7 @@ class WorkResolver:
             if value_items is None:
                 continue
             works = self._works_of(people, value_items)
-            found = self._title_before(text, tokens, end, works, own_only=lead in ("with", "from"))
+            found = self._title_before(text, tokens, end, works, own_only=lead in OWN_WORK_LEADS)
             if found is None:  # a typo'd title just before, one of whose readings is the person's (issue 22)
                 typo = next((s for s in out if s[1] == end and s[3] == "fuzzy" and works.intersection(s[2])), None)
                 found = (typo[0], typo[2]) if typo is not None else None
@@ -258,7 +259,7 @@ class WorkResolver:
                     kept = uncredited
                 lacked = not kept  # the words name a work, others': the person's own the KB lacks
                 found = (found[0], kept) if kept else None
-            if found is None and lead in ("with", "from"):
+            if found is None and lead in OWN_WORK_LEADS:
                 if span[3] == "fuzzy" and any(s[1] == end for s in out):
                     out = [s for s in out if s is not span]  # "A Ghost Story from David Lowery": not his
                     # namesake "David Lowe", whose works it is not: a person the KB lacks says which
