@@ -5,7 +5,10 @@ acts the dialog's state admits.
 Doubt: the rules left the classifier's intent as it was, nothing but the card is named, and that intent is a
 fallback, small talk, a preference or a card intent with nothing to take (no name; no card on screen), or a
 request/profile/help heard against a confident other act. A card act needs a card on screen and no open question;
-an open question admits only leaving, the profile and a reset (it waits meanwhile).
+an open question admits only leaving, the profile and a reset (it waits meanwhile). A card on screen weighs the
+acts' prior toward its own questions, the next card and a farewell (:data:`_AT_A_CARD`); an intent the classifier
+is sure of that fits the state stands (:data:`SURE_INTENT`); a message of one or two everyday words is an act when
+a sure one says so, though the linker took it for a title ("reason?").
 
 Example (a card on screen, the classifier heard a preference of nothing)::
 
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 
 from logs.schema import Intent, is_smalltalk
 from nlu.acts import ACTS, CARD_ACTS, ActModel
+from nlu.linking.words import is_everyday
 from nlu.open_answer import NOT_UNDERSTOOD
 from nlu.phrasings import BYE
 from nlu.sentiment import Polarity
@@ -60,6 +64,15 @@ _LEAD_INS = frozenset({"card_skip", "card_seen", "smalltalk", "statement"})
 _CLOSING = frozenset({"why", "details", "trailer", "more", "request", "bye", "profile", "help"})
 """Acts a last clause carries over a lead-in: a question or a command said after it."""
 _CLAUSE_BREAK = re.compile(r"\s*[,;.!?]+\s+|\s+-\s+")
+_AT_A_CARD = {"more": 2.0, "why": 2.0, "details": 2.0, "trailer": 1.5, "bye": 2.0, "stop": 1.5}
+"""A card on screen makes its own questions, the next one and a farewell likelier than with none (a list is what
+a chat ends on): weights of the act's prior (:meth:`nlu.acts.ActClassifier.predict`), ratings left flat (an
+opinion of a named thing is the preference path's)."""
+SURE_INTENT = 0.9
+"""The intent classifier's probability above which its card intent or command, fitting the state, stands against a
+less probable act (it learned the study's wording well; the acts know the wordings it never saw)."""
+_SHORT = 2
+"""A message of at most this many everyday words may be an act though the linker found a title in it ("why?")."""
 _AT_A_QUESTION = frozenset({"bye", "profile", "reset"})
 _AT_A_SUGGESTION = _AT_A_QUESTION | {"request", "help"}
 """A suggested item to rate ("Do you like X?") is an invitation: a request or a plea for help passes it by; its
@@ -110,13 +123,30 @@ def _intent_of(act: str, view: View) -> ActDecision | None:
     return None  # smalltalk, card_seen, card_hedge (the rating's handler asks), statement
 
 
-def act_intent(acts: ActModel | None, view: View, intent: str, text: str, *, named: bool) -> ActDecision | None:
+def _everyday_only(text: str) -> bool:
+    """The message is one or two everyday English words (``wordfreq``): a title of such words is a guess of the
+    linker's that a confident act outweighs."""
+    words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.lower())
+    return 0 < len(words) <= _SHORT and all(is_everyday(w) for w in words)
+
+
+def _fits(intent: str, view: View) -> bool:
+    """The intent is a command, or a card intent with a card on screen: one the state admits as it is."""
+    card_intent = intent.startswith("request_recommendation - ") and intent != Intent.REC_PREFERENCE.value
+    return intent in _COMMANDS or (card_intent and view.focus is not None and view.question is None)
+
+
+def act_intent(
+    acts: ActModel | None, view: View, intent: str, text: str, *, named: bool, confidence: float | None = None
+) -> ActDecision | None:
     """The intent a confident act gives a doubtful turn (see the module docstring; the same intent when the act
     agrees), or None to keep ``intent``.
 
-    ``named``: the message names an item other than the card (the preference path's, never the acts').
+    ``named``: the message names an item other than the card (the preference path's, never the acts'), unless it
+    is one or two everyday words that a sure act (:data:`OVERRIDE`) reads otherwise. ``confidence``: the intent
+    classifier's probability of ``intent``; a sure one (:data:`SURE_INTENT`) that fits the state stands.
     """
-    if acts is None or named:
+    if acts is None or (named and not _everyday_only(text)):
         return None
     doubtful = (
         intent in _DOUBTFUL
@@ -126,12 +156,17 @@ def act_intent(acts: ActModel | None, view: View, intent: str, text: str, *, nam
     if not (doubtful or intent in _COMMANDS):
         return None
     allowed = _allowed(view)
-    guess = acts.predict(text, allowed=allowed)
+    prior = _AT_A_CARD if view.focus is not None and view.question is None else None
+    guess = acts.predict(text, allowed=allowed, prior=prior)
     clauses = [c for c in _CLAUSE_BREAK.split(text.strip()) if c.strip()]
-    if guess.act in _LEAD_INS and len(clauses) > 1:
+    if (guess.act in _LEAD_INS or guess.probability < CONFIDENT) and len(clauses) > 1:
         # the last clause's question or command is the message's: "never heard of it, what's it about?"
-        last = acts.predict(clauses[-1], allowed=allowed)
+        last = acts.predict(clauses[-1], allowed=allowed, prior=prior)
         guess = last if last.act in _CLOSING and last.probability >= CONFIDENT else guess
+    if named and (guess.act == "statement" or guess.probability < OVERRIDE):
+        return None
+    if confidence is not None and confidence >= max(SURE_INTENT, guess.probability) and _fits(intent, view):
+        return None
     # a reset is asked about, but costs the most when wrong ("Everything Everywhere ..." is a title): a sure one only
     if guess.probability < (CONFIDENT if doubtful and guess.act != "reset" else OVERRIDE):
         return None

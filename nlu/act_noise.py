@@ -41,11 +41,42 @@ _CHAT = {
     "let me": "lemme",
     "want to": "wanna",
     "going to": "gonna",
+    "another": "anotha",
+    "anything": "anythin",
+    "about": "abt",
+    "them": "em",
+    "really": "rly",
+    "got you": "gotchu",
+    "later": "l8r",
+    "great": "gr8",
+    "know": "kno",
+    "this": "dis",
+    "and": "n",
 }
 """Common chat spellings; each is used only sometimes (``_CHAT_RATE``)."""
 _CHAT_RATE = 0.5
 _LEADS = ("ok ", "hmm ", "so ", "well ", "um ", "oh ", "alright ", "right, ", "yeah ", "haha ")
-_TAILS = (" lol", " pls", " please", " thx", " :)", " 🙏", " 😅", " 👀", "!!", "...", " tbh", " haha", " ?")
+_TAILS = (
+    " lol",
+    " pls",
+    " please",
+    " thx",
+    " :)",
+    " 🙏",
+    " 😅",
+    " 👀",
+    "!!",
+    "...",
+    " tbh",
+    " haha",
+    " ?",
+    " 🤔",
+    " 😊",
+)
+_COURTESY = ("merci", "danke", "gracias", "grazie", "obrigado", "bitte", "por favor", "s'il vous plaît", "bitteschön")
+"""Courtesy words of other languages people mix into English (a closed class): a lead or a tail of any act, so the
+model learns they decide none (a farewell's own words do, "ciao", "au revoir", in the training wordings)."""
+_COURTESY_RATE = 0.1
 _WORD = re.compile(r"[a-z']+")
 
 
@@ -89,6 +120,9 @@ def _variant(text: str, rng: random.Random) -> str:
         out = rng.choice(_LEADS) + out
     if rng.random() < 0.3:
         out = out + rng.choice(_TAILS)
+    if rng.random() < _COURTESY_RATE:
+        word = rng.choice(_COURTESY)
+        out = f"{word}, {out}" if rng.random() < 0.5 else f"{out} {word}"
     return out.strip()
 
 

@@ -23,7 +23,7 @@ import re
 import threading
 import tomllib
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -175,11 +175,18 @@ class ActClassifier:
         features = _normalized(self._counts(texts) @ self._idf)
         return np.asarray(self._model.predict_proba(features))
 
-    def predict(self, text: str, *, allowed: frozenset[str] | None = None) -> ActGuess:
+    def predict(
+        self, text: str, *, allowed: frozenset[str] | None = None, prior: Mapping[str, float] | None = None
+    ) -> ActGuess:
         """The most likely act of ``text`` among ``allowed`` (all by default: the dialog's state rules acts out, a
         card act with no card on screen), with its probability among all acts: the mass of the acts ruled out is
-        doubt, never moved to the rest ("what do you propose me?" at an open question is no profile)."""
+        doubt, never moved to the rest ("what do you propose me?" at an open question is no profile). ``prior``:
+        weights of acts the state makes likelier (a card on screen: the next one, why), applied before the
+        probabilities are normalised again (Bayes' rule with the training wordings' prior taken as flat)."""
         row = self.probabilities([text])[0]
+        if prior:
+            row = row * np.array([prior.get(c, 1.0) for c in self.classes])
+            row = row / row.sum()
         if allowed is not None:
             row = np.where([c in allowed for c in self.classes], row, 0.0)
         order = np.argsort(row)[::-1]
@@ -189,16 +196,20 @@ class ActClassifier:
 class ActModel(Protocol):
     """What the act choice needs of a classifier (:class:`ActClassifier`, :class:`TrainedOnUse` or a stand-in)."""
 
-    def predict(self, text: str, *, allowed: frozenset[str] | None = None) -> ActGuess: ...
+    def predict(
+        self, text: str, *, allowed: frozenset[str] | None = None, prior: Mapping[str, float] | None = None
+    ) -> ActGuess: ...
 
 
 class TrainedOnUse:
     """The process's :meth:`ActClassifier.trained`, trained at the first prediction: a start, and every turn the
     rules or the intent classifier decide alone, cost nothing."""
 
-    def predict(self, text: str, *, allowed: frozenset[str] | None = None) -> ActGuess:
+    def predict(
+        self, text: str, *, allowed: frozenset[str] | None = None, prior: Mapping[str, float] | None = None
+    ) -> ActGuess:
         """:meth:`ActClassifier.predict` of the trained classifier."""
-        return ActClassifier.trained().predict(text, allowed=allowed)
+        return ActClassifier.trained().predict(text, allowed=allowed, prior=prior)
 
 
 def _normalized(matrix: sparse.csr_matrix) -> sparse.csr_matrix:

@@ -188,7 +188,8 @@ def understand(
     moves_on = view.focus is not None and view.question is None and asks_next(text) is not None
     if ruled == intent and not moves_on:  # the rules left the classifier's intent: a confident act may decide
         # (nlu.act_choice); "not feeling it, next" is the next card, rated or not by the words before (below)
-        act = act_intent(acts, view, intent, content, named=bool(session.readings(with_focus=False)))
+        sure = dict(prediction.alternatives).get(intent)
+        act = act_intent(acts, view, intent, content, named=bool(session.readings(with_focus=False)), confidence=sure)
     intent = ruled if act is None else act.intent
     request = request_in_turn(text, view.domain, intent, view.question)
     if act is not None and act.intent != Intent.RECOMMENDATION and request == Request():

@@ -116,3 +116,49 @@ def test_a_rating_clause_is_no_lead_in(acts):
 def test_more_with_no_list_on_screen_asks_for_one(acts):
     decided = act_intent(acts, View(domain="movie"), Intent.FALLBACK.value, "show me one more please", named=False)
     assert decided is not None and decided.intent == Intent.RECOMMENDATION
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("details?", Intent.REC_DETAILS.value),  # one everyday word the linker could read as a title
+        ("next", Intent.REC_SKIP.value),
+    ],
+)
+def test_one_everyday_word_named_as_a_title_is_still_a_sure_act(acts, text, intent):
+    decided = act_intent(acts, View(domain="movie", focus="Q1"), Intent.PREFERENCE.value, text, named=True)
+    assert decided is not None and decided.intent == intent
+
+
+def test_a_longer_message_naming_a_title_is_the_preference_paths(acts):
+    text = "why did Blade Runner get picked"
+    assert act_intent(acts, View(domain="movie", focus="Q1"), Intent.PREFERENCE.value, text, named=True) is None
+
+
+def test_a_sure_intent_that_fits_the_card_stands(acts):
+    view = View(domain="book", focus="Q1")
+    assert act_intent(acts, view, Intent.REC_DETAILS.value, "hmm go on", named=False, confidence=0.97) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("ok cheers, off to bed now", BYE),
+        ("Thank you ever so much, I'll take my leave.", BYE),
+        ("grazie mille, ciao", BYE),
+        ("danke, another one pls", Intent.REC_SKIP.value),
+        ("wat else u got", Intent.REC_SKIP.value),
+    ],
+)
+def test_wordings_of_other_registers_at_a_card(acts, text, intent):
+    decided = act_intent(acts, View(domain="music", focus="Q1"), Intent.FALLBACK.value, text, named=False)
+    assert decided is not None and decided.intent == intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["could you suggest a thing or two for the weekend", "wud u pick sumthing 4 me"],
+)
+def test_requests_of_other_registers(acts, text):
+    decided = act_intent(acts, View(domain="book"), Intent.FALLBACK.value, text, named=False)
+    assert decided is not None and decided.intent == Intent.RECOMMENDATION
