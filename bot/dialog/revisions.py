@@ -35,7 +35,7 @@ from bot.dialog.context import TurnContext
 from bot.dialog.render import display
 from logs.schema import Event
 from nlu.textnorm import fold
-from nlu.turn_cues import restates
+from nlu.turn_cues import restates, reverses
 
 __all__ = ["on_reverse", "revise", "revise_previous", "unstore_for_session"]
 
@@ -60,6 +60,11 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTa
             if len(stored) == 1 and task.qid not in profile:
                 task.candidates, task.readings, task.ambiguous = [stored[0]], [stored[0]], False
     before = {t.qid: t.polarity for t in ctx.refinable if t.polarity in ("+", "-")}
+    if reverses(parse.text):  # "oops other way round, i LIKED A, B was the one i dropped": the reversal is the
+        # opinion, whatever the clause's own words sound like; each name stored just now turns around
+        for task in queue:
+            if task.qid in before:
+                task.polarity = "-" if before[task.qid] == "+" else "+"
     last = set(before.values()) or ({asked.polarity} if asked is not None and asked.polarity in ("+", "-") else set())
     if parse.also and len(last) == 1:  # "Heat too" after "I love Ronin"
         for task in queue:

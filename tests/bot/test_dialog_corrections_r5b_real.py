@@ -67,3 +67,11 @@ def test_a_name_set_aside_with_no_opinion_of_its_own_is_removed_once(real_dm):
     reply = chat.say("oh sorry, i meant Persuasion, not Emma")
     assert "Emma" not in chat.labels() and chat.labels().get("Persuasion") == "+"
     assert reply.text.count("Removed") <= 1
+
+
+def test_a_reversal_that_names_the_items_turns_them_around_whatever_its_clauses_sound_like(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("dracula 👎 the hobbit 👍")
+    chat.say("oops other way round!! i LIKED dracula, the hobbit was the one i gave up on")
+    labels = chat.labels()
+    assert labels.get("Dracula") == "+" and [p for k, p in labels.items() if k.startswith("The Hobbit")] == ["-"]
