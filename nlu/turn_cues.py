@@ -288,6 +288,8 @@ def only_names_and(text: str, spans: Sequence[tuple[int, int]], *, additive: boo
 
 _BACK_REFERENCE = family("opinion_scope").pattern("back_reference")
 _FIRST_SENTENCE = re.compile(r"^[^.;!?]*")
+_STANCE = re.compile(r"^\W*(?:i|i'?m|i am)\b", re.IGNORECASE)
+"""The speaker's own stance opens the sentence (a closed class: the first person)."""
 
 
 def revised_opinion(content: str, first_name: int | None, polarity: Callable[[str], str]) -> str | None:
@@ -301,9 +303,13 @@ def revised_opinion(content: str, first_name: int | None, polarity: Callable[[st
     """
     head = _FIRST_SENTENCE.match(content)
     said = head.group(0) if head is not None else ""
+    # a whole first sentence that names nothing and says the speaker's own stance ("I meant I AM a fan. Toxic is
+    # iconic") can only be about what was just stored; one cut short by a name must point back ("it was dumb, X is
+    # better"), else the opinion is X's; one about something else ("the weather is terrible") revises nothing
+    whole = (first_name is None or first_name >= len(said)) and _STANCE.search(said) is not None
     if first_name is not None:
         said = said[:first_name]
-    if not _BACK_REFERENCE.search(said):
+    if not whole and not _BACK_REFERENCE.search(said):
         return None
     value = polarity(said)
     return value if value in ("+", "-") else None

@@ -254,8 +254,9 @@ def understand(
         readings = tuple(r for r in readings if not (taken_back[0] <= r.mention.start < taken_back[1]))
     aside = disowned(text, [(r.mention.start, r.mention.end) for r in readings]) if lead.correction else ()
     set_aside = tuple(r.qid for r, d in zip(readings, aside, strict=True) if d) if not all(aside) else ()
-    if set_aside:  # "sorry, it was A I couldn't finish, not B": B is not the one meant (issue 22)
-        readings = tuple(r for r in readings if r.qid not in set_aside)
+    if set_aside:  # "sorry, it was A I couldn't finish, not B": B is not the one meant (issue 22); a clause of its
+        # own after it ("I meant A, not B. B bored me") still says B's new opinion
+        readings = tuple(r for r, d in zip(readings, aside, strict=True) if not d)
     within = within_correction(text, [(r.mention.start, r.mention.end) for r in readings], lead.end)
     if within is not None:  # "i loved X, no wait i meant Y": this message's clause revised, not the last turn's
         readings = revise_within(readings, within, text, sentiment.message_polarity)
@@ -378,7 +379,9 @@ def understand(
     if parse.roles and parse.intent == Intent.PREFERENCE:
         said_roles = tuple(role_opinions(text, lambda clause: sentiment.message_polarity(clause).value).items())
     revised = None
-    if lead.correction and view.refinable and view.question is None and view.focus is None:
+    # at an open role question the person asked about was just rated: "non sorry, i DON'T like him" revises it
+    just_rated = view.refinable and view.question is None or view.question == "role"
+    if lead.correction and just_rated and view.focus is None:
         first = min((r.mention.start - lead.end for r in readings), default=None)
         revised = revised_opinion(content, first, lambda said: sentiment.message_polarity(said).value)
         heard = parse.intent in (Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION) or is_smalltalk(parse.intent)

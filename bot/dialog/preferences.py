@@ -126,10 +126,12 @@ def _say_taken(ctx: TurnContext, taken: list[tuple[str, str]], outcome: Outcome)
 def on_preference(ctx: TurnContext) -> Outcome:
     """'I love Stephen King, but not The Shining': store or ask about each mention."""
     outcome = Outcome("", events=[Event.PREFERENCE])
-    asked = ctx.state.pending.task if isinstance(ctx.state.pending, PREFERENCE_QUESTIONS) else None
+    pending = ctx.state.pending
+    asked = pending.task if isinstance(pending, PREFERENCE_QUESTIONS) else None
     ctx.state.pending = None
     queue = tasks(ctx, ctx.parse.readings)
-    changed = revise_previous(ctx)  # "actually scratch that, it was dumb": what was just stored (issue 22-H)
+    # "actually scratch that, it was dumb": what was just stored (issue 22-H), or the person a role question asks about
+    changed = revise_previous(ctx, asked if isinstance(pending, RoleQuestion) else None)
     outcome.objects.extend(changed)
     revised = [msg.REVISED.format(items=", ".join(f"{msg.POLARITY_MARKS[p]} {display(ctx, q)}" for q, p in changed))]
     if not queue:

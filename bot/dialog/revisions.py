@@ -35,7 +35,7 @@ from bot.dialog.context import TurnContext
 from bot.dialog.render import display
 from logs.schema import Event
 from nlu.textnorm import fold
-from nlu.turn_cues import restates
+from nlu.turn_cues import restates, reverses
 
 __all__ = ["on_reverse", "revise", "revise_previous", "unstore_for_session"]
 
@@ -60,6 +60,11 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTa
             if len(stored) == 1 and task.qid not in profile:
                 task.candidates, task.readings, task.ambiguous = [stored[0]], [stored[0]], False
     before = {t.qid: t.polarity for t in ctx.refinable if t.polarity in ("+", "-")}
+    if reverses(parse.text):  # "oops other way round, i LIKED A, B was the one i dropped": the reversal is the
+        # opinion, whatever the clause's own words sound like; each name stored just now turns around
+        for task in queue:
+            if task.qid in before:
+                task.polarity = "-" if before[task.qid] == "+" else "+"
     last = set(before.values()) or ({asked.polarity} if asked is not None and asked.polarity in ("+", "-") else set())
     if parse.also and len(last) == 1:  # "Heat too" after "I love Ronin"
         for task in queue:
@@ -83,16 +88,16 @@ def revise(ctx: TurnContext, queue: list[PreferenceTask], *, asked: PreferenceTa
             if task.polarity not in ("+", "-") and not task.ambiguous and task.qid not in parse.substitutes:
                 if profile.pop(task.qid, None) is not None:
                     notes.append(msg.DELETED.format(label=display(ctx, task.qid)))
+    restated = {t.qid for t in queue if t.polarity in ("+", "-")}  # "..., not B. B bored me": B's new opinion
     for qid in parse.set_aside:  # "sorry, it was A I couldn't finish, not B": B's opinion was not meant
-        if profile.pop(qid, None) is not None:
+        if qid not in restated and profile.pop(qid, None) is not None:
             notes.append(msg.DELETED.format(label=display(ctx, qid)))
     if parse.correction or parse.substitutes:
         for task in queue:  # "oops, the album, not the song": another reading of the same words goes
             if not task.ambiguous:  # (a "which one?" question decides first)
                 removed.extend(q for q in task.readings if q != task.qid and q in profile and q not in removed)
     for qid in dict.fromkeys(removed):
-        if qid not in {t.qid for t in queue}:
-            profile.pop(qid, None)
+        if qid not in {t.qid for t in queue} and profile.pop(qid, None) is not None:
             notes.append(msg.DELETED.format(label=display(ctx, qid)))
     return notes
 
@@ -106,14 +111,23 @@ def take_replaced_opinion(task: PreferenceTask, substitutes: Collection[str], me
         task.polarity = meant
 
 
-def revise_previous(ctx: TurnContext) -> list[tuple[str, str]]:
+def revise_previous(ctx: TurnContext, role_asked: PreferenceTask | None = None) -> list[tuple[str, str]]:
     """A self-correction's opinion of what the previous turn stored, said by reference ("actually scratch that, it
     was dumb": ``TurnParse.revised``; issue 22-H): those entries of the profile take it. Returns the (QID, polarity)
-    pairs changed."""
+    pairs changed.
+
+    Args:
+        role_asked: the rated person of a role question open before the turn ("Shakira: as artist or
+            lyricist?"): "sorry, i DON'T like her" revises that opinion, stored without a role.
+    """
     said, profile = ctx.parse.revised, ctx.state.profile()
     if said not in ("+", "-"):
         return []
     named = {r.qid for r in ctx.parse.readings}
+    if role_asked is not None and role_asked.qid not in named and role_asked.polarity in ("+", "-"):
+        role_asked.polarity = said
+        profile[role_asked.qid] = {"polarity": said, "role": None}
+        return [(role_asked.qid, said)]  # the latest rated: not what the previous turn stored besides
     changed = []
     for task in ctx.refinable:
         entry = profile.get(task.qid)

@@ -22,6 +22,9 @@ def polarity():
         ("that one was actually great", None, "+"),
         ("i loved Ronin", 8, None),  # the opinion is of the name
         ("the weather is terrible", None, None),  # no reference to what was stored
+        ("I AM a fan. Vogue is a classic", 12, "+"),  # the speaker's stance, before any name: what was stored
+        ("i do like them honestly", None, "+"),
+        ("I was thinking of the band. Muse is great", 28, None),  # no opinion in the first sentence
     ],
 )
 def test_a_revision_by_reference(polarity, content, first_name, expected):
