@@ -34,6 +34,7 @@ from nlu.phrasings import (
     says_goodbye,
 )
 from nlu.readings import WORK_PARTS, Readings
+from nlu.role_reference import card_contrast
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold
 from nlu.turn_parse import View
@@ -303,6 +304,13 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         phrased = phrased_intent(session.unnamed(), focus=view.focus is not None, named=named)
         if _refusal(session, intent, folded):
             return Intent.PREFERENCE.value  # "no pop please" at a card: about pop, no rating of the card (issue 22)
+        if view.focus is not None and not session.readings(with_focus=False) and not CARD_QUESTION.search(folded):
+            # "the song itself is lovely, I just can't get into the band behind it": the work judged in its clauses,
+            # the card's people named by role in others, the other way, whatever was heard (issue 22-C)
+            card = card_contrast(folded, view.domain, lambda part: session.sentiment.message_polarity(part).value)
+            if card is not None and not (intent == Intent.REC_PREFERENCE and re.search(r"\bbut\b", folded)):
+                # a rating heard in a critique with "but" stays as heard: the dialog reads it as a critique
+                return Intent.REC_YES_BUT.value if card == "+" else Intent.REC_NO_BUT.value
         if view.focus is not None and (intent in _CRITIQUE_MISHEARD or phrased in _CRITIQUE_MISHEARD):
             # "i've read it, loved the book, but i can't stand the author" heard as a skip ("i've read it"), "Good
             # book, but I'm done with that author" as a stop: the card judged before "but", a role after it

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nlu.mention_context import in_longer_name
+from nlu.role_reference import role_spans
 from nlu.sentiment import Polarity
 from nlu.textnorm import fold
 from nlu.turn_cues import only_names_and, substituted
@@ -116,6 +117,10 @@ class Readings:
         # with a card on screen, a lowercase "it" is the card even where the linker read a title ("Already read
         # it. Loved it!": not the book "It!"; issue 22-F): it is no name
         found = tuple(r for r in found if r.qid == self.view.focus or not _pronoun(r))
+        # "the band behind it", "that writer's style": the words of a role reference to the card's people are no
+        # titles (issue 22-C)
+        people = role_spans(self.text.lower().replace("’", "'"), self.view.domain)
+        found = tuple(r for r in found if not any(a <= r.mention.start < b for a, b, _p in people))
         if with_focus:
             return found
         return tuple(r for r in found if not is_reference(r, self.view.focus))

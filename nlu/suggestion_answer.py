@@ -109,9 +109,11 @@ def read_answer(
         if said in ("+", "-"):  # "I haven't seen it but I like the plot": an opinion after all
             return Answer("rate", said, _roles(found, said), others)
         return Answer("skip", others=others)
+    if others and not _refers_before(text, others):
+        return Answer("new", others=others)  # "Grease is a guilty pleasure, but I love it": "it" is Grease
     if _REFERENCE.search(_TIME.sub(" ", masked)) or (
         not others and (_BARE_OPINION.match(masked) or _THE_ITEM.search(masked))
-    ):
+    ) or (others and _THE_ITEM.search(fold(text[: min(a for a, _b in others)]))):
         said = polarity(text)
         if said in ("+", "-"):
             return Answer("rate", said, _roles(found, said), others)
@@ -133,6 +135,14 @@ def role_opinions(text: str, polarity: Callable[[str], str]) -> dict[str, str]:
         ends = [c.start() for c in _CLAUSE.finditer(folded, m.end())]
         found.setdefault(_ROLE_WORDS[m.group(1)], polarity(folded[start : ends[0] if ends else len(folded)]))
     return found
+
+
+def _refers_before(text: str, others: Sequence[tuple[int, int]]) -> bool:
+    """The message refers to the suggested item (or answers yes / no) before it names anything else: "I don't
+    like it, but I like Jason Statham". A pronoun after a name has that name as its antecedent ("Heat too, loved
+    it", "Grease is silly but I love it"): the message is about the name, not the suggestion (issue 22)."""
+    before = fold(text[: min(a for a, _b in others)])
+    return bool(_REFERENCE.search(_TIME.sub(" ", before)) or _THE_ITEM.search(before))
 
 
 def _roles(found: dict[str, str], item_polarity: str) -> tuple[tuple[str, str], ...]:

@@ -58,6 +58,7 @@ from nlu.requests import (
     read_request,
     request_in_turn,
 )
+from nlu.role_reference import card_contrast, split_critique
 from nlu.sentiment import Polarity
 from nlu.suggestion_answer import role_opinions
 from nlu.switching import DOMAIN_WORDS, domain_switch
@@ -246,6 +247,8 @@ def understand(
         # "noo, something scary", "another western one please" at a card: a new list of that genre (22-R2, 22-D)
         intent = Intent.RECOMMENDATION.value
     critique = CRITIQUE.match(folded) if intent in (Intent.REC_YES_BUT, Intent.REC_NO_BUT) else None
+    critiqued = intent in (Intent.REC_YES_BUT, Intent.REC_NO_BUT, Intent.REC_PREFERENCE) and view.focus is not None
+    split = split_critique(folded, view.domain) if critiqued else None  # the card's people by role (22-C)
     if critique is not None:  # "I like the track, just not the artist": "just" is the connective, no title
         but = (lead.end + critique.start("but"), lead.end + critique.end("but"))
         readings = tuple(r for r in readings if not (but[0] <= r.mention.start and r.mention.end <= but[1]))
@@ -276,7 +279,7 @@ def understand(
         affirmative=bool(YES.match(folded)),
         said_no=bool(NO_WORD.search(folded)),
         negative=bool(NONE.search(folded) or NO.fullmatch(folded.strip(" .!"))),
-        roles=roles_named(folded, view.domain, parts=WORK_PARTS),
+        roles=roles_named(folded, view.domain, parts=WORK_PARTS) if split is None else split.roles,
         card_fact=card_fact(folded) if view.focus is not None or view.suggested is not None else None,
         this_time=for_this_time(folded),
         reset_scope=reset_scope(folded),
@@ -320,6 +323,11 @@ def understand(
         polarity = act.polarity  # "way too loud for me": the act's rating where the lexicon hears no opinion word
     if critique is not None:  # "i like the song but i'm not into the band": the card is judged before "but"
         polarity = sentiment.message_polarity(critique.group("card"))
+    contrast = (
+        card_contrast(folded, view.domain, lambda part: sentiment.message_polarity(part).value) if split else None
+    )
+    if contrast is not None:  # "good flick, but whoever directed it, nope": the work's clauses rate the card (22-C)
+        polarity = Polarity.POSITIVE if contrast == "+" else Polarity.NEGATIVE
     asked = view.question == "suggestion" and request is None and intent != BYE  # "no thanks, bye": no rating
     suggestion = suggestion_answer(answered, view, readings, sentiment) if asked else None
     if suggestion is not None and suggestion.kind in ("rate", "roles", "skip"):

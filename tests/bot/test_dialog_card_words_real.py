@@ -76,3 +76,17 @@ def test_two_parts_judged_the_last_one_is_the_whole(real_dm):
     shown = _card_after(chat, "i love dune and foundation")
     chat.say("read that one, the prose was nice but the plot went nowhere")
     assert chat.profile().get(shown) == "-"
+
+
+def test_the_card_and_its_people_by_role_in_other_words(real_dm):
+    """The work judged in its clauses, its performers named by role in another ("the group behind it" is no title):
+    the card liked, the performers disliked, nothing else stored (issue 22-C)."""
+    chat = Chat(real_dm, "music")
+    shown = _card_after(chat, "i love daft punk and justice")
+    performers = chat.values(shown, "P175")
+    before = len(chat.state.profile())
+    chat.say("the tune itself is catchy, I just can't get into the group behind it")
+    profile = chat.state.profile()
+    assert profile[shown]["polarity"] == "+"
+    assert performers and all(profile.get(p, {}).get("polarity") == "-" for p in performers)
+    assert len(profile) == before + 1 + len(performers)

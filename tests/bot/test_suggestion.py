@@ -65,6 +65,25 @@ def test_new_title_and_other_requests(polarity):
         assert read_answer(text, named=(), polarity=polarity) is None, text
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "kind"),
+    [
+        ("Jaws as well, adored it", "Jaws", "new"),
+        ("Heat is a bit long, I admit, but I still love it", "Heat", "new"),
+        ("honestly amelie was overhyped imo, didnt enjoy it at all", "amelie", "new"),
+        ("Oh and The Hobbit, I quite enjoyed that one", "The Hobbit", "new"),
+        ("yes! and Heat too", "Heat", "rate"),
+        ("I don't like it, but Heat is great", "Heat", "rate"),
+        ("loved the film, and Heat too", "Heat", "rate"),
+    ],
+)
+def test_a_pronoun_after_a_name_is_about_that_name(polarity, text, name, kind):
+    """A pronoun refers to the last thing named before it: only a reference before any name is the suggestion's."""
+    start = text.index(name)
+    answer = read_answer(text, named=[(start, start + len(name))], polarity=polarity)
+    assert answer is not None and answer.kind == kind, text
+
+
 def test_role_opinions_per_clause(polarity):
     assert role_opinions("I like Pulp Fiction for the director", polarity) == {"P57": "+"}
     assert role_opinions("I love this movie but I hate the director and I like its genre", polarity) == {
