@@ -111,9 +111,11 @@ def read_answer(
         return Answer("skip", others=others)
     if others and not _refers_before(text, others):
         return Answer("new", others=others)  # "Grease is a guilty pleasure, but I love it": "it" is Grease
-    if _REFERENCE.search(_TIME.sub(" ", masked)) or (
-        not others and (_BARE_OPINION.match(masked) or _THE_ITEM.search(masked))
-    ) or (others and _THE_ITEM.search(fold(text[: min(a for a, _b in others)]))):
+    if (
+        _REFERENCE.search(_TIME.sub(" ", masked))
+        or (not others and (_BARE_OPINION.match(masked) or _THE_ITEM.search(masked)))
+        or (others and _THE_ITEM.search(fold(text[: min(a for a, _b in others)])))
+    ):
         said = polarity(text)
         if said in ("+", "-"):
             return Answer("rate", said, _roles(found, said), others)
