@@ -5,22 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot import paths
-
-
-def _linker(domain):
-    snapshot = paths.kb_snapshot(domain)
-    if not snapshot.exists():
-        pytest.skip(f"{domain} KB snapshot not built (corsbot kb build)")
-    from nlu.linker import EntityLinker
-    from recommender.kb import KnowledgeBase
-
-    return EntityLinker(KnowledgeBase.load(snapshot))
+from tests.nlu.real_linkers import real_linker
 
 
 @pytest.fixture(scope="module")
 def music():
-    return _linker("music")
+    return real_linker("music")
 
 
 def _qids(linker, text):
@@ -49,7 +39,7 @@ def test_an_album_named_by_its_own_artist_is_still_found(music, text, qid):
 
 @pytest.fixture(scope="module")
 def movies():
-    return _linker("movie")
+    return real_linker("movie")
 
 
 @pytest.mark.parametrize(
@@ -79,7 +69,7 @@ def test_a_title_opening_with_a_rank_word_stays_that_title(movies, text, qid):
 
 @pytest.fixture(scope="module")
 def books():
-    return _linker("book")
+    return real_linker("book")
 
 
 @pytest.mark.parametrize(
@@ -113,7 +103,7 @@ def test_an_everyday_phrase_of_a_famous_title_is_no_short_form(movies, text):
 )
 def test_the_plural_of_a_titles_word_spelled_right_is_no_typo_of_it(domain, text, title):
     """A help-like question of one plural English word names no title of its singular ("Manual", "The Lesson")."""
-    linker = _linker(domain)
+    linker = real_linker(domain)
     assert title not in {c.qid for m in linker.link(text) for c in m.candidates}
 
 

@@ -6,18 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import paths
 from nlu.linking.index_build import _abbreviates, _head_aliases
-
-
-def _linker(domain):
-    snapshot = paths.kb_snapshot(domain)
-    if not snapshot.exists():
-        pytest.skip(f"{domain} KB snapshot not built (corsbot kb build)")
-    from nlu.linker import EntityLinker
-    from recommender.kb import KnowledgeBase
-
-    return EntityLinker(KnowledgeBase.load(snapshot))
+from tests.nlu.real_linkers import real_linker
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +17,7 @@ def linkers():
 
 def _top(linkers, domain, text):
     if domain not in linkers:
-        linkers[domain] = _linker(domain)
+        linkers[domain] = real_linker(domain)
     return [m.candidates[0].qid for m in linkers[domain].link(text)]
 
 

@@ -7,34 +7,24 @@ from __future__ import annotations
 
 import pytest
 
-from bot import paths
 from nlu.linking.tokens import tokenize
 from nlu.linking.verb_typos import typo_verb, verb_typos
-
-
-def _linker(domain):
-    snapshot = paths.kb_snapshot(domain)
-    if not snapshot.exists():
-        pytest.skip(f"{domain} KB snapshot not built (corsbot kb build)")
-    from nlu.linker import EntityLinker
-    from recommender.kb import KnowledgeBase
-
-    return EntityLinker(KnowledgeBase.load(snapshot))
+from tests.nlu.real_linkers import real_linker
 
 
 @pytest.fixture(scope="module")
 def movie():
-    return _linker("movie")
+    return real_linker("movie")
 
 
 @pytest.fixture(scope="module")
 def book():
-    return _linker("book")
+    return real_linker("book")
 
 
 @pytest.fixture(scope="module")
 def music():
-    return _linker("music")
+    return real_linker("music")
 
 
 def _tops(linker, text):

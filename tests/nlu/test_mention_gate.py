@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import paths
 from nlu.linking.mention_model import FEATURES, MentionGate, features, gated, inside_phrase
 from nlu.linking.tokens import tokenize
+from tests.nlu.real_linkers import real_linker
 
 
 class _Cand:
@@ -46,16 +46,6 @@ def test_an_open_gate_without_weights_passes_everything():
     assert MentionGate().probability([0.0] * len(FEATURES)) == 1.0
 
 
-def _linker(domain):
-    snapshot = paths.kb_snapshot(domain)
-    if not snapshot.exists():
-        pytest.skip(f"{domain} KB snapshot not built (corsbot kb build)")
-    from nlu.linker import EntityLinker
-    from recommender.kb import KnowledgeBase
-
-    return EntityLinker(KnowledgeBase.load(snapshot))
-
-
 @pytest.fixture(scope="module")
 def linkers():
     return {}
@@ -63,7 +53,7 @@ def linkers():
 
 def _labels(linkers, domain, text):
     if domain not in linkers:
-        linkers[domain] = _linker(domain)
+        linkers[domain] = real_linker(domain)
     return [m.candidates[0].label.casefold() for m in linkers[domain].link(text)]
 
 
