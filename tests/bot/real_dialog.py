@@ -74,3 +74,11 @@ def card_of(reply: Any) -> str | None:
     """The QID of the card a reply shows (its like button's), None for a reply without a card."""
     likes = [c.payload for c in reply.choices if c.payload.startswith("like:")]
     return likes[0].split(":")[1].split("@")[0] if reply.card and likes else None
+
+
+def card_after(chat: Chat, likes: str) -> str:
+    """Say ``likes``, ask for a recommendation and return the QID of the card shown (asserted shown)."""
+    chat.say(likes)
+    shown = card_of(chat.say("recommend me something"))
+    assert shown is not None
+    return shown

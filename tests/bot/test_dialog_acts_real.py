@@ -7,19 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.real_dialog import Chat, card_of, real_dialog_manager
+from tests.bot.real_dialog import Chat, card_after, card_of, real_dialog_manager
 
 
 @pytest.fixture(scope="module")
 def real_dm(tmp_path_factory):
     return real_dialog_manager(tmp_path_factory, "none")
-
-
-def _card_after(chat: Chat, likes: str) -> str:
-    chat.say(likes)
-    shown = card_of(chat.say("recommend me something"))
-    assert shown is not None
-    return shown
 
 
 @pytest.mark.parametrize(
@@ -32,7 +25,7 @@ def _card_after(chat: Chat, likes: str) -> str:
 )
 def test_a_card_rated_in_words_no_rule_lists(real_dm, domain, likes, answer, polarity):
     chat = Chat(real_dm, domain)
-    shown = _card_after(chat, likes)
+    shown = card_after(chat, likes)
     chat.say(answer)
     assert chat.profile().get(shown) == polarity
 
@@ -42,7 +35,7 @@ def test_a_card_rated_in_words_no_rule_lists(real_dm, domain, likes, answer, pol
 )
 def test_a_goodbye_at_a_card_closes_the_list(real_dm, goodbye):
     chat = Chat(real_dm, "movie")
-    shown = _card_after(chat, "i love jaws and jurassic park")
+    shown = card_after(chat, "i love jaws and jurassic park")
     reply = chat.say(goodbye)
     assert card_of(reply) is None and shown not in chat.profile()
     assert chat.state.focus is None
@@ -64,7 +57,7 @@ def test_the_profile_in_new_words(real_dm, ask):
 
 def test_the_next_card_in_new_words(real_dm):
     chat = Chat(real_dm, "movie")
-    shown = _card_after(chat, "i love jaws and jurassic park")
+    shown = card_after(chat, "i love jaws and jurassic park")
     after = card_of(chat.say("show me one more of those"))
     assert after not in (None, shown) and shown not in chat.profile()
 
@@ -87,6 +80,6 @@ def test_a_request_passes_a_suggestion_to_rate_by(suggesting_dm, ask):
 def test_a_dislike_before_next_is_the_lexicons_to_rate(real_dm):
     # "..., next": the next card; the rating, if any, is the sentiment lexicon's, never a guess of the act
     chat = Chat(real_dm, "music")
-    shown = _card_after(chat, "i love daft punk and justice")
+    shown = card_after(chat, "i love daft punk and justice")
     after = card_of(chat.say("hmm not really vibing with it, next"))
     assert after not in (None, shown)

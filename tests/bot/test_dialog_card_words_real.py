@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.real_dialog import Chat, card_of, real_dialog_manager
+from tests.bot.real_dialog import Chat, card_after, card_of, real_dialog_manager
 
 
 @pytest.fixture(scope="module")
 def real_dm(tmp_path_factory):
     return real_dialog_manager(tmp_path_factory, "none")
-
-
-def _card_after(chat: Chat, likes: str) -> str:
-    chat.say(likes)
-    shown = card_of(chat.say("recommend me something"))
-    assert shown is not None
-    return shown
 
 
 @pytest.mark.parametrize(
@@ -36,7 +29,7 @@ def _card_after(chat: Chat, likes: str) -> str:
 )
 def test_a_card_answered_in_new_words_is_rated(real_dm, domain, likes, answer, polarity):
     chat = Chat(real_dm, domain)
-    shown = _card_after(chat, likes)
+    shown = card_after(chat, likes)
     chat.say(answer)
     assert chat.profile().get(shown) == polarity
 
@@ -44,7 +37,7 @@ def test_a_card_answered_in_new_words_is_rated(real_dm, domain, likes, answer, p
 @pytest.mark.parametrize("answer", ["saw it, meh", "my sister loved that one, i thought it was meh", "meh"])
 def test_a_shrug_or_someone_elses_like_is_asked_about(real_dm, answer):
     chat = Chat(real_dm, "movie")
-    shown = _card_after(chat, "i love jaws and jurassic park")
+    shown = card_after(chat, "i love jaws and jurassic park")
     reply = chat.say(answer)
     assert shown not in chat.profile() and "Did you like" in reply.text
     after = chat.say("yes")
@@ -53,7 +46,7 @@ def test_a_shrug_or_someone_elses_like_is_asked_about(real_dm, answer):
 
 def test_the_card_liked_and_its_performer_not_after_a_comma(real_dm):
     chat = Chat(real_dm, "music")
-    shown = _card_after(chat, "i love daft punk and justice")
+    shown = card_after(chat, "i love daft punk and justice")
     performers = chat.values(shown, "P175")
     chat.say("great track, not a fan of the artist though")
     profile = chat.state.profile()
@@ -63,7 +56,7 @@ def test_the_card_liked_and_its_performer_not_after_a_comma(real_dm):
 
 def test_a_critique_of_the_cards_people_heard_as_a_skip_rates_only_them(real_dm):
     chat = Chat(real_dm, "movie")
-    shown = _card_after(chat, "i love jaws and jurassic park")
+    shown = card_after(chat, "i love jaws and jurassic park")
     directors = chat.values(shown, "P57")
     chat.say("looks fun but i've seen that director's films before and didn't like his stuff")
     profile = chat.state.profile()
@@ -73,7 +66,7 @@ def test_a_critique_of_the_cards_people_heard_as_a_skip_rates_only_them(real_dm)
 
 def test_two_parts_judged_the_last_one_is_the_whole(real_dm):
     chat = Chat(real_dm, "book")
-    shown = _card_after(chat, "i love dune and foundation")
+    shown = card_after(chat, "i love dune and foundation")
     chat.say("read that one, the prose was nice but the plot went nowhere")
     assert chat.profile().get(shown) == "-"
 
@@ -82,7 +75,7 @@ def test_the_card_and_its_people_by_role_in_other_words(real_dm):
     """The work judged in its clauses, its performers named by role in another ("the group behind it" is no title):
     the card liked, the performers disliked, nothing else stored (issue 22-C)."""
     chat = Chat(real_dm, "music")
-    shown = _card_after(chat, "i love daft punk and justice")
+    shown = card_after(chat, "i love daft punk and justice")
     performers = chat.values(shown, "P175")
     before = len(chat.state.profile())
     chat.say("the tune itself is catchy, I just can't get into the group behind it")

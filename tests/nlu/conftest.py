@@ -112,3 +112,34 @@ def movie_recognizer():
     agent = paths.shared_data() / "dialogflow-agent"
     extra = agent_examples(agent) if agent.is_dir() else []
     return IntentRecognizer.train(examples + smalltalk_examples() + extra)
+
+
+@pytest.fixture(scope="module")
+def sentiment():
+    """A sentiment recognizer per test module (the sentiment and hedge tests)."""
+    from nlu.sentiment import SentimentRecognizer
+
+    return SentimentRecognizer()
+
+
+# The real linkers of the linking tests on real data (tests/nlu/real_linkers.py), by domain name so that a
+# test may pick one with ``request.getfixturevalue(domain)``; a module's own fixture of that name wins.
+@pytest.fixture(scope="module")
+def movie():
+    from tests.nlu.real_linkers import real_linker
+
+    return real_linker("movie")
+
+
+@pytest.fixture(scope="module")
+def book():
+    from tests.nlu.real_linkers import real_linker
+
+    return real_linker("book")
+
+
+@pytest.fixture(scope="module")
+def music():
+    from tests.nlu.real_linkers import real_linker
+
+    return real_linker("music")

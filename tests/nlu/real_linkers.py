@@ -23,3 +23,8 @@ def _load(domain: str):
     from recommender.kb import KnowledgeBase
 
     return EntityLinker(KnowledgeBase.load(paths.kb_snapshot(domain)))
+
+
+def tops(linker, text: str) -> list[str]:
+    """The QIDs the linker takes for ``text`` (each unambiguous mention's first candidate), in order."""
+    return [m.candidates[0].qid for m in linker.link(text) if not m.ambiguous]

@@ -9,26 +9,7 @@ import pytest
 
 from nlu.linking.tokens import tokenize
 from nlu.linking.verb_typos import typo_verb, verb_typos
-from tests.nlu.real_linkers import real_linker
-
-
-@pytest.fixture(scope="module")
-def movie():
-    return real_linker("movie")
-
-
-@pytest.fixture(scope="module")
-def book():
-    return real_linker("book")
-
-
-@pytest.fixture(scope="module")
-def music():
-    return real_linker("music")
-
-
-def _tops(linker, text):
-    return [m.candidates[0].qid for m in linker.link(text) if not m.ambiguous]
+from tests.nlu.real_linkers import tops
 
 
 @pytest.mark.parametrize(
@@ -58,7 +39,7 @@ def test_a_capitalised_word_is_never_respelt():
     ],
 )
 def test_titles_after_a_typod_verb_are_found(request, domain, text, qids):
-    assert _tops(request.getfixturevalue(domain), text) == qids
+    assert tops(request.getfixturevalue(domain), text) == qids
 
 
 @pytest.mark.parametrize(
@@ -66,7 +47,7 @@ def test_titles_after_a_typod_verb_are_found(request, domain, text, qids):
     [("the hunger gams we read in school", "Q11678"), ("the hobit i read twice as a kid", "Q74287")],
 )
 def test_a_typod_title_fronted_before_i_read_is_the_verbs_object(book, text, qid):
-    assert _tops(book, text) == [qid]
+    assert tops(book, text) == [qid]
 
 
 @pytest.mark.parametrize(
@@ -77,13 +58,13 @@ def test_a_typod_title_fronted_before_i_read_is_the_verbs_object(book, text, qid
     ],
 )
 def test_titles_of_a_list_rated_by_emoji_are_found(book, text, qids):
-    assert _tops(book, text) == qids
+    assert tops(book, text) == qids
 
 
 def test_lowercase_titles_listed_with_a_title_are_found(book):
     """Titles listed before and after a title the guard took are read once the list is known: "beloved" (an
     opinion word) heads it, "one day" (everyday words, in a list of three) follows it."""
-    assert _tops(book, "beloved, one day and atonement all stayed with me") == ["Q971767", "Q232153", "Q306619"]
+    assert tops(book, "beloved, one day and atonement all stayed with me") == ["Q971767", "Q232153", "Q306619"]
 
 
 def test_an_article_and_one_everyday_word_in_a_list_is_no_title(book):
@@ -92,7 +73,7 @@ def test_an_article_and_one_everyday_word_in_a_list_is_no_title(book):
 
 
 def test_a_well_known_title_of_one_everyday_word_heading_a_list_is_found(movie):
-    assert _tops(movie, "sure, heat and inception") == ["Q42198", "Q25188"]
+    assert tops(movie, "sure, heat and inception") == ["Q42198", "Q25188"]
 
 
 def test_an_everyday_word_heading_a_list_is_no_title(movie):
@@ -106,7 +87,7 @@ def test_an_everyday_word_heading_a_list_is_no_title(movie):
 def test_a_fan_of_a_band_is_the_band_and_the_capital_opening_the_sentence_says_no_longer_name(music, text, qid):
     """ "Big"/"Huge" opening the sentence are capitalised as its first word (no "Huge Oasis" the KB lacks), and one
     is a fan of a band, not of its self-titled album."""
-    assert _tops(music, text)[:1] == [qid]
+    assert tops(music, text)[:1] == [qid]
 
 
 @pytest.mark.parametrize(
@@ -114,7 +95,7 @@ def test_a_fan_of_a_band_is_the_band_and_the_capital_opening_the_sentence_says_n
     [("the princess bride did nothing for me", "Q506418"), ("pulp fiction doesn't hold up", "Q104123")],
 )
 def test_a_lowercase_title_before_did_or_doesnt_is_the_subject(movie, text, qid):
-    assert _tops(movie, text) == [qid]
+    assert tops(movie, text) == [qid]
 
 
 @pytest.mark.parametrize("text", ["Plastic Beach is underrated too.", "Born to Run is his best album though"])
@@ -133,33 +114,33 @@ def test_a_title_the_kb_lacks_opening_the_message_is_still_no_word_of_it(music, 
     ],
 )
 def test_a_title_opening_with_the_users_like_verb_gives_way_to_the_name_after_it(movie, text, qid):
-    assert _tops(movie, text)[:1] == [qid]
+    assert tops(movie, text)[:1] == [qid]
 
 
 def test_an_apposition_naming_an_ensemble_says_the_performer(music):
     """ ", the electronic duo,": the band Justice, not its namesake album (an ensemble noun in the apposition)."""
-    assert _tops(music, "daft punk and justice, the electronic duo, are my favourites")[:2] == ["Q185828", "Q329178"]
+    assert tops(music, "daft punk and justice, the electronic duo, are my favourites")[:2] == ["Q185828", "Q329178"]
 
 
 def test_an_artist_named_in_full_beats_a_work_named_by_its_subtitle(music):
     """ "Franz Ferdinand" is the band's label and only the subtitle of the album "Tonight: Franz Ferdinand"."""
-    assert _tops(music, "i'm really into franz ferdinand lately")[:1] == ["Q173180"]
-    assert _tops(music, "Tonight: Franz Ferdinand is a great record")[:1] == ["Q1341670"]
+    assert tops(music, "i'm really into franz ferdinand lately")[:1] == ["Q173180"]
+    assert tops(music, "Tonight: Franz Ferdinand is a great record")[:1] == ["Q1341670"]
 
 
 def test_a_relative_clause_after_a_title_says_which_and_is_no_word_of_it(movie):
     """ "the Total Recall I watched was ...": "I watched" is no part of a title the KB lacks."""
-    assert _tops(movie, "the Total Recall I watched was the 1990 one")[:1] == ["Q222018"]
+    assert tops(movie, "the Total Recall I watched was the 1990 one")[:1] == ["Q222018"]
 
 
 def test_a_cue_of_age_before_a_typod_title_takes_its_oldest_reading(movie):
     """The cue ends the run respelt ("original" is no word of the title) and takes the 1960 film among the
     readings of the very name typed with a slip."""
-    assert _tops(movie, "i really loved the original magnificient seven")[:1] == ["Q19069"]
+    assert tops(movie, "i really loved the original magnificient seven")[:1] == ["Q19069"]
 
 
 def test_a_person_after_a_typod_title_says_which_reading(movie):
-    assert _tops(movie, "teh godfathr with al pacino is my favourite") == ["Q47703"]
+    assert tops(movie, "teh godfathr with al pacino is my favourite") == ["Q47703"]
 
 
 @pytest.mark.parametrize(
@@ -171,10 +152,10 @@ def test_a_person_after_a_typod_title_says_which_reading(movie):
 )
 def test_not_the_remake_says_which_and_names_no_other_work(movie, text, qid):
     """ "X, not the remake": the original X, and no mention of the remake (no opinion of it)."""
-    tops = _tops(movie, text)
-    assert len(tops) == 1
+    found = tops(movie, text)
+    assert len(found) == 1
     if qid is not None:
-        assert tops == [qid]
+        assert found == [qid]
 
 
 def test_the_plural_of_a_titles_word_spelled_right_is_no_typo_of_it(music):
@@ -184,4 +165,4 @@ def test_the_plural_of_a_titles_word_spelled_right_is_no_typo_of_it(music):
 
 def test_a_name_typed_with_an_s_for_its_symbol_is_still_found(music):
     """ "Travis Scott" for the label "Travi$ Scott": "travi" is no English word whose plural "travis" would be."""
-    assert _tops(music, "travis scott is overrated imo")[:1] == ["Q13605596"]
+    assert tops(music, "travis scott is overrated imo")[:1] == ["Q13605596"]

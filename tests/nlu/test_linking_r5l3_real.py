@@ -5,26 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.nlu.real_linkers import real_linker
-
-
-@pytest.fixture(scope="module")
-def movie():
-    return real_linker("movie")
-
-
-@pytest.fixture(scope="module")
-def book():
-    return real_linker("book")
-
-
-@pytest.fixture(scope="module")
-def music():
-    return real_linker("music")
-
-
-def _tops(linker, text):
-    return [m.candidates[0].qid for m in linker.link(text) if not m.ambiguous]
+from tests.nlu.real_linkers import tops
 
 
 @pytest.mark.parametrize(
@@ -42,7 +23,7 @@ def _tops(linker, text):
 )
 def test_a_title_of_its_creator_non_native_of_for_by_is_the_work(request, domain, text, qid):
     """ "TITLE of PERSON" for "TITLE by PERSON": the person's own work, the person only saying which."""
-    assert _tops(request.getfixturevalue(domain), text) == [qid]
+    assert tops(request.getfixturevalue(domain), text) == [qid]
 
 
 @pytest.mark.parametrize(
@@ -53,7 +34,7 @@ def test_a_title_of_its_creator_non_native_of_for_by_is_the_work(request, domain
     ],
 )
 def test_of_before_a_name_that_is_no_work_of_theirs_changes_nothing(request, domain, text, qid):
-    assert _tops(request.getfixturevalue(domain), text) == [qid]
+    assert tops(request.getfixturevalue(domain), text) == [qid]
 
 
 @pytest.mark.parametrize(
@@ -67,4 +48,4 @@ def test_of_before_a_name_that_is_no_work_of_theirs_changes_nothing(request, dom
 )
 def test_a_role_noun_in_the_clause_makes_a_surname_the_best_known_performer(music, text, qid):
     """A music role noun ("composer", "pianist") says a performer; popularity says which of the namesakes."""
-    assert _tops(music, text) == [qid]
+    assert tops(music, text) == [qid]

@@ -7,14 +7,10 @@ from __future__ import annotations
 import pytest
 
 from nlu.opinion_hedge import HEDGE_THRESHOLD, HedgeModel, examples
-from nlu.sentiment import Polarity, SentimentRecognizer
+from nlu.sentiment import Polarity
+from tests.nlu.spans import spans_of
 
 POS, NEG, NEU = Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.NEUTRAL
-
-
-@pytest.fixture(scope="module")
-def sentiment():
-    return SentimentRecognizer()
 
 
 def test_held_back_sentences_are_read_with_few_false_hedges():
@@ -26,14 +22,6 @@ def test_held_back_sentences_are_read_with_few_false_hedges():
     assert len(texts) >= 60 and 0 < HEDGE_THRESHOLD < 1
     assert true_hedges / max(1, true_hedges + false_hedges) >= 0.9  # 1.0 (10 of 10) when written
     assert true_hedges / sum(labels) >= 0.3  # 0.36 when written: it only needs to catch the clear ones
-
-
-def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    for name in names:
-        start = text.index(name, spans[-1][1] if spans else 0)
-        spans.append((start, start + len(name)))
-    return spans
 
 
 @pytest.mark.parametrize(
@@ -53,7 +41,7 @@ def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
     ],
 )
 def test_a_like_said_with_doubt_is_asked_about(sentiment, text, names, expected):
-    assert sentiment.polarities(text, _spans(text, names)) == expected
+    assert sentiment.polarities(text, spans_of(text, names)) == expected
 
 
 @pytest.mark.parametrize(

@@ -9,22 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from nlu.sentiment import Polarity, SentimentRecognizer
+from nlu.sentiment import Polarity
+from tests.nlu.spans import spans_of
 
 POS, NEG, NEU = Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.NEUTRAL
-
-
-@pytest.fixture(scope="module")
-def sentiment():
-    return SentimentRecognizer()
-
-
-def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    for name in names:
-        start = text.index(name, spans[-1][1] if spans else 0)
-        spans.append((start, start + len(name)))
-    return spans
 
 
 @pytest.mark.parametrize(
@@ -51,12 +39,12 @@ def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
     ],
 )
 def test_each_entity_takes_its_own_clause(sentiment, text, names, expected):
-    assert sentiment.polarities(text, _spans(text, names)) == expected
+    assert sentiment.polarities(text, spans_of(text, names)) == expected
 
 
 def test_the_standard_of_a_comparison_sign_has_no_opinion(sentiment):
     text = "the godfather > scarface"
-    assert sentiment.comparison_standards(text, _spans(text, ["the godfather", "scarface"])) == (False, True)
+    assert sentiment.comparison_standards(text, spans_of(text, ["the godfather", "scarface"])) == (False, True)
 
 
 @pytest.mark.parametrize(
@@ -93,4 +81,4 @@ def test_too_x_for_me_judges_the_card_and_a_lack_of_interest_does_not(sentiment)
 def test_a_name_set_aside_at_a_clause_end(text, names, expected):
     from nlu.turn_cues import disowned
 
-    assert disowned(text, _spans(text, names)) == expected
+    assert disowned(text, spans_of(text, names)) == expected

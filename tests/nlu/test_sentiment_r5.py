@@ -6,22 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from nlu.sentiment import Polarity, SentimentRecognizer
+from nlu.sentiment import Polarity
+from tests.nlu.spans import spans_of
 
 POS, NEG, NEU = Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.NEUTRAL
-
-
-@pytest.fixture(scope="module")
-def sentiment():
-    return SentimentRecognizer()
-
-
-def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    for name in names:
-        start = text.index(name, spans[-1][1] if spans else 0)
-        spans.append((start, start + len(name)))
-    return spans
 
 
 @pytest.mark.parametrize(
@@ -42,7 +30,7 @@ def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
     ],
 )
 def test_like_after_a_verb_of_perception_and_review_words(sentiment, text, names, expected):
-    assert sentiment.polarities(text, _spans(text, names)) == expected
+    assert sentiment.polarities(text, spans_of(text, names)) == expected
 
 
 @pytest.mark.parametrize(
@@ -54,7 +42,7 @@ def test_like_after_a_verb_of_perception_and_review_words(sentiment, text, names
     ],
 )
 def test_idioms_of_boredom_are_dislikes(sentiment, text, names):
-    assert sentiment.polarities(text, _spans(text, names)) == (NEG,)
+    assert sentiment.polarities(text, spans_of(text, names)) == (NEG,)
 
 
 @pytest.mark.parametrize(
