@@ -408,9 +408,17 @@ def _cv_figure(examples: Sequence[IntentExample], extra: Sequence[IntentExample]
     from nlu.intent_eval import cross_validate
 
     print(
-        f"nlu train: {folds}-fold grouped cross-validation on {len(examples)} examples (the CV figure)...", flush=True
+        f"nlu train: {folds}-fold grouped cross-validation on {len(examples)} examples (the CV figure; a line per "
+        "fold, each about a minute on two cores)...",
+        flush=True,
     )
-    summary = cross_validate(examples, n_folds=folds, extra=extra, baseline=False).summary()
+    summary = cross_validate(
+        examples,
+        n_folds=folds,
+        extra=extra,
+        baseline=False,
+        progress=lambda line: print(f"nlu train: {line}", flush=True),
+    ).summary()
     return {"accuracy": summary["accuracy"], "accuracy_validated": summary["accuracy_validated"],
             "macro_f1": summary["macro_f1"], "folds": folds, "examples": len(examples)}  # fmt: skip
 
@@ -476,7 +484,9 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         f"(+{len(extra)} extra training phrases)"
     )
     probes = probe_examples(args.probes)
-    result = cross_validate(examples, n_folds=args.folds, extra=extra, probes=probes)
+    result = cross_validate(
+        examples, n_folds=args.folds, extra=extra, probes=probes, progress=lambda line: print(line, flush=True)
+    )
     written = write_report(result, out, data_files=info)
     s = result.summary()
     steady = result.steadiness()

@@ -177,6 +177,8 @@ def test_evaluate_command(tiny_file, tmp_path, capsys):
     assert 0.0 <= probe_accuracy <= 1.0 and 0.0 < agreement <= 1.0  # the realistic dev set, answered by each fold
     assert any(line.startswith("steadiness on dev.jsonl: ") for line in lines)
     assert any(line.startswith("latency per message: p50=") for line in lines)
+    # a line per fold as it ends: a newcomer's `make run` spends minutes here and must see it is not stuck
+    assert [line.split(":")[0] for line in lines if line.startswith("fold ")] == ["fold 1/2", "fold 2/2"]
     report = json.loads((out / "intent_eval.json").read_text())
     assert report["summary"]["accuracy"] == pytest.approx(accuracy, abs=5e-4)
     assert report["summary"]["macro_f1"] == pytest.approx(macro_f1, abs=5e-4)
