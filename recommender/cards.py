@@ -126,6 +126,10 @@ _PREVIEW_SITES = (
 )
 
 
+# what a card lacks when the KB has no trailer, in the domain's words (a song has no "trailer": fresh tester)
+_MISSING_PREVIEW = {"movie": "a trailer or preview", "book": "a preview", "music": "a recording to listen to"}
+
+
 def preview_links(details: Any) -> tuple[tuple[str, str], ...]:
     """(site, URL) links from the identifiers of an ``ItemDetails`` (missing ones skipped).
 
@@ -236,7 +240,7 @@ def item_card(kb: KnowledgeBaseLike, qid: QID, *, max_people: int = MAX_PEOPLE) 
     if not trailer:
         where = f" Its {links[0][0]} page: {links[0][1]}." if links else ""
         note = (
-            f"I don't have a trailer or preview for {label} in my knowledge base.{where} "
+            f"I don't have {_MISSING_PREVIEW.get(domain, 'a trailer or preview')} for {label} in my knowledge base.{where} "
             f"You can search for one: {search_url}"
         )
     year_int = int(year) if isinstance(year, int) or (isinstance(year, str) and year.isdigit()) else None

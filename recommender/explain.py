@@ -350,10 +350,19 @@ def render_reasons(
                 role = _role(r.pid, role_name) if not (r.pid or "").startswith("~") else None
                 liked_parts.append(f"{x} ({role})" if role else x)
         elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None and r.via_pid is None:
-            likes = sharing.pop((r.pid, r.via), [])
-            if likes:  # said at the first of the likes sharing the value
-                names = likes[0] if len(likes) == 1 else ", ".join(likes[:-1]) + " and " + likes[-1]
-                sentences.append(f"Like {names}, which you like, {_it(r.pid, label(r.via), role_name)}.")
+            likes = sharing.pop((r.pid, r.via), None)
+            if likes is None:  # said already, with the first claim of the same likes
+                continue
+            # the same likes sharing several values are one sentence too ("Like The Godfather, which you like,
+            # it stars Al Pacino and Diane Keaton"), not one per value repeating the likes (fresh tester, fault 28)
+            claims: dict[str | None, list[str]] = {r.pid: [label(r.via)]}
+            for (pid, via), others in list(sharing.items()):
+                if others == likes:
+                    claims.setdefault(pid, []).append(label(via))
+                    del sharing[(pid, via)]
+            names = _and(likes)
+            said = ", and ".join(_it_all(pid, values, role_name) for pid, values in claims.items())
+            sentences.append(f"Like {names}, which you like, {said}.")
         elif r.kind == ReasonKind.SHARED_VALUE and r.via is not None:  # two edges, two properties
             via_pid = r.via_pid or ""
             role = _role(via_pid.lstrip("~"), role_name) or "related"
@@ -377,8 +386,25 @@ def render_reasons(
     return _DOUBLE_STOP.sub(".", " ".join(sentences))  # a label ending in "." ("Warner Bros.")
 
 
+def _and(names: list[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _it_all(pid: str | None, value_labels: list[str], role_name: Callable[[str], str] | None) -> str:
+    """:func:`_it` of several values of one property: "it stars A and B" ("A and B appear in it")."""
+    if len(value_labels) == 1:
+        return _it(pid, value_labels[0], role_name)
+    said = _claim(pid, _and([_short(v) for v in value_labels]), role_name)
+    return said.replace(" appears in it", " appear in it") if pid == CAMEO else said
+
+
 def _it(pid: str | None, value_label: str, role_name: Callable[[str], str] | None) -> str:
-    x = _short(value_label)
+    return _claim(pid, _short(value_label), role_name)
+
+
+def _claim(pid: str | None, x: str, role_name: Callable[[str], str] | None) -> str:
+    """The item's claim of property ``pid`` with the value(s) ``x`` as shown ("it stars A and B")."""
     if pid in IT_PHRASE:
         return IT_PHRASE[pid].format(x=x)
     role = _role(pid, role_name)

@@ -6,6 +6,7 @@ import pytest
 from _rec_fakes import LABELS, FakeKB  # noqa: E402
 
 from recommender.explain import MAX_REASONS, Reason, ReasonKind, explain_text, render_reasons
+from recommender.phrases import CAMEO
 from recommender.recommend import GraphWeighting, Profile, Recommender
 from recommender.schema import role_name
 
@@ -80,6 +81,28 @@ def test_likes_sharing_one_value_are_one_sentence():
     text = render_reasons(reasons, label=labels.__getitem__)
     assert text.count("Drowned saga") == 1 and "Like The Drowned Road and The Drowned Sea, which you like," in text
     assert "Ada Quill" in text
+
+
+def test_one_like_sharing_several_values_is_one_sentence():
+    # fresh tester (fault 28): "Like The Godfather, which you like, it stars Franco Citti. Like The Godfather, which
+    # you like, it stars Al Martino. Like The Godfather, which you like, Carmine Coppola appears in it."
+    labels = {"B1": "The Salt Harbour", "A1": "Mira Kell", "A2": "Oren Vasse", "C1": "Teo Brandt", "D1": "Lia Ruhm"}
+    reasons = (
+        Reason(ReasonKind.SHARED_VALUE, "B1", "P161", "A1", 0.3),
+        Reason(ReasonKind.SHARED_VALUE, "B1", "P161", "A2", 0.2),
+        Reason(ReasonKind.SHARED_VALUE, "B1", CAMEO, "C1", 0.1),
+        Reason(ReasonKind.SHARED_VALUE, "B1", "P57", "D1", 0.1),
+    )
+    text = render_reasons(reasons[:MAX_REASONS], label=labels.__getitem__)
+    assert text.count("Like The Salt Harbour, which you like,") == 1
+    assert text.startswith("Like The Salt Harbour, which you like, it stars Mira Kell and Oren Vasse")
+    pair = (
+        Reason(ReasonKind.SHARED_VALUE, "B1", CAMEO, "C1", 0.1),
+        Reason(ReasonKind.SHARED_VALUE, "B1", CAMEO, "D1", 0.1),
+    )
+    assert render_reasons(pair, label=labels.__getitem__) == (
+        "Like The Salt Harbour, which you like, Teo Brandt and Lia Ruhm appear in it."
+    )
 
 
 def test_render_is_bounded():

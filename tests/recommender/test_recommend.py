@@ -214,6 +214,15 @@ def test_item_card_without_identifiers_is_honest():
     assert card.search_url in card.preview_note
 
 
+@pytest.mark.parametrize(("domain", "lacks"), [("book", "a preview"), ("music", "a recording to listen to")])
+def test_item_card_says_what_it_lacks_in_the_domains_words(domain, lacks):
+    # fresh tester: "listen" on a song answered "I don't have a trailer or preview for ..."
+    kb = FakeKB()
+    kb.domain = domain
+    card = item_card(kb, TOY_STORY)
+    assert card.preview_note.startswith(f"I don't have {lacks} for Toy Story") and "trailer" not in card.preview_note
+
+
 # -- elicitation ------------------------------------------------------------------------------
 
 
