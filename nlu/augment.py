@@ -37,6 +37,7 @@ import itertools
 import json
 import random
 import re
+import zlib
 from pathlib import Path
 
 from logs.schema import Intent, is_smalltalk
@@ -110,6 +111,13 @@ def expand(template: str, words: dict[str, tuple[str, ...]]) -> list[str]:
     return sorted(set(out))
 
 
+def _rng(seed: int, *keys: str) -> random.Random:
+    """A generator of its own for one template (and domain): a phrase added to one template, or a new template,
+    leaves the phrases drawn for every other one as they were, so a retrain after a change of wording moves only
+    what the change is about (issue 24: the classifier's answers should not swing between retrains)."""
+    return random.Random(zlib.crc32("\x1f".join((str(seed), *keys)).encode("utf-8")))
+
+
 def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12, wording: bool = True) -> list[IntentExample]:
     """The templates' phrases as training examples (``validated`` False: weighed as the agent's phrases; events
     unknown), and with ``wording`` those of the wording families (:func:`wording_examples`).
@@ -121,7 +129,6 @@ def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12, wording: 
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise NluError(f"cannot read intent templates {path}: {exc}") from exc
-    rng = random.Random(seed)
     out: list[IntentExample] = []
     for intent, spec in data.items():
         if intent.startswith("_"):
@@ -131,7 +138,7 @@ def augmented_examples(path: Path = TEMPLATES_PATH, *, seed: int = 12, wording: 
         for template, domain in itertools.product(spec["templates"], DOMAIN_WORDS):
             phrases = expand(template, DOMAIN_WORDS[domain])
             if len(phrases) > MAX_VARIANTS:
-                phrases = rng.sample(phrases, MAX_VARIANTS)
+                phrases = _rng(seed, intent, template, domain).sample(phrases, MAX_VARIANTS)
             out.extend(
                 IntentExample(text, contexts, intent, f"augment:{intent}", domain, False, None) for text in phrases
             )
@@ -173,7 +180,6 @@ def wording_examples(*, seed: int = 24) -> list[IntentExample]:
     from nlu.wording import FAMILIES, family
     from nlu.wording.templates import sample
 
-    rng = random.Random(seed)
     out: list[IntentExample] = []
     for name in FAMILIES:
         wording = family(name)
@@ -182,6 +188,7 @@ def wording_examples(*, seed: int = 24) -> list[IntentExample]:
                 continue
             group = f"augment:{name}.{spec.name}"
             for template, domain in itertools.product(spec.phrases, DOMAIN_WORDS):
+                rng = _rng(seed, group, template, domain)
                 phrases = sorted(sample(template, wording.lists, rng, n=WORDING_VARIANTS, name=RARE_TOKEN))
                 out.extend(
                     IntentExample(text, contexts, _intent_in(spec.intent, contexts), group, domain, False, None)

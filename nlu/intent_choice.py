@@ -29,6 +29,8 @@ from nlu.phrasings import (
     asks_profile,
     asks_reset,
     card_fact,
+    card_request_words,
+    is_question,
     phrased_intent,
     reset_worded,
     says_goodbye,
@@ -123,6 +125,19 @@ def _opinion_about_a_name(session: Readings, intent: str, folded: str) -> bool:
 
 ABOUT_THE_CARD_OPINIONS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
 """Opinions of the card the classifier can hear: their handlers read the critique's role words too."""
+
+
+def _critique_of_nothing(session: Readings, intent: str, folded: str) -> bool:
+    """The classifier heard a critique of the card (yes_but / no_but) in a message whose clause after "but" names
+    no role and no name ("haven't heard it, but I don't mind it"): a rating of the card, not a critique."""
+    if intent not in (Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value):
+        return False
+    match = CRITIQUE.match(folded)
+    if match is None:
+        return False
+    rest = match.group("rest")
+    named = any(fold(r.mention.text) in rest for r in session.readings(with_focus=False))
+    return not named and not roles_named(rest, session.view.domain)
 
 
 def _card_critique(session: Readings, folded: str, *, by_name: bool = False) -> str | None:
@@ -244,12 +259,15 @@ def _card_skip(session: Readings, folded: str, *, rated: bool) -> bool:
     return skips_card(folded, session.text[session.start :], sentiment=session.sentiment, rated=rated)
 
 
-_QUESTION_OPENERS = re.compile(r"^(?:what|who|whos|when|where|how|which|why|is|does|did|can|could)\b")
-
-
-def _asks(folded: str) -> bool:
-    """The message is a question: a question mark, or a question word opening it."""
-    return "?" in folded or bool(_QUESTION_OPENERS.match(folded.strip()))
+def _names_beyond_card_request(session: Readings, folded: str) -> bool:
+    """The message names an entity other than the words of a request about the card on screen: "give me the
+    synopsis", "play a sample" at a card ask for its details or a sample, whatever book "Synopsis" or song "Play"
+    the linker finds in them (:func:`nlu.phrasings.card_request_words`); a capitalised name is always a name."""
+    found = session.readings(with_focus=False)
+    if session.view.focus is None or not found:
+        return bool(found)
+    request = card_request_words(folded)
+    return any(not r.mention.text.islower() or not set(fold(r.mention.text).split()) <= request for r in found)
 
 
 def admissible(ranked: Sequence[str], view: View, *, refinable: bool) -> str:
@@ -299,7 +317,7 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
     if view.question is not None and says_goodbye(folded):
         return BYE  # "thanks, goodnight" at "Did you like X?": no answer, no song "Goodnight" (issue 22-G)
     if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"
-        named = bool(session.readings(with_focus=False))
+        named = _names_beyond_card_request(session, folded)
         # the words of a title ask nothing: "I know Why the Caged Bird Sings was beautiful" is no "why?"
         phrased = phrased_intent(session.unnamed(), focus=view.focus is not None, named=named)
         if _refusal(session, intent, folded):
@@ -321,7 +339,8 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
                 return Intent.REC_PREFERENCE.value  # "sounds cool but i didn't like that author's stuff" (issue 22)
         if (
             view.focus is not None
-            and not is_smalltalk(intent)  # "thanks, you're a good bot. bye" leaves
+            and not is_smalltalk(intent)
+            and phrased != BYE  # "thanks, you're a good bot. bye" leaves, however the classifier heard it
             and TO_THE_BOT.search(folded)
             and not session.readings(with_focus=False)
         ):
@@ -355,6 +374,10 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
     card_word = CARD_COMMAND.match(folded)
     if card_word and view.focus is not None and view.question is None:  # typed like the card's buttons
         return CARD_COMMANDS[card_word.group(1)]
+    if view.focus is not None and view.question is None and _critique_of_nothing(session, intent, folded):
+        # "don't know it, but I don't dislike it" heard as a critique: nothing after "but" to critique, so the
+        # card's rating is read from the whole message (a hedge there is asked about)
+        return Intent.REC_PREFERENCE.value
     if (
         view.focus is not None
         and view.question is None
@@ -387,9 +410,9 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         and view.focus is not None
         and view.question is None
         and not CARD_QUESTION.search(folded)
-        and not (_asks(folded) and card_fact(folded))
+        and not (is_question(folded) and card_fact(folded))
         and any(
-            r.qid != view.focus and (r.polarity is not Polarity.NEUTRAL or not _asks(folded))
+            r.qid != view.focus and (r.polarity is not Polarity.NEUTRAL or not is_question(folded))
             for r in session.readings(with_focus=False)
         )
     ):

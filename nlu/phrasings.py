@@ -44,6 +44,8 @@ __all__ = [
     "asks_reset",
     "card_fact",
     "for_this_time",
+    "is_question",
+    "card_request_words",
     "phrased_intent",
     "reset_scope",
     "reset_worded",
@@ -73,6 +75,7 @@ _PROFILE = _WORDING.pattern("profile")
 _RECOMMEND = _WORDING.pattern("recommend")
 _ASKING = _WORDING.pattern("asking")
 _NOT_A_NEW_REQUEST = _WORDING.pattern("not_a_new_request")
+_QUESTION = _WORDING.pattern("question")
 _THANKS = _WORDING.pattern("thanks")
 _THANKS_TAIL = _WORDING.pattern("thanks_tail")
 _UNDO = _WORDING.pattern("undo")
@@ -121,14 +124,14 @@ def phrased_intent(folded: str, *, focus: bool, named: bool) -> str | None:
         return Intent.REC_SKIP.value
     if focus and _STOP.search(folded):
         return Intent.REC_STOP.value
+    if _BYE.search(folded) or _bye_before_thanks(folded):
+        return BYE  # the last thing said: "thanks, you're a good bot. bye" leaves
     if _ABOUT_THE_BOT.search(folded):
         return "smalltalk.user.loves_agent" if _LOVES.search(folded) else LIKES_AGENT
     if not named and _BOT_GOOD.search(folded):
         return "smalltalk.agent.good"
     if not named and _BOT_BAD.search(folded):
         return "smalltalk.agent.bad"
-    if _BYE.search(folded) or _bye_before_thanks(folded):
-        return BYE
     if not named and _HELLO.search(folded):  # "yo", "heyy" (issue 22-D)
         return "smalltalk.greetings.hello"
     if _only_thanks(folded):
@@ -247,3 +250,24 @@ please", "please nothing by X") is a standing dislike (issue 22: ``nlu.opinion_s
 def for_this_time(folded: str) -> bool:
     """Whether the message says its constraint holds for now only (see :data:`_THIS_TIME`)."""
     return bool(_THIS_TIME.search(folded))
+
+
+def is_question(folded: str) -> bool:
+    """The folded message is a question: a question mark, or a question word opening it (wording
+    ``phrasings.question``)."""
+    return bool(_QUESTION.search(folded.strip()))
+
+
+def card_request_words(folded: str) -> frozenset[str]:
+    """The words of the message that a request about the card on screen is made of: the matches of the
+    ``details`` and ``trailer`` wordings ("give me the synopsis", "play a sample"), folded and respelt.
+
+    A lowercase name the linker finds among them is the request's own word, not a title the person names
+    (a song "Play", a book "Synopsis"); a title outside them ("the trailer of dune") still is one.
+    """
+    spelt = chat_spelling(folded)
+    words: set[str] = set()
+    for pattern in (_DETAILS, _TRAILER):
+        for match in pattern.finditer(spelt):
+            words.update(_WORDS.findall(match.group(0)))
+    return frozenset(words)
