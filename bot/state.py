@@ -67,6 +67,8 @@ class DialogState:
             the next such request gets popular items, said so (issue 22-R).
         wants_list: the previous reply asked for one thing the user likes before a list ("Tell me one thing you
             like first"; for one turn only): a message of names alone answers it (issue 22-G).
+        moved_on: the previous turn rated or skipped a card and showed the next one (for one turn only): a
+            self-correction right after it is about the card before (``nlu.turn_cues.previous_card_opinion``).
         last_deleted: the profile entries the previous turn deleted, QID -> entry (for one turn only): "never mind,
             keep it" next puts them back (issue 22-R2).
     """
@@ -93,6 +95,7 @@ class DialogState:
     wants_list: bool = False
     asked_for_one: list[str] = field(default_factory=list)
     last_deleted: dict[str, dict[str, Any]] = field(default_factory=dict)
+    moved_on: bool = False
 
     def profile(self, domain: str | None = None) -> dict[str, dict[str, Any]]:
         """The (mutable) profile of ``domain`` (default: the active domain)."""

@@ -87,10 +87,16 @@ class Readings:
             ]
             mentions = _without_aspects(self.text, mentions, card=self.view.focus is not None)
             mentions = _without_cues(self.text, mentions, self.sentiment, card=self.view.focus is not None)
-            if self.correction and self.text[: self.start].rstrip()[-1:] in _SET_OFF:
+            lead = self.text[: self.start].rstrip()
+            if self.correction and lead[-1:] in _SET_OFF:
                 # "scratch that, ...": a self-correction set off by a sign names nothing (the film "Scratch");
                 # "nevermind is perfect" is no lead-in of its own
                 mentions = [m for m in mentions if m.start >= self.start]
+            elif self.correction:
+                # "oh wait, actually i loved it": the words before a sign inside the lead-in name nothing either
+                # (the film "The Wait")
+                cut = max((i for i, ch in enumerate(lead) if ch in _SET_OFF), default=-1)
+                mentions = [m for m in mentions if m.start > cut]
             spans = [(m.start, _named_end(m)) for m in mentions]  # ("by the killers": no cue)
             standards = getattr(self.sentiment, "comparison_standards", None)
             if standards is not None and mentions:

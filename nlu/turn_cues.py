@@ -43,6 +43,7 @@ __all__ = [
     "lead_in",
     "names_a_reading",
     "only_names_and",
+    "previous_card_opinion",
     "restates",
     "retracts",
     "retracted_words",
@@ -313,3 +314,26 @@ def revised_opinion(content: str, first_name: int | None, polarity: Callable[[st
         return None
     value = polarity(said)
     return value if value in ("+", "-") else None
+
+
+_PREVIOUS_CARD = _WORDING.pattern("previous_card")
+
+
+def previous_card_opinion(
+    content: str, *, correction: bool, moved_on: bool, polarity: Callable[[str], str]
+) -> str | None:
+    """The opinion a message says of the card shown before the one on screen, or None (fresh tester, faults 1
+    and 8: "oops no, i meant i didn't like the previous one" rated the card just shown).
+
+    It is that card's when the message refers to it ("the previous one", "the last one you showed me": wording
+    ``turn_cues.previous_card``), or when a self-correction ("no wait", "oops") with no name right after the
+    list moved on says an opinion: the person has not looked at the new card yet.
+
+    Args:
+        content: the message after its lead-in; correction: the lead-in is a self-correction; moved_on: the
+            previous turn rated or skipped a card and showed the one on screen; polarity: ``text -> "+"|"-"|"0"``.
+    """
+    if not _PREVIOUS_CARD.search(content) and not (correction and moved_on):
+        return None
+    said = polarity(content)
+    return said if said in ("+", "-") else None

@@ -100,6 +100,8 @@ class View:
             you like first"): a message of names alone answers it, a request seeded by them (issue 22-G).
         asked_last: the open question was asked after the card on screen was shown (the previous reply asked it and
             showed no card): "I like it" then answers "Did you like X?", not the card (fresh8 fault 1).
+        moved_on: the previous turn rated or skipped a card and showed the one on screen: a self-correction right
+            after it is about the card before (fresh tester, faults 1 and 8).
     """
 
     domain: str = "movie"
@@ -117,6 +119,7 @@ class View:
     history: tuple[str, ...] = ()
     wants_list: bool = False
     asked_last: bool = False
+    moved_on: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +221,8 @@ class TurnParse:
             over": ``nlu.phrasings.reset_scope``; issue 22-D), else None.
         revised: the opinion a self-correction says by reference of what the previous turn stored ("actually
             scratch that, it was dumb": ``"-"``; ``nlu.turn_cues.revised_opinion``, issue 22-H), else None.
+        previous_card: the opinion (``"+"``/``"-"``) the message says of the card shown before the one on screen
+            ("oops no, i didn't like the previous one": ``nlu.turn_cues.previous_card_opinion``), else None.
         retracts: the message takes back an opinion ("i never said i liked X": ``nlu.turn_cues.retracts``); its
             readings are no preference (issue 22-D).
     """
@@ -262,3 +267,4 @@ class TurnParse:
     reset_scope: str | None = None
     retracts: bool = False
     revised: str | None = None
+    previous_card: str | None = None

@@ -69,6 +69,7 @@ from nlu.turn_cues import (
     disowned,
     lead_in,
     names_a_reading,
+    previous_card_opinion,
     retraction_words,
     retracts,
     revised_opinion,
@@ -109,6 +110,21 @@ __all__ = [
     "View",
     "understand",
 ]
+
+
+_OPINION_HEARD = frozenset(
+    {
+        Intent.REC_PREFERENCE.value,
+        Intent.REC_YES_BUT.value,
+        Intent.REC_NO_BUT.value,
+        Intent.REC_SKIP.value,
+        Intent.REC_FALLBACK.value,
+        Intent.REC_CRITIQUING_FALLBACK.value,
+        Intent.PREFERENCE.value,
+        Intent.FALLBACK.value,
+    }
+)
+"""What the intent recognizer may hear in an opinion of the card before the one on screen."""
 
 
 def understand(
@@ -395,9 +411,26 @@ def understand(
         heard = parse.intent in (Intent.FALLBACK, Intent.PREFERENCE_DISAMBIGUATION) or is_smalltalk(parse.intent)
         if revised is not None and heard and parse.intent != BYE:  # "actually, scratch that - it was terrible"
             parse = replace(parse, intent=Intent.PREFERENCE.value)
+    previous = None
+    if (
+        view.focus is not None
+        and view.question is None
+        and parse.intent in _OPINION_HEARD
+        and request is None
+        and not session.readings(with_focus=False)
+    ):  # a reset, a question or a request after a correction lead is that, whatever it says of a card
+        previous = previous_card_opinion(
+            content,
+            correction=lead.correction,
+            moved_on=view.moved_on,
+            polarity=lambda said: sentiment.message_polarity(said).value,
+        )
+        if previous is not None:  # "oops no, i meant i didn't like the previous one": that card, not this one
+            parse = replace(parse, intent=Intent.REC_PREFERENCE.value)
     return replace(
         parse,
         revised=revised,
+        previous_card=previous,
         suggestion=suggestion,
         role_opinions=said_roles,
         answer=answer,

@@ -157,8 +157,9 @@ class DialogManager:
                 state.contexts.setdefault(_RF, 1)
             refinable, state.last_stored = state.last_stored, []
             wants_list, state.wants_list = state.wants_list, False  # for one turn: "Tell me one thing you like"
+            moved_on, state.moved_on = state.moved_on, False  # for one turn: "oops no, i didn't like it" revises
             deleted = state.last_deleted
-            intent, outcome = self._run(state, turn, refinable, wants_list=wants_list)
+            intent, outcome = self._run(state, turn, refinable, wants_list=wants_list, moved_on=moved_on)
             if state.last_deleted is deleted:  # for one turn: "never mind, keep it" right after a deletion
                 state.last_deleted = {}
             state.contexts = advance_contexts(state.contexts, intent)
@@ -205,7 +206,13 @@ class DialogManager:
     # ------------------------------------------------------------------ the pipeline
 
     def _run(
-        self, state: DialogState, turn: Turn, refinable: list[PreferenceTask], *, wants_list: bool = False
+        self,
+        state: DialogState,
+        turn: Turn,
+        refinable: list[PreferenceTask],
+        *,
+        wants_list: bool = False,
+        moved_on: bool = False,
     ) -> tuple[str, Outcome]:
         """Understand the turn once, run the policy's handler, keep an ignored question."""
         try:
@@ -216,7 +223,11 @@ class DialogManager:
             domain = self._services.domain(state.domain)
             parse = understand(
                 text,
-                dataclasses.replace(self._view(state, refinable), wants_list=wants_list and switched is None),
+                dataclasses.replace(
+                    self._view(state, refinable),
+                    wants_list=wants_list and switched is None,
+                    moved_on=moved_on and switched is None,
+                ),
                 intents=self._services.intents,
                 linker=domain.linker,
                 sentiment=self._services.sentiment,

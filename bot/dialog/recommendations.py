@@ -181,6 +181,7 @@ def advance(ctx: TurnContext, outcome: Outcome, events_next: list[str], events_d
         outcome.text = (outcome.text + "\n" if outcome.text else "") + msg.REC_FINISHED
         outcome.choices = (Choice(msg.RECOMMEND_MORE, "more"),)
         return
+    state.moved_on = True  # "oops no, i didn't like it" next turn is about the card before
     shown = card(ctx, [])
     outcome.events.extend(events_next)
     outcome.text = (outcome.text + "\n" if outcome.text else "") + shown.text
@@ -206,6 +207,8 @@ def on_rate(ctx: TurnContext) -> Outcome:
     other titles named in the same message are preferences of their own."""
     state, parse = ctx.state, ctx.parse
     focus = state.focus
+    if parse.previous_card is not None and focus is not None and state.rec_pos > 0:
+        return _revise_previous_card(ctx, parse.previous_card)
     state.pending = None  # an open question about another entity is dropped: the user moved on
     outcome = Outcome("")
     named = tasks(ctx, parse.readings)
@@ -257,6 +260,25 @@ def on_rate(ctx: TurnContext) -> Outcome:
         [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE],
         [Event.FINISHED_RECOMMENDATION, Event.PREFERENCE, Event.RECOMMENDATION],
     )
+    return outcome
+
+
+def _revise_previous_card(ctx: TurnContext, polarity: str) -> Outcome:
+    """The card shown before the one on screen takes ``polarity`` ("oops no, i meant i didn't like the previous
+    one"); the card on screen stays, unrated (fresh tester, faults 1 and 8)."""
+    state = ctx.state
+    previous = state.rec_list[state.rec_pos - 1]
+    state.profile()[previous] = {"polarity": polarity, "role": None}
+    constraints.drop_session_constraints(state, [previous])
+    if polarity == "-":
+        constraints.apply_to_rest(ctx)  # the rest of the list loses what the new dislike covers
+    revised = msg.REVISED.format(items=f"{msg.POLARITY_MARKS[polarity]} {display(ctx, previous)}")
+    if state.focus is None:  # the list ran out of what is left
+        outcome = Outcome(revised, events=[Event.PREFERENCE])
+    else:
+        outcome = card(ctx, [Event.RECOMMENDATION, Event.QUESTION, Event.PREFERENCE])
+        outcome.text = revised + "\n" + outcome.text
+    outcome.objects = [(previous, polarity)]
     return outcome
 
 
