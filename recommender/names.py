@@ -93,7 +93,7 @@ def distinguishable(kb: Any, qids: Sequence[str]) -> list[str]:
 
 def _names(kb: Any, qids: Sequence[str]) -> tuple[list[str], list[list[str]], list[str]]:
     """Labels, qualifiers and names after steps 1 and 2 of the module docstring."""
-    labels = [_short(kb.label(q) if kb.has(q) else q, MAX_LABEL_CHARS) for q in qids]
+    labels = _short_apart([kb.label(q) if kb.has(q) else q for q in qids], MAX_LABEL_CHARS)
     parts = [_qualifiers(kb, q) for q in qids]
     for i in _clashing(labels, parts):  # not told apart: add the description if it is not shown yet
         description = _description(kb, qids[i])
@@ -256,6 +256,27 @@ def _clashing(labels: list[str], parts: list[list[str]]) -> list[int]:
 
 def _join(label: str, parts: list[str]) -> str:
     return f"{label} ({', '.join(parts)})" if parts else label
+
+
+def _short_apart(labels: Sequence[str], limit: int) -> list[str]:
+    """The labels cut to ``limit`` characters (:func:`_short`) so that they stay apart: long labels opening with the
+    same words lose those words, not their ends ("Harry Potter and the Chamber of Secrets", "Harry Potter and the
+    Prisoner of Azkaban" -> "…Chamber of Secrets", "…Prisoner of Azkaban"; fresh tester, fault 17: the options of
+    "Which harry potter?" all read "Harry Potter and the…")."""
+    long_words = [label.split() for label in labels if len(label) > limit]
+    shared = 0
+    if len(long_words) >= 2:
+        for column in zip(*long_words, strict=False):
+            if any(word.casefold() != column[0].casefold() for word in column):
+                break
+            shared += 1
+    out = []
+    for label in labels:
+        words = label.split()
+        if len(label) > limit and shared >= 2 and len(words) > shared:
+            label = "…" + " ".join(words[shared:])
+        out.append(_short(label, limit))
+    return out
 
 
 def _short(text: str, limit: int) -> str:

@@ -181,3 +181,15 @@ def test_same_name_people_differing_only_by_roles_are_not_told_apart_by_them():
         edges=[("Q8", "P175", "Q1"), ("Q8", "P676", "Q1"), ("Q8", "P175", "Q2")],
     )
     assert distinguishable(bare, ["Q1", "Q2"]) == ["Q1"]  # "Pink (artist)" adds nothing to "Pink (artist, lyricist)"
+
+
+def test_long_labels_opening_alike_keep_what_tells_them_apart():
+    labels = {
+        "Q1": "A Series of Unfortunate Events: The Bad Beginning",
+        "Q2": "A Series of Unfortunate Events: The Reptile Room",
+        "Q3": "Dune",
+    }
+    kb = TinyKB("book", labels, items=labels, years={"Q1": 1999, "Q2": 1999})
+    names = distinct_labels(kb, ["Q1", "Q2", "Q3"])
+    assert names[0].startswith("…Bad Beginning") and names[1].startswith("…Reptile Room")
+    assert names[2].startswith("Dune")
