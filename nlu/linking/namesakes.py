@@ -22,8 +22,9 @@ too). The first rule that applies decides:
 2. *a credit*: a person named in the message (linked, saying which work is meant, or by a last name
    only) is credited with some readings and not the others ("peter jackson's king kong", "circe too,
    madeline miller is amazing"; "TITLE by PERSON" is settled earlier, by :mod:`nlu.linking.works`), else
-   the creator of a work named unambiguously with it ("creep and high and dry"), else a person of the
-   dialog's earlier mentions (``history``: "numb" after "i love linkin park");
+   the creator of a work named unambiguously with it ("creep and high and dry"), else the one maker who made a
+   reading of every other title listed with it, each with namesakes ("blue jeans and born to die": Lana Del Rey's
+   two), else a person of the dialog's earlier mentions (``history``: "numb" after "i love linkin park");
 3. *more of the name*: one reading's full label holds a word of the message beyond the typed name
    ("sunflower from the spiderverse movie": "Sunflower - Spider-Man: Into the Spider-Verse"; readings
    named by their main title count here);
@@ -356,6 +357,12 @@ class NamesakeResolver:
         credited = [c for c in works if listed and credits(self.kb, c.qid) & listed]
         if credited and len(credited) < len(works):
             return max(credited, key=lambda c: c.score).qid, True
+        # two titles listed together, each with namesakes ("numb and in the end"): the one reading of this one whose
+        # maker also made a reading of every other title of the message (fresh tester, fault 18)
+        shared = self._shared_credits(first, context)
+        credited = [c for c in works if shared and credits(self.kb, c.qid) & shared]
+        if len(credited) == 1 and len(works) > 1:
+            return credited[0].qid, True
         # the conversation: a person the user named before ("i love linkin park" ... "numb is perfect")
         earlier = {str(q) for q in context.history if PERSON_ROLES.intersection(self.kb.roles(q))}
         # and the makers of the works named before ("master of puppets" ... "the black album": Metallica's)
@@ -366,6 +373,20 @@ class NamesakeResolver:
         if credited and len(credited) < len(works):
             return max(credited, key=lambda c: c.score).qid, False
         return None
+
+    def _shared_credits(self, first: int, context: LinkContext) -> set[str]:
+        """The persons credited with a reading of every other title span of the message (none when there is no
+        other span, or one of them has no credited reading)."""
+        shared: set[str] | None = None
+        for span in context.spans:
+            if span.start == first:
+                continue
+            items = [q for q, sim in span.scored.items() if sim >= SIM_VARIANT and self.kb.is_item(q)]
+            made: set[str] = set()
+            for q in items:
+                made |= credits(self.kb, q)
+            shared = made if shared is None else shared & made
+        return shared or set()
 
     def _listed_credits(self, first: int, context: LinkContext) -> set[str]:
         """The persons credited with the works the message names unambiguously elsewhere (one reading)."""

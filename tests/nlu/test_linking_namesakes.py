@@ -179,3 +179,25 @@ def test_the_new_x_is_no_reading_of_the_kb_when_its_newest_is_not_new(films):
     assert taken(films, "the new Kingfisher is trash") == [("Q108", True)]
     # "remake" only says newer: the 2008 one
     assert taken(films, "the Kingfisher remake is trash") == [("Q110", False)]
+
+
+def test_two_titles_listed_together_take_the_readings_of_one_maker():
+    # fresh tester, fault 18 ("numb and in the end"): each title has namesakes, one maker made a reading of both
+    songs = (
+        Entry("Q201", "Paper Lanterns", item=True, pop=2, year=2004),
+        Entry("Q202", "Paper Lanterns", item=True, pop=2, year=2004),
+        Entry("Q203", "Low Tide", item=True, pop=2, year=2004),
+        Entry("Q204", "Low Tide", item=True, pop=2, year=2004),
+        Entry("Q205", "The Quiet Harbours", roles=("P175",), pop=5, description="band"),
+        Entry("Q206", "Mira Sol", roles=("P175",), pop=5, description="singer"),
+        Entry("Q207", "Ferro", roles=("P175",), pop=5, description="band"),
+    )
+    works = {
+        "Q201": (("P175", "Q205"),),
+        "Q202": (("P175", "Q206"),),
+        "Q203": (("P175", "Q205"),),
+        "Q204": (("P175", "Q207"),),
+    }
+    linker = EntityLinker(_KB(FILLER + songs, works, kinds={}, domain="music"))
+    assert taken(linker, "paper lanterns and low tide are so good") == [("Q201", False), ("Q203", False)]
+    assert [asked for _q, asked in taken(linker, "paper lanterns is so good")] == [True]
