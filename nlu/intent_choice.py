@@ -316,6 +316,10 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         return Intent.SHOW_PROFILE.value  # "what do you have on me so far?" at an open question (issue 22-G)
     if view.question is not None and says_goodbye(folded):
         return BYE  # "thanks, goodnight" at "Did you like X?": no answer, no song "Goodnight" (issue 22-G)
+    if view.question == "suggestion" and not session.readings(with_focus=False):
+        # "show me a film" at "Do you like X?" (active elicitation): the list asked for, in the words of a request
+        if phrased_intent(session.unnamed(), focus=False, named=False) == Intent.RECOMMENDATION.value:
+            return Intent.RECOMMENDATION.value
     if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"
         named = _names_beyond_card_request(session, folded)
         # the words of a title ask nothing: "I know Why the Caged Bird Sings was beautiful" is no "why?"

@@ -132,6 +132,16 @@ def _other_word(query: str, name: str) -> bool:
     )
 
 
+def _merged_words(query: str, name: str) -> bool:
+    """Two or more English words spelled right, typed apart, against a name of fewer words spelled with other
+    letters: the words are the person's own, no typo of that name ("Astral Weeks" is not the label "Astralwerks";
+    "spider man" may be "Spider-Man", the same letters)."""
+    typed, named = query.split(), name.split()
+    if len(typed) < 2 or len(named) >= len(typed) or "".join(typed) == "".join(named) or set(typed) & set(named):
+        return False  # (a word of the name typed as it is: "big foo fighters" is Foo Fighters with a word more)
+    return all(w.isalpha() and zipf(w) >= WORD_ZIPF for w in typed)
+
+
 def _plural_word(query: str, name: str) -> bool:
     """A word of ``query`` is the plural of the name's English word in its place (same word count, two or more):
     its own word, no typo ("Country Roads" is not the song "Country Road"; a person's "Williams" may be)."""
@@ -486,7 +496,7 @@ class FuzzyMatcher:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
                 if ratio < strict and OSA.distance(query, name) > 1:
                     continue  # under the cut-off only one substituted or swapped letter is a typo ("coldpaly")
-                if _other_word(query, name) or _another_word(query, name):
+                if _other_word(query, name) or _another_word(query, name) or _merged_words(query, name):
                     continue  # "the matrix resurrections" is not "The Matrix Revolutions", "bleach" no "Breach"
                 kept.append((name, ratio))
             # (by the content words too: "fast and furios" is as close to "The Fast and the Furious")

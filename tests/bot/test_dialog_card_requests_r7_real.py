@@ -80,3 +80,24 @@ def test_a_but_with_nothing_to_critique_after_it_is_no_critique(real_dm, answer)
     shown = card_after(chat, "i love blur and oasis")
     chat.say(answer)
     assert chat.profile().get(shown) != "-"
+
+
+@pytest.fixture(scope="module")
+def eliciting_dm(tmp_path_factory):
+    return real_dialog_manager(tmp_path_factory, "popularity")
+
+
+@pytest.mark.parametrize(
+    ("domain", "likes", "asked"),
+    [
+        ("movie", ["i loved jaws", "alien was great", "heat is a classic"], "show me a film"),
+        ("book", ["i loved dune", "foundation was great", "i liked emma"], "ok pick me a good book"),
+    ],
+)
+def test_a_request_at_a_suggestion_question_shows_a_list(eliciting_dm, domain, likes, asked):
+    chat = Chat(eliciting_dm, domain)
+    for like in likes:
+        reply = chat.say(like)
+    assert "Do you like" in reply.text  # the successor study's question about a suggested item
+    reply = chat.say(asked)
+    assert chat.intent() == "request_recommendation" and reply.card

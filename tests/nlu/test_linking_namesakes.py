@@ -201,3 +201,13 @@ def test_two_titles_listed_together_take_the_readings_of_one_maker():
     linker = EntityLinker(_KB(FILLER + songs, works, kinds={}, domain="music"))
     assert taken(linker, "paper lanterns and low tide are so good") == [("Q201", False), ("Q203", False)]
     assert [asked for _q, asked in taken(linker, "paper lanterns is so good")] == [True]
+
+
+def test_english_words_typed_apart_are_no_typo_of_a_name_of_other_letters():
+    # blind2: "Astral Weeks" (an album the KB lacks) stored as the label "Astralwerks"
+    from nlu.linking.fuzzy import _merged_words
+
+    assert _merged_words("quiet streets", "quietstreams")
+    assert not _merged_words("spider man", "spiderman")  # the same letters: one name typed apart
+    assert not _merged_words("big foo fighters", "foo fighters")  # a word of the name typed as it is
+    assert not _merged_words("mullholand drive", "mulholland drive")  # as many words
