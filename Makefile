@@ -9,7 +9,7 @@ SNAPSHOTS := $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.pack $(CORS
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test lint setup kb model replay clean chromium
+.PHONY: run test lint setup kb model classifiers replay clean chromium
 # kb.json.gz is the snapshot's source of truth (kb pack reads it): never deleted as an intermediate file
 .SECONDARY: $(foreach d,movie book music,$(CORSBOT_HOME)/kb/$(d)/kb.json.gz)
 
@@ -72,12 +72,29 @@ $(MODEL_CARD): $(BIN)/corsbot $(INTENT_RECIPE)
 model: setup
 	$(BIN)/corsbot nlu train --promote
 
+# the dialogue-act classifier and the hedge reader, fitted here and stored so that a start loads them (numpy only)
+# instead of importing scikit-learn and fitting them; refitted when their training data or recipe changes: the files
+# of nlu.acts.RECIPE and nlu.opinion_hedge.RECIPE, whose content is their fingerprint (tests/nlu/test_text_classifier.py
+# checks both agree). A missing or stale one is fitted at the bot's first use of it (a second or two, said once).
+ACTS_RECIPE := nlu/wording/acts/train.toml nlu/acts.py nlu/act_noise.py nlu/text_classifier.py
+HEDGE_RECIPE := nlu/opinion_data/hedge_examples.toml nlu/opinion_hedge.py nlu/sentiment_lexicon.py nlu/text_classifier.py
+CLASSIFIERS := $(CORSBOT_HOME)/models/acts/classifier.npz $(CORSBOT_HOME)/models/hedge/classifier.npz
+$(CORSBOT_HOME)/models/acts/classifier.npz: $(BIN)/corsbot $(ACTS_RECIPE)
+	$(BIN)/corsbot nlu train-classifiers --only acts
+	touch $@  # train-classifiers keeps a classifier that is up to date without rewriting it
+$(CORSBOT_HOME)/models/hedge/classifier.npz: $(BIN)/corsbot $(HEDGE_RECIPE)
+	$(BIN)/corsbot nlu train-classifiers --only hedge
+	touch $@
+
+classifiers: $(CLASSIFIERS)
+
 replay: setup
 	$(BIN)/corsbot replay $(SHARED)/converse/movie/messages_nl.json
 
 # Fresh machine: venv + install, build the knowledge base from the shared Wikidata dump, train the
-# intent model on the released messages, then replay the movie NL study through the whole pipeline.
-run: setup kb model replay
+# intent model on the released messages and fit the text classifiers, then replay the movie NL study through
+# the whole pipeline.
+run: setup kb model classifiers replay
 
 # The tests build their own fixtures; the snapshots and the intent model let the tests on real data run too
 # (the conversations through the real dialog: without them they would be skipped).
@@ -86,7 +103,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: setup lint $(SNAPSHOTS) $(MODEL_CARD)
+test: setup lint $(SNAPSHOTS) $(MODEL_CARD) $(CLASSIFIERS)
 	$(BIN)/python -m pytest -p no:cacheprovider
 
 clean:

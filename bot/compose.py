@@ -50,6 +50,7 @@ def load_services(
     Raises:
         ConfigError: the intent model or the KB snapshots are missing (with the command to run).
     """
+    from nlu.acts import TrainedOnUse
     from nlu.intents import IntentRecognizer
     from nlu.sentiment import SentimentRecognizer
 
@@ -72,7 +73,8 @@ def load_services(
             kb_dir / domain, interactions=lambda: collaborative_likes(domain, database), support_half=support_half
         )
 
-    return Services(IntentRecognizer.load(model_dir), SentimentRecognizer(), loader)
+    models = paths.models_dir()  # the stored text classifiers (a missing or stale one is fitted at its first use)
+    return Services(IntentRecognizer.load(model_dir), SentimentRecognizer(models), loader, acts=TrainedOnUse(models))
 
 
 def collaborative_likes(domain: str, database: Path | None) -> dict[str, tuple[str, ...]]:

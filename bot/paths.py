@@ -99,9 +99,15 @@ def jiis_files() -> list[Path]:
     return sorted(folder.glob("*/messages.json")) if folder.is_dir() else []
 
 
+def models_dir() -> Path:
+    """Folder of the trained models (``<home>/models``): the intent model's folders, and one folder per stored
+    text classifier (``acts/``, ``hedge/``: ``corsbot nlu train-classifiers``)."""
+    return home() / "models"
+
+
 def intent_model() -> Path:
     """Folder of the trained intent recognizer (``<home>/models/intent``)."""
-    return home() / "models" / "intent"
+    return models_dir() / "intent"
 
 
 def intent_candidate() -> Path:

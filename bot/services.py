@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from nlu.acts import ActModel, TrainedOnUse
 from nlu.understand import IntentModel, Linker, PolarityModel
 from recommender.explain import Reason
 from recommender.values import Avoid, Profile, Recommendations
@@ -74,13 +75,21 @@ class Services:
         intents: the intent recognizer (``nlu.intents.IntentRecognizer``).
         sentiment: the per-entity polarity recognizer (``nlu.sentiment.SentimentRecognizer``).
         domain_loader: ``domain -> DomainServices``; called once per domain (thread-safe).
+        acts: the dialogue-act classifier (``nlu.acts``), made at its first prediction; None: one fitted in memory
+            then (``bot.compose`` passes the one stored in the models folder).
     """
 
     def __init__(
-        self, intents: IntentModel, sentiment: PolarityModel, domain_loader: Callable[[str], DomainServices]
+        self,
+        intents: IntentModel,
+        sentiment: PolarityModel,
+        domain_loader: Callable[[str], DomainServices],
+        *,
+        acts: ActModel | None = None,
     ) -> None:
         self.intents = intents
         self.sentiment = sentiment
+        self.acts: ActModel = acts or TrainedOnUse()
         self._loader = domain_loader
         self._domains: dict[str, DomainServices] = {}
         self._lock = threading.Lock()

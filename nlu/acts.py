@@ -5,7 +5,9 @@ The acts are a closed set (:data:`ACTS`), trained on wordings written from gener
 (``nlu/wording/acts/train.toml``) plus noisy variants of them (:mod:`nlu.act_noise`); ``heldout.toml`` holds
 other wordings, never trained on, for ``corsbot nlu evaluate-acts``. The model is a logistic regression over
 TF-IDF weighted character n-grams (``char_wb``, 2-5) and word n-grams (1-2), hashed (no vocabulary to store):
-trained in memory on first use (one to two seconds), so nothing is loaded from a file.
+fitted with scikit-learn by ``corsbot nlu train-classifiers`` into ``$CORSBOT_HOME/models/acts/classifier.npz``
+and scored with numpy (:mod:`nlu.text_classifier`); where that file is missing or stale, fitted in memory at the
+first use (one to two seconds).
 
 It sits beside the spaCy intent classifier, which learned the released study's wording and stays as it is:
 :mod:`nlu.act_choice` lets a confident act decide only where the rules and that classifier leave doubt.
@@ -18,9 +20,7 @@ Example::
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
 import tomllib
 import warnings
 from collections.abc import Mapping, Sequence
@@ -30,7 +30,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from nlu import act_noise, text_classifier
 from nlu.act_noise import compounds, noisy_variants
+from nlu.text_classifier import TextClassifier, recipe_fingerprint, stored
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -40,11 +42,16 @@ __all__ = [
     "ACTS",
     "CARD_ACTS",
     "HELDOUT_PATH",
+    "RECIPE",
     "TRAIN_PATH",
     "ActClassifier",
     "ActGuess",
     "ActModel",
+    "SklearnActs",
     "TrainedOnUse",
+    "fingerprint",
+    "fit_scorer",
+    "fit_sklearn",
     "load_examples",
 ]
 
@@ -81,10 +88,9 @@ HELDOUT_PATH = _WORDING / "heldout.toml"
 _PUNCT = re.compile(r"[^\w\s']+")
 
 
-@functools.cache
 def _vectorizers() -> tuple[Any, Any]:
-    """The hashed character (``char_wb`` 2-5) and word (1-2) n-gram counters; scikit-learn is imported here, at the
-    first prediction, never at start (it takes seconds to import)."""
+    """The hashed character (``char_wb`` 2-5) and word (1-2) n-gram counters of the fit (scikit-learn is imported
+    here, to fit; a process that loads the stored classifier never imports it)."""
     from sklearn.feature_extraction.text import HashingVectorizer
 
     chars = HashingVectorizer(analyzer="char_wb", ngram_range=(2, 5), n_features=2**15, alternate_sign=False, norm=None)
@@ -119,61 +125,27 @@ class ActGuess:
 
 
 class ActClassifier:
-    """TF-IDF (hashed character and word n-grams) and a multinomial logistic regression over :data:`ACTS`."""
+    """TF-IDF (hashed character and word n-grams) and a multinomial logistic regression over :data:`ACTS`, scored
+    with numpy (:class:`nlu.text_classifier.TextClassifier`)."""
 
-    def __init__(self, idf: np.ndarray, model: LogisticRegression) -> None:
-        from scipy import sparse  # imported at the first prediction, never at start
-
-        self._idf = sparse.diags(idf)
-        self._model = model
-        self.classes: tuple[str, ...] = tuple(model.classes_)
-
-    @staticmethod
-    def _counts(texts: Sequence[str]) -> sparse.csr_matrix:
-        from scipy import sparse
-
-        prepared = [_prepare(t) for t in texts]
-        chars, words = _vectorizers()
-        return sparse.hstack([chars.transform(prepared), words.transform(prepared)]).tocsr()
+    def __init__(self, scorer: TextClassifier) -> None:
+        self.scorer = scorer
+        self.classes: tuple[str, ...] = scorer.classes
 
     @classmethod
     def fit(cls, examples: Sequence[tuple[str, str]], *, noise: int = 2, seed: int = 0) -> ActClassifier:
-        """Train on ``(text, act)`` pairs, two-clause compounds of them (:func:`nlu.act_noise.compounds`) and
-        ``noise`` noisy variants of each (:func:`nlu.act_noise.noisy_variants`)."""
-        from scipy import sparse
-        from sklearn.exceptions import ConvergenceWarning
-        from sklearn.linear_model import LogisticRegression
-
-        texts, labels = [], []
-        examples = [*examples, *compounds(list(examples), 25, seed=seed)]
-        for index, (text, act) in enumerate(examples):
-            for variant in (text, *noisy_variants(text, noise, seed=seed + index)):
-                texts.append(variant)
-                labels.append(act)
-        counts = cls._counts(texts)
-        df = np.bincount(counts.indices, minlength=counts.shape[1])
-        idf = np.log((1 + len(texts)) / (1 + df)) + 1.0
-        features = _normalized(counts @ sparse.diags(idf))
-        # saga, a few epochs: about a second on sparse n-grams (lbfgs took half a minute), same held-back score
-        model = LogisticRegression(C=10.0, solver="saga", max_iter=30, tol=1e-3)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            model.fit(features, labels)
-        return cls(idf, model)
+        """Train on ``(text, act)`` pairs (:func:`fit_sklearn`)."""
+        return cls(fit_sklearn(examples, noise=noise, seed=seed).scorer())
 
     @classmethod
-    def trained(cls) -> ActClassifier:
-        """The classifier trained on ``train.toml``, once per process (thread-safe)."""
-        global _TRAINED
-        with _LOCK:
-            if _TRAINED is None:
-                _TRAINED = cls.fit(load_examples(TRAIN_PATH))
-            return _TRAINED
+    def trained(cls, models: Path | None = None) -> ActClassifier:
+        """The process's classifier of ``train.toml``: stored in ``models/acts/`` by ``corsbot nlu
+        train-classifiers`` when current, else fitted once per process (:func:`nlu.text_classifier.stored`)."""
+        return cls(stored("acts", models, fingerprint(), fit_scorer))
 
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:
         """One row of act probabilities per text, columns in :attr:`classes` order."""
-        features = _normalized(self._counts(texts) @ self._idf)
-        return np.asarray(self._model.predict_proba(features))
+        return self.scorer.probabilities([_prepare(t) for t in texts])
 
     def predict(
         self, text: str, *, allowed: frozenset[str] | None = None, prior: Mapping[str, float] | None = None
@@ -202,14 +174,91 @@ class ActModel(Protocol):
 
 
 class TrainedOnUse:
-    """The process's :meth:`ActClassifier.trained`, trained at the first prediction: a start, and every turn the
-    rules or the intent classifier decide alone, cost nothing."""
+    """The process's :meth:`ActClassifier.trained`, made at the first prediction: a start, and every turn the
+    rules or the intent classifier decide alone, cost nothing.
+
+    Args:
+        models: the models folder of the stored classifier (``<models>/acts/``); None: fitted in memory.
+    """
+
+    def __init__(self, models: Path | None = None) -> None:
+        self._models = models
 
     def predict(
         self, text: str, *, allowed: frozenset[str] | None = None, prior: Mapping[str, float] | None = None
     ) -> ActGuess:
         """:meth:`ActClassifier.predict` of the trained classifier."""
-        return ActClassifier.trained().predict(text, allowed=allowed, prior=prior)
+        return ActClassifier.trained(self._models).predict(text, allowed=allowed, prior=prior)
+
+
+@dataclass(frozen=True, slots=True)
+class SklearnActs:
+    """A fit of scikit-learn (:func:`fit_sklearn`): its training texts, n-gram counters, IDF and model."""
+
+    texts: tuple[str, ...]
+    vectorizers: tuple[Any, Any]
+    idf: np.ndarray
+    model: LogisticRegression
+
+    def probabilities(self, texts: Sequence[str]) -> np.ndarray:
+        """scikit-learn's act probabilities of ``texts`` (what the numpy :meth:`scorer` reproduces)."""
+        from scipy import sparse
+
+        counts = _counts(self.vectorizers, texts)
+        return np.asarray(self.model.predict_proba(_normalized(counts @ sparse.diags(self.idf))))
+
+    def scorer(self) -> TextClassifier:
+        """The numpy copy of this fit."""
+        return TextClassifier.from_sklearn_hashing(self.vectorizers, self.idf, self.model)
+
+
+def fit_sklearn(examples: Sequence[tuple[str, str]], *, noise: int = 2, seed: int = 0) -> SklearnActs:
+    """Fit on ``(text, act)`` pairs, two-clause compounds of them (:func:`nlu.act_noise.compounds`) and ``noise``
+    noisy variants of each (:func:`nlu.act_noise.noisy_variants`); deterministic for a ``seed``."""
+    from scipy import sparse
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+
+    texts, labels = [], []
+    examples = [*examples, *compounds(list(examples), 25, seed=seed)]
+    for index, (text, act) in enumerate(examples):
+        for variant in (text, *noisy_variants(text, noise, seed=seed + index)):
+            texts.append(variant)
+            labels.append(act)
+    vectorizers = _vectorizers()
+    counts = _counts(vectorizers, texts)
+    df = np.bincount(counts.indices, minlength=counts.shape[1])
+    idf = np.log((1 + len(texts)) / (1 + df)) + 1.0
+    features = _normalized(counts @ sparse.diags(idf))
+    # saga, a few epochs: about a second on sparse n-grams (lbfgs took half a minute), same held-back score
+    model = LogisticRegression(C=10.0, solver="saga", max_iter=30, tol=1e-3, random_state=seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(features, labels)
+    return SklearnActs(tuple(texts), vectorizers, idf, model)
+
+
+def _counts(vectorizers: tuple[Any, Any], texts: Sequence[str]) -> sparse.csr_matrix:
+    """The hashed n-gram counts of ``texts``, character and word blocks side by side."""
+    from scipy import sparse
+
+    prepared = [_prepare(t) for t in texts]
+    return sparse.hstack([v.transform(prepared) for v in vectorizers]).tocsr()
+
+
+RECIPE = (TRAIN_PATH, Path(__file__), Path(act_noise.__file__), Path(text_classifier.__file__))
+"""What the classifier is fitted from: its wordings, this module (the recipe), the noise and the features' code
+(the Makefile's ``ACTS_RECIPE``)."""
+
+
+def fingerprint() -> str:
+    """The fingerprint of :data:`RECIPE` (a stored classifier fitted otherwise is refitted)."""
+    return recipe_fingerprint(*RECIPE)
+
+
+def fit_scorer() -> TextClassifier:
+    """The classifier of ``train.toml``, fitted (what ``corsbot nlu train-classifiers`` stores)."""
+    return fit_sklearn(load_examples(TRAIN_PATH)).scorer()
 
 
 def _normalized(matrix: sparse.csr_matrix) -> sparse.csr_matrix:
@@ -219,7 +268,3 @@ def _normalized(matrix: sparse.csr_matrix) -> sparse.csr_matrix:
     norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
     norms[norms == 0] = 1.0
     return sparse.diags(1.0 / norms) @ matrix
-
-
-_LOCK = threading.Lock()
-_TRAINED: ActClassifier | None = None

@@ -3,9 +3,11 @@ only a hedge (uncertainty, a lost memory, a work not yet consumed, a question ab
 
 Hedges come in open-ended wordings ("I remember almost nothing about X", "X is next on my list, is it any good?",
 "as an author I'm honestly ambivalent about X"), so a phrase list misses most of them. A small linear model
-(word 1-2-grams and character 2-4-grams in word boundaries, logistic regression) is trained at first use on the
-sentences of ``nlu/opinion_data/hedge_examples.toml``, written from general knowledge in many registers; every
-fifth one is held back to measure it. The work's name is masked (``X`` in the data, ``ENTITYn`` in a message).
+(word 1-2-grams and character 2-4-grams in word boundaries, logistic regression) is fitted on the sentences of
+``nlu/opinion_data/hedge_examples.toml``, written from general knowledge in many registers; every fifth one is held
+back to measure it. The work's name is masked (``X`` in the data, ``ENTITYn`` in a message). ``corsbot nlu
+train-classifiers`` fits it and stores it in ``$CORSBOT_HOME/models/hedge/``, which the bot scores with numpy
+(:mod:`nlu.text_classifier`); where that file is missing or stale, it is fitted at the first use.
 
 The sentiment model asks it only when the clauses say a like: the like is read as a hedge (the dialog asks
 instead of storing) when the model is confident.
@@ -18,15 +20,25 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from nlu import text_classifier
 from nlu.opinion_clauses import Clause, Polarity
+from nlu.text_classifier import TextClassifier, recipe_fingerprint, stored
 
-__all__ = ["HEDGE_THRESHOLD", "HedgeModel", "examples", "unhedged"]
+__all__ = [
+    "HEDGE_THRESHOLD",
+    "RECIPE",
+    "HedgeModel",
+    "examples",
+    "fingerprint",
+    "fit_pipeline",
+    "fit_scorer",
+    "unhedged",
+]
 
 HEDGE_THRESHOLD = 0.85
 """Probability of a hedge above which a verdict is read as one: a missed hedge stores a like the user can undo,
@@ -86,36 +98,58 @@ def _normal(text: str) -> str:
 class HedgeModel:
     """Probability that a sentence about a (masked) work is a hedge, not a verdict."""
 
-    def __init__(self, pipeline: Any) -> None:
-        self._pipeline = pipeline
+    def __init__(self, scorer: TextClassifier) -> None:
+        self._scorer = scorer
+        self._hedge = scorer.classes.index("1")
 
     @classmethod
-    @functools.cache
-    def trained(cls) -> HedgeModel:
-        """The model trained on the data's training part (built once per process)."""
-        from sklearn.feature_extraction.text import TfidfVectorizer
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.pipeline import make_pipeline, make_union
-
-        texts, labels = examples()
-        features = make_union(
-            TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"[a-z0-9']+|[?]"),
-            TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True),
-        )
-        pipeline = make_pipeline(features, LogisticRegression(C=10.0, solver="liblinear", class_weight="balanced"))
-        pipeline.fit([_normal(t) for t in texts], labels)
-        return cls(pipeline)
+    def trained(cls, models: Path | None = None) -> HedgeModel:
+        """The process's model: stored in ``models/hedge/`` by ``corsbot nlu train-classifiers`` when current,
+        else fitted on the data's training part (once per process; :func:`nlu.text_classifier.stored`)."""
+        return cls(stored("hedge", models, fingerprint(), fit_scorer))
 
     def probability(self, text: str) -> float:
         """P(hedge) of ``text``."""
-        return float(self._pipeline.predict_proba([_normal(text)])[0][1])
+        return float(self._scorer.probabilities([_normal(text)])[0][self._hedge])
 
     def hedged(self, text: str, threshold: float = HEDGE_THRESHOLD) -> bool:
         """True when ``text`` is a hedge with probability at least ``threshold``."""
         return self.probability(text) >= threshold
 
 
-def unhedged(said: Polarity, clauses: list[Clause], index: int, masked: str) -> Polarity:
+RECIPE = (_DATA, Path(__file__), Path(__file__).with_name("sentiment_lexicon.py"), Path(text_classifier.__file__))
+"""What the model is fitted from: its sentences, this module (the recipe, the lexicon's verdicts), the lexicon,
+the features' code (the Makefile's ``HEDGE_RECIPE``)."""
+
+
+def fingerprint() -> str:
+    """The fingerprint of :data:`RECIPE` (a stored model fitted otherwise is refitted)."""
+    return recipe_fingerprint(*RECIPE)
+
+
+def fit_scorer() -> TextClassifier:
+    """The model fitted on :func:`examples` (what ``corsbot nlu train-classifiers`` stores)."""
+    return TextClassifier.from_sklearn_union(fit_pipeline())
+
+
+def fit_pipeline(*, seed: int = 0) -> Any:
+    """The scikit-learn pipeline fitted on :func:`examples` (word and character TF-IDF, logistic regression)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline, make_union
+
+    texts, labels = examples()
+    features = make_union(
+        TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"[a-z0-9']+|[?]"),
+        TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True),
+    )
+    model = LogisticRegression(C=10.0, solver="liblinear", class_weight="balanced", random_state=seed)
+    pipeline = make_pipeline(features, model)
+    pipeline.fit([_normal(t) for t in texts], labels)
+    return pipeline
+
+
+def unhedged(said: Polarity, clauses: list[Clause], index: int, masked: str, *, models: Path | None = None) -> Polarity:
     """``said`` of the entity in clause ``index`` of the masked message, or NEUTRAL for a like when the model reads
     that clause with the clauses after it that name nothing ("I saw X ages ago, but I remember nothing of it", "I
     think I liked X, not sure") as a hedge; a dislike stays (the model reads "not for me" as doubt too often)."""
@@ -125,5 +159,7 @@ def unhedged(said: Polarity, clauses: list[Clause], index: int, masked: str) -> 
     while end < len(clauses) and not clauses[end].entities:
         end += 1
     return (
-        Polarity.NEUTRAL if HedgeModel.trained().hedged(masked[clauses[index].start : clauses[end - 1].end]) else said
+        Polarity.NEUTRAL
+        if HedgeModel.trained(models).hedged(masked[clauses[index].start : clauses[end - 1].end])
+        else said
     )

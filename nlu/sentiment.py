@@ -67,6 +67,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
@@ -149,10 +150,12 @@ _INTENSIFIER_NEGATIONS = _SCOPE.word_set("intensifiers")
 class SentimentRecognizer:
     """Per-entity polarity with clause scoping, entity masking, negation and an opinion lexicon.
 
-    Stateless after construction (the VADER analyser is built once); thread-safe for reading.
+    Stateless after construction (the VADER analyser is built once); thread-safe for reading. ``models``: the
+    folder of the stored hedge reader (``<models>/hedge/``, :mod:`nlu.opinion_hedge`); None: fitted at first use.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, models: Path | None = None) -> None:
+        self._models = models
         self._vader = SentimentIntensityAnalyzer()
         self._cues = [
             (phrase_regex(lex.STATED_NEGATIVE), Polarity.NEGATIVE, STATED),
@@ -199,7 +202,7 @@ class SentimentRecognizer:
                 # "better than Tenet": a comparison, not an opinion of Tenet; "even better than Parasite" says both are good
                 out.append(presupposed(masked[clauses[index].start : pos]))
             else:
-                out.append(unhedged(resolve(clauses, index, masked, pos), clauses, index, masked))
+                out.append(unhedged(resolve(clauses, index, masked, pos), clauses, index, masked, models=self._models))
         return tuple(out)
 
     def message_polarity(self, text: str) -> Polarity:

@@ -42,13 +42,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from corsbot_errors import ConfigError
 
 if TYPE_CHECKING:
     import networkx as nx  # from_networkx is for tools and tests: not imported at start
+    import scipy.sparse as sp  # imported where a graph is built: a start that builds none need not load it (~0.1 s)
 
 logger = logging.getLogger(__name__)
 
@@ -168,6 +168,8 @@ class SparseGraph:
                 an independent set of them (:class:`SplitBlocks`; by default it eliminates one
                 chosen by degree).
         """
+        import scipy.sparse as sp
+
         node_seq: Sequence[Hashable] = nodes if isinstance(nodes, Sequence) else tuple(nodes)
         n = len(node_seq)
         adj = sp.csr_matrix((weight, (src, dst)), shape=(n, n), dtype=np.float64)
@@ -237,6 +239,8 @@ class SplitBlocks:
         cls, weights: sp.csr_matrix, out_weight: NDArray[np.float64], split: NDArray[np.bool_] | None
     ) -> SplitBlocks:
         """The blocks of a symmetric weight matrix (``split``: see :meth:`SparseGraph.from_arcs`)."""
+        import scipy.sparse as sp
+
         n = weights.shape[0]
         neighbours = np.diff(weights.indptr)
         connected = out_weight > 0
@@ -274,6 +278,8 @@ def _independent(
     (degree, index) beats all its undecided candidate neighbours joins, and its neighbours leave.
     On a KB graph the property values (no value links to a value) end up in it, hubs first.
     Vectorised, O(entries) per round; nodes still undecided after ``max_rounds`` stay out."""
+    import scipy.sparse as sp
+
     n = candidate.size
     indptr, indices = weights.indptr, weights.indices
     pattern = sp.csr_matrix((np.ones(indices.size), indices, indptr), shape=weights.shape)

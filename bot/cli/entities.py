@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         print("corsbot: error: --kb needs --domain", file=sys.stderr)
         return 2
     domains = [args.domain] if args.domain else list(paths.DOMAINS)
-    sentiment = SentimentRecognizer()
+    sentiment = SentimentRecognizer(paths.models_dir())  # the stored hedge reader, as the bot reads it
     total = EntityScores()
     total_clean = EntityScores()
     total_audited = EntityScores()

@@ -51,7 +51,7 @@ from corsbot_errors import CorsbotError
 from logs.record import LogRecord
 from logs.schema import Event, Intent
 from logs.store import LogStore, StoreError
-from nlu.acts import ActModel, TrainedOnUse
+from nlu.acts import ActModel
 from nlu.switching import domain_switch
 from nlu.textnorm import has_letters
 from nlu.understand import TurnParse, View, understand
@@ -59,8 +59,6 @@ from recommender.schema import Domain
 
 logger = logging.getLogger(__name__)
 
-_ACTS = TrainedOnUse()
-"""The process's dialogue-act classifier (``nlu.acts``), shared by every dialog manager."""
 _RF = "request_recommendation-followup"
 MAX_HISTORY = 30
 """Profile entries the linker gets as the conversation's history (the most recent ones)."""
@@ -287,8 +285,8 @@ class DialogManager:
         return said.rest, switched
 
     def _acts(self) -> ActModel | None:
-        """The dialogue-act classifier, trained at its first prediction (None where the configuration turns it off)."""
-        return _ACTS if self._config.dialogue_acts else None
+        """The dialogue-act classifier, made at its first prediction (None where the configuration turns it off)."""
+        return self._services.acts if self._config.dialogue_acts else None
 
     def _view(self, state: DialogState, refinable: list[PreferenceTask]) -> View:
         """What the user sees, for :func:`nlu.understand.understand`."""
