@@ -86,6 +86,7 @@ class Clause:
     predicate: bool = False  # a bare judgement naming nothing, no subject of its own: "..., amazing", "and wonderful"
     degree: bool = False  # its only opinion is an aspect cue: "but way too long" (nlu.opinion_scope)
     exception: bool = False  # its entity is the exception to the opinion before: "X is the exception"
+    after_colon: bool = False  # opens after a colon: "X: didn't do much for me" (a verdict on the name before it)
 
     @property
     def polarity(self) -> Polarity | None:
@@ -201,6 +202,8 @@ def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -
         return own.polarity
     if (topic := _set_against(clauses, index)) is not None:
         return topic  # "..., the tusk album though, way too weird for me": not the opinion before it
+    if (verdict := _colon_verdict(clauses, index)) is not None:
+        return verdict  # "A: masterpiece. B: didn't do much for me": B's verdict follows its colon, not A's
     k = index  # backwards across plain boundaries
     while clauses[k].boundary_before == "plain" and k > 0:
         k -= 1
@@ -225,6 +228,20 @@ def resolve(clauses: list[Clause], index: int, masked: str = "", pos: int = 0) -
         if previous is Polarity.NEGATIVE:
             return Polarity.POSITIVE
     return Polarity.NEUTRAL
+
+
+def _colon_verdict(clauses: list[Clause], index: int) -> Polarity | None:
+    """A name with no opinion of its own followed by a colon takes the verdict after the colon ("High Noon: didn't do
+    much for me", "X: loved it"): a list of verdicts is read name by name, never from the verdict on the name before
+    (issue 22, r7); words after the colon that judge nothing say no opinion of it ("X: haven't seen it yet"). None
+    when no verdict follows (a colon before names: "my faves: X, Y")."""
+    verdict = index + 1
+    if verdict >= len(clauses) or not clauses[verdict].after_colon or clauses[verdict].entities:
+        return None
+    if not clauses[verdict].words:
+        return None
+    found = clauses[verdict].polarity
+    return Polarity.NEUTRAL if found is None else found
 
 
 def _set_against(clauses: list[Clause], index: int) -> Polarity | None:

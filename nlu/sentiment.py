@@ -453,22 +453,24 @@ class SentimentRecognizer:
         return polarity
 
     def _clauses(self, masked: str, *, respell: bool = True) -> list[Clause]:
-        spans: list[tuple[int, int, str, bool]] = []
+        spans: list[tuple[int, int, str, bool, bool]] = []
         start, boundary, opens = 0, "start", True  # opens: the clause opens a sentence (capitals name nothing)
+        colon = False  # the clause opens after a colon: a verdict on the name before it ("X: loved it")
         # a hedge with a connective inside ("hit or miss", "I can take or leave X") is one judgement, not two clauses
         whole = [m.span() for m in self._hedges.finditer(masked.lower().translate(_APOSTROPHES))]
         for match in _SPLIT.finditer(masked):
             if any(a < match.start() and match.end() < b for a, b in whole):
                 continue
-            spans.append((start, match.start(), boundary, opens))
+            spans.append((start, match.start(), boundary, opens, colon))
             contrast = match.group("contrast")
             boundary = "plain" if not contrast else "concession" if contrast.lower() in CONCESSIVE_WORDS else "contrast"
             opens = bool(match.group("punct")) and match.group("punct").strip() not in (",", ":")
+            colon = (match.group("punct") or "").strip() == ":"
             start = match.end()
-        spans.append((start, len(masked) + 1, boundary, opens))
+        spans.append((start, len(masked) + 1, boundary, opens, colon))
         out = []
         placeholder = PLACEHOLDER.lower()
-        for a, b, kind, opens in spans:
+        for a, b, kind, opens, colon in spans:
             piece = masked[a:b]
             words = _WORD.findall(piece.lower())
             named = (
@@ -491,6 +493,7 @@ class SentimentRecognizer:
                     words=len(own_words),
                     aspect=bool(_ASPECT.search(piece)),
                     exception=states_exception(piece),
+                    after_colon=colon,
                     predicate=(
                         kind == "plain"
                         and not named
