@@ -112,6 +112,16 @@ _TRAILING_FILLER = re.compile(rf"(?:\s+{_WORDING.alternation('closing_words')}\b
 """Words that may close a seed phrase without naming anything ("more like Tenet please")."""
 _REFERENCE = _WORDING.pattern("reference")
 _LIKE_THAT = _WORDING.pattern("like_that")
+_NEGATED_VERB = re.compile(r"\b(?:\w+n'?t|not|never)\s+(?:\w+\s+)?$")
+"""A negated verb right before a request's words ("didn't do anything for me", "never found anything for me")."""
+
+
+def _clause_start(text: str, end: int) -> int:
+    """Where the clause holding ``text[end]`` starts: after the last sign or clause word before ``end``."""
+    starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, end)]
+    return starts[-1] if starts else 0
+
+
 _NEGATED = re.compile(r"\b(?:no|not|nothing|never|without)\s+$")
 """A negation right before a seed marker ("no more stuff like X"): the marker asks for nothing."""
 """More of the same with a word for the kind ("anything in that vein?"): a request that refers back."""
@@ -310,7 +320,12 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
     lowered = text.lower()
     # "no more stuff like X", "no more of that guy": a marker under a negation asks for less of X, no list like it
     markers = [m for m in _SEED_MARKER.finditer(lowered) if not _NEGATED.search(lowered, 0, m.start())]
-    worded = bool(_ASKS_WORDING.search(folded))
+    asked = _ASKS_WORDING.search(folded)
+    # "didn't do anything for me", "never found anything good for me": a verb negated before the request's words in
+    # their clause says what the work did not do, no request (r7opin)
+    worded = asked is not None and not _NEGATED_VERB.search(
+        folded[_clause_start(folded, asked.start()) : asked.start()]
+    )
     alike = _LIKE_THAT.search(lowered)  # "I love Marvin Gaye, anything in that vein?": what was just named
     if not worded and not ((markers or alike) and _ASKING.search(folded)):
         return None

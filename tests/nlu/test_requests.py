@@ -353,3 +353,16 @@ def test_more_with_a_clause_saying_what_it_should_be_asks_for_more(text):
 def test_more_with_an_opinion_or_a_seed_after_it_is_read_as_before(text):
     request = read_request(text, "movie")
     assert request is None or not request.more
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("meh, read it already, it never did anything for me", False),
+        ("the ending didn't do anything for us", False),
+        ("i can't pick, anything good for tonight?", True),
+        ("anything fun for the weekend?", True),
+    ],
+)
+def test_a_request_wording_under_a_negated_verb_of_its_clause_asks_for_nothing(text, asks):
+    assert (read_request(text, "book") is not None) is asks
