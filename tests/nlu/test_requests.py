@@ -98,6 +98,10 @@ def test_like_it_refers_back():
         ("any films with Cate Blanchett?", "movie", "P161"),  # actor
         ("any books by Ursula K. Le Guin?", "book", "P50"),  # author
         ("anything like Arrival?", "movie", None),
+        ("anything else in the spirit of Ursula K. Le Guin?", "book", None),  # what the list resembles, in no role
+        ("something in the style of Bjork please", "music", None),
+        ("which novels do you have by Terry Pratchett?", "book", "P50"),
+        ("what films do u have with Tilda Swinton", "movie", "P161"),
     ],
 )
 def test_a_seed_person_gets_the_role_of_its_preposition(text, domain, role):
