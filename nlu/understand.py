@@ -36,7 +36,7 @@ from nlu.act_choice import act_intent
 from nlu.acts import ActModel
 from nlu.corrections import revise_within
 from nlu.disambiguation import parse_option
-from nlu.intent_choice import admissible, overrule
+from nlu.intent_choice import admissible, overrule, reset_in_titles
 from nlu.open_answer import (
     ABOUT_THE_CARD,
     card_question,
@@ -207,7 +207,7 @@ def understand(
         # (nlu.act_choice); "not feeling it, next" is the next card, rated or not by the words before (below)
         sure = dict(prediction.alternatives).get(intent)
         act = act_intent(acts, view, intent, content, named=bool(session.readings(with_focus=False)), confidence=sure)
-    intent = ruled if act is None else act.intent
+    intent = reset_in_titles(session, ruled if act is None else act.intent)
     request = request_in_turn(text, view.domain, intent, view.question)
     if act is not None and act.intent != Intent.RECOMMENDATION and request == Request():
         request = None  # "could you show me what you have saved about me": a request of nothing, the act's profile
