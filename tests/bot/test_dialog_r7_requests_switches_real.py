@@ -32,3 +32,52 @@ def test_a_request_naming_a_person_stores_the_person_and_shows_a_list(real_dm, d
     reply = chat.say(text)
     assert chat.labels().get(liked) == "+", reply.text
     assert _card(reply) is not None, reply.text
+
+
+@pytest.mark.parametrize(
+    ("domain", "text", "liked", "now"),
+    [
+        ("book", "oh do you know films as well? the big lebowski is one i adore", "The Big Lebowski", "movie"),
+        ("movie", "hmm and music? start me up is one of my favourite songs", "Start Me Up", "music"),
+    ],
+)
+def test_a_switch_keeps_the_rest_and_a_title_is_no_reset(real_dm, domain, text, liked, now):
+    chat = Chat(real_dm, domain)
+    chat.say("i love anything by the coen brothers" if domain == "movie" else "i love agatha christie")
+    reply = chat.say(text)
+    assert chat.state.domain == now, reply.text
+    assert chat.labels().get(liked) == "+", reply.text
+    assert "reset" not in reply.text.lower(), reply.text
+
+
+def test_a_reset_with_a_like_after_it_asks_once_then_stores_the_like(real_dm):
+    chat = Chat(real_dm, "book")
+    chat.say("i love agatha christie")
+    reply = chat.say("let's start from scratch. i'm a huge Stephen King fan")
+    assert "sure" in reply.text.lower(), reply.text
+    reply = chat.say("yes")
+    assert chat.labels() == {"Stephen King": "+"}, reply.text
+
+
+def test_a_reset_with_a_like_and_nothing_to_reset_stores_the_like(real_dm):
+    chat = Chat(real_dm, "book")
+    reply = chat.say("clean slate: i'm a big fan of Terry Pratchett")
+    assert chat.labels().get("Terry Pratchett") == "+", reply.text
+    assert chat.state.pending is None or chat.state.pending.kind != "reset", reply.text
+
+
+def test_the_scope_said_again_at_the_reset_confirmation_is_its_yes(real_dm):
+    chat = Chat(real_dm, "music")
+    chat.say("i love abba")
+    chat.say("forget everything you know about me")
+    reply = chat.say("everything")
+    assert not chat.profile(), reply.text
+    assert "sure" not in reply.text.lower(), reply.text
+
+
+@pytest.mark.parametrize("text", ["please wipe everything you have stored about me", "ugh. clear the lot"])
+def test_a_reset_said_in_other_words_is_a_reset(real_dm, text):
+    chat = Chat(real_dm, "book")
+    chat.say("i love agatha christie")
+    reply = chat.say(text)
+    assert chat.intent() == "reset_profile", reply.text
