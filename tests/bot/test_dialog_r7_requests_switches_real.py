@@ -81,3 +81,43 @@ def test_a_reset_said_in_other_words_is_a_reset(real_dm, text):
     chat.say("i love agatha christie")
     reply = chat.say(text)
     assert chat.intent() == "reset_profile", reply.text
+
+
+@pytest.mark.parametrize(
+    ("domain", "likes", "question", "title"),
+    [
+        ("movie", "i loved the big lebowski", "who directed jaws?", "Jaws"),  # a lowercase title alone after the words
+        ("book", "i love agatha christie", "who is the author of the hobbit?", "The Hobbit"),
+    ],
+)
+def test_a_question_about_a_title_not_on_screen_shows_that_titles_details(real_dm, domain, likes, question, title):
+    chat = Chat(real_dm, domain)
+    chat.say(likes)
+    shown = _card(chat.say("recommend me something"))
+    reply = chat.say(question)
+    assert reply.text.startswith(title), reply.text
+    assert chat.state.focus == shown, reply.text  # the card on screen stays
+    assert title not in chat.labels(), reply.text  # a question stores nothing
+
+
+@pytest.mark.parametrize("text", ["what time is it?", "who won the match last night"])
+def test_a_question_about_something_else_at_a_card_says_what_the_bot_talks_about(real_dm, text):
+    chat = Chat(real_dm, "music")
+    chat.say("i love abba")
+    shown = _card(chat.say("recommend me something"))
+    reply = chat.say(text)
+    assert "only talk about films, books and music" in reply.text, reply.text
+    assert chat.state.focus == shown and f"like:{shown}" in {c.payload for c in reply.choices}, reply.text
+    assert "Director" not in reply.text and "Genres" not in reply.text, reply.text  # no details, no next card
+    assert chat.labels() == {"ABBA": "+"}, reply.text
+
+
+@pytest.mark.parametrize("number", ["3", "#1"])
+def test_a_number_with_no_numbered_question_open_starts_nothing(real_dm, number):
+    chat = Chat(real_dm, "book")
+    reply = chat.say(number)
+    assert _card(reply) is None and not chat.state.rec_list, reply.text
+    chat.say("i love agatha christie")
+    shown = _card(chat.say("recommend me something"))
+    reply = chat.say(number)
+    assert chat.state.focus == shown and chat.state.rec_pos == 0, reply.text  # the card neither rated nor skipped
