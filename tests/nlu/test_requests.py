@@ -53,6 +53,8 @@ def test_a_request_that_names_what_it_should_be_like_gives_its_seed(text, seed):
         "I really liked Arrival, can you recommend some more?",  # the name is an opinion, the request asks
         "any recommendations?",
         "Which Blur album should I start with?",  # names what it asks about, as a seeker does
+        "give me a novel",  # r7dlg: a work of the domain asked for, in the wording, whatever the classifier hears
+        "ok show me a good song please",
     ],
 )
 def test_a_request_that_names_nothing_to_be_like(text):
