@@ -42,6 +42,10 @@ FALLBACK_IN_RECOMMENDATION = (
 )
 FALLBACK_IN_QUESTION = "Sorry, I didn't get that. {question}"
 NOT_UNDERSTOOD = "Sorry, I didn't get that."
+OFF_TOPIC = (
+    "I can only talk about films, books and music. Tell me a {item} or a person you like, or ask for recommendations."
+)
+OFF_TOPIC_AT_CARD = 'I can only talk about films, books and music. About "{title}": say "I like it", "I don\'t like it", "skip" or "why?".'
 """A message that is no answer to the open question: the question follows after it, once ("Still open: ...")."""
 WHICH_ONE_FIRST = "Tell me which one you mean first, please."
 """An opinion about "it" ("I like it") while a question asks which one is meant."""

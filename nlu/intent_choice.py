@@ -61,7 +61,14 @@ from nlu.turn_words import (
     yes_no,
 )
 
-__all__ = ["ABOUT_THE_CARD_OPINIONS", "OPINION_OVERRULES", "TOP_LEVEL_TWIN", "admissible", "overrule"]
+__all__ = [
+    "ABOUT_THE_CARD_OPINIONS",
+    "OPINION_OVERRULES",
+    "TOP_LEVEL_TWIN",
+    "admissible",
+    "overrule",
+    "reset_in_titles",
+]
 
 TOP_LEVEL_TWIN = {
     Intent.REC_PREFERENCE.value: Intent.PREFERENCE.value,
@@ -268,6 +275,15 @@ def _names_beyond_card_request(session: Readings, folded: str) -> bool:
         return bool(found)
     request = card_request_words(folded)
     return any(not r.mention.text.islower() or not set(fold(r.mention.text).split()) <= request for r in found)
+
+
+def reset_in_titles(session: Readings, intent: str) -> str:
+    """``intent``, but a preference for a reset whose words are only in names the message judges: "begin again is one
+    of my comfort movies", "I loved Start Over" name a title, they ask no reset (a title is no command); a reset said
+    beside a judged name ("fresh start: I'm a big X fan") stays one."""
+    if intent not in (Intent.RESET_PROFILE, Intent.RESET_EVERYTHING) or reset_worded(session.unnamed(judged=True)):
+        return intent
+    return Intent.PREFERENCE.value if session.readings(with_focus=False) else intent
 
 
 def admissible(ranked: Sequence[str], view: View, *, refinable: bool) -> str:

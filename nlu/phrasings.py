@@ -42,6 +42,7 @@ __all__ = [
     "asks_details",
     "asks_profile",
     "asks_reset",
+    "off_topic",
     "card_fact",
     "for_this_time",
     "is_question",
@@ -88,6 +89,7 @@ _BOT_BAD = _WORDING.pattern("bot_bad")
 _BYE = _WORDING.pattern("bye")
 _HELLO = _WORDING.pattern("hello")
 _RESET_ALL = _WORDING.pattern("reset_all")
+_OFF_TOPIC = _WORDING.pattern("off_topic")
 _WORDS = re.compile(r"[a-z]+")
 """The words of a message (a message of thanks words only is a thank-you)."""
 
@@ -166,6 +168,12 @@ def asks_details(folded: str) -> bool:
     or those of the suggested item (issue 22-D: at "Do you like X?" it was "Sorry, I didn't get that")."""
     folded = chat_spelling(folded)
     return bool(_DETAILS.search(folded) or _IS_IT.search(folded))
+
+
+def off_topic(folded: str) -> bool:
+    """The message asks about something else than films, books and music ("what's the weather like?", "who won the
+    game?"): the caller checks it names nothing the linker knows (r7dlg: at a card it was the card's details)."""
+    return bool(_OFF_TOPIC.search(chat_spelling(folded)))
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -161,12 +161,15 @@ class Readings:
         found = self.readings(with_focus=False)
         return only_names_and(self.text, [(r.mention.start, _named_end(r.mention)) for r in found], additive=additive)
 
-    def unnamed(self) -> str:
+    def unnamed(self, *, judged: bool = False) -> str:
         """The content (after the lead-in), folded, with the long linked names blanked: the words of a title ask
-        nothing ("I Know Why the Caged Bird Sings"); a short one may be the request itself ("Talking to You")."""
+        nothing ("I Know Why the Caged Bird Sings"); a short one may be the request itself ("Talking to You").
+        With ``judged``, also the names of any length the message states an opinion of: "begin again is one of my
+        comfort movies" judges a film, it asks no reset."""
         chars = list(self.text)
         for r in self.readings(with_focus=False):
-            if len(r.mention.text.split()) >= MASKED_NAME_WORDS:
+            opined = judged and r.polarity in (Polarity.POSITIVE, Polarity.NEGATIVE)
+            if opined or len(r.mention.text.split()) >= MASKED_NAME_WORDS:
                 chars[r.mention.start : r.mention.end] = " " * (r.mention.end - r.mention.start)
         return fold("".join(chars)[self.start :])
 

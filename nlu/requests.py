@@ -351,8 +351,9 @@ def read_request(text: str, domain: str | None = None) -> Request | None:
             refers_back = True
             continue
         seeds.append((start, end))
-        preposition = marker.group(0).split()[-1]
-        role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
+        if marker.group("alike") is None:  # "in the spirit of Y": Y is what the list resembles, in no role
+            preposition = marker.group(0).split()[-1]
+            role = role or _SEED_ROLES.get(domain or "", {}).get(preposition)
     # "more X", "i want a X": a request only if a name is found in X (the caller checks: Request.needs_name)
     bare = (
         not worded

@@ -146,4 +146,6 @@ def _switch_at(clause: str, current: str | None) -> tuple[str, int] | None:
     if phrase is None:
         return None
     domain = _domain_of(phrase.group("word"))
+    if phrase.groupdict().get("ask") and domain == current:  # "do you like the book?" said in books: no switch
+        return None
     return (domain, phrase.end("end")) if domain is not None else None

@@ -225,6 +225,8 @@ class TurnParse:
             ("oops no, i didn't like the previous one": ``nlu.turn_cues.previous_card_opinion``), else None.
         retracts: the message takes back an opinion ("i never said i liked X": ``nlu.turn_cues.retracts``); its
             readings are no preference (issue 22-D).
+        off_topic: the message asks about something else than films, books and music and names nothing ("what's
+            the weather like?": ``nlu.phrasings.off_topic``, r7dlg); a fallback that says what the bot talks about.
     """
 
     text: str
@@ -266,5 +268,6 @@ class TurnParse:
     this_time: bool = False
     reset_scope: str | None = None
     retracts: bool = False
+    off_topic: bool = False
     revised: str | None = None
     previous_card: str | None = None

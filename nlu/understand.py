@@ -36,7 +36,7 @@ from nlu.act_choice import act_intent
 from nlu.acts import ActModel
 from nlu.corrections import revise_within
 from nlu.disambiguation import parse_option
-from nlu.intent_choice import admissible, overrule
+from nlu.intent_choice import admissible, overrule, reset_in_titles
 from nlu.open_answer import (
     ABOUT_THE_CARD,
     card_question,
@@ -47,7 +47,7 @@ from nlu.open_answer import (
     suggestion_answer,
 )
 from nlu.payloads import RESET_INTENTS, command_of, understand_payload
-from nlu.phrasings import BYE, card_fact, for_this_time, reset_scope
+from nlu.phrasings import BYE, card_fact, for_this_time, off_topic, reset_scope
 from nlu.readings import MAX_MENTIONS_PER_TURN, WORK_PARTS, Readings
 from nlu.requests import (
     Request,
@@ -89,6 +89,7 @@ from nlu.turn_words import (
     NONE,
     NOT_THAT_ONE,
     RATE_MENU,
+    REFERENCE_WORDS,
     SWITCH,
     THUMBS,
     WHAT_TO_RATE,
@@ -173,6 +174,10 @@ def understand(
         answer = parse_option(view.answer_kind or view.question, content, None, view.options)
         if answer is not None:  # it answers the question ("2", "actor", "the 1998 one")
             return TurnParse(text, Intent.PREFERENCE_DISAMBIGUATION.value, answer=answer, bare_answer=True)
+    if _BARE_NUMBER.fullmatch(folded) and view.question not in _NUMBERED_QUESTIONS:
+        # "2" with no numbered question open answers nothing: no rating or skip of the card, no list (r7dlg)
+        card = view.focus is not None and view.question is None
+        return TurnParse(text, Intent.REC_FALLBACK.value if card else Intent.FALLBACK.value, bare_answer=True)
     thumb = THUMBS.fullmatch(text.strip())
     if thumb is not None and view.focus is not None and view.question is None:
         # the card's own 👍 / 👎, typed instead of tapped: "Do you like it?" answered
@@ -207,7 +212,7 @@ def understand(
         # (nlu.act_choice); "not feeling it, next" is the next card, rated or not by the words before (below)
         sure = dict(prediction.alternatives).get(intent)
         act = act_intent(acts, view, intent, content, named=bool(session.readings(with_focus=False)), confidence=sure)
-    intent = ruled if act is None else act.intent
+    intent = reset_in_titles(session, ruled if act is None else act.intent)
     request = request_in_turn(text, view.domain, intent, view.question)
     if act is not None and act.intent != Intent.RECOMMENDATION and request == Request():
         request = None  # "could you show me what you have saved about me": a request of nothing, the act's profile
@@ -309,12 +314,18 @@ def understand(
     ):
         return replace(parse, intent=Intent.FALLBACK.value, no_item_on_screen=True)  # "why?" with no list open
     asked_about = DETAILS_OF.match(folded)
-    if asked_about and view.question is None and intent not in ABOUT_THE_CARD:
-        # "details of Inception": the original agent has no intent for it (fallback); never a rating
+    if asked_about and view.question is None:
+        # "details of Inception", "who directed Heat?": the original agent has no intent for it (fallback); never a
+        # rating; with a card on screen, a question naming another title is about that title (r7dlg)
         start = lead.end + len(folded) - len(asked_about.group("target"))
         named = [r.qid for r in readings if r.mention.start >= start and (is_item is None or is_item(r.qid))]
-        if named:
+        named = named or _named_alone(linker, text[start:], is_item)
+        if named and (intent not in ABOUT_THE_CARD or named[0] != view.focus):
             return replace(parse, intent=Intent.FALLBACK.value, details_of=named[0])
+    if view.question is None and not session.readings(with_focus=False) and off_topic(folded):
+        # "what's the weather like?" at a card: neither a question about it nor a rating (r7dlg)
+        unheard = Intent.REC_FALLBACK.value if view.focus is not None else Intent.FALLBACK.value
+        return replace(parse, intent=unheard, off_topic=True)
     answer = None
     confirmation = None
     if intent.startswith("smalltalk.confirmation.") and view.question in ("confirm", "critique", "reset"):
@@ -448,6 +459,10 @@ def understand(
     )
 
 
+_BARE_NUMBER = re.compile(r"\s*(?:#|no\.?\s*|number\s*)?\d{1,2}[.)]?\s*")
+"""A message that is only an option's number ("2", "#3", "number 1"): it answers only a numbered question."""
+_NUMBERED_QUESTIONS = frozenset({"item", "role", "critique", "delete", "reset_scope"})
+"""Questions whose options are listed with numbers (which one, which role, which value, which entry, what to reset)."""
 _CARD_RATINGS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
 _CARD_MOVES = frozenset(
     {Intent.REC_SKIP.value, Intent.REC_FALLBACK.value, Intent.REC_DETAILS.value, Intent.REC_CRITIQUING_FALLBACK.value}
@@ -466,6 +481,24 @@ def _domain_switch(text: str, current: str) -> str | None:
     words = set(re.findall(r"[a-z]+", text.lower()))
     found = [d for d, names in DOMAIN_WORDS.items() if words & set(names)]
     return found[0] if len(found) == 1 else None
+
+
+def _named_alone(linker: Linker, target: str, is_item: Callable[[str], bool] | None) -> list[str]:
+    """The item the words after "who directed" / "details of" name when linked alone, as a name slot: a lowercase
+    title there ("who directed jaws?") is the one thing asked about, whatever the linker makes of it in the
+    sentence (r7dlg). Only a whole-span match counts: a piece of the words names nothing asked."""
+    words = target.strip(" ?!.,;:'\"")
+    if not words or set(words.lower().split()) <= REFERENCE_WORDS | {"the", "a", "this", "that"}:
+        return []  # "who directed the film?": the card's fact, no film "The Film"
+    return [
+        str(m.candidates[0].qid)
+        for m in linker.link(words)
+        if m.candidates
+        and m.start == 0
+        and m.end == len(words)
+        and not getattr(m, "partial", False)
+        and (is_item is None or is_item(str(m.candidates[0].qid)))
+    ][:1]
 
 
 def _more_of_a_kind(text: str, readings: tuple[Reading, ...]) -> bool:

@@ -236,7 +236,8 @@ class DeleteChoice(OptionsQuestion):
 
 @dataclass(slots=True)
 class ResetConfirm:
-    """'Delete everything? yes/no' (``what``: ``everything``, ``items`` or ``properties``)."""
+    """'Delete everything? yes/no' (``what``: ``everything``, ``items`` or ``properties``; ``after``: the opinions the
+    reset's message said after it, "fresh start: I'm a big X fan", stored once the question is answered)."""
 
     kind: ClassVar[str] = "reset"
     what: str
@@ -244,13 +245,21 @@ class ResetConfirm:
     origin: str = "profile"
     stamp: int | None = None
     choices: tuple[Choice, ...] = ()
+    after: list[PreferenceTask] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "what": self.what, "question": self.question, "origin": self.origin}
+        return {
+            "kind": self.kind,
+            "what": self.what,
+            "question": self.question,
+            "origin": self.origin,
+            "after": [t.to_json() for t in self.after],
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ResetConfirm:
-        return cls(what=str(data.get("what", "everything")), question=str(data.get("question", "")))
+        after = [PreferenceTask.from_json(t) for t in data.get("after", ())]
+        return cls(what=str(data.get("what", "everything")), question=str(data.get("question", "")), after=after)
 
 
 @dataclass(slots=True)
@@ -259,7 +268,8 @@ class ResetChoice:
     question, so that a "yes" or a typed "everything" answers it and never rates a card on screen).
 
     ``scopes``: the options in order (``everything``, ``items``, ``properties``), chosen by the buttons
-    ``reset:<scope>`` or typed words (``bot.dialog.profile.scope_words``)."""
+    ``reset:<scope>`` or typed words (``bot.dialog.profile.scope_words``); a chosen scope is the one confirmation a
+    reset needs. ``after``: as :attr:`ResetConfirm.after`."""
 
     kind: ClassVar[str] = "reset_scope"
     question: str
@@ -267,6 +277,7 @@ class ResetChoice:
     origin: str = "profile"
     stamp: int | None = None
     choices: tuple[Choice, ...] = ()
+    after: list[PreferenceTask] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -274,12 +285,15 @@ class ResetChoice:
             "question": self.question,
             "scopes": list(self.scopes),
             "choices": _choices_json(self.choices),
+            "after": [t.to_json() for t in self.after],
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ResetChoice:
         scopes = tuple(str(s) for s in data.get("scopes", ())) or ("everything", "items", "properties")
-        return cls(question=str(data.get("question", "")), scopes=scopes, choices=_choices(data.get("choices")))
+        after = [PreferenceTask.from_json(t) for t in data.get("after", ())]
+        choices = _choices(data.get("choices"))
+        return cls(question=str(data.get("question", "")), scopes=scopes, choices=choices, after=after)
 
 
 @dataclass(slots=True)

@@ -98,7 +98,8 @@ def on_fallback(ctx: TurnContext) -> Outcome:
         return outcome
     if state.focus is not None:  # a list is open: what the card takes, and its buttons (the list goes on)
         return on_card_fallback(ctx)
-    return Outcome(msg.FALLBACK.format(item=msg.ITEM_NOUNS[state.domain]))
+    template = msg.OFF_TOPIC if ctx.parse.off_topic else msg.FALLBACK  # "what's the weather like?": what it talks about
+    return Outcome(template.format(item=msg.ITEM_NOUNS[state.domain]))
 
 
 def on_smalltalk(ctx: TurnContext) -> Outcome:

@@ -11,6 +11,7 @@ from bot.dialog.acts import (
     CritiqueChoice,
     DeleteChoice,
     Outcome,
+    PreferenceTask,
     ResetChoice,
     ResetConfirm,
     RoleQuestion,
@@ -218,14 +219,20 @@ def on_reset_profile(ctx: TurnContext) -> Outcome:
         Choice(msg.RESET_ITEMS_BUTTON.format(items=items), "reset:items"),
         Choice(msg.RESET_PROPERTIES_BUTTON, "reset:properties"),
     )
+    # "ok fresh start: i'm a big X fan": the opinions said after the reset's words are kept for after its question
+    after = tasks(ctx, [r for r in ctx.parse.readings if r.polarity.value in ("+", "-")])
+    if after and not any(state.profiles.values()):  # nothing to reset: the message's opinions are what it says
+        outcome = Outcome("", events=[Event.PREFERENCE], intent=Intent.PREFERENCE.value)
+        process(ctx, after, outcome, NEW_PREFERENCE_EVENTS)
+        return outcome
     outcome = Outcome("", choices=choices, events=[Event.QUESTION], settled=True)
     notes = close_questions(ctx, outcome)  # the reset question replaces an open one, aloud
     if ctx.parse.reset_scope is not None:  # "forget everything": only "Are you sure?" (issue 22-D)
-        confirm = _confirm(ctx, ctx.parse.reset_scope)
+        confirm = _confirm(ctx, ctx.parse.reset_scope, after)
         outcome.text, outcome.choices = "\n".join([*notes, confirm.text]), confirm.choices
         return outcome
     question = msg.RESET_WHAT.format(items=items)
-    state.pending = ResetChoice(question=question, choices=choices)
+    state.pending = ResetChoice(question=question, choices=choices, after=after)
     outcome.text = "\n".join([*notes, question])
     return outcome
 
@@ -248,10 +255,10 @@ def on_reset_scope_answer(ctx: TurnContext) -> Outcome:
     assert isinstance(question, ResetChoice)
     choice = parse.answer
     if isinstance(choice, int) and choice < len(question.scopes):
-        return _confirm(ctx, question.scopes[choice])
+        return _confirm(ctx, question.scopes[choice], question.after)
     if choice == "none" or parse.negative or parse.confirmation == "no":
         state.pending = None
-        return Outcome(msg.RESET_CANCELLED)
+        return _store_after(ctx, Outcome(msg.RESET_CANCELLED), question.after)
     return Outcome(msg.RESET_WHICH.format(question=question.question), choices=question.choices)
 
 
@@ -268,14 +275,33 @@ def on_reset_choice(ctx: TurnContext) -> Outcome:
     if payload is not None and payload.kind == "reset" and not satisfied(ctx.parse.intent, ctx.state.contexts):
         return Outcome(msg.STALE_QUESTION, intent=Intent.FALLBACK.value)
     what = payload.value if payload is not None and payload.kind == "reset" else _SCOPES[ctx.parse.intent]
-    return _confirm(ctx, what)
+    pending = ctx.state.pending
+    if isinstance(pending, ResetConfirm) and pending.what == what:
+        # "start over" -> "Are you sure ... your whole profile?" -> "everything": the scope asked about, said again, is
+        # the yes (a second "Are you sure?" would be the same question twice)
+        return _reset(ctx, yes=True)
+    after = pending.after if isinstance(pending, ResetChoice | ResetConfirm) else []
+    return _confirm(ctx, what, after)
 
 
-def _confirm(ctx: TurnContext, what: str) -> Outcome:
-    """ "Are you sure you want to reset ...?" about ``what`` (the one confirmation a reset needs)."""
+def _confirm(ctx: TurnContext, what: str, after: list[PreferenceTask]) -> Outcome:
+    """ "Are you sure you want to reset ...?" about ``what`` (the one confirmation a reset needs); ``after``: the
+    opinions to store once it is answered."""
     question = msg.RESET_CONFIRM.format(what=msg.RESET_LABELS[what])
-    ctx.state.pending = ResetConfirm(what=what, question=question)
+    ctx.state.pending = ResetConfirm(what=what, question=question, after=after)
     return Outcome(question, choices=_YES_NO)
+
+
+def _store_after(ctx: TurnContext, outcome: Outcome, after: list[PreferenceTask]) -> Outcome:
+    """``outcome`` with the opinions said after a reset stored ("fresh start: I'm a big X fan"), after its answer,
+    whatever the answer: a "no" to the reset takes back no opinion."""
+    if after:
+        said = outcome.text
+        outcome.text = ""
+        outcome.events.append(Event.PREFERENCE)
+        process(ctx, list(after), outcome, NEW_PREFERENCE_EVENTS)
+        outcome.text = "\n".join(line for line in (said, outcome.text) if line)
+    return outcome
 
 
 _YES_NO = (Choice(msg.YES, "yes"), Choice(msg.NO, "no"))
@@ -324,7 +350,8 @@ def _reset(ctx: TurnContext, *, yes: bool) -> Outcome:
     question = state.pending
     state.pending = None
     if not isinstance(question, ResetConfirm) or not yes:
-        return Outcome(msg.RESET_CANCELLED)
+        after = question.after if isinstance(question, ResetChoice | ResetConfirm) else []
+        return _store_after(ctx, Outcome(msg.RESET_CANCELLED), after)
     what = question.what
     if what == "everything":  # the whole profile: every domain (the user sees one profile, not three)
         from bot.dialog.constraints import drop_session_constraints
@@ -339,4 +366,4 @@ def _reset(ctx: TurnContext, *, yes: bool) -> Outcome:
         if (what == "items") == is_item:
             del profile[qid]
     state.rec_list, state.rec_pos = [], 0
-    return Outcome(msg.RESET_DONE.format(what=msg.RESET_LABELS[what]))
+    return _store_after(ctx, Outcome(msg.RESET_DONE.format(what=msg.RESET_LABELS[what])), question.after)

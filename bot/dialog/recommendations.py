@@ -402,8 +402,9 @@ def on_stop(ctx: TurnContext) -> Outcome:
 
 def on_card_fallback(ctx: TurnContext) -> Outcome:
     """Not understood while a card is on screen: say so and show its buttons again."""
+    template = msg.OFF_TOPIC_AT_CARD if ctx.parse.off_topic else msg.FALLBACK_IN_RECOMMENDATION
     return Outcome(
-        msg.FALLBACK_IN_RECOMMENDATION.format(title=display(ctx, ctx.state.focus)),
+        template.format(title=display(ctx, ctx.state.focus)),
         choices=card_buttons(ctx, ctx.state.focus),
         events=[Event.RECOMMENDATION, Event.QUESTION],
     )

@@ -27,12 +27,15 @@ says what the list is based on.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot import messages as msg
 from bot.dialog.acts import Outcome, PreferenceTask
 from bot.dialog.context import TurnContext
 from bot.dialog.preferences import tasks
 from bot.dialog.render import display
 from logs.schema import Event
+from nlu.mention_context import in_longer_name
 from nlu.requests import asked_moods
 from nlu.stop_words import STOP_WORDS
 from nlu.switching import DOMAIN_WORDS
@@ -166,7 +169,20 @@ def _is_named(ctx: TurnContext, reading: Reading) -> bool:
     the message states an opinion of, "I really liked X, recommend more"); not a piece of a title the
     linker matched (a partial mention) or of a longer name typed around it."""
     mention = reading.mention
-    return not mention.partial and not reading.embedded
+    return not mention.partial and (not reading.embedded or not _in_longer_name_past_marks(ctx, mention))
+
+
+def _in_longer_name_past_marks(ctx: TurnContext, mention: Any) -> bool:
+    """The mention is a piece of a longer typed name once the request's own words are blanked: "songs of" in
+    "you have some songs of Juanes?" asks, it is no title "Songs of Juanes" (``nlu.mention_context``)."""
+    request, text = ctx.parse.request, ctx.parse.text
+    marks = request.marks if request is not None else ()
+    if not any(end <= mention.start and not text[end : mention.start].strip() for _, end in marks):
+        return True
+    blanked = list(text)
+    for start, end in marks:
+        blanked[start:end] = " " * (end - start)
+    return in_longer_name("".join(blanked), mention.start, mention.end)
 
 
 def _role(ctx: TurnContext, task: PreferenceTask, reading: Reading) -> str | None:

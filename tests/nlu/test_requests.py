@@ -53,6 +53,8 @@ def test_a_request_that_names_what_it_should_be_like_gives_its_seed(text, seed):
         "I really liked Arrival, can you recommend some more?",  # the name is an opinion, the request asks
         "any recommendations?",
         "Which Blur album should I start with?",  # names what it asks about, as a seeker does
+        "give me a novel",  # r7dlg: a work of the domain asked for, in the wording, whatever the classifier hears
+        "ok show me a good song please",
     ],
 )
 def test_a_request_that_names_nothing_to_be_like(text):
@@ -98,6 +100,10 @@ def test_like_it_refers_back():
         ("any films with Cate Blanchett?", "movie", "P161"),  # actor
         ("any books by Ursula K. Le Guin?", "book", "P50"),  # author
         ("anything like Arrival?", "movie", None),
+        ("anything else in the spirit of Ursula K. Le Guin?", "book", None),  # what the list resembles, in no role
+        ("something in the style of Bjork please", "music", None),
+        ("which novels do you have by Terry Pratchett?", "book", "P50"),
+        ("what films do u have with Tilda Swinton", "movie", "P161"),
     ],
 )
 def test_a_seed_person_gets_the_role_of_its_preposition(text, domain, role):

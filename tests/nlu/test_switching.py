@@ -155,3 +155,28 @@ def test_domain_words_inside_statements_or_after_a_long_head_do_not_switch(text,
 )
 def test_a_switch_in_other_registers_keeps_the_rest(text, current, expected, rest):
     assert domain_switch(text, current) == Switch(expected, rest)
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "expected"),
+    [
+        # r7dlg: a question whether the bot knows a domain, and "nvm" / "never mind" before a switch
+        (
+            "oh do you know books as well? the hobbit is one i reread",
+            "music",
+            Switch("book", "the hobbit is one i reread"),
+        ),
+        ("does the bot also cover music? i adore abba", "movie", Switch("music", "i adore abba")),
+        ("never mind, back to films", "book", Switch("movie", "")),
+        ("nvm let's go back to music", "book", Switch("music", "")),
+    ],
+)
+def test_a_question_whether_the_bot_knows_a_domain_switches_and_keeps_the_rest(text, current, expected):
+    assert domain_switch(text, current) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "current"), [("do you like the book?", "book"), ("do you know the film too?", "movie")]
+)
+def test_a_question_about_the_current_domain_is_no_switch(text, current):
+    assert domain_switch(text, current) is None
