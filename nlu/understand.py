@@ -320,6 +320,11 @@ def understand(
     if intent.startswith("smalltalk.confirmation.") and view.question in ("confirm", "critique", "reset"):
         confirmation = "yes" if intent.endswith("yes") else "no"  # "sure", "cancel" as answers
         answer = parse_option(view.answer_kind, text, confirmation, view.options)
+        follow_up = _CONFIRMATION_FOLLOW_UPS.get((view.question, confirmation))
+        if follow_up is not None and follow_up not in view.blocked:
+            # "Yep" at "You like these of X: A, B. Right?" answers the question: the study's agent logged the
+            # question's own yes / no (its follow-up intent), never small talk, whatever the words
+            parse = replace(parse, intent=follow_up)
     elif view.answer_kind is not None:
         answer = parse_option(view.answer_kind, content, None, view.options, listed=listed(view))
         if isinstance(answer, int) and view.question == "item" and view.asked and readings:
@@ -448,6 +453,13 @@ def understand(
     )
 
 
+_CONFIRMATION_FOLLOW_UPS = {
+    ("confirm", "yes"): Intent.PREFERENCE_YES.value,
+    ("confirm", "no"): Intent.PREFERENCE_NO.value,
+    ("critique", "yes"): Intent.REC_CRITIQUING_YES.value,
+    ("critique", "no"): Intent.REC_CRITIQUING_NO.value,
+}
+"""(open question kind, yes / no) -> the intent of a small-talk yes / no ("yep", "nope", "sure") answering it."""
 _CARD_RATINGS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
 _CARD_MOVES = frozenset(
     {Intent.REC_SKIP.value, Intent.REC_FALLBACK.value, Intent.REC_DETAILS.value, Intent.REC_CRITIQUING_FALLBACK.value}
