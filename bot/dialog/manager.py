@@ -87,6 +87,8 @@ class DialogManager:
         domain_requests: a request for another domain's items switches to it (False: a study's one-domain
             bot, ``DialogConfig.domain_requests``).
         hedge_questions: a hedge at a card is asked about (False: a study's replay, ``DialogConfig.hedge_questions``).
+        start_keeps_dialog: /start only greets, the dialog stays (the successor study's replay,
+            ``DialogConfig.start_keeps_dialog``).
         dialogue_acts: the learned dialogue acts decide doubtful turns (``bot.compose`` turns them on for chat, web and
             Telegram; off here by default, so the dialog tests with a stand-in classifier test the rules alone).
     """
@@ -108,6 +110,7 @@ class DialogManager:
         domain_requests: bool = True,
         hedge_questions: bool = True,
         dialogue_acts: bool = False,
+        start_keeps_dialog: bool = False,
     ) -> None:
         self.default_domain = default_domain
         self._services = services
@@ -120,6 +123,7 @@ class DialogManager:
             domain_requests=domain_requests,
             hedge_questions=hedge_questions,
             dialogue_acts=dialogue_acts,
+            start_keeps_dialog=start_keeps_dialog,
         )
         self._clock = clock
         self._turns = TurnLog(states, log, session=session, to_check=to_check)

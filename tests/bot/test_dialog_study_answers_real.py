@@ -4,7 +4,9 @@ sentiment recognizer and the KB snapshots of ``$CORSBOT_HOME``; skipped when the
 Kinds of fault seen replaying the study's two conditions (``corsbot replay .../jiis/*/messages.json``):
 
 - a small-talk yes / no ("Yep", "nope") answering "You like these of X: A, B. Right?" did what a yes does, but
-  was logged as small talk: the study's agent logged the question's own answer (``preference - yes``).
+  was logged as small talk: the study's agent logged the question's own answer (``preference - yes``);
+- with the study's configuration, /start only greets: the suggestion asked before it is still open (its
+  StartHandler left the dialog state alone: "I love it" after a /start still rated the suggested item).
 
 Items here are other than the replays' examples.
 """
@@ -21,6 +23,12 @@ from tests.bot.real_dialog import Chat, real_dialog_manager
 def real_dm(tmp_path_factory):
     """Suggestions of items to rate in the movie domain (the successor study's protocol)."""
     return real_dialog_manager(tmp_path_factory, "movie=popularity,book=none,music=none")
+
+
+@pytest.fixture(scope="module")
+def study_dm(tmp_path_factory):
+    """The same, with the study's /start (``start_keeps_dialog``), as its replay builds it."""
+    return real_dialog_manager(tmp_path_factory, "movie=popularity,book=none,music=none", start_keeps_dialog=True)
 
 
 def _suggested(chat: Chat) -> str:
@@ -46,3 +54,20 @@ def test_a_small_talk_yes_or_no_at_an_all_values_question_is_its_answer(real_dm,
     chat.say(said)
     assert chat.intent() == intent
     assert (genres <= set(chat.profile())) is stored
+
+
+def test_with_the_studys_start_the_open_suggestion_stays(study_dm):
+    chat = Chat(study_dm, "movie")
+    suggested = _suggested(chat)
+    chat.say("/start")
+    assert isinstance(chat.state.pending, SuggestionQuestion)
+    chat.say("I love it")
+    assert chat.intent() == "preference"
+    assert chat.profile()[suggested] == "+"
+
+
+def test_by_default_start_settles_the_open_suggestion(real_dm):
+    chat = Chat(real_dm, "movie")
+    _suggested(chat)
+    chat.say("/start")
+    assert not isinstance(chat.state.pending, SuggestionQuestion)
