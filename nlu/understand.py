@@ -363,11 +363,23 @@ def understand(
             and bare
             and session.names_only()
             and (suggestion is None or suggestion.kind == "new")
-            and parse_option(view.answer_kind, text, None, view.options, listed=False) is not None
+            and (
+                parse_option(view.answer_kind, text, None, view.options, listed=False) is not None
+                or _follows_a_rating(view, readings)
+            )
         ):  # "Horror Film" right after "I don't like horror films" (and the suggestion it got): a refinement
             parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
         elif suggestion is not None and parse.intent == Intent.SKIP:
             parse = replace(parse, intent=Intent.PREFERENCE.value)  # another title named: no skip of this one
+    if (
+        view.question is None
+        and view.focus is None
+        and bare
+        and session.names_only()
+        and parse.intent in (Intent.PREFERENCE, Intent.FALLBACK)
+        and _follows_a_rating(view, readings)
+    ):  # "Action Film" right after "I love this film" rated the suggested item: what about it was liked
+        parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
     opinion = None
     # with a card on screen, "the 1933 one is a classic too" right after a stored preference is heard as the card's
     # rating or fallback: the reading it names wins (issue 22-D: it liked the card and moved the list on)
@@ -465,6 +477,11 @@ _CARD_MOVES = frozenset(
     {Intent.REC_SKIP.value, Intent.REC_FALLBACK.value, Intent.REC_DETAILS.value, Intent.REC_CRITIQUING_FALLBACK.value}
 )
 """What a mood asked for at a card ("something scary") may be heard as, but is a new list of the mood's genre."""
+
+
+def _follows_a_rating(view: View, readings: tuple[Reading, ...]) -> bool:
+    """The message names something right after the previous turn rated a suggested item (``View.rated``)."""
+    return view.rated is not None and any(r.qid != view.rated for r in readings)
 
 
 def _domain_switch(text: str, current: str) -> str | None:

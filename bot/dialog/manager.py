@@ -330,6 +330,7 @@ class DialogManager:
             asked_last=pending is not None
             and Event.QUESTION in state.logged_events
             and Event.RECOMMENDATION not in state.logged_events,
+            rated=_rated(state, refinable),
         )
 
     # ------------------------------------------------------------------ plumbing
@@ -354,6 +355,13 @@ def _answers(parse: TurnParse) -> bool:
     """The message plainly answers the question kept under a card: its button or a typed option ("the 1997 one");
     a bare yes or no is the card's (its buttons are on screen: the released studies' users rated it so)."""
     return parse.payload is not None or (parse.bare_answer and parse.answer is not None and parse.yes_no is None)
+
+
+def _rated(state: DialogState, refinable: list[PreferenceTask]) -> str | None:
+    """The suggested item the previous turn rated (``View.rated``), or None."""
+    last = refinable[-1] if refinable else None
+    suggested = state.suggested.get(state.domain, ())
+    return last.qid if last is not None and last.polarity in ("+", "-") and last.qid in suggested else None
 
 
 def _asked(pending: object) -> frozenset[str]:

@@ -5,8 +5,10 @@ Kinds of fault seen replaying the study's two conditions (``corsbot replay .../j
 
 - a small-talk yes / no ("Yep", "nope") answering "You like these of X: A, B. Right?" did what a yes does, but
   was logged as small talk: the study's agent logged the question's own answer (``preference - yes``);
-- with the study's configuration, /start only greets: the suggestion asked before it is still open (its
-  StartHandler left the dialog state alone: "I love it" after a /start still rated the suggested item).
+- a bare name right after rating a suggested item ("I love this film", then "Crime Film") was asked about
+  ("Did you like crime film?"): it is that rating's follow-up, stored with its polarity, as after a typed
+  preference ("I like Heat" -> "Ronin");
+- with the study's configuration, /start only greets: the suggestion asked before it is still open.
 
 Items here are other than the replays' examples.
 """
@@ -54,6 +56,27 @@ def test_a_small_talk_yes_or_no_at_an_all_values_question_is_its_answer(real_dm,
     chat.say(said)
     assert chat.intent() == intent
     assert (genres <= set(chat.profile())) is stored
+
+
+def test_a_bare_name_after_rating_a_suggestion_is_that_ratings_follow_up(real_dm):
+    chat = Chat(real_dm, "movie")
+    suggested = _suggested(chat)
+    chat.say("I really don't like this film")
+    assert chat.profile()[suggested] == "-"
+    chat.say("Musical Film")
+    assert chat.intent() == "preference - disambiguation"
+    assert chat.labels()["musical film"] == "-"
+    assert isinstance(chat.state.pending, SuggestionQuestion), "the next suggestion is still asked"
+
+
+def test_a_bare_name_after_a_skipped_suggestion_is_asked_about(real_dm):
+    # a skip states no opinion: there is nothing to carry over
+    chat = Chat(real_dm, "movie")
+    _suggested(chat)
+    chat.say("skip")
+    chat.say("Western Film")
+    assert chat.intent() != "preference - disambiguation"
+    assert "western film" not in chat.labels()
 
 
 def test_with_the_studys_start_the_open_suggestion_stays(study_dm):
