@@ -176,6 +176,7 @@ def build_dialog_manager(
     domain_requests: bool = True,
     hedge_questions: bool = True,
     dialogue_acts: bool = True,
+    start_keeps_dialog: bool = False,
 ) -> DialogManager:
     """The dialog manager on the runtime folder's models and snapshots (or on ``services``).
 
@@ -200,6 +201,7 @@ def build_dialog_manager(
             replay: False, its bots served one domain each).
         hedge_questions: a hedge at a card ("meh") asks "Did you like X?" (a study's replay: False, as its agent).
         dialogue_acts: the learned dialogue acts (``nlu.acts``) decide doubtful turns (a study's replay: False).
+        start_keeps_dialog: /start only greets, the open question and the list stay (the successor study's replay).
 
     Raises:
         ConfigError: the model or knowledge base is missing (the message says which command to run).
@@ -245,6 +247,7 @@ def build_dialog_manager(
         domain_requests=domain_requests,
         hedge_questions=hedge_questions,
         dialogue_acts=dialogue_acts,
+        start_keeps_dialog=start_keeps_dialog,
     )
 
 

@@ -102,6 +102,10 @@ class View:
             showed no card): "I like it" then answers "Did you like X?", not the card (fresh8 fault 1).
         moved_on: the previous turn rated or skipped a card and showed the one on screen: a self-correction right
             after it is about the card before (fresh tester, faults 1 and 8).
+        rated: the QID of the suggested item the previous turn rated ("I love this film" at "Do you like
+            Jaws?"), or None: a bare name next is that opinion's follow-up ("Family Film", "Roy Scheider"), a
+            refinement with the rating's polarity, as after a typed preference ("I like Heat" -> "Ronin"; the
+            study's agent: ``preference - disambiguation`` in the ``preference-followup`` context).
     """
 
     domain: str = "movie"
@@ -120,6 +124,7 @@ class View:
     wants_list: bool = False
     asked_last: bool = False
     moved_on: bool = False
+    rated: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

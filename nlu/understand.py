@@ -331,6 +331,11 @@ def understand(
     if intent.startswith("smalltalk.confirmation.") and view.question in ("confirm", "critique", "reset"):
         confirmation = "yes" if intent.endswith("yes") else "no"  # "sure", "cancel" as answers
         answer = parse_option(view.answer_kind, text, confirmation, view.options)
+        follow_up = _CONFIRMATION_FOLLOW_UPS.get((view.question, confirmation))
+        if follow_up is not None and follow_up not in view.blocked:
+            # "Yep" at "You like these of X: A, B. Right?" answers the question: the study's agent logged the
+            # question's own yes / no (its follow-up intent), never small talk, whatever the words
+            parse = replace(parse, intent=follow_up)
     elif view.answer_kind is not None:
         answer = parse_option(view.answer_kind, content, None, view.options, listed=listed(view))
         if isinstance(answer, int) and view.question == "item" and view.asked and readings:
@@ -369,11 +374,23 @@ def understand(
             and bare
             and session.names_only()
             and (suggestion is None or suggestion.kind == "new")
-            and parse_option(view.answer_kind, text, None, view.options, listed=False) is not None
+            and (
+                parse_option(view.answer_kind, text, None, view.options, listed=False) is not None
+                or _follows_a_rating(view, readings)
+            )
         ):  # "Horror Film" right after "I don't like horror films" (and the suggestion it got): a refinement
             parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
         elif suggestion is not None and parse.intent == Intent.SKIP:
             parse = replace(parse, intent=Intent.PREFERENCE.value)  # another title named: no skip of this one
+    if (
+        view.question is None
+        and view.focus is None
+        and bare
+        and session.names_only()
+        and parse.intent in (Intent.PREFERENCE, Intent.FALLBACK)
+        and _follows_a_rating(view, readings)
+    ):  # "Action Film" right after "I love this film" rated the suggested item: what about it was liked
+        parse = replace(parse, intent=Intent.PREFERENCE_DISAMBIGUATION.value)
     opinion = None
     # with a card on screen, "the 1933 one is a classic too" right after a stored preference is heard as the card's
     # rating or fallback: the reading it names wins (issue 22-D: it liked the card and moved the list on)
@@ -463,11 +480,23 @@ _BARE_NUMBER = re.compile(r"\s*(?:#|no\.?\s*|number\s*)?\d{1,2}[.)]?\s*")
 """A message that is only an option's number ("2", "#3", "number 1"): it answers only a numbered question."""
 _NUMBERED_QUESTIONS = frozenset({"item", "role", "critique", "delete", "reset_scope"})
 """Questions whose options are listed with numbers (which one, which role, which value, which entry, what to reset)."""
+_CONFIRMATION_FOLLOW_UPS = {
+    ("confirm", "yes"): Intent.PREFERENCE_YES.value,
+    ("confirm", "no"): Intent.PREFERENCE_NO.value,
+    ("critique", "yes"): Intent.REC_CRITIQUING_YES.value,
+    ("critique", "no"): Intent.REC_CRITIQUING_NO.value,
+}
+"""(open question kind, yes / no) -> the intent of a small-talk yes / no ("yep", "nope", "sure") answering it."""
 _CARD_RATINGS = frozenset({Intent.REC_PREFERENCE.value, Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value})
 _CARD_MOVES = frozenset(
     {Intent.REC_SKIP.value, Intent.REC_FALLBACK.value, Intent.REC_DETAILS.value, Intent.REC_CRITIQUING_FALLBACK.value}
 )
 """What a mood asked for at a card ("something scary") may be heard as, but is a new list of the mood's genre."""
+
+
+def _follows_a_rating(view: View, readings: tuple[Reading, ...]) -> bool:
+    """The message names something right after the previous turn rated a suggested item (``View.rated``)."""
+    return view.rated is not None and any(r.qid != view.rated for r in readings)
 
 
 def _domain_switch(text: str, current: str) -> str | None:

@@ -291,6 +291,7 @@ def _replay_cli(args: argparse.Namespace) -> int:
             domain_requests=False,  # and served one domain per bot: "suggest a film" to the book bot meant books
             hedge_questions=False,  # and passed over a hedge at a card ("meh") without a question
             dialogue_acts=False,  # and heard the study's intents alone
+            start_keeps_dialog=condition is not None,  # the successor study's /start only greeted
             study_files_left_out=[path],
             scratch=True,  # replay.sqlite3, never the operator's server database
         )

@@ -42,6 +42,9 @@ class DialogConfig:
             studies' agents passed over it: their replays set False.
         dialogue_acts: the learned dialogue acts (``nlu.acts``) decide where the intent classifier leaves doubt
             (issue 22); a study's replay sets False, its agent heard the study's intents alone.
+        start_keeps_dialog: /start only greets: the open question (a suggestion too), the list and the session's
+            constraints stay. The successor study's system did so (its StartHandler only said the introduction:
+            "Yes" after a /start still answered the question before it); its replay sets True.
     """
 
     min_preferences: int = DEFAULT_MIN_PREFERENCES
@@ -51,6 +54,7 @@ class DialogConfig:
     domain_requests: bool = True
     hedge_questions: bool = True
     dialogue_acts: bool = True
+    start_keeps_dialog: bool = False
 
 
 @dataclass(slots=True)

@@ -47,12 +47,15 @@ def enter_domain(ctx: TurnContext, domain: str, outcome: Outcome) -> list[str]:
 
 
 def on_start(ctx: TurnContext) -> Outcome:
-    """/start: the welcome, the domain buttons; open questions are settled aloud."""
+    """/start: the welcome, the domain buttons; open questions are settled aloud (with
+    ``DialogConfig.start_keeps_dialog``, they stay open, and the list and contexts too)."""
     state = ctx.state
     outcome = Outcome("", settled=True)
-    notes = close_questions(ctx, outcome)
-    _reset_dialog(ctx)
-    state.contexts.clear()
+    notes: list[str] = []
+    if not ctx.config.start_keeps_dialog:
+        notes = close_questions(ctx, outcome)
+        _reset_dialog(ctx)
+        state.contexts.clear()
     choices = tuple(Choice(msg.DOMAIN_NOUNS[d].capitalize(), f"dom:{d}") for d in DOMAIN_WORDS)
     ask, need = msg.WELCOME_ASK[state.domain], ctx.config.min_preferences
     ready = msg.WELCOME_READY_ONE if need <= 1 else msg.WELCOME_READY_MANY

@@ -85,6 +85,8 @@ class DialogManager:
         domain_requests: a request for another domain's items switches to it (False: a study's one-domain
             bot, ``DialogConfig.domain_requests``).
         hedge_questions: a hedge at a card is asked about (False: a study's replay, ``DialogConfig.hedge_questions``).
+        start_keeps_dialog: /start only greets, the dialog stays (the successor study's replay,
+            ``DialogConfig.start_keeps_dialog``).
         dialogue_acts: the learned dialogue acts decide doubtful turns (``bot.compose`` turns them on for chat, web and
             Telegram; off here by default, so the dialog tests with a stand-in classifier test the rules alone).
     """
@@ -106,6 +108,7 @@ class DialogManager:
         domain_requests: bool = True,
         hedge_questions: bool = True,
         dialogue_acts: bool = False,
+        start_keeps_dialog: bool = False,
     ) -> None:
         self.default_domain = default_domain
         self._services = services
@@ -118,6 +121,7 @@ class DialogManager:
             domain_requests=domain_requests,
             hedge_questions=hedge_questions,
             dialogue_acts=dialogue_acts,
+            start_keeps_dialog=start_keeps_dialog,
         )
         self._clock = clock
         self._turns = TurnLog(states, log, session=session, to_check=to_check)
@@ -324,6 +328,7 @@ class DialogManager:
             asked_last=pending is not None
             and Event.QUESTION in state.logged_events
             and Event.RECOMMENDATION not in state.logged_events,
+            rated=_rated(state, refinable),
         )
 
     # ------------------------------------------------------------------ plumbing
@@ -348,6 +353,13 @@ def _answers(parse: TurnParse) -> bool:
     """The message plainly answers the question kept under a card: its button or a typed option ("the 1997 one");
     a bare yes or no is the card's (its buttons are on screen: the released studies' users rated it so)."""
     return parse.payload is not None or (parse.bare_answer and parse.answer is not None and parse.yes_no is None)
+
+
+def _rated(state: DialogState, refinable: list[PreferenceTask]) -> str | None:
+    """The suggested item the previous turn rated (``View.rated``), or None."""
+    last = refinable[-1] if refinable else None
+    suggested = state.suggested.get(state.domain, ())
+    return last.qid if last is not None and last.polarity in ("+", "-") and last.qid in suggested else None
 
 
 def _asked(pending: object) -> frozenset[str]:

@@ -13,6 +13,9 @@ in mixed mode (``sugg:+|-|skip:<QID>@<stamp>``) and the same words in NL mode. T
   the same message are new preferences; role words about the item ("and I like the actors",
   "I don't like the director") ask "Do you like all of them: A, B?" (a yes is ``preference - yes``);
 - skip ("Skip", "I don't know it", "I haven't seen it"): intent ``skip``, the next item comes;
+- a bare name right after a rating ("I love this film", then "Crime Film") is that rating's follow-up: stored
+  with its polarity (``preference - disambiguation``; the rated item is the turn's ``last_stored``,
+  ``View.rated``), as after a typed preference;
 - a new title ("I like Toy Story") is a new preference (``preferences.on_preference``) and ends the
   suggestion; "suggest me a movie" starts recommendations and ends it; anything else leaves it open
   (a fallback shows it again).
@@ -27,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 
 from bot import messages as msg
-from bot.dialog.acts import Outcome, SuggestionQuestion
+from bot.dialog.acts import Outcome, PreferenceTask, SuggestionQuestion
 from bot.dialog.context import TurnContext
 from bot.dialog.questions import QUESTION_LIFESPAN
 from bot.dialog.render import details, display, stamp
@@ -62,6 +65,10 @@ def on_answer(ctx: TurnContext) -> Outcome:
         ratings = state.suggestion_ratings
         ratings[state.domain] = ratings.get(state.domain, 0) + 1
         outcome.objects.append((question.qid, answer.polarity))
+        # the rated item is what the next turn may refine: "Family Film" after "I love this film" is what about it
+        state.last_stored.append(
+            PreferenceTask(mention=display(ctx, question.qid), candidates=[question.qid], polarity=answer.polarity)
+        )
         stored.append(f"{msg.POLARITY_MARKS[answer.polarity]} {display(ctx, question.qid)}")
     if stored:
         outcome.text = msg.STORED.format(items=", ".join(stored))
