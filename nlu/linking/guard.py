@@ -349,7 +349,16 @@ class SpanGuard:
             return False
         if i == 0 or tokens[i - 1].key not in LIKE_VERBS:
             return False
-        return j == len(tokens) or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP
+        return (
+            j == len(tokens) or boundary(text, tokens, j) or tokens[j].key in SPAN_STOP | CLAUSE_STOP | CLOSING_COMMENTS
+        )
+
+
+CLOSING_COMMENTS = frozenset(
+    "actually honestly really though tho too anyway anyways personally either tbh imo imho ngl lol lmao rn fr smh".split()
+)
+"""A comment closing the clause after a short object ("i hate pop actually", "i like sia tbh"): no word of the name,
+so the object is still the whole object of the like-verb (fresh tester: "pop" was dropped and the card disliked)."""
 
 
 def typed_as_label(kb: Any, text: str, tokens: list[Token], i: int, j: int, hit: Any) -> frozenset[str]:
