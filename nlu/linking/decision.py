@@ -36,7 +36,7 @@ from typing import Any
 from nlu.linking.filters import dangling, fragment, subject_fragment
 from nlu.linking.mention_model import MentionGate
 from nlu.linking.scoring import Ranked
-from nlu.linking.syntax import emphasis, predicate_of_a_name
+from nlu.linking.syntax import apposed_work, emphasis, predicate_of_a_name
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -256,6 +256,8 @@ class Decider:
             return Decision.DROP  # "more like jonathan strange": not Johnny Clegg (alias "Jonathan")
         if kind != "ref" and not relation and self._other_kind(cands, _adjacent_kind(tokens, i, j)):
             return Decision.DROP  # "Back to Black the album": the KB has only the song, the album meant it lacks
+        if kind != "ref" and not relation and not any(c.is_item for c in cands) and apposed_work(text, tokens, j):
+            return Decision.DROP  # "Columbus, the Kogonada film": a work the KB lacks, not Christopher Columbus
         if kind != "ref" and not relation and self._another_year(tokens, i, j, cands, ranked.years, context.covered):
             return Decision.DROP  # "smile, the 2022 horror one": the KB's Smile is of another year, not the one meant
         if kind != "ref" and not relation and fragment(text, tokens, i, j, context.spans, context.explained):
