@@ -65,3 +65,23 @@ def test_a_name_of_no_work_before_an_apposition_saying_work_is_dropped(movie):
     a title the KB has stays ("Heat, the Michael Mann film")."""
     assert "Q8683" not in [c.qid for m in movie.link("I enjoyed Cold War, the Pawlikowski film") for c in m.candidates]
     assert tops(movie, "I loved Heat, the Michael Mann film")[:1] != []
+
+
+def test_the_end_of_a_title_with_and_the_is_no_title_of_its_own(movie):
+    """ "The Wolf and the Lion": a Title Cased title the KB may lack runs through "and the" (lowercase article), so
+    its last word is no film "The Lion"; after a matched name it is a list ("Heat and the Departed")."""
+    text = "I enjoyed The Wolfwalker and the Lion"
+    assert not [m for m in movie.link(text) if m.text.casefold().endswith("lion")]
+    assert len(tops(movie, "I loved Heat and the Departed")) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "person"),
+    [("Loved it, the Spielberg one from 1993", "Q8877"), ("the Kubrick one was better", "Q2001")],
+)
+def test_the_person_one_says_which_work_and_no_opinion_of_the_person(movie, text, person):
+    assert person not in tops(movie, text)
+
+
+def test_the_persons_ones_are_their_works_at_large(movie):
+    assert tops(movie, "I like the Nolan ones") == ["Q25191"]
