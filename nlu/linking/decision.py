@@ -36,7 +36,7 @@ from typing import Any
 from nlu.linking.filters import dangling, fragment, subject_fragment
 from nlu.linking.mention_model import MentionGate
 from nlu.linking.scoring import Ranked
-from nlu.linking.syntax import emphasis, predicate_of_a_name
+from nlu.linking.syntax import apposed_work, emphasis, predicate_of_a_name
 from nlu.linking.tokens import Token, boundary, name_key
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
@@ -135,6 +135,18 @@ def _another_last_name(
     if after in stop_words() or after in LIKE_VERBS or after in PREDICATES or not after.isalpha() or len(after) < 3:
         return False
     return not any(after in name_key(c.label) for c in cands)
+
+
+def _says_which_one(tokens: Sequence[Token], i: int, j: int, cands: Sequence[Candidate]) -> bool:
+    """ "the PERSON one" / "the PERSON version": the person only says which single work is meant (the plural,
+    "the Nolan ones", is their works at large, which is an opinion of the person)."""
+    return (
+        i > 0
+        and j < len(tokens)
+        and tokens[i - 1].key == "the"
+        and tokens[j].key in ("one", "version")
+        and all(PERSON_ROLES.intersection(c.roles) and not c.is_item for c in cands)
+    )
 
 
 def _adjacent_kind(tokens: Sequence[Token], i: int, j: int) -> str | None:
@@ -256,6 +268,10 @@ class Decider:
             return Decision.DROP  # "more like jonathan strange": not Johnny Clegg (alias "Jonathan")
         if kind != "ref" and not relation and self._other_kind(cands, _adjacent_kind(tokens, i, j)):
             return Decision.DROP  # "Back to Black the album": the KB has only the song, the album meant it lacks
+        if not relation and _says_which_one(tokens, i, j, cands):
+            return Decision.DROP  # "loved it, the Spielberg one from 1993": which film, no opinion of Spielberg
+        if kind != "ref" and not relation and not any(c.is_item for c in cands) and apposed_work(text, tokens, j):
+            return Decision.DROP  # "Columbus, the Kogonada film": a work the KB lacks, not Christopher Columbus
         if kind != "ref" and not relation and self._another_year(tokens, i, j, cands, ranked.years, context.covered):
             return Decision.DROP  # "smile, the 2022 horror one": the KB's Smile is of another year, not the one meant
         if kind != "ref" and not relation and fragment(text, tokens, i, j, context.spans, context.explained):

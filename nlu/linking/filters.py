@@ -92,11 +92,12 @@ def fragment(
     if letters and all(t.raw.isupper() for t in letters):
         return False
     a, b = title_run(text, tokens, i, j)
+    covered = {k for s in spans for k in range(s[0], s[1])}
+    a = _before_and_the(text, tokens, a, covered)
     if (a, b) == (i, j):
         return False
     if any(s[0] != i and a <= s[0] and s[1] <= b for s in spans):
         return True
-    covered = {k for s in spans for k in range(s[0], s[1])}
     common = common_words()
     for k in range(a, b):
         if i <= k < j or k in covered or k in explained or tokens[k].key in TITLE_JOINERS:
@@ -111,6 +112,21 @@ def fragment(
             continue  # a capital at the start of a sentence: "My", "Big"; "Huge Oasis fan": a huge fan
         return True
     return False
+
+
+def _before_and_the(text: str, tokens: list[Token], a: int, covered: Container[int]) -> int:
+    """The start of the Title Cased run a title run starting at ``a`` continues through "and the" (its article in
+    lowercase, as inside a title: "The Housekeeper and the Professor"), when no match covers the word before "and"
+    (matched, it is a list: "Heat and the Departed"); else ``a``."""
+    k = a - 1
+    if k < 1 or tokens[k].key not in ("the", "a", "an") or not tokens[k].raw.islower() or tokens[k - 1].key != "and":
+        return a
+    m = k - 2
+    if m < 0 or m in covered or not tokens[m].raw[:1].isupper() or tokens[m].key == "i":
+        return a
+    if any(boundary(text, tokens, n) for n in range(m + 1, a + 1)):
+        return a
+    return title_run(text, tokens, m, m + 1)[0]
 
 
 REFERRING_VERBS = LIKE_VERBS | frozenset("meant mean mentioned said talked saw watched read heard".split())

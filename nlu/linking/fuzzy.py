@@ -122,12 +122,21 @@ KNOWN_WORD_ZIPF = 1.5
 
 
 def _other_word(query: str, name: str) -> bool:
-    """Some word of ``query`` is another English word than the name's word in its place (same word count)."""
+    """Some word of ``query`` is another English word than the name's word in its place (same word count): spelled
+    far from it, or a common word rewritten from the name's own common word (:func:`_rewritten`: "Dark Places" is
+    not the film "Dark Palace"; one slip or letters dropped may still be a typo: "form" for "from", "Image
+    Dragons")."""
     typed, named = query.split(), name.split()
     if len(typed) != len(named) or len(typed) < 2:
         return False
     return any(
-        a != b and len(a) >= 4 and a.isalpha() and fuzz.ratio(a, b) < OTHER_WORD_RATIO and zipf(a) >= KNOWN_WORD_ZIPF
+        a != b
+        and len(a) >= 4
+        and a.isalpha()
+        and (
+            (fuzz.ratio(a, b) < OTHER_WORD_RATIO and zipf(a) >= KNOWN_WORD_ZIPF)
+            or (b.isalpha() and _rewritten(a, b) and zipf(a) >= WORD_ZIPF and zipf(b) >= WORD_ZIPF)
+        )
         for a, b in zip(typed, named, strict=True)
     )
 
@@ -140,6 +149,18 @@ def _merged_words(query: str, name: str) -> bool:
     if len(typed) < 2 or len(named) >= len(typed) or "".join(typed) == "".join(named) or set(typed) & set(named):
         return False  # (a word of the name typed as it is: "big foo fighters" is Foo Fighters with a word more)
     return all(w.isalpha() and zipf(w) >= WORD_ZIPF for w in typed)
+
+
+def _rewritten(a: str, b: str) -> bool:
+    """Two edits or more from the name's word ``b`` to the typed ``a``, and not only letters of it dropped while typing
+    ("image" for "imagine", "park" for "sparks" may be typos; "places" for "palace", "spider" for "side" not)."""
+    return OSA.distance(a, b) >= 2 and not _in_order(a, b)
+
+
+def _in_order(short: str, long: str) -> bool:
+    """The letters of ``short`` appear in ``long`` in the same order."""
+    rest = iter(long)
+    return all(ch in rest for ch in short)
 
 
 def _plural_word(query: str, name: str) -> bool:

@@ -51,6 +51,7 @@ from nlu.linking.words import (
     TITLE_JOINERS,
     TRIM_WORDS,
     TYPE_WORDS,
+    WORK_NOUNS,
     opinion_phrases,
     opinion_words,
     zipf,
@@ -417,3 +418,18 @@ def kind_hint_of(text: str, tokens: list[Token], i: int, j: int, domain: str) ->
         if tokens[k].key in SPAN_STOP and tokens[k].key not in ("is", "was", "a", "an"):
             break
     return None
+
+
+def apposed_work(text: str, tokens: list[Token], j: int) -> bool:
+    """An apposition after the name ending at token ``j`` is headed by a noun for a work (", the Kogonada film",
+    ", a 2017 novel"): the name is a work's title, whatever persons or topics the KB has of that name."""
+    if j >= len(tokens) or tokens[j].key not in ("the", "a", "an"):
+        return False
+    if text[tokens[j - 1].end : tokens[j].start].strip() not in (",", "-", "–", "—"):
+        return False  # ("Napoleon. The film was long": a sentence of its own)
+    for k in range(j + 1, min(j + 5, len(tokens))):
+        if boundary(text, tokens, k):
+            return False
+        if tokens[k].key in WORK_NOUNS:
+            return True
+    return False

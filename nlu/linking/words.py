@@ -47,6 +47,9 @@ TYPE_WORDS = frozenset(
     series show tv saga franchise trilogy genre story""".split()
 )
 
+WORK_NOUNS = frozenset("movie film book novel song track album record series show documentary".split())
+"""Nouns for a work: the head of an apposition after a name (", the Kogonada film") says the name is a work's."""
+
 PERSON_TAILS = TYPE_WORDS | frozenset(
     "books albums songs tracks stuff music himself herself themselves please pls plz".split()
 )
