@@ -431,5 +431,18 @@ def apposed_work(text: str, tokens: list[Token], j: int) -> bool:
         if boundary(text, tokens, k):
             return False
         if tokens[k].key in WORK_NOUNS:
-            return True
+            return not _person_noun_after(text, tokens, k + 1)
     return False
+
+
+_PERSON_NOUN_ENDS = ("er", "or", "ist", "ian")
+_PERSON_NOUNS = frozenset("critic buff star legend icon genius fan nerd geek".split())
+
+
+def _person_noun_after(text: str, tokens: list[Token], k: int) -> bool:
+    """Token ``k`` goes on the work noun before it as a noun for a person (", the greatest film composer ever", "a
+    book lover"): the apposition is a person's, not a work's."""
+    if k >= len(tokens) or boundary(text, tokens, k):
+        return False
+    key = tokens[k].key
+    return key.isalpha() and (key in _PERSON_NOUNS or key in ROLE_OR_TYPE_WORDS or key.endswith(_PERSON_NOUN_ENDS))

