@@ -10,9 +10,11 @@ step  module                       reads -> adds
                                    ``nlu.linking.verb_typos``: "luved" read as "loved"
 1     ``nlu.linking.matching``     tokens, the name index -> spans with their entities (exact, skeleton,
                                    references to the focus, lone title words), behind the F29 guard
-                                   (``nlu.linking.guard``); ``nlu.linking.fuzzy``: typo'd names
+                                   (``nlu.linking.guard``); ``nlu.linking.fuzzy``: typo'd names;
+                                   ``nlu.linking.typo_windows``: names typed with a slip anywhere
 2     ``nlu.linking.works``        spans, the KB's credits -> the work of "TITLE by PERSON", "PERSON's
-                                   TITLE" in place of the person, who only says which
+                                   TITLE" in place of the person, who only says which;
+                                   ``nlu.linking.possessives``: "PERSON's TITLE" among the person's works
 3     ``nlu.linking.filters``      spans -> spans without genres that only describe, acronym readings;
                                    ``nlu.linking.namesakes``: "the remake" -> another reading of a title
 4     ``nlu.linking.scoring``      a span, the context -> ranked candidates and features (``Ranked``);
@@ -54,8 +56,10 @@ from nlu.linking.index_build import IndexBuilder, index_fingerprint
 from nlu.linking.matching import SpanMatcher
 from nlu.linking.namesakes import age_references
 from nlu.linking.ordinals import ranked_parts
+from nlu.linking.possessives import PossessiveResolver
 from nlu.linking.scoring import CandidateRanker, Ranked
 from nlu.linking.tokens import Token, bracketed_tokens, name_key, tokenize
+from nlu.linking.typo_windows import TypoWindows
 from nlu.linking.values import (
     AMBIGUITY_MARGIN,
     FUZZY_CUTOFF,
@@ -146,7 +150,9 @@ class EntityLinker:
         self._fuzzy = FuzzyMatcher(
             self._names, self._role_words, lambda q: bool(PERSON_ROLES.intersection(kb.roles(q) or ()))
         )
+        self._windows = TypoWindows(self._names, lambda q: "P136" in (kb.roles(q) or ()) and not kb.is_item(q))
         self._works = WorkResolver(kb, self._names)
+        self._possessives = PossessiveResolver(kb, self._names)
         self._filter = SpanFilter(kb)
         self._ranker = CandidateRanker(kb, self._names, self._role_words)
         self._decider = Decider(kb, self._names)
@@ -246,9 +252,11 @@ class EntityLinker:
         spans = self._filter.drop_empty_genres(tokens, spans)  # "since I was a child": a topic no item has as its genre
         spans += self._matcher.reference_spans(tokens, spans, focus)
         spans += self._fuzzy.fuzzy_spans(text, tokens, spans)  # may drop exact spans a typo'd whole replaces
+        spans += self._windows.spans(text, tokens, spans)  # "i red cloud atlus": a typo'd name anywhere
         spans += self._matcher.title_word_spans(text, tokens, spans)
         spans = [s for s in spans if not bracketed.issuperset(range(s[0], s[1]))]
         spans = self._works.resolve(text, tokens, spans)
+        spans = self._possessives.resolve(text, tokens, spans)  # "kerouac's on the road": among his works
         explained = {k for s in spans if s.kind == SAYS_WHICH for k in range(s.start, s.end)}  # "Spielberg's Hook"
         # works named by their person ("Flowers by Miley Cyrus"): no namesake person of the title's word
         says_which = {t.start for t in spans if t.kind == SAYS_WHICH}

@@ -4,8 +4,10 @@
 
 - :mod:`nlu.linking.tokens`: the message -> tokens with offsets and folded keys;
 - :mod:`nlu.linking.matching` (with the F29 guard :mod:`nlu.linking.guard`) and :mod:`nlu.linking.fuzzy`:
-  span proposal and candidate generation by the name index -> ``Span`` values;
+  span proposal and candidate generation by the name index -> ``Span`` values; :mod:`nlu.linking.typo_windows`:
+  names typed with a slip wherever they stand;
 - :mod:`nlu.linking.works`: works named by their person ("TITLE by PERSON") -> the work's span;
+  :mod:`nlu.linking.possessives`: "PERSON's TITLE" read among the person's works;
 - :mod:`nlu.linking.filters`: spans that name no opinion's object leave;
 - :mod:`nlu.linking.scoring`: features and scoring -> ranked ``Candidate`` values (``Ranked``);
 - :mod:`nlu.linking.decision`: link, ask or drop -> ``Mention``.

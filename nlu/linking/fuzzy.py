@@ -243,11 +243,11 @@ class FuzzyMatcher:
         out: list[Span] = []
         budget = [MAX_FUZZY_LOOKUPS]
 
-        def lookup(span: Sequence[Token], *, allow_partial: bool) -> dict[str, float]:
+        def lookup(span: Sequence[Token], *, allow_partial: bool, english: bool = True) -> dict[str, float]:
             if budget[0] <= 0:
                 return {}
             budget[0] -= 1
-            return self._fuzzy_lookup(span, allow_partial=allow_partial)
+            return self._fuzzy_lookup(span, allow_partial=allow_partial, english=english)
 
         for i, j, cuts in self._name_like_spans(text, tokens):
             # "the 2nd X movie": the name after the rank (a kind word closing it; "the sixth sence" is a title)
@@ -371,7 +371,10 @@ class FuzzyMatcher:
                         scored = lookup(tokens[a : b + 1], allow_partial=False)
                         b += bool(scored)
                     if not scored:
-                        scored = lookup(tokens[a:b], allow_partial=partial)
+                        # a lone lowercase word away from a verb, one letter off an everyday English word, is that
+                        # word typed with a slip ("i saw it yesterdy"), no title of that word ("Yesterday")
+                        words_only = b - a == 1 and tokens[a].raw.islower() and not after_verb
+                        scored = lookup(tokens[a:b], allow_partial=partial, english=not words_only)
                     if scored:
                         out.append(Span(a, b, scored, "fuzzy"))
                 k = m
@@ -480,7 +483,9 @@ class FuzzyMatcher:
         unique = [s for s in spans if (s[0], s[1]) not in seen and not seen.add((s[0], s[1]))]  # type: ignore[func-returns-value]
         return [s for s in unique if not all(t.key in common for t in tokens[s[0] : s[1]])]
 
-    def _fuzzy_lookup(self, span: Sequence[Token], *, allow_partial: bool) -> dict[str, float]:
+    def _fuzzy_lookup(self, span: Sequence[Token], *, allow_partial: bool, english: bool = True) -> dict[str, float]:
+        """Entities whose names are spelled close to ``span`` (module docstring); ``english=False``: none whose
+        name is one everyday English word."""
         query = " ".join(t.key for t in span)
         query = re.sub(r"(?<=[a-z])\d+$", "", query)  # "stallone4" -> "stallone"
         letters = sum(c.isalnum() for c in query)
@@ -513,6 +518,8 @@ class FuzzyMatcher:
             digits = [t for t in query.split() if t.isdigit()]
             kept: list[tuple[str, float]] = []
             for name, ratio, _k in hits:
+                if not english and is_everyday(name):
+                    continue  # "yesterdy": the word typed with a slip
                 if [t for t in name.split() if t.isdigit()] != digits:
                     continue  # "inside out 2" is not "Inside Out": a sequel's number is no typo
                 if ratio < strict and OSA.distance(query, name) > 1:

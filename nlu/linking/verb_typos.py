@@ -3,7 +3,8 @@
 Reads: the message's tokens. Adds: tokens whose key is a like-verb (:data:`nlu.linking.words.LIKE_VERBS`) where
 the word was typed one letter off it (an edit of Optimal String Alignment distance 1: a letter substituted,
 dropped, added or two swapped) and is no English word itself (``wordfreq`` Zipf below :data:`MAX_TYPO_ZIPF`:
-"luved", "enjoued", "adord", "wacthed"; not "lived", "rated", "lover"). The later steps then find the verb's
+"luved", "enjoued", "adord", "wacthed"; not "lived", "rated", "lover"), or, from :data:`MIN_SHUFFLED_CHARS` letters,
+with the verb's letters in another order after the first ("wachted"). The later steps then find the verb's
 object where a name is expected, as they do after a verb spelled right. Only words typed in lowercase (a
 capitalised word may be a name: "Jove") of :data:`MIN_TYPO_CHARS` letters or more, and only verbs that are
 English words themselves, so one typo never leads to another.
@@ -27,6 +28,9 @@ MAX_TYPO_ZIPF = 3.0
 """A word at least this frequent in English (about one per million words) is typed as meant ("lived", "rated")."""
 MIN_TYPO_CHARS = 4
 """Shorter words are too close to too many others ("saw" / "say", "luv" is listed as it is)."""
+MIN_SHUFFLED_CHARS = 6
+"""From this many letters, a word with a verb's letters typed out of order, the first one right, is that verb
+("wachted", "enjoeyd"): two letters swapped apart, no English word."""
 
 
 @lru_cache(maxsize=1)
@@ -40,7 +44,11 @@ def typo_verb(word: str) -> str | None:
     """The like-verb ``word`` (folded) is a typo of, or None (module docstring)."""
     if len(word) < MIN_TYPO_CHARS or not word.isalpha() or word in LIKE_VERBS or zipf(word) >= MAX_TYPO_ZIPF:
         return None
-    return next((v for v in _verbs() if abs(len(v) - len(word)) <= 1 and OSA.distance(word, v) <= 1), None)
+    near = next((v for v in _verbs() if abs(len(v) - len(word)) <= 1 and OSA.distance(word, v) <= 1), None)
+    if near is None and len(word) >= MIN_SHUFFLED_CHARS:  # "wachted": its letters typed out of order
+        letters = sorted(word)
+        near = next((v for v in _verbs() if v[0] == word[0] and sorted(v) == letters), None)
+    return near
 
 
 def verb_typos(tokens: list[Token]) -> list[Token]:
