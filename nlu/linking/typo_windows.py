@@ -46,7 +46,16 @@ from rapidfuzz.distance import OSA
 
 from nlu.linking.tokens import Token, block_keys, boundary
 from nlu.linking.values import FUZZY_SIM_FACTOR, MAX_CANDIDATES, SIM_ALIAS, SIM_NAMESAKE, Span
-from nlu.linking.words import APOSTROPHES, AUXILIARIES, DETERMINERS, PREPOSITIONS, PRONOUNS, RARE_ZIPF, zipf
+from nlu.linking.words import (
+    APOSTROPHES,
+    AUXILIARIES,
+    DETERMINERS,
+    PREPOSITIONS,
+    PRONOUNS,
+    RARE_ZIPF,
+    stop_words,
+    zipf,
+)
 from nlu.name_index import NameIndex
 from nlu.textnorm import CHAT_SPELLINGS
 
@@ -226,9 +235,11 @@ class TypoWindows:
         lo = math.floor(len(query) * WINDOW_CUTOFF / (200 - WINDOW_CUTOFF))
         hi = math.ceil(len(query) * (200 - WINDOW_CUTOFF) / WINDOW_CUTOFF)
         # blocked on the suspect words alone: the slip is there, their first or last two letters (blocking keys)
-        # rare ones; names decoded once per message (``decoded``: windows overlap)
-        odd = block or " ".join(w for w, x in zip(spelled, suspect, strict=True) if x)
-        ids = self._names.fuzzy_window(lo, hi, block_keys(odd, frozenset()))
+        # rare ones; names decoded once per message (``decoded``: windows overlap). A chat spelling stands for a
+        # function word ("ur"), which blocks no name: then the window's content words do ("train", "dragon")
+        odd = block or " ".join(w for w, x in zip(typed, suspect, strict=True) if x and w not in _CHAT_WORDS)
+        keys = block_keys(odd, frozenset()) if odd else block_keys(query, stop_words())
+        ids = self._names.fuzzy_window(lo, hi, keys)
         choices = [decoded[p] if p in decoded else decoded.setdefault(p, self._names.fuzzy_name(p)) for p in ids]
         if not choices:
             return {}

@@ -37,6 +37,7 @@ BOOKS = (
     Entry("Q18", "Mary Shelley", roles=("P50",), pop=30, description="English writer"),
     Entry("Q19", "Frankenstein", item=True, pop=40, description="novel by Mary Shelley"),
     Entry("Q20", "The Remarkables", item=True, pop=5, description="novel"),
+    Entry("Q21", "Love You Forever", item=True, pop=10, description="picture book"),
 ) + tuple(Entry(f"Q{100 + k}", f"Filler Book {k}", item=True, pop=0) for k in range(20))
 BOOK_WORKS = {
     "Q1": (("P50", "Q2"),),
@@ -197,3 +198,10 @@ def test_a_lone_word_typed_off_an_everyday_word_after_a_title(music):
     """Left over after a title, a lowercase word one letter off an everyday English word is that word typed with a
     slip, no title of that word ("Yesterday")."""
     assert _tops(music, "played superunknown yesterdy") == ["Q33"]
+
+
+def test_a_chat_spelling_in_a_long_title(books):
+    """ "u" for "you" in a title of three words or more (blocked on the title's content words): the span reaches
+    scoring with the title (the decision step then weighs it as any typo'd name)."""
+    steps = books.trace("we read love u forever as well, made me cry", gate=False)
+    assert [(s.ranked.span.start, s.ranked.span.end, s.ranked.candidates[0].qid) for s in steps] == [(2, 5, "Q21")]
