@@ -50,9 +50,11 @@ from nlu.linking.words import (
     APOSTROPHES,
     AUXILIARIES,
     DETERMINERS,
+    LIKE_VERBS,
     PREPOSITIONS,
     PRONOUNS,
     RARE_ZIPF,
+    SUBJECT_PRONOUNS,
     stop_words,
     zipf,
 )
@@ -87,6 +89,15 @@ FUNCTION_WORDS = PREPOSITIONS | DETERMINERS | PRONOUNS | AUXILIARIES | frozenset
 
 _CHAT_WORDS = {k: v for k, v in CHAT_SPELLINGS.items() if " " not in v and "'" not in v}
 """Chat spellings of one word ("ur" -> "your", "u" -> "you")."""
+
+
+def _holds_the_speakers_verb(keys: list[str], i: int, j: int) -> bool:
+    """Tokens ``i:j`` hold a like-verb said by the speaker: right after "i" / "we", or after one word more between
+    them ("i realy love X", "we totally dig X"); the words around it are no title typed with a slip."""
+    for k in range(i, j):
+        if keys[k] in LIKE_VERBS and any(0 <= m < k and keys[m] in SUBJECT_PRONOUNS for m in (k - 1, k - 2)):
+            return True
+    return False
 
 
 def typo_word(typed: str, word: str) -> bool:
@@ -163,6 +174,8 @@ class TypoWindows:
                     return out
                 if not any(suspect[i:j]) or any(boundary(text, tokens, m) for m in range(i + 1, j)):
                     continue
+                if _holds_the_speakers_verb(keys, i, j):
+                    continue  # "i realy love queeen": "realy love" is the speaker's verb, no song "Real Love"
                 if any(s.start < j and i < s.end and not (i <= s.start and s.end <= j) for s in taken + out):
                     continue  # part of a span proposed otherwise
                 if any(s.start == i and s.end == j for s in taken):

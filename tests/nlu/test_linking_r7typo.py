@@ -205,3 +205,13 @@ def test_a_chat_spelling_in_a_long_title(books):
     scoring with the title (the decision step then weighs it as any typo'd name)."""
     steps = books.trace("we read love u forever as well, made me cry", gate=False)
     assert [(s.ranked.span.start, s.ranked.span.end, s.ranked.candidates[0].qid) for s in steps] == [(2, 5, "Q21")]
+
+
+def test_the_speakers_verb_after_a_misspelt_adverb_is_no_title_window():
+    # realistic heldout kind: "i realy love X" is no song "Real Love", "i realy like X" no "Real Life"
+    from nlu.linking.typo_windows import _holds_the_speakers_verb
+
+    keys = "i realy love queeen".split()
+    assert _holds_the_speakers_verb(keys, 1, 3)
+    assert not _holds_the_speakers_verb(keys, 3, 4)
+    assert not _holds_the_speakers_verb("crazy in love is great".split(), 0, 3)
