@@ -293,8 +293,10 @@ def refine(ctx: TurnContext) -> Outcome:
             carried = not last.answered or same or parse.correction or other.qid in parse.substitutes
             if other.polarity not in ("+", "-") and carried:
                 other.polarity = polarity
-            elif other.qid != qid:
-                take_replaced_opinion(other, parse.substitutes, polarity)  # "sorry, I meant Alien" ("sorry" is none)
+            elif other.qid != qid or other.qid in parse.substitutes:
+                # "sorry, I meant Alien" ("sorry" is none); the same title respelt ("the dark night was great", "sorry,
+                # I meant the dark knight") keeps its opinion too (fresh10, fault 3)
+                take_replaced_opinion(other, parse.substitutes, polarity)
     if new:
         # another reading named alone ("the 1998 one", "I meant the 1953 one") replaces the one stored; one
         # said with an opinion of its own ("the 1953 one was boring") or added ("... too") is a preference more

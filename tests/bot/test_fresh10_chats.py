@@ -26,7 +26,6 @@ def test_1_a_genre_judged_at_a_card_with_a_comment_after_it_rates_no_card(real_d
     assert shown not in chat.profile()
 
 
-@_open("a respelt title said with 'sorry, I meant' takes the opposite of the opinion it replaces")
 def test_3_a_spelling_correction_keeps_the_opinion(real_dm):
     chat = Chat(real_dm, "movie")
     chat.say("the godfahter was great")
