@@ -13,7 +13,7 @@ check                   command (``corsbot ...``)
 ``jiis``                ``replay <shared>/jiis/{popularity,item2item}/messages.json --report DIR``
 ``linking``             ``nlu evaluate-linking`` (the linker's steps; added after the move, so recorded from then)
 ``conversations``       ``nlu evaluate-conversations tests/data/conversations/dev.jsonl`` (the dev set only:
-                        ``blind3.jsonl``, the held-back set, is scored once, by the lead, never here)
+                        a held-back set is scored once, by the lead, never here)
 ``index``               (no command) the entity linker's name index of each built domain, built in
                         memory by ``EntityLinker.build_index``: a SHA-256 and a size per table
 ======================  ==========================================================================
@@ -72,7 +72,7 @@ from typing import Any, TextIO
 ROOT = Path(__file__).resolve().parents[2]
 REALISTIC = [ROOT / "tests" / "data" / "realistic" / f"{name}.jsonl" for name in ("dev", "heldout", "fresh")]
 CONVERSATIONS = ROOT / "tests" / "data" / "conversations" / "dev.jsonl"
-"""The conversation set of the check (never ``blind3.jsonl``, the held-back set: the lead scores it once, at the end)."""
+"""The conversation set of the check (never a held-back set: the lead scores it once, at the end of its round)."""
 CHECKS = ("realistic", "entities", "converse", "jiis", "linking", "index", "conversations")
 SCORE_DECIMALS = 6
 
