@@ -35,6 +35,7 @@ __all__ = [
     "Cue",
     "Polarity",
     "after_than",
+    "discourse_marker",
     "fix_mojibake",
     "judged_through_a_part",
     "mask",
@@ -386,3 +387,10 @@ def scoped_negation(words: list[str]) -> bool:
         if w.startswith(placeholder) and any(v in SCOPED_NEGATIONS for v in words[max(0, k - 2) : k]):
             return True
     return False
+
+
+def discourse_marker(low: str, hedge: tuple[int, int]) -> bool:
+    """ "ok"/"okay"/"alright" opening a clause ("ok I love X") is a discourse marker, not a hedge (the match
+    ``hedge`` of a hedge pattern in the lowercased ``low``)."""
+    word = low[hedge[0] : hedge[1]]
+    return word in ("ok", "okay", "alright", "all right", "fine") and not low[: hedge[0]].strip()

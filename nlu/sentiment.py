@@ -84,6 +84,7 @@ from nlu.opinion_clauses import (
     Cue,
     Polarity,
     after_than,
+    discourse_marker,
     fix_mojibake,
     judged_through_a_part,
     mask,
@@ -361,7 +362,7 @@ class SentimentRecognizer:
             # "I could watch X a hundred times", "I'd read X again"; "I would never watch X again"
             negated = again.group("never") or again.group("modal").endswith(("n't", "nt"))
             return Cue(Polarity.NEGATIVE if negated else Polarity.POSITIVE, STATED)
-        hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low) if not _discourse_marker(low, m.span())]
+        hedges = [(m.start(), m.end()) for m in self._hedges.finditer(low) if not discourse_marker(low, m.span())]
         softened = self._softened_dislike(low, found, hedges)
         if softened is not None:
             return softened  # "X kinda annoys me": criticism said politely is still a dislike (issue 22-F)
@@ -594,9 +595,3 @@ def _leaning(low: str) -> Polarity | None:
     if _LEANS_POSITIVE.search(low):
         return Polarity.POSITIVE
     return Polarity.NEGATIVE if _LEANS_NEGATIVE.search(low) else None
-
-
-def _discourse_marker(low: str, hedge: tuple[int, int]) -> bool:
-    """ "ok"/"okay"/"alright" opening a clause ("ok I love X") is a discourse marker, not a hedge."""
-    word = low[hedge[0] : hedge[1]]
-    return word in ("ok", "okay", "alright", "all right", "fine") and not low[: hedge[0]].strip()
