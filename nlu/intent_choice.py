@@ -140,11 +140,14 @@ def _critique_of_nothing(session: Readings, intent: str, folded: str) -> bool:
     if intent not in (Intent.REC_YES_BUT.value, Intent.REC_NO_BUT.value):
         return False
     match = CRITIQUE.match(folded)
-    if match is None:
-        return False
-    rest = match.group("rest")
+    return match is not None and not _critiques_something(session, match.group("rest"), by_name=False)
+
+
+def _critiques_something(session: Readings, rest: str, *, by_name: bool) -> bool:
+    """The words after a critique's "but" name something of the card to critique: a name ("but not Mel Gibson") or,
+    unless ``by_name``, a role word ("but not the directors")."""
     named = any(fold(r.mention.text) in rest for r in session.readings(with_focus=False))
-    return not named and not roles_named(rest, session.view.domain)
+    return named or (not by_name and bool(roles_named(rest, session.view.domain)))
 
 
 def _card_critique(session: Readings, folded: str, *, by_name: bool = False) -> str | None:
@@ -156,9 +159,7 @@ def _card_critique(session: Readings, folded: str, *, by_name: bool = False) -> 
     match = CRITIQUE.match(folded)
     if match is None or (session.correction and match.group("but").startswith(",")):
         return None  # "sorry, it was A I couldn't finish, not B": a name set aside, no critique (issue 22)
-    rest = match.group("rest")
-    named = any(fold(r.mention.text) in rest for r in session.readings(with_focus=False))  # "but not Mel Gibson"
-    if not named and (by_name or not roles_named(rest, session.view.domain)):
+    if not _critiques_something(session, match.group("rest"), by_name=by_name):
         return None
     said = session.sentiment.message_polarity(match.group("card")).value
     if said == "+":
@@ -332,10 +333,6 @@ def overrule(session: Readings, intent: str, folded: str) -> str:
         return Intent.SHOW_PROFILE.value  # "what do you have on me so far?" at an open question (issue 22-G)
     if view.question is not None and says_goodbye(folded):
         return BYE  # "thanks, goodnight" at "Did you like X?": no answer, no song "Goodnight" (issue 22-G)
-    if view.question == "suggestion" and not session.readings(with_focus=False):
-        # "show me a film" at "Do you like X?" (active elicitation): the list asked for, in the words of a request
-        if phrased_intent(session.unnamed(), focus=False, named=False) == Intent.RECOMMENDATION.value:
-            return Intent.RECOMMENDATION.value
     if view.question is None:  # "What made you pick it for me?", "Wipe my profile", "what have i liked so far"
         named = _names_beyond_card_request(session, folded)
         # the words of a title ask nothing: "I know Why the Caged Bird Sings was beautiful" is no "why?"

@@ -39,20 +39,20 @@ from nlu.wording import family
 __all__ = [
     "BYE",
     "LIKES_AGENT",
+    "THANKS",
     "asks_details",
     "asks_profile",
     "asks_reset",
-    "off_topic",
     "card_fact",
+    "card_request_words",
     "for_this_time",
     "is_question",
-    "card_request_words",
+    "off_topic",
     "phrased_intent",
     "reset_scope",
     "reset_worded",
     "says_goodbye",
     "takes_back_deletion",
-    "THANKS",
 ]
 
 BYE = "smalltalk.greetings.bye"
